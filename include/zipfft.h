@@ -1,0 +1,142 @@
+/* zipfft.h - public API of zipfft, a run-time generated FFT library for NVIDIA GPUs and CPUs. */
+#ifndef ZIPFFT_H
+#define ZIPFFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Conventions
+ * - Lengths are row-major: lengths[rank-1] is the fastest-varying (contiguous) axis, as in
+ *   FFTW and cuFFT.
+ * - Forward transforms use the sign -1 in the exponent, inverse ones +1. Transforms are
+ *   unnormalised; zipfft_desc_set_scale multiplies every output by a factor (for example
+ *   1.0/n for a normalised inverse).
+ * - Complex data are interleaved (re, im) pairs of the precision's real type.
+ * - Strides and distances count elements of the array's own type (complex elements for
+ *   complex arrays), are 64-bit, and may describe any layout whose output elements do not
+ *   overlap. Pointers may have any alignment; naturally aligned data is fastest.
+ * - Every function returns a zipfft_status. On failure, zipfft_last_error() describes the
+ *   offending value, nothing the caller owns is modified, and nothing is printed.
+ */
+
+/* Status codes: one list gives the enum, zipfft_status_name and zipfft_status_string.
+ * Ranges: 0 success, 1xx bad argument, 2xx unsupported, 3xx backend/device, 4xx internal. */
+#define ZIPFFT_STATUS_LIST(X)                                                              \
+  X(ZIPFFT_SUCCESS, 0, "success")                                                          \
+  X(ZIPFFT_ERROR_NULL_POINTER, 100, "a required pointer argument is NULL")                 \
+  X(ZIPFFT_ERROR_INVALID_TYPE, 101, "unknown transform type")                              \
+  X(ZIPFFT_ERROR_INVALID_PRECISION, 102, "unknown precision")                              \
+  X(ZIPFFT_ERROR_INVALID_RANK, 103, "rank outside 1..3")                                   \
+  X(ZIPFFT_ERROR_INVALID_LENGTH, 104, "a length is zero, negative or too large")           \
+  X(ZIPFFT_ERROR_INVALID_BATCH, 105, "batch count is less than 1")                         \
+  X(ZIPFFT_ERROR_INVALID_LAYOUT, 106, "strides or distances are invalid or overlap")       \
+  X(ZIPFFT_ERROR_INVALID_DIRECTION, 107, "direction is neither forward nor inverse")       \
+  X(ZIPFFT_ERROR_INVALID_PLACEMENT, 108, "placement is invalid or does not match the call") \
+  X(ZIPFFT_ERROR_INVALID_SCALE, 109, "scale factor is not finite")                         \
+  X(ZIPFFT_ERROR_INVALID_BACKEND, 110, "unknown backend or device index")                  \
+  X(ZIPFFT_ERROR_INVALID_ARGUMENT, 111, "an argument is invalid")                          \
+  X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")          \
+  X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")    \
+  X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")              \
+  X(ZIPFFT_ERROR_NO_CUDA_DRIVER, 300, "the CUDA driver library could not be loaded")       \
+  X(ZIPFFT_ERROR_NO_CUDA_DEVICE, 301, "no usable CUDA device")                             \
+  X(ZIPFFT_ERROR_NO_NVRTC, 302, "the NVRTC library could not be loaded")                   \
+  X(ZIPFFT_ERROR_COMPILE_FAILED, 303, "kernel compilation failed")                         \
+  X(ZIPFFT_ERROR_CUDA_FAILED, 304, "a CUDA driver call failed")                            \
+  X(ZIPFFT_ERROR_CPU_COMPILER, 305, "the host C compiler or loader failed")                \
+  X(ZIPFFT_ERROR_OUT_OF_MEMORY, 306, "memory allocation failed")                           \
+  X(ZIPFFT_ERROR_INTERNAL, 400, "internal error")
+
+typedef enum zipfft_status {
+#define ZIPFFT_STATUS_ENUM_(name, value, text) name = value,
+  ZIPFFT_STATUS_LIST(ZIPFFT_STATUS_ENUM_)
+#undef ZIPFFT_STATUS_ENUM_
+} zipfft_status;
+
+typedef enum zipfft_type { ZIPFFT_C2C = 0, ZIPFFT_R2C = 1, ZIPFFT_C2R = 2 } zipfft_type;
+typedef enum zipfft_precision { ZIPFFT_F32 = 0, ZIPFFT_F64 = 1 } zipfft_precision;
+typedef enum zipfft_direction { ZIPFFT_FORWARD = -1, ZIPFFT_INVERSE = 1 } zipfft_direction;
+typedef enum zipfft_placement { ZIPFFT_OUTOFPLACE = 0, ZIPFFT_INPLACE = 1 } zipfft_placement;
+typedef enum zipfft_backend {
+  ZIPFFT_BACKEND_AUTO = 0, /* CUDA when a device is usable, else CPU */
+  ZIPFFT_BACKEND_CPU = 1,  /* generated kernels compiled with the host C compiler */
+  ZIPFFT_BACKEND_CUDA = 2  /* generated kernels compiled with NVRTC */
+} zipfft_backend;
+
+/* A problem description (what to transform). Created, set, then used to create plans. */
+typedef struct zipfft_desc_s *zipfft_desc;
+/* A plan: compiled kernels and tables for one description. Immutable once created; one
+ * plan may be executed from several threads on different data. */
+typedef struct zipfft_plan_s *zipfft_plan;
+
+/* Name of a status ("ZIPFFT_ERROR_INVALID_LENGTH"); "ZIPFFT_UNKNOWN_STATUS" otherwise. */
+const char *zipfft_status_name(zipfft_status s);
+/* One-line description of a status. Never NULL. */
+const char *zipfft_status_string(zipfft_status s);
+/* Detail of the last failure on the calling thread (which field, which value, compiler
+ * log). Empty string when the last call succeeded. Valid until the next zipfft call on this
+ * thread. */
+const char *zipfft_last_error(void);
+
+/* Creates a description of a rank-dimensional transform of the given lengths (row-major,
+ * lengths[rank-1] fastest). Defaults: forward, batch 1, contiguous layout, out-of-place,
+ * scale 1, backend AUTO on device 0. On success *d owns a new description, to be freed with
+ * zipfft_desc_destroy. On failure *d is left unchanged. Lengths are copied. */
+zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec,
+                                 int rank, const int64_t *lengths);
+/* Frees a description. NULL is accepted and ignored. */
+zipfft_status zipfft_desc_destroy(zipfft_desc d);
+/* Sets the direction: ZIPFFT_FORWARD (-1) or ZIPFFT_INVERSE (+1). */
+zipfft_status zipfft_desc_set_direction(zipfft_desc d, zipfft_direction dir);
+/* Sets the number of transforms (>= 1, 64-bit). */
+zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
+/* Sets the data layout. in_strides and out_strides hold rank strides each (element units,
+ * >= 1), NULL meaning contiguous row-major; in_dist/out_dist is the distance between
+ * consecutive transforms of the batch (>= 1 when batch > 1; 0 means "contiguous after the
+ * previous one", the product of the lengths). Output elements may not overlap; input
+ * elements may (a distance of 0 with an explicit stride repeats one input). Arrays copied. */
+zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, int64_t in_dist,
+                                     const int64_t *out_strides, int64_t out_dist);
+/* Sets in-place (the output overwrites the input; in and out layouts must be equal and
+ * zipfft_execute must get in == out or out == NULL) or out-of-place (in != out; the input is
+ * never modified). */
+zipfft_status zipfft_desc_set_placement(zipfft_desc d, zipfft_placement p);
+/* Sets a factor multiplied into every output (finite; default 1). */
+zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
+/* Chooses the backend and, for CUDA, the device ordinal (>= 0). AUTO picks CUDA when the
+ * driver loads and the device exists, else the CPU. */
+zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device);
+
+/* Creates a plan for a description (the description may be destroyed afterwards). Generates,
+ * compiles (or loads from the cache) and prepares every kernel and table; may take a few
+ * hundred milliseconds on a cold cache. On failure *p is left unchanged. */
+zipfft_status zipfft_plan_create(zipfft_plan *p, zipfft_desc d);
+/* Convenience: a batched, contiguous, out-of-place 1D C2C plan on the AUTO backend. */
+zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
+                             zipfft_direction dir);
+/* Runs the plan. On CUDA, in and out are device pointers and stream is a CUstream or
+ * cudaStream_t (NULL: the legacy default stream); the call only enqueues kernels: it never
+ * allocates and never synchronises. On the CPU, in and out are host pointers, stream must
+ * be NULL, and the call returns when the result is ready. For an in-place plan, out must
+ * be NULL or equal to in. */
+zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream);
+/* Writes a human-readable description of the plan's passes and kernels into buf (always
+ * NUL-terminated when len > 0, truncated if needed). *needed, if not NULL, receives the
+ * length the full text needs, without the NUL. */
+zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed);
+/* Bytes of workspace the plan needs at execution (0 for every plan of this version). */
+zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes);
+/* The backend a plan runs on (resolves AUTO). */
+zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b);
+/* Frees a plan and its device resources. NULL is accepted and ignored. */
+zipfft_status zipfft_plan_destroy(zipfft_plan p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZIPFFT_H */

@@ -1,0 +1,66 @@
+/* backend.h - the interface every execution backend (CUDA, CPU) implements. */
+#ifndef ZIPFFT_BACKEND_H
+#define ZIPFFT_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zipfft.h"
+
+/* A kernel ready to compile: produced by an emitter, consumed by a backend. */
+typedef struct zipfft__kernel_source {
+  const char *name;    /* entry point name (extern "C" / C symbol) */
+  const char *text;    /* whole translation unit */
+  unsigned block_threads;
+  size_t shared_bytes; /* dynamic shared memory per block */
+} zipfft__kernel_source;
+
+/* Kernel arguments are passed as an array of pointers to the values, in the order of the
+ * kernel's parameters (the cuLaunchKernel convention, used by both backends). */
+typedef struct zipfft__launch {
+  uint32_t grid;      /* blocks (x only) */
+  uint32_t block;     /* threads per block */
+  size_t shared_bytes;
+  void *stream;       /* CUstream on CUDA, NULL on the CPU */
+  void **args;
+} zipfft__launch;
+
+typedef struct zipfft__backend zipfft__backend;
+
+/* Operations of one backend instance. A kernel handle is opaque to callers. Every function
+ * returns a status and records details through zipfft__fail. */
+typedef struct zipfft__backend_ops {
+  const char *name; /* "cuda" or "cpu" */
+  zipfft_status (*compile)(zipfft__backend *b, const zipfft__kernel_source *src, void **kernel);
+  zipfft_status (*launch)(zipfft__backend *b, void *kernel, const zipfft__launch *l);
+  void (*release_kernel)(zipfft__backend *b, void *kernel);
+  /* Memory for tables owned by a plan: device memory on CUDA, host memory on the CPU. */
+  zipfft_status (*alloc)(zipfft__backend *b, size_t bytes, void **ptr);
+  zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
+  void (*free)(zipfft__backend *b, void *ptr);
+  /* Largest dynamic shared memory a block may use (bytes). */
+  size_t (*max_shared_bytes)(zipfft__backend *b);
+  void (*close)(zipfft__backend *b);
+} zipfft__backend_ops;
+
+struct zipfft__backend {
+  const zipfft__backend_ops *ops;
+};
+
+/* Opens the CUDA backend on a device: loads libcuda with dlopen, retains the device's
+ * primary context. Fails with NO_CUDA_DRIVER / NO_CUDA_DEVICE / CUDA_FAILED. */
+zipfft_status zipfft__cuda_open(int device, zipfft__backend **out);
+/* Opens the CPU backend (host C compiler + dlopen). */
+zipfft_status zipfft__cpu_open(zipfft__backend **out);
+
+/* Compiles CUDA source with NVRTC for an architecture such as "sm_90" without loading it
+ * (used by the tests on machines without a GPU, and by the CUDA backend). On success
+ * *image/*size receive a malloc'ed CUBIN the caller frees. On a compile failure returns
+ * COMPILE_FAILED with the NVRTC log in the error detail; NO_NVRTC when the library is
+ * missing. Results are cached (see cache.h). */
+zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,
+                                    void **image, size_t *size);
+/* 1 when NVRTC can be loaded on this machine, else 0. */
+int zipfft__nvrtc_available(void);
+
+#endif

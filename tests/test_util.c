@@ -1,0 +1,73 @@
+/* test_util.c - implementation of the test helpers in test_util.h. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int zt_failures = 0;
+
+static const unsigned char guard_byte = 0xA5;
+
+int zt_finish(const char *test_name, int cases) {
+  int failed = zt_failures > 0 ? 1 : 0;
+  printf("%s: %d cases, %d failed checks\n", test_name, cases, zt_failures);
+  printf("%d passed, %d failed\n", failed ? 0 : 1, failed);
+  return failed;
+}
+
+int zt_full_tier(void) {
+  const char *tier = getenv("ZIPFFT_TEST_TIER");
+  return tier && strcmp(tier, "full") == 0;
+}
+
+static uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+double zt_uniform(uint64_t seed, uint64_t index) {
+  uint64_t bits = splitmix64(splitmix64(seed) ^ index);
+  return (double)(bits >> 11) * 0x1.0p-53 - 0.5;
+}
+
+zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign) {
+  zt_buffer b;
+  b.guard = 256;
+  b.bytes = bytes;
+  b.base = malloc(bytes + 2 * b.guard + 128);
+  if (!b.base) {
+    fprintf(stderr, "out of memory allocating %zu bytes\n", bytes);
+    exit(2);
+  }
+  uintptr_t start = ((uintptr_t)b.base + b.guard + 63) & ~(uintptr_t)63;
+  b.data = (unsigned char *)start + misalign;
+  return b;
+}
+
+void zt_buffer_poison(zt_buffer *b, size_t real_size) {
+  memset(b->data - b->guard, guard_byte, b->guard);
+  memset(b->data + b->bytes, guard_byte, b->guard);
+  if (real_size == 4) {
+    float nan_f = NAN;
+    for (size_t i = 0; i + 4 <= b->bytes; i += 4) memcpy(b->data + i, &nan_f, 4);
+  } else {
+    double nan_d = NAN;
+    for (size_t i = 0; i + 8 <= b->bytes; i += 8) memcpy(b->data + i, &nan_d, 8);
+  }
+}
+
+int zt_buffer_guards_intact(const zt_buffer *b) {
+  for (size_t i = 0; i < b->guard; i++) {
+    if (b->data[-(ptrdiff_t)b->guard + (ptrdiff_t)i] != guard_byte) return 0;
+    if (b->data[b->bytes + i] != guard_byte) return 0;
+  }
+  return 1;
+}
+
+void zt_buffer_free(zt_buffer *b) {
+  free(b->base);
+  b->base = b->data = NULL;
+}

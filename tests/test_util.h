@@ -1,0 +1,66 @@
+/* test_util.h - assertions, deterministic data, poisoned and guarded buffers for the tests. */
+#ifndef ZIPFFT_TEST_UTIL_H
+#define ZIPFFT_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "zipfft.h"
+
+extern int zt_failures; /* failed checks so far in this test program */
+
+/* Checks a condition; on failure prints file:line and the message and counts a failure. */
+#define ZT_CHECK(cond, ...)                                                   \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                           \
+      fprintf(stderr, "\n");                                                  \
+      zt_failures++;                                                          \
+    }                                                                         \
+  } while (0)
+
+/* Checks that a zipfft call returned the expected status; prints both names and the
+ * detail otherwise. */
+#define ZT_CHECK_STATUS(call, expected)                                                    \
+  do {                                                                                     \
+    zipfft_status zt_s_ = (call);                                                          \
+    if (zt_s_ != (expected)) {                                                             \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__,     \
+              #call, zipfft_status_name(zt_s_), zipfft_status_name(expected),              \
+              zipfft_last_error());                                                        \
+      zt_failures++;                                                                       \
+    }                                                                                      \
+  } while (0)
+
+#define ZT_OK(call) ZT_CHECK_STATUS(call, ZIPFFT_SUCCESS)
+
+/* Prints "N passed, M failed" style summary and returns the exit code for main. */
+int zt_finish(const char *test_name, int cases);
+
+/* 1 when ZIPFFT_TEST_TIER=full. */
+int zt_full_tier(void);
+
+/* Deterministic uniform value in [-0.5, 0.5) for (seed, logical index): the same problem gets
+ * the same data whatever its memory layout. */
+double zt_uniform(uint64_t seed, uint64_t index);
+
+/* A buffer with guard bands of poisoned bytes before and after the user region. */
+typedef struct zt_buffer {
+  unsigned char *base; /* allocation */
+  unsigned char *data; /* user region, offset by `misalign` bytes from an aligned address */
+  size_t bytes;        /* user region size */
+  size_t guard;        /* guard band size on each side */
+} zt_buffer;
+
+/* Allocates `bytes` with guard bands; the data pointer is 64-byte aligned plus misalign. */
+zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign);
+/* Fills the user region with NaN of the given real size (4 or 8) and the guards with a
+ * byte pattern. */
+void zt_buffer_poison(zt_buffer *b, size_t real_size);
+/* 1 when both guard bands still hold the pattern. */
+int zt_buffer_guards_intact(const zt_buffer *b);
+void zt_buffer_free(zt_buffer *b);
+
+#endif
