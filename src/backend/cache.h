@@ -27,4 +27,8 @@ void zipfft__cache_put(const char *kind, zipfft__cache_key key, const void *data
 int zipfft__cache_path(const char *kind, zipfft__cache_key key, const char *suffix, char *buf,
                        size_t len);
 
+/* Forgets every in-memory entry (tests, and cold-plan timing in the benchmark). The cache
+ * directory is read from the environment at every call. */
+void zipfft__cache_clear_memory(void);
+
 #endif
