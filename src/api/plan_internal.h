@@ -12,4 +12,8 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch);
 /* Number of kernel launches one execution makes (for tests of the plan's structure). */
 int zipfft__plan_kernel_count(zipfft_plan p);
 
+/* Generated source of every kernel of the plan, CUDA (cuda = 1) or C, concatenated;
+ * malloc'ed into *text. */
+zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text);
+
 #endif

@@ -55,7 +55,7 @@ zipfft_status zipfft__cpu_open(zipfft__backend **out);
 
 /* Compiles CUDA source with NVRTC for an architecture such as "sm_90" without loading it
  * (used by the tests on machines without a GPU, and by the CUDA backend). On success
- * *image/*size receive a malloc'ed CUBIN the caller frees. On a compile failure returns
+ * *image and *size receive a malloc'ed CUBIN the caller frees. On a compile failure returns
  * COMPILE_FAILED with the NVRTC log in the error detail; NO_NVRTC when the library is
  * missing. Results are cached (see cache.h). */
 zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,

@@ -1,0 +1,34 @@
+/* desc.h - the problem description behind zipfft_desc, shared by the API and the planner. */
+#ifndef ZIPFFT_DESC_H
+#define ZIPFFT_DESC_H
+
+#include "zipfft.h"
+
+enum { ZIPFFT__MAX_RANK = 3 };
+
+struct zipfft_desc_s {
+  zipfft_type type;
+  zipfft_precision precision;
+  int rank;
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  zipfft_direction direction;
+  int64_t batch;
+  int has_in_strides, has_out_strides;
+  int64_t in_strides[ZIPFFT__MAX_RANK], out_strides[ZIPFFT__MAX_RANK];
+  int64_t in_dist, out_dist; /* 0 = default */
+  zipfft_placement placement;
+  double scale;
+  zipfft_backend backend;
+  int device;
+};
+
+/* The layout of a 1D batched transform after defaults are applied. */
+typedef struct zipfft__layout_1d {
+  int64_t in_stride, in_dist, out_stride, out_dist;
+} zipfft__layout_1d;
+
+/* Resolves defaults and checks that outputs do not overlap and that an in-place layout
+ * reads and writes the same elements. Returns INVALID_LAYOUT with a detail otherwise. */
+zipfft_status zipfft__desc_layout_1d(const struct zipfft_desc_s *d, zipfft__layout_1d *out);
+
+#endif

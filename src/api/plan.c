@@ -1,0 +1,318 @@
+/* plan.c - plan creation (strategy, generation, compilation, tables), execution, printing. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/desc.h"
+#include "api/error.h"
+#include "api/plan_internal.h"
+#include "backend/backend.h"
+#include "backend/cuda.h"
+#include "gen/build_c2c.h"
+#include "gen/emit.h"
+#include "plan/strategy.h"
+#include "plan/twiddle.h"
+
+/* The largest grid a launch uses; bigger batches are split into several launches. */
+static const int64_t max_grid_blocks = 0x7fffffff;
+
+typedef struct plan_kernel {
+  zipfft__c2c_spec spec;
+  void *handle; /* backend kernel */
+  void *twiddles; /* backend memory, NULL when the kernel has one pass */
+} plan_kernel;
+
+struct zipfft_plan_s {
+  struct zipfft_desc_s desc;
+  zipfft_backend backend_kind;
+  zipfft__backend *backend;
+  const zipfft__strategy *strategy;
+  zipfft__decomposition decomposition;
+  plan_kernel kernels[ZIPFFT__MAX_KERNELS];
+};
+
+/* Opens the backend the description asks for (AUTO: CUDA when usable, else CPU). */
+static zipfft_status open_backend(const struct zipfft_desc_s *d, zipfft_backend *kind,
+                                  zipfft__backend **b) {
+  zipfft_backend want = d->backend;
+  if (want == ZIPFFT_BACKEND_AUTO)
+    want = zipfft__cuda_device_usable(d->device) ? ZIPFFT_BACKEND_CUDA : ZIPFFT_BACKEND_CPU;
+  *kind = want;
+  return want == ZIPFFT_BACKEND_CUDA ? zipfft__cuda_open(d->device, b) : zipfft__cpu_open(b);
+}
+
+/* Generates the source of a kernel in the requested language (malloc'ed) and its AST facts. */
+static zipfft_status generate(const zipfft__c2c_spec *spec, int cuda, char **text,
+                              zipfft__kernel_ast *k, zipfft__arena *a) {
+  const char *problem = zipfft__build_c2c(spec, a, k);
+  if (problem) return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "generator: %s", problem);
+  *text = cuda ? zipfft__emit_cuda(k) : zipfft__emit_c(k);
+  if (!*text) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "emitting kernel %s", k->name);
+  return ZIPFFT_SUCCESS;
+}
+
+/* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
+static void dump_source(const char *name, const char *ext, const char *text) {
+  const char *dir = getenv("ZIPFFT_DUMP_DIR");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+  FILE *f = fopen(path, "w");
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Dumps both languages of a kernel (the one not compiled is generated only for the dump). */
+static void dump_kernel(const zipfft__c2c_spec *spec) {
+  if (!getenv("ZIPFFT_DUMP_DIR")) return;
+  for (int cuda = 0; cuda < 2; cuda++) {
+    zipfft__arena *a = zipfft__arena_create();
+    zipfft__kernel_ast k;
+    char *text = NULL;
+    if (a && generate(spec, cuda, &text, &k, a) == ZIPFFT_SUCCESS)
+      dump_source(k.name, cuda ? "cu" : "c", text);
+    free(text);
+    zipfft__arena_destroy(a);
+  }
+}
+
+/* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. */
+static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
+  zipfft__arena *a = zipfft__arena_create();
+  if (!a) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
+  zipfft__kernel_ast k;
+  char *text = NULL;
+  int cuda = p->backend_kind == ZIPFFT_BACKEND_CUDA;
+  zipfft_status s = generate(&pk->spec, cuda, &text, &k, a);
+  if (s == ZIPFFT_SUCCESS) {
+    dump_kernel(&pk->spec);
+    zipfft__kernel_source src = {k.name, text, k.block_threads, k.shared_bytes};
+    s = p->backend->ops->compile(p->backend, &src, &pk->handle);
+  }
+  free(text);
+  zipfft__arena_destroy(a);
+  if (s != ZIPFFT_SUCCESS || pk->spec.pass_count < 2) return s;
+  size_t bytes;
+  void *table = zipfft__twiddle_table(pk->spec.n, pk->spec.sign, pk->spec.precision, &bytes);
+  if (!table) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "twiddle table of %zu bytes", bytes);
+  s = p->backend->ops->alloc(p->backend, bytes, &pk->twiddles);
+  if (s == ZIPFFT_SUCCESS) s = p->backend->ops->upload(p->backend, pk->twiddles, table, bytes);
+  free(table);
+  return s;
+}
+
+/* Releases everything a (possibly half-built) plan holds. */
+static void release_plan(zipfft_plan p) {
+  for (int i = 0; i < p->decomposition.kernel_count; i++) {
+    if (p->kernels[i].handle) p->backend->ops->release_kernel(p->backend, p->kernels[i].handle);
+    if (p->kernels[i].twiddles) p->backend->ops->free(p->backend, p->kernels[i].twiddles);
+  }
+  if (p->backend) p->backend->ops->close(p->backend);
+  free(p);
+}
+
+/* Chooses the strategy and decomposition (no backend resources yet). */
+static zipfft_status decompose(zipfft_plan p) {
+  zipfft__layout_1d layout;
+  zipfft__target target = {p->backend->ops->max_shared_bytes(p->backend)};
+  zipfft_status s = ZIPFFT_SUCCESS;
+  p->strategy = zipfft__choose_strategy(&p->desc, &target, &s);
+  if (!p->strategy) return s;
+  s = zipfft__desc_layout_1d(&p->desc, &layout);
+  if (s != ZIPFFT_SUCCESS) return s;
+  return p->strategy->make(&p->desc, &layout, &target, &p->decomposition);
+}
+
+zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
+  if (!out) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: p is NULL");
+  if (!d) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: desc is NULL");
+  zipfft_plan p = calloc(1, sizeof *p);
+  if (!p) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a plan");
+  p->desc = *d;
+  zipfft_status s = open_backend(d, &p->backend_kind, &p->backend);
+  if (s == ZIPFFT_SUCCESS) s = decompose(p);
+  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
+    p->kernels[i].spec = p->decomposition.kernels[i];
+    s = prepare_kernel(p, &p->kernels[i]);
+  }
+  if (s != ZIPFFT_SUCCESS) {
+    release_plan(p);
+    return s;
+  }
+  *out = p;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
+                             zipfft_direction dir) {
+  zipfft_desc d;
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, prec, 1, &n);
+  if (s != ZIPFFT_SUCCESS) return s;
+  s = zipfft_desc_set_batch(d, batch);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(p, d);
+  free(d);
+  return s;
+}
+
+zipfft_status zipfft_plan_destroy(zipfft_plan p) {
+  if (p) release_plan(p);
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+/* Checks the pointers and stream against the plan's placement and backend. */
+static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out, void *stream) {
+  if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_execute: plan is NULL");
+  if (!in) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_execute: in is NULL");
+  int inplace = p->desc.placement == ZIPFFT_INPLACE;
+  if (inplace && out && out != in)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
+                        "in-place plan executed with out (%p) != in (%p)", out, (void *)in);
+  if (!inplace && !out)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_execute: out is NULL (out-of-place plan)");
+  if (!inplace && out == in)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
+                        "out-of-place plan executed with out == in (%p)", out);
+  if (stream && p->backend_kind == ZIPFFT_BACKEND_CPU)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "stream %p given to a CPU plan (must be NULL)",
+                        stream);
+  return ZIPFFT_SUCCESS;
+}
+
+/* Launches one kernel over the whole batch, in grid-sized chunks. */
+static zipfft_status launch_kernel(zipfft_plan p, const plan_kernel *pk, const void *in,
+                                   void *out, void *stream) {
+  const zipfft__c2c_spec *s = &pk->spec;
+  size_t complex_size = 2 * zipfft__real_size(s->precision);
+  int32_t aligned = (uintptr_t)in % complex_size == 0 && (uintptr_t)out % complex_size == 0;
+  int64_t batch = p->desc.batch, per_launch = max_grid_blocks * s->ffts_per_block;
+  const void *tw = pk->twiddles;
+  for (int64_t offset = 0; offset < batch; offset += per_launch) {
+    int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
+    void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw,
+                                     &batch, &offset, &aligned};
+    zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block),
+                        zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), stream, args};
+    zipfft_status st = p->backend->ops->launch(p->backend, pk->handle, &l);
+    if (st != ZIPFFT_SUCCESS) return st;
+  }
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream) {
+  zipfft_status s = check_execute_args(p, in, out, stream);
+  if (s != ZIPFFT_SUCCESS) return s;
+  if (!out) out = (void *)in;
+  for (int i = 0; i < p->decomposition.kernel_count; i++) {
+    s = launch_kernel(p, &p->kernels[i], in, out, stream);
+    if (s != ZIPFFT_SUCCESS) return s;
+  }
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+static const char *const type_names[] = {"c2c", "r2c", "c2r"};
+
+/* Appends the whole human-readable description of a plan. */
+static void describe(zipfft_plan p, zipfft__strbuf *sb) {
+  const struct zipfft_desc_s *d = &p->desc;
+  zipfft__sb_printf(sb, "zipfft plan: %s %s %s n=%lld batch=%lld %s scale=%g backend=%s\n",
+                    type_names[d->type], d->precision == ZIPFFT_F32 ? "f32" : "f64",
+                    d->direction == ZIPFFT_FORWARD ? "forward" : "inverse",
+                    (long long)d->lengths[0], (long long)d->batch,
+                    d->placement == ZIPFFT_INPLACE ? "in-place" : "out-of-place", d->scale,
+                    p->backend->ops->name);
+  zipfft__sb_printf(sb, "  strategy %s: ", p->strategy->name);
+  p->strategy->print(&p->decomposition, sb);
+  for (int i = 0; i < p->decomposition.kernel_count; i++) {
+    const zipfft__c2c_spec *s = &p->kernels[i].spec;
+    char name[256];
+    zipfft__c2c_kernel_name(s, name, sizeof name);
+    zipfft__sb_printf(sb, "  kernel %d: %s\n    block %u threads, %zu bytes shared memory, "
+                      "twiddle table %s\n", i, name, zipfft__c2c_block_threads(s),
+                      zipfft__c2c_shared_bytes(s), p->kernels[i].twiddles ? "yes" : "none");
+  }
+  zipfft__sb_printf(sb, "  workspace: 0 bytes\n");
+}
+
+zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed) {
+  if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_print: plan is NULL");
+  if (!buf && len > 0)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_print: buf is NULL, len = %zu", len);
+  zipfft__strbuf sb = {0};
+  describe(p, &sb);
+  char *text = zipfft__sb_take(&sb);
+  if (!text) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "printing a plan");
+  size_t full = strlen(text);
+  if (needed) *needed = full;
+  if (len > 0) {
+    size_t copy = full < len - 1 ? full : len - 1;
+    memcpy(buf, text, copy);
+    buf[copy] = '\0';
+  }
+  free(text);
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes) {
+  if (!p || !bytes)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_workspace_size: %s is NULL",
+                        p ? "bytes" : "plan");
+  *bytes = 0;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b) {
+  if (!p || !b)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_backend: %s is NULL",
+                        p ? "b" : "plan");
+  *b = p->backend_kind;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
+  if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
+  zipfft_status s = ZIPFFT_SUCCESS;
+  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
+    zipfft__arena *a = zipfft__arena_create();
+    zipfft__kernel_ast k;
+    char *text = NULL;
+    void *image = NULL;
+    size_t size = 0;
+    s = a ? generate(&p->kernels[i].spec, 1, &text, &k, a)
+          : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
+    if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, k.name, arch, &image, &size);
+    free(image);
+    free(text);
+    zipfft__arena_destroy(a);
+  }
+  return s;
+}
+
+int zipfft__plan_kernel_count(zipfft_plan p) { return p ? p->decomposition.kernel_count : 0; }
+
+/* Generates the source of the plan's kernels in one language (used by `zipfft gen`). */
+zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text) {
+  zipfft__strbuf sb = {0};
+  zipfft_status s = ZIPFFT_SUCCESS;
+  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
+    zipfft__arena *a = zipfft__arena_create();
+    zipfft__kernel_ast k;
+    char *one = NULL;
+    s = a ? generate(&p->kernels[i].spec, cuda, &one, &k, a)
+          : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
+    if (one) zipfft__sb_printf(&sb, "%s", one);
+    free(one);
+    zipfft__arena_destroy(a);
+  }
+  *text = zipfft__sb_take(&sb);
+  if (s == ZIPFFT_SUCCESS && !*text) s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "sources");
+  return s;
+}

@@ -1,0 +1,200 @@
+/* nvrtc.c - compiles generated CUDA source to CUBIN with NVRTC (loaded with dlopen), cached. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/error.h"
+#include "backend/backend.h"
+#include "backend/cache.h"
+
+/* Our own declarations of the NVRTC entry points (nothing links against CUDA). */
+typedef int nvrtcResult; /* 0 = NVRTC_SUCCESS */
+typedef struct _nvrtcProgram *nvrtcProgram;
+
+typedef struct nvrtc_api {
+  nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *prog, const char *source, const char *name,
+                                    int header_count, const char *const *headers,
+                                    const char *const *include_names);
+  nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram prog, int option_count,
+                                     const char *const *options);
+  nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram prog, size_t *size);
+  nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram prog, char *log);
+  nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram prog, size_t *size);
+  nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram prog, char *cubin);
+  nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *prog);
+  nvrtcResult (*nvrtcVersion)(int *major, int *minor);
+  const char *(*nvrtcGetErrorString)(nvrtcResult result);
+} nvrtc_api;
+
+/* One NVRTC symbol and where its address goes in nvrtc_api. */
+typedef struct nvrtc_symbol {
+  const char *symbol;
+  size_t offset;
+} nvrtc_symbol;
+
+#define NVRTC_ENTRY(name) {#name, offsetof(nvrtc_api, name)}
+
+static const nvrtc_symbol nvrtc_symbols[] = {
+    NVRTC_ENTRY(nvrtcCreateProgram),  NVRTC_ENTRY(nvrtcCompileProgram),
+    NVRTC_ENTRY(nvrtcGetProgramLogSize), NVRTC_ENTRY(nvrtcGetProgramLog),
+    NVRTC_ENTRY(nvrtcGetCUBINSize),   NVRTC_ENTRY(nvrtcGetCUBIN),
+    NVRTC_ENTRY(nvrtcDestroyProgram), NVRTC_ENTRY(nvrtcVersion),
+    NVRTC_ENTRY(nvrtcGetErrorString),
+};
+
+#undef NVRTC_ENTRY
+
+static const char *const nvrtc_library_names[] = {
+    "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so"};
+
+/* Part of every cache key: bump when the generated code's meaning changes. */
+static const char generator_version[] = "zipfft-gen-1";
+
+static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT;
+static nvrtc_api nvrtc;
+static char nvrtc_version[32]; /* "major.minor"; empty until NVRTC loaded */
+
+/* Resolves every NVRTC symbol from handle; returns 0 if one is missing. */
+static int resolve_nvrtc_symbols(void *handle) {
+  size_t count = sizeof nvrtc_symbols / sizeof nvrtc_symbols[0];
+  for (size_t i = 0; i < count; i++) {
+    void *address = dlsym(handle, nvrtc_symbols[i].symbol);
+    if (!address) return 0;
+    /* POSIX guarantees that object and function pointers share a representation. */
+    memcpy((char *)&nvrtc + nvrtc_symbols[i].offset, &address, sizeof address);
+  }
+  return 1;
+}
+
+/* pthread_once body: loads the first usable NVRTC and records its version. */
+static void load_nvrtc(void) {
+  size_t count = sizeof nvrtc_library_names / sizeof nvrtc_library_names[0];
+  for (size_t i = 0; i < count; i++) {
+    void *handle = dlopen(nvrtc_library_names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!handle) continue;
+    int major = 0, minor = 0;
+    if (resolve_nvrtc_symbols(handle) && nvrtc.nvrtcVersion(&major, &minor) == 0) {
+      snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d", major, minor);
+      return; /* the handle stays open for the life of the process */
+    }
+    memset(&nvrtc, 0, sizeof nvrtc);
+    dlclose(handle);
+  }
+}
+
+/* The loaded NVRTC table, or NULL when no library could be loaded. */
+static const nvrtc_api *get_nvrtc(void) {
+  pthread_once(&nvrtc_once, load_nvrtc);
+  return nvrtc_version[0] ? &nvrtc : NULL;
+}
+
+/* 1 when NVRTC can be loaded on this machine, else 0. */
+int zipfft__nvrtc_available(void) { return get_nvrtc() != NULL; }
+
+/* Records COMPILE_FAILED naming the kernel and appends the whole NVRTC log. */
+static zipfft_status report_compile_failure(const nvrtc_api *api, nvrtcProgram program,
+                                            const char *name, const char *arch,
+                                            nvrtcResult result) {
+  zipfft_status status = zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED,
+                                      "NVRTC could not compile kernel %s for %s (%s); log:\n",
+                                      name, arch, api->nvrtcGetErrorString(result));
+  size_t log_size = 0;
+  if (api->nvrtcGetProgramLogSize(program, &log_size) != 0 || log_size == 0) return status;
+  char *log = malloc(log_size + 1);
+  if (!log) return status;
+  if (api->nvrtcGetProgramLog(program, log) == 0) {
+    log[log_size] = '\0';
+    zipfft__append_error(log);
+  }
+  free(log);
+  return status;
+}
+
+/* Copies the compiled CUBIN out of a program into a malloc'ed buffer. */
+static zipfft_status fetch_cubin(const nvrtc_api *api, nvrtcProgram program, const char *name,
+                                 void **image, size_t *size) {
+  size_t cubin_size = 0;
+  nvrtcResult result = api->nvrtcGetCUBINSize(program, &cubin_size);
+  if (result != 0 || cubin_size == 0)
+    return zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED, "NVRTC produced no CUBIN for kernel %s (%s)",
+                        name, api->nvrtcGetErrorString(result));
+  char *cubin = malloc(cubin_size);
+  if (!cubin)
+    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "could not allocate %zu bytes of CUBIN",
+                        cubin_size);
+  result = api->nvrtcGetCUBIN(program, cubin);
+  if (result != 0) {
+    free(cubin);
+    return zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED, "NVRTC could not return the CUBIN of %s (%s)",
+                        name, api->nvrtcGetErrorString(result));
+  }
+  *image = cubin;
+  *size = cubin_size;
+  return ZIPFFT_SUCCESS;
+}
+
+/* Runs NVRTC on source with the given options; one cleanup path destroys the program. */
+static zipfft_status compile_program(const nvrtc_api *api, const char *source, const char *name,
+                                     const char *arch, const char *const *options,
+                                     int option_count, void **image, size_t *size) {
+  zipfft_status status = ZIPFFT_SUCCESS;
+  nvrtcProgram program = NULL;
+  nvrtcResult result = api->nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
+  if (result != 0) {
+    status = zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED, "NVRTC could not create program %s (%s)",
+                          name, api->nvrtcGetErrorString(result));
+    goto cleanup;
+  }
+  result = api->nvrtcCompileProgram(program, option_count, options);
+  if (result != 0) {
+    status = report_compile_failure(api, program, name, arch, result);
+    goto cleanup;
+  }
+  status = fetch_cubin(api, program, name, image, size);
+cleanup:
+  if (program) api->nvrtcDestroyProgram(&program);
+  return status;
+}
+
+/* Writes the options separated by spaces into buf; 0 when they do not fit. */
+static int join_options(const char *const *options, int count, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < count; i++) {
+    int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", options[i]);
+    if (n < 0 || (size_t)n >= len - used) return 0;
+    used += (size_t)n;
+  }
+  return 1;
+}
+
+/* Compiles source for arch (e.g. "sm_90") to a malloc'ed CUBIN, through the kernel cache. */
+zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,
+                                    void **image, size_t *size) {
+  if (!source || !name || !arch || !image || !size)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft__nvrtc_compile: NULL argument");
+  const nvrtc_api *api = get_nvrtc();
+  if (!api)
+    return zipfft__fail(ZIPFFT_ERROR_NO_NVRTC,
+                        "could not load NVRTC (tried libnvrtc.so.13, libnvrtc.so.12, "
+                        "libnvrtc.so, /usr/local/cuda/lib64/libnvrtc.so)");
+  char arch_option[64], joined[192];
+  if (snprintf(arch_option, sizeof arch_option, "--gpu-architecture=%s", arch) >=
+      (int)sizeof arch_option)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "architecture name too long: %.32s...",
+                        arch);
+  const char *const options[] = {arch_option, "-default-device", "--std=c++17"};
+  const int option_count = (int)(sizeof options / sizeof options[0]);
+  if (!join_options(options, option_count, joined, sizeof joined))
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
+  const char *const key_parts[] = {source, arch, nvrtc_version, joined, generator_version};
+  const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
+  zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
+  if (zipfft__cache_get("cubin", key, image, size)) return ZIPFFT_SUCCESS;
+  zipfft_status status =
+      compile_program(api, source, name, arch, options, option_count, image, size);
+  if (status == ZIPFFT_SUCCESS) zipfft__cache_put("cubin", key, *image, *size);
+  return status;
+}

@@ -1,0 +1,182 @@
+/* ast.h - the kernel abstract syntax tree: typed expressions and statements in an arena. */
+#ifndef ZIPFFT_AST_H
+#define ZIPFFT_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zipfft.h"
+
+typedef enum zipfft__type {
+  ZIPFFT__T_I32,
+  ZIPFFT__T_I64,
+  ZIPFFT__T_BOOL,
+  ZIPFFT__T_REAL,       /* float or double, fixed per kernel */
+  ZIPFFT__T_BYTES_IN,   /* global input: const byte pointer (any alignment) */
+  ZIPFFT__T_BYTES_OUT,  /* global output: byte pointer */
+  ZIPFFT__T_REAL_TABLE, /* global read-only real table (aligned) */
+  ZIPFFT__T_SHARED      /* the block's shared real array */
+} zipfft__type;
+
+typedef struct zipfft__var {
+  const char *name;
+  zipfft__type type;
+  int is_param;
+  int live_across_barrier; /* thread-private value used on both sides of a barrier */
+} zipfft__var;
+
+typedef enum zipfft__expr_kind {
+  ZIPFFT__E_INT,     /* integer constant of type I32 or I64 */
+  ZIPFFT__E_REAL,    /* real constant */
+  ZIPFFT__E_VAR,
+  ZIPFFT__E_THREAD,  /* thread index in the block (I32) */
+  ZIPFFT__E_BLOCK,   /* block index in the grid (I64) */
+  ZIPFFT__E_BINARY,
+  ZIPFFT__E_NEG,
+  ZIPFFT__E_NOT,
+  ZIPFFT__E_CAST,    /* to the expression's type */
+  ZIPFFT__E_SELECT,  /* cond ? a : b */
+  ZIPFFT__E_LOAD     /* array[index] from a REAL_TABLE or SHARED array */
+} zipfft__expr_kind;
+
+typedef enum zipfft__binop {
+  ZIPFFT__OP_ADD, ZIPFFT__OP_SUB, ZIPFFT__OP_MUL, ZIPFFT__OP_DIV, ZIPFFT__OP_MOD,
+  ZIPFFT__OP_SHR, /* arithmetic shift right of a non-negative integer */
+  ZIPFFT__OP_LT, ZIPFFT__OP_LE, ZIPFFT__OP_EQ, ZIPFFT__OP_NE, ZIPFFT__OP_AND, ZIPFFT__OP_OR,
+  ZIPFFT__OP_COUNT
+} zipfft__binop;
+
+typedef struct zipfft__expr zipfft__expr;
+struct zipfft__expr {
+  zipfft__expr_kind kind;
+  zipfft__type type;
+  union {
+    int64_t int_value;
+    long double real_value;
+    const zipfft__var *var;
+    struct { zipfft__binop op; const zipfft__expr *lhs, *rhs; } binary;
+    const zipfft__expr *arg; /* NEG, NOT, CAST */
+    struct { const zipfft__expr *cond, *a, *b; } select;
+    struct { const zipfft__var *array; const zipfft__expr *index; } load;
+  } u;
+};
+
+typedef enum zipfft__stmt_kind {
+  ZIPFFT__S_DECL,          /* declare var (= init if not NULL) */
+  ZIPFFT__S_ASSIGN,
+  ZIPFFT__S_STORE,         /* shared[index] = value */
+  ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of a global byte pointer */
+  ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of a global byte pointer = (re, im) */
+  ZIPFFT__S_IF,
+  ZIPFFT__S_BARRIER,       /* block-wide barrier; only at the top level of a kernel */
+  ZIPFFT__S_COMMENT
+} zipfft__stmt_kind;
+
+/* How a complex element is moved between registers and global memory. */
+typedef enum zipfft__access {
+  ZIPFFT__ACCESS_VECTOR, /* one naturally aligned 2-real vector access */
+  ZIPFFT__ACCESS_BYTES   /* byte-wise copy: any alignment */
+} zipfft__access;
+
+typedef struct zipfft__stmt zipfft__stmt;
+typedef struct zipfft__block {
+  zipfft__stmt *first, *last;
+} zipfft__block;
+
+struct zipfft__stmt {
+  zipfft__stmt_kind kind;
+  zipfft__stmt *next;
+  union {
+    struct { const zipfft__var *var; const zipfft__expr *init; } decl;
+    struct { const zipfft__var *var; const zipfft__expr *value; } assign;
+    struct { const zipfft__var *array; const zipfft__expr *index, *value; } store;
+    struct {
+      const zipfft__var *re, *im, *ptr;
+      const zipfft__expr *index;
+      zipfft__access access;
+    } load_complex;
+    struct {
+      const zipfft__var *ptr;
+      const zipfft__expr *index, *re, *im;
+      zipfft__access access;
+    } store_complex;
+    struct { const zipfft__expr *cond; zipfft__block then_block, else_block; } if_;
+    const char *comment;
+  } u;
+};
+
+enum { ZIPFFT__MAX_PARAMS = 16 };
+
+/* A whole kernel: its signature, launch shape and body. */
+typedef struct zipfft__kernel_ast {
+  const char *name;
+  zipfft_precision precision;
+  const zipfft__var *params[ZIPFFT__MAX_PARAMS];
+  int param_count;
+  const zipfft__var *shared; /* NULL when the kernel uses no shared memory */
+  unsigned block_threads;
+  size_t shared_bytes;
+  zipfft__block body;
+} zipfft__kernel_ast;
+
+/* The arena every node of one kernel lives in; errors are sticky and checked once. */
+typedef struct zipfft__arena zipfft__arena;
+
+zipfft__arena *zipfft__arena_create(void);
+void zipfft__arena_destroy(zipfft__arena *a);
+void *zipfft__arena_alloc(zipfft__arena *a, size_t bytes);
+/* Copies a formatted string into the arena. */
+const char *zipfft__arena_printf(zipfft__arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Records the first error of a build (later ones are ignored); NULL when none. */
+void zipfft__arena_set_error(zipfft__arena *a, const char *message);
+const char *zipfft__arena_error(const zipfft__arena *a);
+
+/* Variables. A fresh variable gets a unique name from the prefix. */
+const zipfft__var *zipfft__var_new(zipfft__arena *a, const char *prefix, zipfft__type t);
+/* A thread-private variable whose value is used after a barrier (the C emitter keeps one
+ * copy per thread for it). */
+const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);
+const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
+
+/* Expressions (constant operands are folded where exact). */
+const zipfft__expr *zipfft__e_int(zipfft__arena *a, zipfft__type t, int64_t v);
+const zipfft__expr *zipfft__e_i32(zipfft__arena *a, int64_t v);
+const zipfft__expr *zipfft__e_real(zipfft__arena *a, long double v);
+const zipfft__expr *zipfft__e_var(zipfft__arena *a, const zipfft__var *v);
+const zipfft__expr *zipfft__e_thread(zipfft__arena *a);
+const zipfft__expr *zipfft__e_block(zipfft__arena *a);
+const zipfft__expr *zipfft__e_bin(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
+                                  const zipfft__expr *r);
+const zipfft__expr *zipfft__e_neg(zipfft__arena *a, const zipfft__expr *x);
+const zipfft__expr *zipfft__e_not(zipfft__arena *a, const zipfft__expr *x);
+const zipfft__expr *zipfft__e_cast(zipfft__arena *a, zipfft__type t, const zipfft__expr *x);
+const zipfft__expr *zipfft__e_select(zipfft__arena *a, const zipfft__expr *c,
+                                     const zipfft__expr *x, const zipfft__expr *y);
+const zipfft__expr *zipfft__e_load(zipfft__arena *a, const zipfft__var *array,
+                                   const zipfft__expr *index);
+
+/* Statements are appended to a block. */
+void zipfft__s_decl(zipfft__arena *a, zipfft__block *b, const zipfft__var *v,
+                    const zipfft__expr *init);
+void zipfft__s_assign(zipfft__arena *a, zipfft__block *b, const zipfft__var *v,
+                      const zipfft__expr *value);
+void zipfft__s_store(zipfft__arena *a, zipfft__block *b, const zipfft__var *array,
+                     const zipfft__expr *index, const zipfft__expr *value);
+void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
+                            const zipfft__var *im, const zipfft__var *ptr,
+                            const zipfft__expr *index, zipfft__access access);
+void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
+                             const zipfft__expr *index, const zipfft__expr *re,
+                             const zipfft__expr *im, zipfft__access access);
+/* Appends an if statement and returns it so the caller fills then/else blocks. */
+zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
+void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);
+void zipfft__s_comment(zipfft__arena *a, zipfft__block *b, const char *text);
+
+/* Checks the structural rules every emitter relies on: barriers only at the top level
+ * (uniform control flow), loads/stores on pointers of the right type. Returns NULL or a
+ * message. */
+const char *zipfft__kernel_validate(const zipfft__kernel_ast *k);
+
+#endif

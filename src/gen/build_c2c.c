@@ -1,0 +1,306 @@
+/* build_c2c.c - the global function of a single-kernel C2C transform: thread and batch
+ * coordinates, global loads and stores, Stockham passes exchanged through shared memory. */
+#include "gen/build_c2c.h"
+
+#include <stdio.h>
+
+#include "gen/butterfly.h"
+
+enum { max_values = 64 }; /* complex values one thread holds in one pass */
+
+typedef struct c2c_build {
+  zipfft__arena *a;
+  const zipfft__c2c_spec *s;
+  const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
+  int64_t shared_stride; /* reals per transform in shared memory */
+} c2c_build;
+
+/* Where one thread stands in one phase (recomputed after every barrier). */
+typedef struct coords {
+  const zipfft__expr *t;      /* thread within its transform (I32) */
+  const zipfft__expr *f;      /* transform within the block (I32) */
+  const zipfft__expr *g;      /* transform within the batch (I64) */
+  const zipfft__expr *active; /* g < batch */
+} coords;
+
+/* One Stockham pass: y[(j/ns)*ns*r + j%ns + k*ns] = DFT_r(x[j + q*m] * twiddles). */
+typedef struct pass_shape {
+  int radix;
+  int64_t ns;      /* product of the radices before this pass */
+  int64_t m;       /* n / radix: butterflies of the whole transform */
+  int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
+} pass_shape;
+
+static const zipfft__expr *i32(c2c_build *c, int64_t v) { return zipfft__e_i32(c->a, v); }
+static const zipfft__expr *var(c2c_build *c, const zipfft__var *v) { return zipfft__e_var(c->a, v); }
+static const zipfft__expr *bin(c2c_build *c, zipfft__binop op, const zipfft__expr *l,
+                               const zipfft__expr *r) {
+  return zipfft__e_bin(c->a, op, l, r);
+}
+
+/* Declares a variable initialised with e and returns a reference to it. */
+static const zipfft__expr *let(c2c_build *c, zipfft__block *b, const char *prefix,
+                               const zipfft__expr *e) {
+  const zipfft__var *v = zipfft__var_new(c->a, prefix, e->type);
+  zipfft__s_decl(c->a, b, v, e);
+  return var(c, v);
+}
+
+static coords emit_coords(c2c_build *c, zipfft__block *b) {
+  int threads = c->s->threads_per_fft;
+  const zipfft__expr *tid = zipfft__e_thread(c->a);
+  coords k;
+  k.t = c->s->ffts_per_block == 1 ? tid : let(c, b, "t", bin(c, ZIPFFT__OP_MOD, tid, i32(c, threads)));
+  k.f = c->s->ffts_per_block == 1 ? i32(c, 0) : let(c, b, "f", bin(c, ZIPFFT__OP_DIV, tid, i32(c, threads)));
+  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, zipfft__e_block(c->a),
+                                  zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
+  k.g = let(c, b, "g", bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, k.f), var(c, c->batch_offset)));
+  k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
+  return k;
+}
+
+static pass_shape shape_of(const zipfft__c2c_spec *s, int p) {
+  pass_shape ps;
+  ps.radix = s->radices[p];
+  ps.ns = 1;
+  for (int i = 0; i < p; i++) ps.ns *= s->radices[i];
+  ps.m = s->n / ps.radix;
+  ps.butterflies = (int)((ps.m + s->threads_per_fft - 1) / s->threads_per_fft);
+  return ps;
+}
+
+/* Butterfly index j = t + b*threads for each butterfly b of this thread. */
+static void emit_butterfly_indices(c2c_build *c, zipfft__block *blk, const coords *k,
+                                   const pass_shape *ps, const zipfft__expr **j) {
+  for (int b = 0; b < ps->butterflies; b++)
+    j[b] = let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
+}
+
+/* Non-NULL when butterfly b may lie past m (only the last one, when threads do not divide m). */
+static const zipfft__expr *butterfly_guard(c2c_build *c, const pass_shape *ps, int b,
+                                           const zipfft__expr *j) {
+  int64_t covered = (int64_t)ps->butterflies * c->s->threads_per_fft;
+  if (covered == ps->m || b != ps->butterflies - 1) return NULL;
+  return bin(c, ZIPFFT__OP_LT, j, i32(c, ps->m));
+}
+
+/* Opens `if (cond)` inside blk and returns the block to fill (blk itself when cond is NULL). */
+static zipfft__block *open_if(c2c_build *c, zipfft__block *blk, const zipfft__expr *cond) {
+  if (!cond) return blk;
+  return &zipfft__s_if(c->a, blk, cond)->u.if_.then_block;
+}
+
+/* Declares zero-initialised registers for every value this thread holds in a pass. */
+static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live,
+                           zipfft__cval *x) {
+  for (int i = 0; i < count; i++) {
+    const zipfft__var *re = live ? zipfft__var_new_live(c->a, "xr", ZIPFFT__T_REAL)
+                                 : zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
+    const zipfft__var *im = live ? zipfft__var_new_live(c->a, "xi", ZIPFFT__T_REAL)
+                                 : zipfft__var_new(c->a, "xi", ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, blk, re, zipfft__e_real(c->a, 0));
+    zipfft__s_decl(c->a, blk, im, zipfft__e_real(c->a, 0));
+    x[i] = (zipfft__cval){var(c, re), var(c, im)};
+  }
+}
+
+/* Global element offset (I64) of element `e` of transform g: g*dist + e*stride. */
+static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
+                                         const zipfft__expr *e, int64_t stride) {
+  int small = (c->s->n - 1) * stride < ((int64_t)1 << 31);
+  const zipfft__expr *scaled =
+      small ? zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, e, i32(c, stride)))
+            : bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+                  zipfft__e_int(c->a, ZIPFFT__T_I64, stride));
+  return bin(c, ZIPFFT__OP_ADD, base, scaled);
+}
+
+/* Loads the first pass's values from global memory: vector accesses when the pointers are
+ * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
+static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
+                              const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *base =
+      let(c, blk, "ib", bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->in_dist)));
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  for (int v = 0; v < 2; v++) {
+    for (int b = 0; b < ps->butterflies; b++) {
+      zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
+      for (int r = 0; r < ps->radix; r++) {
+        const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+        const zipfft__cval *xv = &x[b * ps->radix + r];
+        zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->in,
+                               global_offset(c, base, e, c->s->in_stride), accesses[v]);
+      }
+    }
+  }
+}
+
+/* Shared-memory index of the real part of element e of this thread's transform. */
+static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zipfft__expr *e) {
+  const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, bin(c, ZIPFFT__OP_SHR, e, i32(c, 5)));
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride)), padded);
+}
+
+static const zipfft__expr *imag_index(c2c_build *c, const zipfft__expr *re_index) {
+  return bin(c, ZIPFFT__OP_ADD, re_index, i32(c, c->shared_stride * c->s->ffts_per_block));
+}
+
+/* Loads a middle or last pass's values x[j + r*m] from shared memory. */
+static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
+                              const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+      const zipfft__expr *ri = let(c, g, "s", shared_index(c, k, e));
+      const zipfft__cval *xv = &x[b * ps->radix + r];
+      zipfft__s_assign(c->a, g, xv->re->u.var, zipfft__e_load(c->a, c->smem, ri));
+      zipfft__s_assign(c->a, g, xv->im->u.var, zipfft__e_load(c->a, c->smem, imag_index(c, ri)));
+    }
+  }
+}
+
+/* Multiplies x[1..r-1] of butterfly j by the table twiddles w_n^((j % ns) * q * n/(ns*r)). */
+static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps,
+                          const zipfft__expr *j, zipfft__cval *x) {
+  int64_t step = c->s->n / (ps->ns * ps->radix);
+  const zipfft__expr *k1 = let(c, blk, "w", bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns)), i32(c, step)));
+  for (int r = 1; r < ps->radix; r++) {
+    const zipfft__expr *idx = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_MUL, k1, i32(c, r)), i32(c, 2));
+    zipfft__cval w = {zipfft__e_load(c->a, c->tw, idx),
+                      zipfft__e_load(c->a, c->tw, bin(c, ZIPFFT__OP_ADD, idx, i32(c, 1)))};
+    w = zipfft__cval_materialize(c->a, blk, w);
+    x[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, x[r], w));
+  }
+}
+
+/* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
+static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int first,
+                         const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__cval *xb = &x[b * ps->radix];
+    if (!first) emit_twiddles(c, blk, ps, j[b], xb);
+    zipfft__emit_dft(c->a, blk, c->s->sign, ps->radix, xb, &y[b * ps->radix]);
+  }
+}
+
+/* Stores a middle pass's outputs to shared memory in Stockham order. */
+static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k,
+                               const pass_shape *ps, const zipfft__expr **j, const zipfft__cval *y) {
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)), i32(c, ps->ns * ps->radix));
+    const zipfft__expr *dst = let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j[b], i32(c, ps->ns))));
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, dst, i32(c, r * ps->ns));
+      const zipfft__expr *ri = let(c, g, "s", shared_index(c, k, e));
+      zipfft__s_store(c->a, g, c->smem, ri, y[b * ps->radix + r].re);
+      zipfft__s_store(c->a, g, c->smem, imag_index(c, ri), y[b * ps->radix + r].im);
+    }
+  }
+}
+
+/* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
+static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k,
+                               const pass_shape *ps, const zipfft__expr **j, const zipfft__cval *y) {
+  const zipfft__expr *base =
+      let(c, blk, "ob", bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->out_dist)));
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
+  for (int v = 0; v < 2; v++) {
+    for (int b = 0; b < ps->butterflies; b++) {
+      zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
+      for (int r = 0; r < ps->radix; r++) {
+        const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+        const zipfft__cval *yv = &y[b * ps->radix + r];
+        zipfft__s_store_complex(c->a, g, c->out, global_offset(c, base, e, c->s->out_stride),
+                                bin(c, ZIPFFT__OP_MUL, yv->re, scale),
+                                bin(c, ZIPFFT__OP_MUL, yv->im, scale), accesses[v]);
+      }
+    }
+  }
+}
+
+/* Phase after the loads: butterflies, then the stores of pass p. */
+static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coords *k,
+                                   const pass_shape *ps, int p, const zipfft__expr **j,
+                                   zipfft__cval *x) {
+  zipfft__cval y[max_values];
+  emit_compute(c, body, ps, p == 0, j, x, y);
+  if (p == c->s->pass_count - 1)
+    emit_global_stores(c, body, k, ps, j, y);
+  else
+    emit_shared_stores(c, body, k, ps, j, y);
+}
+
+/* Emits pass p as top-level phases. Pass 0 loads from global memory; later passes load
+ * from shared memory, and (unless last) wait at a barrier before overwriting it. */
+static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
+  pass_shape ps = shape_of(c->s, p);
+  int last = p == c->s->pass_count - 1;
+  const zipfft__expr *j[max_values];
+  zipfft__cval x[max_values];
+  zipfft__s_comment(c->a, body, zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p,
+                                                     ps.radix, (long long)ps.ns));
+  coords k = emit_coords(c, body);
+  emit_butterfly_indices(c, body, &k, &ps, j);
+  declare_values(c, body, ps.butterflies * ps.radix, p > 0 && !last, x);
+  if (p == 0) {
+    emit_global_loads(c, body, &k, &ps, j, x);
+  } else {
+    emit_shared_loads(c, body, &k, &ps, j, x);
+    if (!last) {
+      zipfft__s_barrier(c->a, body);
+      k = emit_coords(c, body);
+      emit_butterfly_indices(c, body, &k, &ps, j);
+    }
+  }
+  emit_compute_and_store(c, body, &k, &ps, p, j, x);
+  if (!last) zipfft__s_barrier(c->a, body);
+}
+
+/* Rejects specs the builder cannot turn into a kernel. */
+static const char *check_spec(const zipfft__c2c_spec *s) {
+  int64_t product = 1;
+  if (s->pass_count < 1 || s->pass_count > ZIPFFT__MAX_PASSES) return "bad pass count";
+  for (int p = 0; p < s->pass_count; p++) {
+    if (s->radices[p] < 1 || s->radices[p] > ZIPFFT__MAX_RADIX) return "bad radix";
+    product *= s->radices[p];
+    pass_shape ps = shape_of(s, p);
+    if ((int64_t)ps.butterflies * ps.radix > max_values) return "too many values per thread";
+  }
+  if (product != s->n) return "radices do not multiply to n";
+  if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
+  return NULL;
+}
+
+const char *zipfft__build_c2c(const zipfft__c2c_spec *spec, zipfft__arena *a,
+                              zipfft__kernel_ast *k) {
+  const char *problem = check_spec(spec);
+  if (problem) return problem;
+  c2c_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
+  c.in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
+  c.out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
+  c.tw = zipfft__param_new(a, "tw", ZIPFFT__T_REAL_TABLE);
+  c.batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
+  c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
+  c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
+  c.smem = spec->pass_count > 1 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
+  const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in, c.out, c.tw, c.batch, c.batch_offset, c.aligned};
+  char name[256];
+  zipfft__c2c_kernel_name(spec, name, sizeof name);
+  *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
+                            .precision = spec->precision,
+                            .shared = c.smem,
+                            .block_threads = zipfft__c2c_block_threads(spec),
+                            .shared_bytes = zipfft__c2c_shared_bytes(spec),
+                            .param_count = ZIPFFT__ARG_COUNT};
+  for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
+  for (int p = 0; p < spec->pass_count; p++) emit_pass(&c, &k->body, p);
+  if (zipfft__arena_error(a)) return zipfft__arena_error(a);
+  return zipfft__kernel_validate(k);
+}

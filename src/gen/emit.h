@@ -1,0 +1,43 @@
+/* emit.h - printers that turn a kernel AST into CUDA C or plain C source text. */
+#ifndef ZIPFFT_EMIT_H
+#define ZIPFFT_EMIT_H
+
+#include "gen/ast.h"
+#include "gen/strbuf.h"
+
+/* What differs between the two target languages; everything else is shared. */
+typedef struct zipfft__dialect {
+  const char *type_names[8];   /* indexed by zipfft__type */
+  const char *thread_index;    /* expression for the thread index in the block */
+  const char *block_index;     /* expression for the block index (64-bit) */
+  const char *int64_suffix;    /* literal suffix of 64-bit integer constants */
+  const char *table_load_open; /* text before "array[index]" of read-only table loads */
+  const char *table_load_close;
+  int per_thread_live_vars;    /* live-across-barrier variables are arrays indexed by tid */
+  /* Print "real re, im <- element" and "element <- re, im" statements. */
+  void (*load_complex)(zipfft__strbuf *sb, const struct zipfft__dialect *d,
+                       zipfft_precision prec, const zipfft__stmt *s);
+  void (*store_complex)(zipfft__strbuf *sb, const struct zipfft__dialect *d,
+                        zipfft_precision prec, const zipfft__stmt *s);
+} zipfft__dialect;
+
+/* Prints a variable reference (name, or name[tid] for per-thread copies). */
+void zipfft__emit_var(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__var *v);
+/* Prints an expression with only the parentheses C precedence needs. */
+void zipfft__emit_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__expr *e);
+/* Prints one statement (barriers print as __syncthreads();) at an indentation level. */
+void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__stmt *s, int indent);
+/* Prints every statement of a block. */
+void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                        const zipfft__block *b, int indent);
+/* Prints the comma-separated parameter list of a kernel. */
+void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
+                         const zipfft__kernel_ast *k);
+
+/* Whole translation units. Return malloc'ed text, or NULL when memory ran out. */
+char *zipfft__emit_cuda(const zipfft__kernel_ast *k);
+char *zipfft__emit_c(const zipfft__kernel_ast *k);
+
+#endif

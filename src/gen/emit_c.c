@@ -1,0 +1,112 @@
+/* emit_c.c - prints a kernel AST as plain C: each barrier-separated phase becomes a loop
+ * over the threads of a block (the SIMT-to-loops transformation), run block by block. */
+#include "gen/emit.h"
+
+static void c_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                           const zipfft__stmt *s) {
+  zipfft__sb_printf(sb, "zload(%s, ", s->u.load_complex.ptr->name);
+  zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
+  zipfft__sb_printf(sb, ", &");
+  zipfft__emit_var(sb, d, s->u.load_complex.re);
+  zipfft__sb_printf(sb, ", &");
+  zipfft__emit_var(sb, d, s->u.load_complex.im);
+  zipfft__sb_printf(sb, ");\n");
+}
+
+static void c_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                            const zipfft__stmt *s) {
+  zipfft__sb_printf(sb, "zstore(%s, ", s->u.store_complex.ptr->name);
+  zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
+  zipfft__sb_printf(sb, ", ");
+  zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);
+  zipfft__sb_printf(sb, ", ");
+  zipfft__emit_expr(sb, d, prec, s->u.store_complex.im);
+  zipfft__sb_printf(sb, ");\n");
+}
+
+static const zipfft__dialect c_dialect = {
+    .type_names = {[ZIPFFT__T_I32] = "int32_t", [ZIPFFT__T_I64] = "int64_t",
+                   [ZIPFFT__T_BOOL] = "int", [ZIPFFT__T_REAL] = "zreal",
+                   [ZIPFFT__T_BYTES_IN] = "const unsigned char *",
+                   [ZIPFFT__T_BYTES_OUT] = "unsigned char *",
+                   [ZIPFFT__T_REAL_TABLE] = "const zreal *",
+                   [ZIPFFT__T_SHARED] = "zreal *"},
+    .thread_index = "tid",
+    .block_index = "bid",
+    .int64_suffix = "LL",
+    .table_load_open = "",
+    .table_load_close = "",
+    .per_thread_live_vars = 1,
+    .load_complex = c_load_complex,
+    .store_complex = c_store_complex,
+};
+
+/* Complex element access through memcpy: any alignment, no aliasing assumptions. */
+static const char c_prelude[] =
+    "#include <stdint.h>\n#include <string.h>\n"
+    "static inline void zload(const unsigned char *p, int64_t i, zreal *re, zreal *im) {\n"
+    "  memcpy(re, p + i * 2 * (int64_t)sizeof(zreal), sizeof(zreal));\n"
+    "  memcpy(im, p + (i * 2 + 1) * (int64_t)sizeof(zreal), sizeof(zreal));\n}\n"
+    "static inline void zstore(unsigned char *p, int64_t i, zreal re, zreal im) {\n"
+    "  memcpy(p + i * 2 * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n"
+    "  memcpy(p + (i * 2 + 1) * (int64_t)sizeof(zreal), &im, sizeof(zreal));\n}\n";
+
+/* Declares one array per live-across-barrier variable declared anywhere in a block. */
+static void declare_live_vars(zipfft__strbuf *sb, const zipfft__block *b, unsigned threads) {
+  for (const zipfft__stmt *s = b->first; s; s = s->next) {
+    if (s->kind == ZIPFFT__S_DECL && s->u.decl.var->live_across_barrier)
+      zipfft__sb_printf(sb, "  %s %s[%u];\n", c_dialect.type_names[s->u.decl.var->type],
+                        s->u.decl.var->name, threads);
+    if (s->kind == ZIPFFT__S_IF) {
+      declare_live_vars(sb, &s->u.if_.then_block, threads);
+      declare_live_vars(sb, &s->u.if_.else_block, threads);
+    }
+  }
+}
+
+/* Prints the block function: one loop over the threads per barrier-separated phase. */
+static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
+  const zipfft__dialect *d = &c_dialect;
+  zipfft__sb_printf(sb, "static void %s_block(", k->name);
+  zipfft__emit_params(sb, d, k);
+  zipfft__sb_printf(sb, "%sint64_t bid, zreal *%s) {\n", k->param_count ? ", " : "",
+                    k->shared ? k->shared->name : "zshared_unused");
+  if (!k->shared) zipfft__sb_printf(sb, "  (void)zshared_unused;\n");
+  declare_live_vars(sb, &k->body, k->block_threads);
+  const zipfft__stmt *s = k->body.first;
+  while (s) {
+    zipfft__sb_printf(sb, "  for (int32_t tid = 0; tid < %u; tid++) {\n", k->block_threads);
+    for (; s && s->kind != ZIPFFT__S_BARRIER; s = s->next)
+      zipfft__emit_stmt(sb, d, k->precision, s, 2);
+    zipfft__sb_printf(sb, "  }\n");
+    if (s) s = s->next; /* skip the barrier: the loop end is the barrier */
+  }
+  zipfft__sb_printf(sb, "}\n");
+}
+
+/* Prints the exported entry: unpacks the argument array and runs a range of blocks. */
+static void emit_entry(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
+  const zipfft__dialect *d = &c_dialect;
+  zipfft__sb_printf(sb, "void %s(void **args, int64_t block_begin, int64_t block_end,"
+                        " void *scratch) {\n", k->name);
+  for (int i = 0; i < k->param_count; i++) {
+    const char *t = d->type_names[k->params[i]->type];
+    zipfft__sb_printf(sb, "  %s %s = *(%s const *)args[%d];\n", t, k->params[i]->name, t, i);
+  }
+  zipfft__sb_printf(sb, "  for (int64_t bid = block_begin; bid < block_end; bid++)\n");
+  zipfft__sb_printf(sb, "    %s_block(", k->name);
+  for (int i = 0; i < k->param_count; i++) zipfft__sb_printf(sb, "%s, ", k->params[i]->name);
+  zipfft__sb_printf(sb, "bid, (zreal *)scratch);\n}\n");
+}
+
+char *zipfft__emit_c(const zipfft__kernel_ast *k) {
+  zipfft__strbuf sb = {0};
+  zipfft__sb_printf(&sb, "/* Generated by zipfft: %s */\n", k->name);
+  zipfft__sb_printf(&sb, "typedef %s zreal;\n", k->precision == ZIPFFT_F32 ? "float" : "double");
+  zipfft__sb_printf(&sb, "%s\n", c_prelude);
+  emit_block_function(&sb, k);
+  zipfft__sb_printf(&sb, "void %s(void **args, int64_t block_begin, int64_t block_end,"
+                         " void *scratch);\n", k->name);
+  emit_entry(&sb, k);
+  return zipfft__sb_take(&sb);
+}

@@ -1,0 +1,177 @@
+/* emit_common.c - the expression and statement printer shared by the CUDA and C emitters. */
+#include "gen/emit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct binop_info {
+  const char *text;
+  int precedence;
+} binop_info;
+
+static const binop_info binops[ZIPFFT__OP_COUNT] = {
+    [ZIPFFT__OP_ADD] = {"+", 12}, [ZIPFFT__OP_SUB] = {"-", 12}, [ZIPFFT__OP_MUL] = {"*", 13},
+    [ZIPFFT__OP_DIV] = {"/", 13}, [ZIPFFT__OP_MOD] = {"%", 13}, [ZIPFFT__OP_SHR] = {">>", 11},
+    [ZIPFFT__OP_LT] = {"<", 10},
+    [ZIPFFT__OP_LE] = {"<=", 10}, [ZIPFFT__OP_EQ] = {"==", 9},  [ZIPFFT__OP_NE] = {"!=", 9},
+    [ZIPFFT__OP_AND] = {"&&", 5}, [ZIPFFT__OP_OR] = {"||", 4},
+};
+
+enum { prec_select = 3, prec_unary = 15, prec_primary = 16 };
+
+/* Prints a real constant rounded once to the kernel's precision, always as a real literal. */
+static void print_real(zipfft__strbuf *sb, zipfft_precision prec, long double v) {
+  char text[64];
+  if (prec == ZIPFFT_F32)
+    snprintf(text, sizeof text, "%.9g", (double)(float)v);
+  else
+    snprintf(text, sizeof text, "%.17g", (double)v);
+  int has_point = strpbrk(text, ".e") != NULL;
+  zipfft__sb_printf(sb, "%s%s%s", text, has_point ? "" : ".0", prec == ZIPFFT_F32 ? "f" : "");
+}
+
+void zipfft__emit_var(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__var *v) {
+  if (d->per_thread_live_vars && v->live_across_barrier)
+    zipfft__sb_printf(sb, "%s[%s]", v->name, d->thread_index);
+  else
+    zipfft__sb_printf(sb, "%s", v->name);
+}
+
+static int expr_precedence(const zipfft__expr *e) {
+  switch (e->kind) {
+    case ZIPFFT__E_BINARY: return binops[e->u.binary.op].precedence;
+    case ZIPFFT__E_SELECT: return prec_select;
+    case ZIPFFT__E_NEG: case ZIPFFT__E_NOT: case ZIPFFT__E_CAST: return prec_unary;
+    case ZIPFFT__E_INT: return e->u.int_value < 0 ? prec_unary : prec_primary;
+    case ZIPFFT__E_REAL: return e->u.real_value < 0 ? prec_unary : prec_primary;
+    default: return prec_primary;
+  }
+}
+
+static void print_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__expr *e, int context);
+
+/* Prints the operands and operator of a binary expression. */
+static void print_binary(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                         const zipfft__expr *e) {
+  int p = binops[e->u.binary.op].precedence;
+  print_expr(sb, d, prec, e->u.binary.lhs, p);
+  zipfft__sb_printf(sb, " %s ", binops[e->u.binary.op].text);
+  print_expr(sb, d, prec, e->u.binary.rhs, p + 1);
+}
+
+/* Prints e; parenthesised when its precedence is below the context's. */
+static void print_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__expr *e, int context) {
+  int paren = expr_precedence(e) < context;
+  if (paren) zipfft__sb_printf(sb, "(");
+  switch (e->kind) {
+    case ZIPFFT__E_INT:
+      zipfft__sb_printf(sb, "%lld%s", (long long)e->u.int_value,
+                        e->type == ZIPFFT__T_I64 ? d->int64_suffix : "");
+      break;
+    case ZIPFFT__E_REAL: print_real(sb, prec, e->u.real_value); break;
+    case ZIPFFT__E_VAR: zipfft__emit_var(sb, d, e->u.var); break;
+    case ZIPFFT__E_THREAD: zipfft__sb_printf(sb, "%s", d->thread_index); break;
+    case ZIPFFT__E_BLOCK: zipfft__sb_printf(sb, "%s", d->block_index); break;
+    case ZIPFFT__E_BINARY: print_binary(sb, d, prec, e); break;
+    case ZIPFFT__E_NEG: zipfft__sb_printf(sb, "-"); print_expr(sb, d, prec, e->u.arg, prec_unary); break;
+    case ZIPFFT__E_NOT: zipfft__sb_printf(sb, "!"); print_expr(sb, d, prec, e->u.arg, prec_unary); break;
+    case ZIPFFT__E_CAST:
+      zipfft__sb_printf(sb, "(%s)", d->type_names[e->type]);
+      print_expr(sb, d, prec, e->u.arg, prec_unary);
+      break;
+    case ZIPFFT__E_SELECT:
+      print_expr(sb, d, prec, e->u.select.cond, prec_select + 1);
+      zipfft__sb_printf(sb, " ? ");
+      print_expr(sb, d, prec, e->u.select.a, prec_select + 1);
+      zipfft__sb_printf(sb, " : ");
+      print_expr(sb, d, prec, e->u.select.b, prec_select);
+      break;
+    case ZIPFFT__E_LOAD: {
+      int table = e->u.load.array->type == ZIPFFT__T_REAL_TABLE;
+      zipfft__sb_printf(sb, "%s%s[", table ? d->table_load_open : "", e->u.load.array->name);
+      print_expr(sb, d, prec, e->u.load.index, 0);
+      zipfft__sb_printf(sb, "]%s", table ? d->table_load_close : "");
+      break;
+    }
+  }
+  if (paren) zipfft__sb_printf(sb, ")");
+}
+
+void zipfft__emit_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__expr *e) {
+  print_expr(sb, d, prec, e, 0);
+}
+
+/* Prints a declaration; per-thread copies are declared by the emitter, so only assigned. */
+static void print_decl(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__stmt *s) {
+  const zipfft__var *v = s->u.decl.var;
+  int hoisted = d->per_thread_live_vars && v->live_across_barrier;
+  if (hoisted && !s->u.decl.init) {
+    zipfft__sb_printf(sb, ";\n");
+    return;
+  }
+  if (!hoisted) zipfft__sb_printf(sb, "%s ", d->type_names[v->type]);
+  zipfft__emit_var(sb, d, v);
+  if (s->u.decl.init) {
+    zipfft__sb_printf(sb, " = ");
+    zipfft__emit_expr(sb, d, prec, s->u.decl.init);
+  }
+  zipfft__sb_printf(sb, ";\n");
+}
+
+/* Prints an if statement with its branches. */
+static void print_if(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                     const zipfft__stmt *s, int indent) {
+  zipfft__sb_printf(sb, "if (");
+  zipfft__emit_expr(sb, d, prec, s->u.if_.cond);
+  zipfft__sb_printf(sb, ") {\n");
+  zipfft__emit_block(sb, d, prec, &s->u.if_.then_block, indent + 1);
+  if (s->u.if_.else_block.first) {
+    zipfft__sb_indent(sb, indent);
+    zipfft__sb_printf(sb, "} else {\n");
+    zipfft__emit_block(sb, d, prec, &s->u.if_.else_block, indent + 1);
+  }
+  zipfft__sb_indent(sb, indent);
+  zipfft__sb_printf(sb, "}\n");
+}
+
+void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                       const zipfft__stmt *s, int indent) {
+  zipfft__sb_indent(sb, indent);
+  switch (s->kind) {
+    case ZIPFFT__S_DECL: print_decl(sb, d, prec, s); break;
+    case ZIPFFT__S_ASSIGN:
+      zipfft__emit_var(sb, d, s->u.assign.var);
+      zipfft__sb_printf(sb, " = ");
+      zipfft__emit_expr(sb, d, prec, s->u.assign.value);
+      zipfft__sb_printf(sb, ";\n");
+      break;
+    case ZIPFFT__S_STORE:
+      zipfft__sb_printf(sb, "%s[", s->u.store.array->name);
+      zipfft__emit_expr(sb, d, prec, s->u.store.index);
+      zipfft__sb_printf(sb, "] = ");
+      zipfft__emit_expr(sb, d, prec, s->u.store.value);
+      zipfft__sb_printf(sb, ";\n");
+      break;
+    case ZIPFFT__S_LOAD_COMPLEX: d->load_complex(sb, d, prec, s); break;
+    case ZIPFFT__S_STORE_COMPLEX: d->store_complex(sb, d, prec, s); break;
+    case ZIPFFT__S_IF: print_if(sb, d, prec, s, indent); break;
+    case ZIPFFT__S_BARRIER: zipfft__sb_printf(sb, "__syncthreads();\n"); break;
+    case ZIPFFT__S_COMMENT: zipfft__sb_printf(sb, "// %s\n", s->u.comment); break;
+  }
+}
+
+void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                        const zipfft__block *b, int indent) {
+  for (const zipfft__stmt *s = b->first; s; s = s->next) zipfft__emit_stmt(sb, d, prec, s, indent);
+}
+
+void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
+                         const zipfft__kernel_ast *k) {
+  for (int i = 0; i < k->param_count; i++)
+    zipfft__sb_printf(sb, "%s%s %s", i ? ", " : "", d->type_names[k->params[i]->type],
+                      k->params[i]->name);
+}

@@ -1,0 +1,46 @@
+/* kernel_spec.h - plain data describing one generated kernel: the single source of every
+ * parameter the generator, the backends and the launcher use. */
+#ifndef ZIPFFT_KERNEL_SPEC_H
+#define ZIPFFT_KERNEL_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zipfft.h"
+
+enum { ZIPFFT__MAX_PASSES = 16 };
+
+/* A batched 1D C2C transform done entirely inside one kernel: Stockham radix passes in
+ * registers, exchanged through shared memory, several transforms per block. */
+typedef struct zipfft__c2c_spec {
+  zipfft_precision precision;
+  int sign;                          /* -1 forward, +1 inverse */
+  int64_t n;                         /* transform length */
+  int pass_count;
+  int radices[ZIPFFT__MAX_PASSES];   /* radix of each pass, first to last; product = n */
+  int threads_per_fft;               /* threads cooperating on one transform */
+  int ffts_per_block;                /* transforms per thread block */
+  int64_t in_stride, in_dist;        /* complex elements */
+  int64_t out_stride, out_dist;
+  double scale;                      /* multiplied into the outputs; 1 = none */
+} zipfft__c2c_spec;
+
+/* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned. */
+enum {
+  ZIPFFT__ARG_IN, ZIPFFT__ARG_OUT, ZIPFFT__ARG_TWIDDLES, ZIPFFT__ARG_BATCH,
+  ZIPFFT__ARG_BATCH_OFFSET, ZIPFFT__ARG_ALIGNED, ZIPFFT__ARG_COUNT
+};
+
+/* Size of one real of the precision (4 or 8). */
+size_t zipfft__real_size(zipfft_precision p);
+/* Shared-memory stride of one transform (reals, padded against bank conflicts). */
+int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s);
+/* Padded shared-memory position of element i of a transform. */
+int64_t zipfft__shared_pad(int64_t i);
+/* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
+size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s);
+unsigned zipfft__c2c_block_threads(const zipfft__c2c_spec *s);
+/* Deterministic kernel name encoding every parameter, written into buf. */
+void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,29 @@
+/* registry.c - the table of planning strategies, tried in order. */
+#include "plan/strategy.h"
+
+#include "api/error.h"
+
+static const zipfft__strategy *const strategies[] = {
+    &zipfft__strategy_single,
+};
+
+/* Explains why no strategy applies, most general reason first. */
+static zipfft_status explain_unsupported(const struct zipfft_desc_s *d) {
+  if (d->type != ZIPFFT_C2C)
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_TYPE,
+                        "type = %d: only ZIPFFT_C2C is supported by this version", (int)d->type);
+  if (d->rank != 1)
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_RANK,
+                        "rank = %d: only rank 1 is supported by this version", d->rank);
+  return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                      "length %lld: this version supports lengths whose prime factors are all "
+                      "<= 13 and that fit one kernel (see zipfft.h)", (long long)d->lengths[0]);
+}
+
+const zipfft__strategy *zipfft__choose_strategy(const struct zipfft_desc_s *d,
+                                                const zipfft__target *t, zipfft_status *why) {
+  for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
+    if (strategies[i]->applicable(d, t)) return strategies[i];
+  *why = explain_unsupported(d);
+  return NULL;
+}

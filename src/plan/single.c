@@ -1,0 +1,109 @@
+/* single.c - strategy: the whole 1D C2C transform in one kernel (Stockham passes in
+ * registers exchanged through shared memory, several transforms per block). */
+#include <stdio.h>
+
+#include "api/error.h"
+#include "gen/butterfly.h"
+#include "plan/strategy.h"
+
+/* Radices a pass may use, largest first. fp64 holds fewer values per thread (registers). */
+static const int radices_f32[] = {32, 27, 25, 24, 20, 18, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+                                  6, 5, 4, 3, 2};
+static const int radices_f64[] = {16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+
+enum {
+  max_threads_per_fft = 1024,
+  target_block_threads = 256,
+  preferred_shared_bytes = 48 * 1024
+};
+
+typedef struct factorization {
+  int count;
+  int radices[ZIPFFT__MAX_PASSES];
+} factorization;
+
+/* Fewer passes first (each pass is a shared-memory round trip), then the smaller largest
+ * radix (fewer registers per thread). */
+static int better(const factorization *a, const factorization *b) {
+  if (b->count == 0) return 1;
+  if (a->count != b->count) return a->count < b->count;
+  return a->radices[0] < b->radices[0];
+}
+
+/* Depth-first search over non-increasing radix sequences whose product is n. */
+static void search(int64_t n, const int *list, int list_len, factorization *cur,
+                   factorization *best) {
+  if (n == 1) {
+    if (better(cur, best)) *best = *cur;
+    return;
+  }
+  if (cur->count == ZIPFFT__MAX_PASSES || (best->count && cur->count + 1 > best->count)) return;
+  int limit = cur->count ? cur->radices[cur->count - 1] : ZIPFFT__MAX_RADIX;
+  for (int i = 0; i < list_len; i++) {
+    if (list[i] > limit || n % list[i] != 0) continue;
+    cur->radices[cur->count++] = list[i];
+    search(n / list[i], list, list_len, cur, best);
+    cur->count--;
+  }
+}
+
+/* Factorises n into pass radices; count 0 when impossible (a prime factor above 13). */
+static factorization factorize(int64_t n, zipfft_precision prec) {
+  factorization cur = {0}, best = {0};
+  if (n == 1) return (factorization){1, {1}};
+  const int *list = prec == ZIPFFT_F32 ? radices_f32 : radices_f64;
+  int len = prec == ZIPFFT_F32 ? (int)(sizeof radices_f32 / sizeof *list)
+                               : (int)(sizeof radices_f64 / sizeof *list);
+  search(n, list, len, &cur, &best);
+  return best;
+}
+
+/* Builds the spec for a batch of transforms; 0 when n does not fit one kernel. */
+static int single_spec(const struct zipfft_desc_s *d, const zipfft__layout_1d *l,
+                       const zipfft__target *t, zipfft__c2c_spec *s) {
+  int64_t n = d->lengths[0];
+  if (n > 32 * max_threads_per_fft) return 0;
+  factorization f = factorize(n, d->precision);
+  if (f.count == 0 || n / f.radices[0] > max_threads_per_fft) return 0;
+  *s = (zipfft__c2c_spec){.precision = d->precision, .sign = (int)d->direction, .n = n,
+                          .pass_count = f.count, .threads_per_fft = (int)(n / f.radices[0]),
+                          .in_stride = l->in_stride, .in_dist = l->in_dist,
+                          .out_stride = l->out_stride, .out_dist = l->out_dist, .scale = d->scale};
+  for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
+  int64_t per_block = target_block_threads / s->threads_per_fft;
+  s->ffts_per_block = (int)(per_block < 1 ? 1 : per_block > d->batch ? d->batch : per_block);
+  while (s->ffts_per_block > 1 && zipfft__c2c_shared_bytes(s) > preferred_shared_bytes)
+    s->ffts_per_block--;
+  return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
+}
+
+static int single_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
+  zipfft__layout_1d unit = {1, d->lengths[0], 1, d->lengths[0]};
+  zipfft__c2c_spec s;
+  return d->type == ZIPFFT_C2C && d->rank == 1 && single_spec(d, &unit, t, &s);
+}
+
+static zipfft_status single_make(const struct zipfft_desc_s *d, const zipfft__layout_1d *l,
+                                 const zipfft__target *t, zipfft__decomposition *out) {
+  out->kernel_count = 1;
+  if (!single_spec(d, l, t, &out->kernels[0]))
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "single kernel planning failed for n = %lld",
+                        (long long)d->lengths[0]);
+  return ZIPFFT_SUCCESS;
+}
+
+static void single_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
+  const zipfft__c2c_spec *s = &dec->kernels[0];
+  zipfft__sb_printf(sb, "single kernel, %d Stockham pass%s of radix ", s->pass_count,
+                    s->pass_count == 1 ? "" : "es");
+  for (int i = 0; i < s->pass_count; i++) zipfft__sb_printf(sb, "%s%d", i ? "x" : "", s->radices[i]);
+  zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block\n",
+                    s->threads_per_fft, s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s");
+}
+
+const zipfft__strategy zipfft__strategy_single = {
+    .name = "single",
+    .applicable = single_applicable,
+    .make = single_make,
+    .print = single_print,
+};

@@ -1,0 +1,25 @@
+/* reference.h - an independent long-double reference DFT and error norms for the tests. */
+#ifndef ZIPFFT_TEST_REFERENCE_H
+#define ZIPFFT_TEST_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Naive O(n^2) DFT of n complex values stored as (re, im) pairs of long double:
+ * out[k] = sum_j in[j] * exp(sign * 2*pi*i * j*k / n), unnormalised, sign -1 or +1.
+ * Twiddles come from one table of n entries computed with cosl/sinl; the table index
+ * j*k mod n is computed exactly. in and out must not overlap. n >= 1. */
+void zr_dft(const long double *in, long double *out, int64_t n, int sign);
+
+/* Relative L2 distance ||got - ref|| / ||ref|| over count complex pairs. Returns INFINITY
+ * when a value of got is not finite, 0 when both are zero, INFINITY when only ref is. */
+double zr_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t count);
+
+/* Same distance with a long-double candidate (for checks of the reference itself). */
+double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, size_t count);
+
+/* calloc'ed array of count complex pairs (2*count long doubles); exits on exhaustion.
+ * Free with free(). */
+long double *zr_alloc_pairs(size_t count);
+
+#endif

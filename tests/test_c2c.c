@@ -1,0 +1,513 @@
+/* test_c2c.c - batched 1D complex-to-complex transforms through the public API, checked
+ * against the long-double reference with poisoned inputs, NaN-filled outputs and guards. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/plan_internal.h"
+#include "backend/backend.h"
+#include "device.h"
+#include "reference.h"
+#include "test_util.h"
+
+/* How the plan is placed and how zipfft_execute is called. */
+typedef enum placement_mode {
+  PL_OUT,        /* out-of-place, separate output buffer */
+  PL_IN,         /* in-place, out == in */
+  PL_IN_NULLOUT  /* in-place, out == NULL */
+} placement_mode;
+
+/* One problem: everything needed to rerun it. Strides and distances in complex elements;
+ * misalign is the byte offset of every data pointer from 64-byte alignment. */
+typedef struct c2c_case {
+  zipfft_precision prec;
+  int64_t n, batch;
+  zipfft_direction dir;
+  int64_t istride, idist, ostride, odist;
+  placement_mode place;
+  int inv_n_scale; /* 0: scale 1, 1: scale 1/n */
+  size_t misalign;
+} c2c_case;
+
+/* Layout and call variations applied to a few lengths of the quick tier. */
+typedef struct variant {
+  int64_t batch;
+  int64_t istride, ostride; /* 0: interleaved batches (stride = batch, dist = 1) */
+  int64_t ipad, opad;       /* dist = stride * n + pad */
+  placement_mode place;
+  int inv_n_scale;
+  int misalign; /* 0 none, 1 part of an element (4 / 8 bytes), 2 odd (1 / 3 bytes) */
+  zipfft_direction dir;
+} variant;
+
+/* The buffers of one run: in (and out when out-of-place), the logical input values, a
+ * snapshot of the input region (guards included) and the gathered output. */
+typedef struct run_data {
+  zt_buffer in, out;
+  unsigned char *in_snapshot;
+  double *input, *got;
+} run_data;
+
+enum { max_text = 256 };
+static const uint64_t seed_base = 0x5eed;
+
+static double worst_ratio[2];           /* per precision: err / (u * sqrt(log2 n)) */
+static char worst_text[2][max_text];    /* problem string of the worst case */
+static int cases_run, cases_skipped;
+
+/* Bytes of one real number of the precision. */
+static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
+
+/* Largest length this version must support in the precision. */
+static int64_t supported_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 4096 : 2048; }
+
+/* The scale factor given to the plan. */
+static double case_scale(const c2c_case *c) { return c->inv_n_scale ? 1.0 / (double)c->n : 1.0; }
+
+/* Number of complex elements spanned by a batched strided layout. */
+static int64_t extent(const c2c_case *c, int64_t stride, int64_t dist) {
+  return (c->batch - 1) * dist + (c->n - 1) * stride + 1;
+}
+
+/* Writes the one-line problem string of a case. */
+static void case_text(const c2c_case *c, char *buf, size_t len) {
+  static const char *const places[] = {"outofplace", "inplace", "inplace-nullout"};
+  snprintf(buf, len,
+           "c2c %s %s n=%lld batch=%lld istride=%lld idist=%lld ostride=%lld odist=%lld %s "
+           "scale=%s misalign=%zu",
+           c->prec == ZIPFFT_F32 ? "f32" : "f64", c->dir == ZIPFFT_FORWARD ? "fwd" : "inv",
+           (long long)c->n, (long long)c->batch, (long long)c->istride, (long long)c->idist,
+           (long long)c->ostride, (long long)c->odist, places[c->place],
+           c->inv_n_scale ? "1/n" : "1", c->misalign);
+}
+
+/* Prints "FAIL <problem>: <reason>" and counts a failure. */
+static void case_fail(const c2c_case *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void case_fail(const c2c_case *c, const char *fmt, ...) {
+  char text[max_text];
+  va_list args;
+  case_text(c, text, sizeof text);
+  fprintf(stderr, "FAIL %s: ", text);
+  va_start(args, fmt);
+  vfprintf(stderr, fmt, args);
+  va_end(args);
+  fprintf(stderr, "\n");
+  zt_failures++;
+}
+
+/* Reads real number i of a buffer (any alignment). */
+static double load_real(const unsigned char *data, int64_t i, size_t rs) {
+  if (rs == 4) {
+    float f;
+    memcpy(&f, data + i * 4, 4);
+    return f;
+  }
+  double d;
+  memcpy(&d, data + i * 8, 8);
+  return d;
+}
+
+/* Writes real number i of a buffer (any alignment), rounded to the precision. */
+static void store_real(unsigned char *data, int64_t i, size_t rs, double v) {
+  if (rs == 4) {
+    float f = (float)v;
+    memcpy(data + i * 4, &f, 4);
+  } else {
+    memcpy(data + i * 8, &v, 8);
+  }
+}
+
+/* Writes the case's logical input (batch b, element j) at its strided place. */
+static void fill_input(const c2c_case *c, zt_buffer *b) {
+  size_t rs = real_size(c->prec);
+  for (int64_t t = 0; t < c->batch; t++)
+    for (int64_t j = 0; j < c->n; j++) {
+      int64_t e = t * c->idist + j * c->istride;
+      uint64_t logical = 2 * (uint64_t)(t * c->n + j);
+      store_real(b->data, 2 * e, rs, zt_uniform(seed_base + (uint64_t)c->n, logical));
+      store_real(b->data, 2 * e + 1, rs, zt_uniform(seed_base + (uint64_t)c->n, logical + 1));
+    }
+}
+
+/* Reads the batch of a layout into dst as logical (re, im) pairs. */
+static void gather(const c2c_case *c, const zt_buffer *b, int64_t stride, int64_t dist,
+                   double *dst) {
+  size_t rs = real_size(c->prec);
+  for (int64_t t = 0; t < c->batch; t++)
+    for (int64_t j = 0; j < c->n; j++) {
+      int64_t e = t * dist + j * stride;
+      dst[2 * (t * c->n + j)] = load_real(b->data, 2 * e, rs);
+      dst[2 * (t * c->n + j) + 1] = load_real(b->data, 2 * e + 1, rs);
+    }
+}
+
+/* Applies every setter of the case to a description. */
+static zipfft_status configure(zipfft_desc d, const c2c_case *c) {
+  int contiguous = c->istride == 1 && c->ostride == 1 && c->idist == c->n && c->odist == c->n;
+  zipfft_placement p = c->place == PL_OUT ? ZIPFFT_OUTOFPLACE : ZIPFFT_INPLACE;
+  zipfft_status s = zipfft_desc_set_direction(d, c->dir);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
+  if (s == ZIPFFT_SUCCESS && !contiguous)
+    s = zipfft_desc_set_layout(d, &c->istride, c->idist, &c->ostride, c->odist);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(d, p);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_scale(d, case_scale(c));
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
+  return s;
+}
+
+/* Creates the case's plan; on failure copies zipfft_last_error() into err. */
+static zipfft_status make_plan(const c2c_case *c, zipfft_plan *plan, char *err, size_t len) {
+  zipfft_desc d = NULL;
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->prec, 1, &c->n);
+  if (s == ZIPFFT_SUCCESS) s = configure(d, c);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(plan, d);
+  snprintf(err, len, "%s", s == ZIPFFT_SUCCESS ? "" : zipfft_last_error());
+  zipfft_desc_destroy(d);
+  return s;
+}
+
+/* On a CPU plan, proves that the CUDA source of its kernels compiles for sm_90. */
+static void check_cuda_source(const c2c_case *c, zipfft_plan plan) {
+  zipfft_backend b = ZIPFFT_BACKEND_AUTO;
+  if (zipfft_plan_backend(plan, &b) != ZIPFFT_SUCCESS || b != zt_zipfft_backend()) {
+    case_fail(c, "zipfft_plan_backend gave %d, expected %d", (int)b, (int)zt_zipfft_backend());
+    return;
+  }
+  if (b != ZIPFFT_BACKEND_CPU || !zipfft__nvrtc_available()) return;
+  zipfft_status s = zipfft__plan_check_cuda(plan, "sm_90");
+  if (s != ZIPFFT_SUCCESS)
+    case_fail(c, "zipfft__plan_check_cuda(sm_90): %s: %s", zipfft_status_name(s),
+              zipfft_last_error());
+}
+
+/* Allocates and fills the buffers of a run (input poisoned outside its elements). */
+static void run_setup(const c2c_case *c, run_data *r) {
+  size_t rs = real_size(c->prec), count = (size_t)(c->n * c->batch);
+  r->in = zt_buffer_alloc((size_t)extent(c, c->istride, c->idist) * 2 * rs, c->misalign);
+  zt_buffer_poison(&r->in, rs);
+  fill_input(c, &r->in);
+  r->input = malloc(2 * count * sizeof(double));
+  r->got = malloc(2 * count * sizeof(double));
+  r->in_snapshot = NULL;
+  r->out.base = r->out.data = NULL;
+  if (!r->input || !r->got) exit(2);
+  gather(c, &r->in, c->istride, c->idist, r->input);
+  if (c->place != PL_OUT) return;
+  r->out = zt_buffer_alloc((size_t)extent(c, c->ostride, c->odist) * 2 * rs, c->misalign);
+  zt_buffer_poison(&r->out, rs);
+  r->in_snapshot = malloc(r->in.bytes + 2 * r->in.guard);
+  if (!r->in_snapshot) exit(2);
+  memcpy(r->in_snapshot, r->in.data - r->in.guard, r->in.bytes + 2 * r->in.guard);
+}
+
+/* Frees the buffers of a run. */
+static void run_free(run_data *r) {
+  zt_buffer_free(&r->in);
+  if (r->out.base) zt_buffer_free(&r->out);
+  free(r->in_snapshot);
+  free(r->input);
+  free(r->got);
+}
+
+/* Guards intact, out-of-place input bit-identical, gaps between outputs still NaN. */
+static void check_memory(const c2c_case *c, run_data *r, zt_buffer *out) {
+  size_t rs = real_size(c->prec);
+  int64_t span = extent(c, c->ostride, c->odist), written = 0, first = -1;
+  if (!zt_buffer_guards_intact(&r->in)) case_fail(c, "guard band of the input was written");
+  if (out != &r->in && !zt_buffer_guards_intact(out))
+    case_fail(c, "guard band of the output was written");
+  if (r->in_snapshot &&
+      memcmp(r->in_snapshot, r->in.data - r->in.guard, r->in.bytes + 2 * r->in.guard) != 0)
+    case_fail(c, "out-of-place input was modified");
+  unsigned char *mask = calloc((size_t)span, 1);
+  if (!mask) exit(2);
+  for (int64_t t = 0; t < c->batch; t++)
+    for (int64_t j = 0; j < c->n; j++) mask[t * c->odist + j * c->ostride] = 1;
+  for (int64_t e = 0; e < span; e++) {
+    if (mask[e]) continue;
+    if (isnan(load_real(out->data, 2 * e, rs)) && isnan(load_real(out->data, 2 * e + 1, rs)))
+      continue;
+    written++;
+    if (first < 0) first = e;
+  }
+  if (written)
+    case_fail(c, "%lld gap elements between outputs were written (first at element %lld)",
+              (long long)written, (long long)first);
+  free(mask);
+}
+
+/* Returns the number of non-finite values among count pairs; *first gets the first. */
+static int64_t count_non_finite(const double *v, int64_t count, int64_t *first) {
+  int64_t bad = 0;
+  *first = -1;
+  for (int64_t i = 0; i < 2 * count; i++)
+    if (!isfinite(v[i])) {
+      if (bad++ == 0) *first = i / 2;
+    }
+  return bad;
+}
+
+/* Compares every transform with the scaled reference; records the worst ratio. */
+static void check_accuracy(const c2c_case *c, const double *input, const double *got) {
+  long double *x = zr_alloc_pairs((size_t)c->n), *ref = zr_alloc_pairs((size_t)c->n);
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  double unit = u * sqrt(c->n <= 2 ? 1.0 : log2((double)c->n)), worst = 0;
+  long double scale = (long double)case_scale(c);
+  int64_t worst_batch = 0;
+  for (int64_t t = 0; t < c->batch; t++) {
+    for (int64_t i = 0; i < 2 * c->n; i++) x[i] = input[2 * t * c->n + i];
+    zr_dft(x, ref, c->n, c->dir == ZIPFFT_FORWARD ? -1 : 1);
+    for (int64_t i = 0; i < 2 * c->n; i++) ref[i] *= scale;
+    double ratio = zr_rel_l2(ref, got + 2 * t * c->n, (size_t)c->n) / unit;
+    if (!(ratio <= worst)) worst = ratio, worst_batch = t;
+  }
+  if (!(worst <= 10))
+    case_fail(c, "relative L2 error %.3g = %.2f u*sqrt(log2 n) in transform %lld (gate 10)",
+              worst * unit, worst, (long long)worst_batch);
+  int p = c->prec == ZIPFFT_F32 ? 0 : 1;
+  if (worst > worst_ratio[p] && isfinite(worst)) {
+    worst_ratio[p] = worst;
+    case_text(c, worst_text[p], sizeof worst_text[p]);
+  }
+  free(x);
+  free(ref);
+}
+
+/* Executes the plan on fresh buffers and checks memory, finiteness and accuracy. */
+static void execute_and_check(const c2c_case *c, zipfft_plan plan) {
+  run_data r;
+  int64_t first = 0, bad = 0;
+  run_setup(c, &r);
+  zt_buffer *out = c->place == PL_OUT ? &r.out : &r.in;
+  zipfft_status s = zt_execute(plan, &r.in, c->place == PL_IN_NULLOUT ? NULL : out, NULL);
+  if (s != ZIPFFT_SUCCESS) {
+    case_fail(c, "zipfft_execute: %s: %s", zipfft_status_name(s), zipfft_last_error());
+  } else {
+    check_memory(c, &r, out);
+    gather(c, out, c->ostride, c->odist, r.got);
+    bad = count_non_finite(r.got, c->n * c->batch, &first);
+    if (bad)
+      case_fail(c, "%lld output values not finite (first: transform %lld element %lld)",
+                (long long)bad, (long long)(first / c->n), (long long)(first % c->n));
+    else
+      check_accuracy(c, r.input, r.got);
+  }
+  run_free(&r);
+}
+
+/* Runs one case: plan (or skip an unsupported large length), CUDA source check, execute. */
+static void run_case(const c2c_case *c) {
+  zipfft_plan plan = NULL;
+  char err[max_text], text[max_text];
+  zipfft_status s = make_plan(c, &plan, err, sizeof err);
+  if (s == ZIPFFT_ERROR_UNSUPPORTED_LENGTH && c->n > supported_max(c->prec)) {
+    case_text(c, text, sizeof text);
+    printf("skipped (unsupported length): %s\n", text);
+    cases_skipped++;
+    return;
+  }
+  cases_run++;
+  if (s != ZIPFFT_SUCCESS) {
+    case_fail(c, "plan creation: %s: %s", zipfft_status_name(s), err);
+    return;
+  }
+  check_cuda_source(c, plan);
+  execute_and_check(c, plan);
+  zipfft_plan_destroy(plan);
+}
+
+/* A contiguous out-of-place case with scale 1. */
+static c2c_case basic_case(zipfft_precision p, int64_t n, int64_t batch, zipfft_direction dir) {
+  c2c_case c = {p, n, batch, dir, 1, n, 1, n, PL_OUT, 0, 0};
+  return c;
+}
+
+/* Builds the case of a variant for one length and precision. */
+static c2c_case variant_case(const variant *v, zipfft_precision p, int64_t n) {
+  static const size_t misalign_bytes[2][3] = {{0, 4, 1}, {0, 8, 3}};
+  c2c_case c = basic_case(p, n, v->batch, v->dir);
+  c.istride = v->istride ? v->istride : v->batch;
+  c.idist = v->istride ? v->istride * n + v->ipad : 1;
+  c.ostride = v->ostride ? v->ostride : v->batch;
+  c.odist = v->ostride ? v->ostride * n + v->opad : 1;
+  c.place = v->place;
+  c.inv_n_scale = v->inv_n_scale;
+  c.misalign = misalign_bytes[p == ZIPFFT_F32 ? 0 : 1][v->misalign];
+  return c;
+}
+
+/* 1 when every prime factor of n is at most 13. */
+static int smooth13(int64_t n) {
+  static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
+  for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++)
+    while (n % primes[i] == 0) n /= primes[i];
+  return n == 1;
+}
+
+/* Quick tier, part 1: every listed length in both directions, contiguous. */
+static void run_quick_lengths(void) {
+  enum { F32 = 1, F64 = 2, BOTH = 3 };
+  static const struct { int64_t n; int precs; } lengths[] = {
+      {1, BOTH},    {2, BOTH},    {4, BOTH},    {8, BOTH},     {16, BOTH},   {32, BOTH},
+      {64, BOTH},   {128, BOTH},  {256, BOTH},  {512, BOTH},   {1024, BOTH}, {2048, BOTH},
+      {4096, F32},  {8192, F32},  {16384, F32}, {3, BOTH},     {5, BOTH},    {7, BOTH},
+      {11, BOTH},   {13, BOTH},   {6, BOTH},    {10, BOTH},    {12, BOTH},   {14, BOTH},
+      {15, BOTH},   {21, BOTH},   {22, BOTH},   {26, BOTH},    {35, BOTH},   {60, BOTH},
+      {77, BOTH},   {91, BOTH},   {100, BOTH},  {143, BOTH},   {210, BOTH},  {1000, BOTH},
+      {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH},  {4095, F32}};
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+    for (int p = 0; p < 2; p++) {
+      if (!(lengths[i].precs & (1 << p))) continue;
+      int64_t n = lengths[i].n, batch = n > 4096 ? 1 : 3;
+      zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
+      c2c_case fwd = basic_case(prec, n, batch, ZIPFFT_FORWARD);
+      c2c_case inv = basic_case(prec, n, batch, ZIPFFT_INVERSE);
+      run_case(&fwd);
+      run_case(&inv);
+    }
+}
+
+/* Quick tier, part 2: layouts, placements, misalignment, scale and batch 17 on a few
+ * lengths of each precision. */
+static void run_quick_variants(void) {
+  static const variant variants[] = {
+      {3, 1, 1, 0, 0, PL_IN, 0, 0, ZIPFFT_FORWARD},
+      {3, 1, 1, 0, 0, PL_IN_NULLOUT, 0, 0, ZIPFFT_INVERSE},
+      {3, 2, 1, 5, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* strided, padded input */
+      {3, 1, 3, 0, 7, PL_OUT, 0, 0, ZIPFFT_INVERSE},   /* strided, padded output */
+      {2, 3, 2, 1, 3, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* both strided */
+      {3, 1, 1, 13, 9, PL_OUT, 0, 0, ZIPFFT_INVERSE},  /* distances larger than n */
+      {5, 0, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* interleaved batches */
+      {4, 0, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_INVERSE},   /* interleaved in, contiguous out */
+      {3, 1, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* contiguous in, interleaved out */
+      {3, 0, 0, 0, 0, PL_IN, 0, 0, ZIPFFT_INVERSE},    /* interleaved in-place */
+      {3, 2, 2, 4, 4, PL_IN, 0, 0, ZIPFFT_FORWARD},    /* strided in-place */
+      {3, 1, 1, 0, 0, PL_OUT, 0, 1, ZIPFFT_INVERSE},   /* misaligned by part of an element */
+      {2, 2, 1, 1, 0, PL_OUT, 0, 2, ZIPFFT_FORWARD},   /* odd misalignment, strided */
+      {3, 1, 1, 0, 0, PL_OUT, 1, 0, ZIPFFT_INVERSE},   /* normalised inverse */
+      {1, 1, 1, 0, 0, PL_IN, 1, 1, ZIPFFT_FORWARD},    /* scaled, misaligned, in-place */
+      {17, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD}};
+  static const int64_t lengths[2][6] = {{1, 5, 12, 64, 1000, 4096}, {1, 5, 12, 64, 1000, 2048}};
+  for (int p = 0; p < 2; p++)
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+      for (int i = 0; i < 6; i++) {
+        c2c_case c = variant_case(&variants[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[p][i]);
+        run_case(&c);
+      }
+}
+
+/* Full tier: every 13-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
+ * batch 2, and every 13-smooth f32 length in (4096, 16384] once (directions alternate). */
+static void run_full_sweep(void) {
+  int64_t above = 0;
+  for (int64_t n = 1; n <= 16384; n++) {
+    if (!smooth13(n)) continue;
+    for (int p = 0; p < 2; p++) {
+      zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
+      if (n > supported_max(prec) && prec == ZIPFFT_F64) continue;
+      if (n > supported_max(prec)) {
+        c2c_case c = basic_case(prec, n, 1, above++ % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+        run_case(&c);
+        continue;
+      }
+      c2c_case fwd = basic_case(prec, n, 2, ZIPFFT_FORWARD);
+      c2c_case inv = basic_case(prec, n, 2, ZIPFFT_INVERSE);
+      run_case(&fwd);
+      run_case(&inv);
+    }
+  }
+}
+
+/* Gate of the accuracy checks for a case, in units of u * sqrt(log2 n). */
+static double gate_unit(const c2c_case *c) {
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  return u * sqrt(c->n <= 2 ? 1.0 : log2((double)c->n));
+}
+
+/* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that
+ * the result equals the input within the gate. */
+static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan inv) {
+  run_data r;
+  run_setup(fc, &r);
+  zt_buffer back = zt_buffer_alloc(r.out.bytes, fc->misalign);
+  zt_buffer_poison(&back, real_size(fc->prec));
+  zipfft_status s = zt_execute(fwd, &r.in, &r.out, NULL);
+  if (s == ZIPFFT_SUCCESS) s = zt_execute(inv, &r.out, &back, NULL);
+  if (s != ZIPFFT_SUCCESS) {
+    case_fail(fc, "round trip: zipfft_execute: %s: %s", zipfft_status_name(s),
+              zipfft_last_error());
+  } else {
+    long double *x = zr_alloc_pairs((size_t)fc->n);
+    gather(fc, &back, 1, fc->n, r.got);
+    for (int64_t t = 0; t < fc->batch; t++) {
+      for (int64_t i = 0; i < 2 * fc->n; i++) x[i] = r.input[2 * t * fc->n + i];
+      double ratio = zr_rel_l2(x, r.got + 2 * t * fc->n, (size_t)fc->n) / gate_unit(fc);
+      if (!(ratio <= 10))
+        case_fail(fc, "round trip forward, inverse with scale 1/n: error %.2f u*sqrt(log2 n) "
+                  "in transform %lld (gate 10)", ratio, (long long)t);
+    }
+    free(x);
+  }
+  zt_buffer_free(&back);
+  run_free(&r);
+}
+
+/* Round trip of a contiguous out-of-place batch (skipped when the length is unsupported
+ * above the version's bound). */
+static void run_round_trip(zipfft_precision p, int64_t n, int64_t batch) {
+  c2c_case fc = basic_case(p, n, batch, ZIPFFT_FORWARD);
+  c2c_case ic = basic_case(p, n, batch, ZIPFFT_INVERSE);
+  zipfft_plan fwd = NULL, inv = NULL;
+  char err[max_text];
+  ic.inv_n_scale = 1;
+  zipfft_status s = make_plan(&fc, &fwd, err, sizeof err);
+  if (s == ZIPFFT_SUCCESS) s = make_plan(&ic, &inv, err, sizeof err);
+  if (s == ZIPFFT_ERROR_UNSUPPORTED_LENGTH && n > supported_max(p)) {
+    cases_skipped++;
+  } else if (s != ZIPFFT_SUCCESS) {
+    cases_run++;
+    case_fail(&fc, "round trip: plan creation: %s: %s", zipfft_status_name(s), err);
+  } else {
+    cases_run++;
+    round_trip_check(&fc, fwd, inv);
+  }
+  zipfft_plan_destroy(fwd);
+  zipfft_plan_destroy(inv);
+}
+
+/* A batch count above 2^31 must be accepted at planning (nothing is executed). */
+static void check_large_batch_plan(void) {
+  for (int p = 0; p < 2; p++) {
+    c2c_case c = basic_case(p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, 2, (1LL << 31) + 5,
+                            ZIPFFT_FORWARD);
+    zipfft_plan plan = NULL;
+    char err[max_text];
+    zipfft_status s = make_plan(&c, &plan, err, sizeof err);
+    cases_run++;
+    if (s != ZIPFFT_SUCCESS)
+      case_fail(&c, "plan creation (plan only): %s: %s", zipfft_status_name(s), err);
+    zipfft_plan_destroy(plan);
+  }
+}
+
+int main(void) {
+  static const struct { zipfft_precision p; int64_t n, batch; } trips[] = {
+      {ZIPFFT_F32, 1, 2},    {ZIPFFT_F32, 1000, 3}, {ZIPFFT_F32, 4096, 2},
+      {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},    {ZIPFFT_F64, 2048, 2},
+      {ZIPFFT_F64, 2187, 1}};
+  if (!zt_device_ready()) return zt_finish("test_c2c", 0);
+  run_quick_lengths();
+  run_quick_variants();
+  for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
+    run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
+  check_large_batch_plan();
+  if (zt_full_tier()) run_full_sweep();
+  for (int p = 0; p < 2; p++)
+    printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64",
+           worst_ratio[p], worst_text[p][0] ? worst_text[p] : "no case");
+  printf("test_c2c (%s, %s tier): %d cases run, %d skipped\n", zt_backend_name(),
+         zt_full_tier() ? "full" : "quick", cases_run, cases_skipped);
+  return zt_finish("test_c2c", cases_run);
+}

@@ -1,0 +1,394 @@
+/* test_errors.c - bad arguments give the documented status and a detail naming the value,
+ * and never crash, print or modify the caller's memory. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/cuda_api.h"
+#include "device.h"
+#include "test_util.h"
+
+/* Captures what the library writes to stdout/stderr while a call runs. */
+typedef struct quiet {
+  FILE *sink;
+  int saved_out, saved_err;
+} quiet;
+
+/* Which description setter a table row calls, with which arguments. */
+typedef enum setter_kind { SET_DIRECTION, SET_BATCH, SET_LAYOUT, SET_PLACEMENT, SET_SCALE,
+                           SET_BACKEND } setter_kind;
+
+typedef struct setter_case {
+  setter_kind kind;
+  int64_t a, b, c, e; /* value (and device); layout: in stride, in dist, out stride, out dist */
+  double scale;
+  zipfft_status expect;
+  const char *value; /* text the detail must contain, or NULL */
+} setter_case;
+
+static int cases;
+static char sentinel_storage[2];
+
+/* Redirects stdout and stderr into a temporary file. */
+static void quiet_begin(quiet *q) {
+  fflush(stdout);
+  fflush(stderr);
+  q->sink = tmpfile();
+  q->saved_out = dup(1);
+  q->saved_err = dup(2);
+  if (!q->sink || q->saved_out < 0 || q->saved_err < 0) exit(2);
+  dup2(fileno(q->sink), 1);
+  dup2(fileno(q->sink), 2);
+}
+
+/* Restores stdout and stderr; returns the number of bytes written meanwhile and shows
+ * them. */
+static long quiet_end(quiet *q) {
+  char text[256];
+  fflush(stdout);
+  fflush(stderr);
+  dup2(q->saved_out, 1);
+  dup2(q->saved_err, 2);
+  close(q->saved_out);
+  close(q->saved_err);
+  long size = lseek(fileno(q->sink), 0, SEEK_END);
+  if (size > 0) {
+    lseek(fileno(q->sink), 0, SEEK_SET);
+    size_t got = fread(text, 1, sizeof text - 1, q->sink);
+    text[got] = '\0';
+    fprintf(stderr, "the library printed: %s\n", text);
+  }
+  fclose(q->sink);
+  return size;
+}
+
+/* Case-insensitive strstr. */
+static int contains(const char *hay, const char *needle) {
+  for (; *hay; hay++) {
+    size_t i = 0;
+    while (needle[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i])) i++;
+    if (!needle[i]) return 1;
+  }
+  return !*needle;
+}
+
+/* Checks one call's outcome: expected status, nothing printed, and a detail that is empty
+ * on success and otherwise non-empty and containing value (when given). */
+static void expect_done(quiet *q, zipfft_status got, const char *what, int line,
+                        zipfft_status expected, const char *value) {
+  char detail[512];
+  snprintf(detail, sizeof detail, "%s", zipfft_last_error());
+  long printed = quiet_end(q);
+  cases++;
+  ZT_CHECK(got == expected, "line %d: %s returned %s, expected %s (%s)", line, what,
+           zipfft_status_name(got), zipfft_status_name(expected), detail);
+  ZT_CHECK(printed == 0, "line %d: %s printed %ld bytes", line, what, printed);
+  if (expected == ZIPFFT_SUCCESS) {
+    ZT_CHECK(detail[0] == '\0', "line %d: %s succeeded but left the detail \"%s\"", line, what,
+             detail);
+    return;
+  }
+  ZT_CHECK(detail[0] != '\0', "line %d: %s failed without a detail", line, what);
+  if (value)
+    ZT_CHECK(contains(detail, value), "line %d: %s: detail \"%s\" does not contain \"%s\"", line,
+             what, detail, value);
+}
+
+/* Runs a call with output captured and checks it with expect_done. */
+#define EXPECT(call, expected, value)                                   \
+  do {                                                                  \
+    quiet q_;                                                           \
+    quiet_begin(&q_);                                                   \
+    zipfft_status s_ = (call);                                          \
+    expect_done(&q_, s_, #call, __LINE__, (expected), (value));         \
+  } while (0)
+
+/* A sentinel handle that a failed create must leave in place. */
+static void *sentinel(void) { return sentinel_storage; }
+
+/* zipfft_desc_create: every bad argument, and *d untouched on failure. */
+static void check_desc_create(void) {
+  static const struct {
+    int null_d, null_lengths, rank;
+    int type, prec;
+    int64_t lengths[4];
+    zipfft_status expect;
+    const char *value;
+  } rows[] = {
+      {1, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+      {0, 0, 1, 7, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_TYPE, "7"},
+      {0, 0, 1, ZIPFFT_C2C, 9, {8}, ZIPFFT_ERROR_INVALID_PRECISION, "9"},
+      {0, 0, 0, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_RANK, "0"},
+      {0, 0, 4, ZIPFFT_C2C, ZIPFFT_F32, {8, 8, 8, 8}, ZIPFFT_ERROR_INVALID_RANK, "4"},
+      {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+      {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "0"},
+      {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F64, {-5}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"},
+      {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    zipfft_desc d = sentinel();
+    EXPECT(zipfft_desc_create(rows[i].null_d ? NULL : &d, (zipfft_type)rows[i].type,
+                              (zipfft_precision)rows[i].prec, rows[i].rank,
+                              rows[i].null_lengths ? NULL : rows[i].lengths),
+           rows[i].expect, rows[i].value);
+    ZT_CHECK(d == sentinel(), "desc_create row %zu changed *d on failure", i);
+  }
+}
+
+/* Calls the setter of a table row on d. */
+static zipfft_status apply_setter(zipfft_desc d, const setter_case *c) {
+  switch (c->kind) {
+    case SET_DIRECTION: return zipfft_desc_set_direction(d, (zipfft_direction)c->a);
+    case SET_BATCH: return zipfft_desc_set_batch(d, c->a);
+    case SET_LAYOUT: return zipfft_desc_set_layout(d, &c->a, c->b, &c->c, c->e);
+    case SET_PLACEMENT: return zipfft_desc_set_placement(d, (zipfft_placement)c->a);
+    case SET_SCALE: return zipfft_desc_set_scale(d, c->scale);
+    case SET_BACKEND: return zipfft_desc_set_backend(d, (zipfft_backend)c->a, (int)c->b);
+  }
+  return ZIPFFT_ERROR_INTERNAL;
+}
+
+/* Setters: each bad value fails with its status; the description stays usable; every
+ * setter rejects a NULL description. */
+static void check_setters(void) {
+  static const setter_case bad[] = {
+      {SET_DIRECTION, 0, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_DIRECTION, "0"},
+      {SET_BATCH, 0, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BATCH, "0"},
+      {SET_BATCH, -3, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BATCH, "-3"},
+      {SET_LAYOUT, 0, 0, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "0"},
+      {SET_LAYOUT, -2, 0, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-2"},
+      {SET_LAYOUT, 1, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "0"},
+      {SET_LAYOUT, 1, 0, -2, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-2"},
+      {SET_LAYOUT, 1, -1, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-1"},
+      {SET_LAYOUT, 1, 0, 1, -1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-1"},
+      {SET_PLACEMENT, 5, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_PLACEMENT, "5"},
+      {SET_SCALE, 0, 0, 0, 0, NAN, ZIPFFT_ERROR_INVALID_SCALE, "nan"},
+      {SET_SCALE, 0, 0, 0, 0, INFINITY, ZIPFFT_ERROR_INVALID_SCALE, "inf"},
+      {SET_BACKEND, 9, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "9"},
+      {SET_BACKEND, ZIPFFT_BACKEND_CPU, -1, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "-1"}};
+  static const setter_case good[] = { /* indexed by setter_kind */
+      {SET_DIRECTION, ZIPFFT_INVERSE, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL},
+      {SET_BATCH, 2, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL},
+      {SET_LAYOUT, 1, 8, 1, 8, 0, ZIPFFT_SUCCESS, NULL},
+      {SET_PLACEMENT, ZIPFFT_OUTOFPLACE, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL},
+      {SET_SCALE, 0, 0, 0, 0, 0.5, ZIPFFT_SUCCESS, NULL},
+      {SET_BACKEND, ZIPFFT_BACKEND_CPU, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL}};
+  int64_t n = 8;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    EXPECT(apply_setter(d, &bad[i]), bad[i].expect, bad[i].value);
+    EXPECT(apply_setter(d, &good[bad[i].kind]), ZIPFFT_SUCCESS, NULL); /* clears the detail */
+  }
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+    EXPECT(apply_setter(NULL, &good[i]), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL); /* still valid after failures */
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+}
+
+/* Plan-creation rows: a description and the status its plan must get. */
+typedef struct plan_case {
+  int type, rank;
+  int64_t n, batch;
+  int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
+                 in layout != out layout */
+  int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
+  zipfft_status expect;
+  const char *value;
+} plan_case;
+
+/* Builds the description of a plan_case row. */
+static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
+  int64_t lengths[2] = {c->n, c->n}, one = 1, two = 2;
+  zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
+  if (s == ZIPFFT_SUCCESS && c->layout == 1)
+    s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
+  if (s == ZIPFFT_SUCCESS && c->layout == 2) {
+    s = zipfft_desc_set_layout(*d, &one, c->n, &two, 2 * c->n);
+    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
+  }
+  if (s == ZIPFFT_SUCCESS)
+    s = zipfft_desc_set_backend(*d, c->cuda ? ZIPFFT_BACKEND_CUDA : zt_zipfft_backend(), 0);
+  return s;
+}
+
+/* zipfft_plan_create: NULL arguments, unsupported and invalid descriptions; *p untouched
+ * on failure. */
+static void check_plan_create(void) {
+  static const plan_case rows[] = {
+      {ZIPFFT_R2C, 1, 8, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_TYPE, NULL},
+      {ZIPFFT_C2C, 2, 8, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_RANK, "2"},
+      {ZIPFFT_C2C, 1, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
+      {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
+      {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
+      {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
+  int driver = zt_backend() == ZT_BACKEND_CUDA || zipfft__cuda_api_get() != NULL;
+  zipfft_plan p = sentinel();
+  zipfft_desc d = NULL;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    if (rows[i].cuda && driver) {
+      printf("skipped: CUDA backend without a driver (a driver is present)\n");
+      continue;
+    }
+    ZT_OK(plan_case_desc(&rows[i], &d));
+    EXPECT(zipfft_plan_create(&p, d), rows[i].expect, rows[i].value);
+    ZT_CHECK(p == sentinel(), "plan_create row %zu changed *p on failure", i);
+    zipfft_desc_destroy(d);
+    d = NULL;
+  }
+  ZT_OK(plan_case_desc(&rows[2], &d));
+  EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_create(&p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  ZT_CHECK(p == sentinel(), "plan_create with a NULL description changed *p");
+  zipfft_desc_destroy(d);
+}
+
+/* A contiguous 1D f32 plan of 8 points, batch 2, on a backend, placed as asked. */
+static zipfft_plan small_plan(zipfft_backend b, zipfft_placement place) {
+  int64_t n = 8;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_batch(d, 2));
+  ZT_OK(zipfft_desc_set_placement(d, place));
+  ZT_OK(zipfft_desc_set_backend(d, b, 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  return p;
+}
+
+/* A guarded buffer of 16 complex f32 values of test data. */
+static zt_buffer data_buffer(uint64_t seed) {
+  zt_buffer b = zt_buffer_alloc(16 * 2 * sizeof(float), 0);
+  zt_buffer_poison(&b, sizeof(float));
+  for (size_t i = 0; i < 32; i++) {
+    float v = (float)zt_uniform(seed, i);
+    memcpy(b.data + 4 * i, &v, 4);
+  }
+  return b;
+}
+
+/* 1 when the buffer's region, guards included, equals the snapshot. */
+static int unchanged(const zt_buffer *b, const unsigned char *snapshot) {
+  return memcmp(b->data - b->guard, snapshot, b->bytes + 2 * b->guard) == 0;
+}
+
+/* zipfft_execute: every misuse fails with its status and leaves both buffers untouched;
+ * then a valid call succeeds with an empty detail. */
+static void check_execute(void) {
+  enum { NONE, OOP, INPLACE, CPU, A = 1, B = 2 };
+  static const struct { int plan, in, out, stream; zipfft_status expect; } rows[] = {
+      {NONE, A, B, 0, ZIPFFT_ERROR_NULL_POINTER},    {OOP, 0, B, 0, ZIPFFT_ERROR_NULL_POINTER},
+      {OOP, A, 0, 0, ZIPFFT_ERROR_NULL_POINTER},     {OOP, A, A, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
+      {INPLACE, A, B, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
+      {INPLACE, 0, 0, 0, ZIPFFT_ERROR_NULL_POINTER}, {CPU, A, B, 1, ZIPFFT_ERROR_INVALID_ARGUMENT}};
+  zipfft_plan plans[4] = {NULL, small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE),
+                          small_plan(zt_zipfft_backend(), ZIPFFT_INPLACE),
+                          small_plan(ZIPFFT_BACKEND_CPU, ZIPFFT_OUTOFPLACE)};
+  zt_buffer bufs[3] = {{0}, data_buffer(1), data_buffer(2)};
+  size_t span = bufs[A].bytes + 2 * bufs[A].guard;
+  unsigned char snap_a[1024], snap_b[1024];
+  if (span > sizeof snap_a) exit(2);
+  memcpy(snap_a, bufs[A].data - bufs[A].guard, span);
+  memcpy(snap_b, bufs[B].data - bufs[B].guard, span);
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    zt_buffer *in = rows[i].in ? &bufs[rows[i].in] : NULL;
+    zt_buffer *out = rows[i].out ? &bufs[rows[i].out] : NULL;
+    EXPECT(zt_execute(plans[rows[i].plan], in, out, rows[i].stream ? sentinel() : NULL),
+           rows[i].expect, NULL);
+    ZT_CHECK(unchanged(&bufs[A], snap_a) && unchanged(&bufs[B], snap_b),
+             "execute row %zu modified a buffer", i);
+  }
+  EXPECT(zt_execute(plans[OOP], &bufs[A], &bufs[B], NULL), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(unchanged(&bufs[A], snap_a) && !unchanged(&bufs[B], snap_b),
+           "a valid execution did not write its output (or wrote its input)");
+  for (int i = 1; i < 4; i++) zipfft_plan_destroy(plans[i]);
+  zt_buffer_free(&bufs[A]);
+  zt_buffer_free(&bufs[B]);
+}
+
+/* zipfft_plan_print: NULL buffer, full text, truncation with NUL and the needed length. */
+static void check_plan_print(void) {
+  zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
+  char full[8192], tiny[8];
+  size_t needed = 0, needed_tiny = 0, needed_null = 0;
+  EXPECT(zipfft_plan_print(p, NULL, 16, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_print(NULL, full, sizeof full, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_print(p, full, sizeof full, &needed), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(needed > 0 && needed < sizeof full && strlen(full) == needed,
+           "plan_print: needed %zu, strlen %zu", needed, strlen(full));
+  memset(tiny, 'X', sizeof tiny);
+  EXPECT(zipfft_plan_print(p, tiny, 4, &needed_tiny), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(needed_tiny == needed, "truncated plan_print reports %zu, full text needs %zu",
+           needed_tiny, needed);
+  ZT_CHECK(tiny[3] == '\0' && strncmp(tiny, full, 3) == 0 && tiny[4] == 'X' && tiny[7] == 'X',
+           "plan_print into 4 bytes is not the NUL-terminated prefix, or wrote past it");
+  EXPECT(zipfft_plan_print(p, NULL, 0, &needed_null), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(needed_null == needed, "plan_print(NULL, 0) reports %zu", needed_null);
+  zipfft_plan_destroy(p);
+}
+
+/* Plan queries and destruction with NULL arguments. */
+static void check_null_handles(void) {
+  zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
+  size_t bytes = 0;
+  zipfft_backend b = ZIPFFT_BACKEND_AUTO;
+  EXPECT(zipfft_plan_workspace_size(NULL, &bytes), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER,
+         NULL);
+  EXPECT(zipfft_desc_destroy(NULL), ZIPFFT_SUCCESS, NULL);
+  EXPECT(zipfft_plan_destroy(NULL), ZIPFFT_SUCCESS, NULL);
+  EXPECT(zipfft_plan_workspace_size(p, &bytes), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(bytes == 0, "workspace of a 1D C2C plan is %zu bytes, documented 0", bytes);
+  zipfft_plan_destroy(p);
+}
+
+/* Every status has a distinct, non-empty name (its enumerator) and description; unknown
+ * values give ZIPFFT_UNKNOWN_STATUS. */
+static void check_status_names(void) {
+  static const struct { zipfft_status s; const char *name; } all[] = {
+#define ZT_STATUS_ROW_(name, value, text) {name, #name},
+      ZIPFFT_STATUS_LIST(ZT_STATUS_ROW_)
+#undef ZT_STATUS_ROW_
+  };
+  size_t count = sizeof all / sizeof all[0];
+  for (size_t i = 0; i < count; i++) {
+    const char *name = zipfft_status_name(all[i].s), *text = zipfft_status_string(all[i].s);
+    cases++;
+    ZT_CHECK(name && strcmp(name, all[i].name) == 0, "status %d named %s", (int)all[i].s,
+             name ? name : "(null)");
+    ZT_CHECK(text && text[0], "status %s has no description", all[i].name);
+    for (size_t j = 0; j < i && text; j++) {
+      ZT_CHECK(strcmp(zipfft_status_name(all[j].s), name) != 0, "duplicate name %s", name);
+      ZT_CHECK(strcmp(zipfft_status_string(all[j].s), text) != 0, "%s and %s share \"%s\"",
+               all[j].name, all[i].name, text);
+    }
+  }
+  ZT_CHECK(strcmp(zipfft_status_name((zipfft_status)12345), "ZIPFFT_UNKNOWN_STATUS") == 0,
+           "unknown status 12345 named %s", zipfft_status_name((zipfft_status)12345));
+  ZT_CHECK(strcmp(zipfft_status_name((zipfft_status)-1), "ZIPFFT_UNKNOWN_STATUS") == 0,
+           "unknown status -1 named %s", zipfft_status_name((zipfft_status)-1));
+  ZT_CHECK(zipfft_status_string((zipfft_status)12345) != NULL &&
+           zipfft_status_string((zipfft_status)12345)[0], "unknown status has no description");
+}
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_errors", 0);
+  check_desc_create();
+  check_setters();
+  check_plan_create();
+  check_execute();
+  check_plan_print();
+  check_null_handles();
+  check_status_names();
+  return zt_finish("test_errors", cases);
+}

@@ -1,0 +1,96 @@
+/* test_nvrtc.c - NVRTC compiles a tiny kernel to CUBIN, reports syntax errors with the log. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "backend/cache.h"
+#include "test_util.h"
+
+static const char good_source[] =
+    "extern \"C\" __global__ void zt_scale(float *x, float s, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) x[i] *= s;\n"
+    "}\n";
+
+static const char bad_source[] =
+    "extern \"C\" __global__ void zt_broken(float *x) {\n"
+    "  x[0] = 1.0f +;\n"
+    "}\n";
+
+/* Removes a directory tree (files and subdirectories) created by this test. */
+static void remove_tree(const char *path) {
+  DIR *dir = opendir(path);
+  if (dir) {
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+      char child[4096];
+      snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+      struct stat st;
+      if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
+        remove_tree(child);
+      else
+        unlink(child);
+    }
+    closedir(dir);
+  }
+  rmdir(path);
+}
+
+/* A valid kernel compiles to a CUBIN (an ELF image); the second time comes from the cache
+ * (memory, then disk) and is identical. */
+static void test_compile_ok(void) {
+  void *image = NULL, *again = NULL;
+  size_t size = 0, again_size = 0;
+  ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size));
+  ZT_CHECK(image != NULL && size > 4, "empty image (%zu bytes)", size);
+  if (image && size > 4) ZT_CHECK(memcmp(image, "\x7f" "ELF", 4) == 0, "CUBIN is not ELF");
+  zipfft__cache_clear_memory();
+  ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &again, &again_size));
+  ZT_CHECK(again && again_size == size && memcmp(again, image, size) == 0,
+           "cached CUBIN differs from the compiled one");
+  free(image);
+  free(again);
+}
+
+/* A syntax error is COMPILE_FAILED, names the kernel and carries the NVRTC log. */
+static void test_compile_error(void) {
+  void *image = NULL;
+  size_t size = 0;
+  ZT_CHECK_STATUS(zipfft__nvrtc_compile(bad_source, "zt_broken", "sm_90", &image, &size),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  const char *detail = zipfft_last_error();
+  ZT_CHECK(strstr(detail, "error") != NULL, "no log in the detail: %s", detail);
+  ZT_CHECK(strstr(detail, "zt_broken") != NULL, "kernel name missing: %s", detail);
+  ZT_CHECK(image == NULL, "image set on failure");
+  ZT_CHECK_STATUS(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_bogus", &image, &size),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  ZT_CHECK_STATUS(zipfft__nvrtc_compile(NULL, "x", "sm_90", &image, &size),
+                  ZIPFFT_ERROR_NULL_POINTER);
+}
+
+int main(void) {
+  if (!zipfft__nvrtc_available()) {
+    void *image = NULL;
+    size_t size = 0;
+    ZT_CHECK_STATUS(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size),
+                    ZIPFFT_ERROR_NO_NVRTC);
+    printf("NVRTC not available: skipped\n");
+    return zt_finish("test_nvrtc", 1);
+  }
+  char root[] = "/tmp/zipfft-test-nvrtc-XXXXXX";
+  if (!mkdtemp(root)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  setenv("ZIPFFT_CACHE_DIR", root, 1);
+  test_compile_ok();
+  test_compile_error();
+  zipfft__cache_clear_memory();
+  remove_tree(root);
+  return zt_finish("test_nvrtc", 2);
+}

@@ -1,0 +1,988 @@
+/* bench.c - `zipfft bench`: zipfft vs cuFFT 1D C2C throughput, copy bandwidth, plan time. */
+#include "bench.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/cache.h"
+#include "backend/cuda_api.h"
+#include "zipfft.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+enum { BENCH_HELP = -1, BENCH_OK = 0, BENCH_FAILED = 1, BENCH_NO_DEVICE = 2 };
+enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
+
+/* ------------------------------------------------------------------------------------------
+ * cuFFT, loaded at run time. Declarations follow cufft.h of CUDA 13.0 (cuFFT 12.0).
+ * ------------------------------------------------------------------------------------------ */
+
+typedef int cufft_handle; /* cufftHandle */
+typedef int cufft_result; /* cufftResult: 0 = CUFFT_SUCCESS */
+enum { CUFFT_TYPE_C2C = 0x29, CUFFT_TYPE_Z2Z = 0x69, CUFFT_DIRECTION_FORWARD = -1 };
+
+typedef cufft_result (*cufft_exec_fn)(cufft_handle plan, void *in, void *out, int direction);
+
+typedef struct cufft_api {
+  void *library;
+  const char *library_name;
+  cufft_result (*create)(cufft_handle *plan);
+  cufft_result (*make_plan_many64)(cufft_handle plan, int rank, long long *n, long long *inembed,
+                                   long long istride, long long idist, long long *onembed,
+                                   long long ostride, long long odist, int type, long long batch,
+                                   size_t *work_size);
+  cufft_result (*set_stream)(cufft_handle plan, void *stream);
+  cufft_exec_fn exec_c2c;
+  cufft_exec_fn exec_z2z;
+  cufft_result (*destroy)(cufft_handle plan);
+  cufft_result (*get_version)(int *version);
+} cufft_api;
+
+_Static_assert(sizeof(void *) == sizeof(cufft_exec_fn), "dlsym results must fit function pointers");
+
+typedef struct symbol_slot {
+  const char *name;
+  size_t offset; /* of the function pointer in cufft_api */
+} symbol_slot;
+
+static const symbol_slot cufft_symbols[] = {
+    {"cufftCreate", offsetof(cufft_api, create)},
+    {"cufftMakePlanMany64", offsetof(cufft_api, make_plan_many64)},
+    {"cufftSetStream", offsetof(cufft_api, set_stream)},
+    {"cufftExecC2C", offsetof(cufft_api, exec_c2c)},
+    {"cufftExecZ2Z", offsetof(cufft_api, exec_z2z)},
+    {"cufftDestroy", offsetof(cufft_api, destroy)},
+    {"cufftGetVersion", offsetof(cufft_api, get_version)},
+};
+
+static const char *const cufft_library_names[] = {
+    "libcufft.so.12", "/usr/local/cuda/lib64/libcufft.so.12", "libcufft.so.11", "libcufft.so"};
+
+typedef struct named_code {
+  int code;
+  const char *name;
+} named_code;
+
+static const named_code cufft_result_names[] = {
+    {0x0, "CUFFT_SUCCESS"},          {0x1, "CUFFT_INVALID_PLAN"},
+    {0x2, "CUFFT_ALLOC_FAILED"},     {0x3, "CUFFT_INVALID_TYPE"},
+    {0x4, "CUFFT_INVALID_VALUE"},    {0x5, "CUFFT_INTERNAL_ERROR"},
+    {0x6, "CUFFT_EXEC_FAILED"},      {0x7, "CUFFT_SETUP_FAILED"},
+    {0x8, "CUFFT_INVALID_SIZE"},     {0x9, "CUFFT_UNALIGNED_DATA"},
+    {0xB, "CUFFT_INVALID_DEVICE"},   {0xD, "CUFFT_NO_WORKSPACE"},
+    {0xE, "CUFFT_NOT_IMPLEMENTED"},  {0x10, "CUFFT_NOT_SUPPORTED"},
+    {0x11, "CUFFT_MISSING_DEPENDENCY"}, {0x12, "CUFFT_NVRTC_FAILURE"},
+};
+
+/* Name of a cuFFT result code; "unknown cuFFT error" for codes not in the table. */
+static const char *cufft_result_name(cufft_result result) {
+  for (size_t i = 0; i < ARRAY_LEN(cufft_result_names); i++)
+    if (cufft_result_names[i].code == result) return cufft_result_names[i].name;
+  return "unknown cuFFT error";
+}
+
+/* Opens the first cuFFT library found and resolves every symbol. Returns 1 on success;
+ * otherwise 0 with *api zeroed and the reason in why. */
+static int cufft_load(cufft_api *api, char *why, size_t why_len) {
+  memset(api, 0, sizeof *api);
+  for (size_t i = 0; i < ARRAY_LEN(cufft_library_names) && !api->library; i++) {
+    api->library = dlopen(cufft_library_names[i], RTLD_NOW | RTLD_LOCAL);
+    api->library_name = cufft_library_names[i];
+  }
+  if (!api->library) {
+    const char *error = dlerror();
+    snprintf(why, why_len, "cuFFT not found (%s)", error ? error : "dlopen failed");
+    memset(api, 0, sizeof *api);
+    return 0;
+  }
+  for (size_t i = 0; i < ARRAY_LEN(cufft_symbols); i++) {
+    void *address = dlsym(api->library, cufft_symbols[i].name);
+    if (!address) {
+      snprintf(why, why_len, "%s lacks %s", api->library_name, cufft_symbols[i].name);
+      dlclose(api->library);
+      memset(api, 0, sizeof *api);
+      return 0;
+    }
+    memcpy((char *)api + cufft_symbols[i].offset, &address, sizeof address);
+  }
+  return 1;
+}
+
+/* Closes the library opened by cufft_load (every plan must be destroyed first). */
+static void cufft_unload(cufft_api *api) {
+  if (api->library) dlclose(api->library);
+  memset(api, 0, sizeof *api);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Problems, options and the session state.
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct precision_info {
+  zipfft_precision precision;
+  const char *name;     /* "f32": the --only value and the table label */
+  int log2_elements;    /* complex elements per problem: 2^log2_elements (batch rounded down) */
+  size_t complex_bytes; /* bytes of one complex element */
+  double tolerance;     /* largest acceptable relative L2 difference to cuFFT */
+  int cufft_type;       /* CUFFT_C2C or CUFFT_Z2Z */
+} precision_info;
+
+static const precision_info precisions[] = {
+    {ZIPFFT_F32, "f32", 27, 8, 1e-4, CUFFT_TYPE_C2C},
+    {ZIPFFT_F64, "f64", 26, 16, 1e-10, CUFFT_TYPE_Z2Z},
+};
+
+typedef struct size_info {
+  int64_t n;
+  int quick; /* part of --quick */
+} size_info;
+
+static const size_info sizes[] = {
+    {64, 0},   {128, 0},  {256, 1},  {512, 0},  {1024, 0}, {2048, 0},
+    {4096, 1}, {8192, 0}, {1000, 1}, {2187, 0}, {2401, 0}, {3125, 0},
+};
+
+typedef struct run_counts {
+  int warmup, timed;
+} run_counts;
+
+static const run_counts full_runs = {3, MAX_TIMED_RUNS};
+static const run_counts quick_runs = {2, 7};
+
+/* The plan whose creation time is measured (the fp32 N=1024 problem of the table), and the
+ * small plan created first so that loading NVRTC and the backend is not counted as cold. */
+static const int64_t plan_timing_n = 1024;
+static const int64_t plan_timing_batch = ((int64_t)1 << 27) / 1024;
+static const int64_t plan_priming_n = 64;
+
+enum { PLAN_COLD, PLAN_DISK, PLAN_MEMORY, PLAN_STAGES };
+static const char *const plan_stage_names[PLAN_STAGES] = {"cold (empty cache)",
+                                                          "warm (disk cache)",
+                                                          "warm (memory cache)"};
+static const int plan_stage_clears_memory[PLAN_STAGES] = {1, 1, 0};
+
+typedef struct bench_problem {
+  const precision_info *prec;
+  int64_t n, batch;
+  double zipfft_ms, cufft_ms; /* median per execution; 0 when not measured */
+  double relative_l2;         /* zipfft vs cuFFT, valid when compared */
+  int compared;               /* both outputs were read back */
+  int failed;                 /* a zipfft, cuFFT or driver call failed */
+} bench_problem;
+
+typedef struct bench_options {
+  int device;
+  int quick;
+  const char *md_path;  /* NULL: no Markdown file */
+  const char *only;     /* NULL, "f32" or "f64" */
+} bench_options;
+
+typedef struct bench_context {
+  const zipfft__cuda_api *cu;
+  int ordinal;
+  CUdevice device;
+  CUcontext context;
+  int context_retained, context_pushed;
+  char gpu_name[128];
+  int driver_version;
+  cufft_api cufft;
+  int have_cufft, cufft_version;
+  char cufft_why[256];
+  CUdeviceptr d_in, d_out;
+  size_t buffer_bytes;
+  void *host_in, *host_zipfft, *host_cufft;
+  int host_in_precision; /* precision host_in holds, -1 when not filled */
+  CUevent events[2 * MAX_TIMED_RUNS];
+  int event_count;
+  run_counts runs;
+  double copy_gbps;
+  double plan_ms[PLAN_STAGES];
+  int plan_ok;
+  int device_failed; /* a driver call failed: later device work is skipped */
+} bench_context;
+
+/* ------------------------------------------------------------------------------------------
+ * Small helpers.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Returns 1 when result is CUDA_SUCCESS; otherwise prints what failed, marks the device as
+ * failed and returns 0. */
+static int cu_ok(bench_context *ctx, CUresult result, const char *what) {
+  if (result == 0) return 1;
+  printf("bench: %s failed: %s\n", what, zipfft__cuda_error_text(result));
+  ctx->device_failed = 1;
+  return 0;
+}
+
+/* Returns 1 when result is CUFFT_SUCCESS; otherwise prints what failed and returns 0. */
+static int cufft_ok(cufft_result result, const char *what) {
+  if (result == 0) return 1;
+  printf("bench: %s failed: %s (%d)\n", what, cufft_result_name(result), result);
+  return 0;
+}
+
+/* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints what failed with the detail
+ * from zipfft_last_error and returns 0. */
+static int zipfft_ok(zipfft_status status, const char *what) {
+  if (status == ZIPFFT_SUCCESS) return 1;
+  printf("bench: %s failed: %s: %s\n", what, zipfft_status_name(status), zipfft_last_error());
+  return 0;
+}
+
+/* Milliseconds on a monotonic clock. */
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Throughput in GB/s (1e9 bytes) of moving bytes in ms milliseconds; 0 when ms is not > 0. */
+static double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
+
+/* Bytes of one problem's input (equal to its output). */
+static size_t problem_bytes(const bench_problem *p) {
+  return (size_t)(p->n * p->batch) * p->prec->complex_bytes;
+}
+
+/* Comparison function for qsort over doubles, ascending. */
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median of count (>= 1) samples; sorts them in place. */
+static double median(double *samples, int count) {
+  qsort(samples, (size_t)count, sizeof *samples, compare_doubles);
+  if (count % 2) return samples[count / 2];
+  return 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+}
+
+/* Next value of a 64-bit linear congruential generator (Knuth's MMIX constants). */
+static uint64_t next_random(uint64_t *state) {
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return *state;
+}
+
+/* Fills bytes of buf with deterministic pseudo-random reals of prec's type in [-0.5, 0.5). */
+static void fill_random(void *buf, size_t bytes, const precision_info *prec) {
+  uint64_t state = 0x5eed2718281828ULL;
+  if (prec->precision == ZIPFFT_F64) {
+    double *x = buf;
+    for (size_t i = 0; i < bytes / sizeof *x; i++)
+      x[i] = (double)(next_random(&state) >> 11) * 0x1p-53 - 0.5;
+  } else {
+    float *x = buf;
+    for (size_t i = 0; i < bytes / sizeof *x; i++)
+      x[i] = (float)((double)(next_random(&state) >> 40) * 0x1p-24 - 0.5);
+  }
+}
+
+/* Relative L2 difference ||a - b|| / ||b|| over reals values of prec's type. */
+static double relative_l2_difference(const void *a, const void *b, size_t reals,
+                                     const precision_info *prec) {
+  double diff2 = 0, ref2 = 0;
+  if (prec->precision == ZIPFFT_F64) {
+    const double *x = a, *y = b;
+    for (size_t i = 0; i < reals; i++) {
+      diff2 += (x[i] - y[i]) * (x[i] - y[i]);
+      ref2 += y[i] * y[i];
+    }
+  } else {
+    const float *x = a, *y = b;
+    for (size_t i = 0; i < reals; i++) {
+      double d = (double)x[i] - (double)y[i];
+      diff2 += d * d;
+      ref2 += (double)y[i] * (double)y[i];
+    }
+  }
+  return ref2 > 0 ? sqrt(diff2 / ref2) : sqrt(diff2);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Options and the problem list.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Prints the subcommand's usage. */
+static void print_usage(void) {
+  printf("usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--md FILE]\n"
+         "  batched 1D C2C forward out-of-place FFTs, zipfft against cuFFT, 2^27 (f32) or\n"
+         "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
+}
+
+/* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
+static int apply_device(bench_options *opt, const char *value) {
+  char *end = NULL;
+  long device = strtol(value, &end, 10);
+  if (*value == '\0' || *end != '\0' || device < 0 || device > 1024) return 0;
+  opt->device = (int)device;
+  return 1;
+}
+
+/* --quick: fewer sizes (f32 only unless --only says otherwise) and fewer runs. */
+static int apply_quick(bench_options *opt, const char *value) {
+  (void)value;
+  opt->quick = 1;
+  return 1;
+}
+
+/* --md FILE: also write the results as Markdown. */
+static int apply_md(bench_options *opt, const char *value) {
+  opt->md_path = value;
+  return 1;
+}
+
+/* --only f32|f64: one precision. Returns 1 when value names one. */
+static int apply_only(bench_options *opt, const char *value) {
+  if (strcmp(value, "f32") != 0 && strcmp(value, "f64") != 0) return 0;
+  opt->only = value;
+  return 1;
+}
+
+typedef struct option_spec {
+  const char *name;
+  int takes_value;
+  int (*apply)(bench_options *opt, const char *value); /* 1 when the value is valid */
+} option_spec;
+
+static const option_spec option_specs[] = {
+    {"--device", 1, apply_device},
+    {"--quick", 0, apply_quick},
+    {"--md", 1, apply_md},
+    {"--only", 1, apply_only},
+};
+
+/* The option named name, or NULL. */
+static const option_spec *find_option(const char *name) {
+  for (size_t i = 0; i < ARRAY_LEN(option_specs); i++)
+    if (strcmp(option_specs[i].name, name) == 0) return &option_specs[i];
+  return NULL;
+}
+
+/* Parses argv[1..] into *opt. Returns BENCH_OK, BENCH_HELP after printing the usage, or
+ * BENCH_FAILED after printing the problem. */
+static int parse_options(int argc, char **argv, bench_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  for (int i = 1; i < argc; i++) {
+    const option_spec *spec = find_option(argv[i]);
+    const char *value = NULL;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      print_usage();
+      return BENCH_HELP;
+    }
+    if (!spec) {
+      printf("bench: unknown option %s\n", argv[i]);
+      print_usage();
+      return BENCH_FAILED;
+    }
+    if (spec->takes_value && i + 1 >= argc) {
+      printf("bench: %s needs a value\n", spec->name);
+      return BENCH_FAILED;
+    }
+    if (spec->takes_value) value = argv[++i];
+    if (!spec->apply(opt, value)) {
+      printf("bench: bad value for %s: '%s'\n", spec->name, value);
+      print_usage();
+      return BENCH_FAILED;
+    }
+  }
+  return BENCH_OK;
+}
+
+/* 1 when problems of prec are to be run: the --only choice, else every precision (only f32
+ * under --quick). */
+static int precision_selected(const bench_options *opt, const precision_info *prec) {
+  if (opt->only) return strcmp(opt->only, prec->name) == 0;
+  return !opt->quick || prec->precision == ZIPFFT_F32;
+}
+
+/* Fills problems (room for every precision x size) with the selected ones; returns how many. */
+static int build_problems(const bench_options *opt, bench_problem *problems) {
+  int count = 0;
+  for (size_t p = 0; p < ARRAY_LEN(precisions); p++) {
+    if (!precision_selected(opt, &precisions[p])) continue;
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+      if (opt->quick && !sizes[s].quick) continue;
+      bench_problem *problem = &problems[count++];
+      memset(problem, 0, sizeof *problem);
+      problem->prec = &precisions[p];
+      problem->n = sizes[s].n;
+      problem->batch = ((int64_t)1 << precisions[p].log2_elements) / sizes[s].n;
+    }
+  }
+  return count;
+}
+
+/* Bytes of the largest problem's input. */
+static size_t largest_problem_bytes(const bench_problem *problems, int count) {
+  size_t largest = 0;
+  for (int i = 0; i < count; i++)
+    if (problem_bytes(&problems[i]) > largest) largest = problem_bytes(&problems[i]);
+  return largest;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Device, buffers and cuFFT set-up.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Prints the no-device message and returns BENCH_NO_DEVICE. */
+static int report_no_device(const char *reason) {
+  printf("bench: no CUDA device (%s)\n", reason);
+  return BENCH_NO_DEVICE;
+}
+
+/* Loads the driver, checks that the device exists, retains its primary context and makes it
+ * current. Returns BENCH_OK, BENCH_NO_DEVICE or BENCH_FAILED (messages printed). */
+static int bench_open_device(bench_context *ctx, int ordinal) {
+  int count = 0;
+  char reason[128];
+  ctx->ordinal = ordinal;
+  ctx->cu = zipfft__cuda_api_get();
+  if (!ctx->cu)
+    return report_no_device("the CUDA driver libcuda.so.1 could not be loaded or initialised");
+  if (ctx->cu->cuDeviceGetCount(&count) != 0 || count <= 0)
+    return report_no_device("the driver reports no device");
+  if (ordinal >= count) {
+    snprintf(reason, sizeof reason, "device %d requested, %d present", ordinal, count);
+    return report_no_device(reason);
+  }
+  if (!cu_ok(ctx, ctx->cu->cuDeviceGet(&ctx->device, ordinal), "cuDeviceGet") ||
+      !cu_ok(ctx, ctx->cu->cuDeviceGetName(ctx->gpu_name, (int)sizeof ctx->gpu_name, ctx->device),
+             "cuDeviceGetName") ||
+      !cu_ok(ctx, ctx->cu->cuDriverGetVersion(&ctx->driver_version), "cuDriverGetVersion") ||
+      !cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRetain(&ctx->context, ctx->device),
+             "cuDevicePrimaryCtxRetain"))
+    return BENCH_FAILED;
+  ctx->context_retained = 1;
+  if (!cu_ok(ctx, ctx->cu->cuCtxPushCurrent(ctx->context), "cuCtxPushCurrent"))
+    return BENCH_FAILED;
+  ctx->context_pushed = 1;
+  return BENCH_OK;
+}
+
+/* Pops and releases the primary context taken by bench_open_device (whatever it reached). */
+static void bench_close_device(bench_context *ctx) {
+  CUcontext popped = NULL;
+  if (ctx->context_pushed) cu_ok(ctx, ctx->cu->cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
+  if (ctx->context_retained)
+    cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRelease(ctx->device), "cuDevicePrimaryCtxRelease");
+  ctx->context_pushed = ctx->context_retained = 0;
+}
+
+/* Loads cuFFT and reads its version; on failure notes why (the run goes on without it). */
+static void bench_load_cufft(bench_context *ctx) {
+  ctx->have_cufft = cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why);
+  if (ctx->have_cufft && !cufft_ok(ctx->cufft.get_version(&ctx->cufft_version), "cufftGetVersion"))
+    ctx->cufft_version = 0;
+}
+
+/* Allocates one host buffer of bytes; prints and returns NULL when memory is short. */
+static void *host_alloc(size_t bytes) {
+  void *buf = malloc(bytes);
+  if (!buf) printf("bench: out of host memory (%zu bytes)\n", bytes);
+  return buf;
+}
+
+/* Allocates the device buffer pair, the host copies and the timing events for problems of
+ * up to bytes each. Returns 1 on success; bench_free releases whatever was allocated. */
+static int bench_alloc(bench_context *ctx, size_t bytes) {
+  const zipfft__cuda_api *cu = ctx->cu;
+  ctx->buffer_bytes = bytes;
+  if (!cu_ok(ctx, cu->cuMemAlloc(&ctx->d_in, bytes), "cuMemAlloc (input)") ||
+      !cu_ok(ctx, cu->cuMemAlloc(&ctx->d_out, bytes), "cuMemAlloc (output)"))
+    return 0;
+  ctx->host_in = host_alloc(bytes);
+  ctx->host_zipfft = ctx->host_in ? host_alloc(bytes) : NULL;
+  ctx->host_cufft = ctx->host_zipfft ? host_alloc(bytes) : NULL;
+  if (!ctx->host_cufft) return 0;
+  for (int i = 0; i < 2 * ctx->runs.timed; i++) {
+    if (!cu_ok(ctx, cu->cuEventCreate(&ctx->events[i], 0), "cuEventCreate")) return 0;
+    ctx->event_count = i + 1;
+  }
+  return 1;
+}
+
+/* Frees every buffer and event of bench_alloc (partial allocations included). */
+static void bench_free(bench_context *ctx) {
+  const zipfft__cuda_api *cu = ctx->cu;
+  for (int i = 0; i < ctx->event_count; i++)
+    cu_ok(ctx, cu->cuEventDestroy(ctx->events[i]), "cuEventDestroy");
+  ctx->event_count = 0;
+  if (ctx->d_in) cu_ok(ctx, cu->cuMemFree(ctx->d_in), "cuMemFree (input)");
+  if (ctx->d_out) cu_ok(ctx, cu->cuMemFree(ctx->d_out), "cuMemFree (output)");
+  ctx->d_in = ctx->d_out = 0;
+  free(ctx->host_in);
+  free(ctx->host_zipfft);
+  free(ctx->host_cufft);
+  ctx->host_in = ctx->host_zipfft = ctx->host_cufft = NULL;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Timing.
+ * ------------------------------------------------------------------------------------------ */
+
+/* One execution to time: enqueues work on the legacy default stream; returns 1 on success. */
+typedef int (*bench_runner)(bench_context *ctx, const void *job);
+
+/* Runs job runs.warmup times, then runs.timed times each between its own pair of events,
+ * enqueued back to back; stores the median milliseconds. Returns 1 on success. */
+static int bench_time(bench_context *ctx, bench_runner run, const void *job, double *median_ms) {
+  const zipfft__cuda_api *cu = ctx->cu;
+  double samples[MAX_TIMED_RUNS];
+  int timed = ctx->runs.timed;
+  for (int i = 0; i < ctx->runs.warmup; i++)
+    if (!run(ctx, job)) return 0;
+  for (int i = 0; i < timed; i++) {
+    if (!cu_ok(ctx, cu->cuEventRecord(ctx->events[2 * i], NULL), "cuEventRecord") ||
+        !run(ctx, job) ||
+        !cu_ok(ctx, cu->cuEventRecord(ctx->events[2 * i + 1], NULL), "cuEventRecord"))
+      return 0;
+  }
+  if (!cu_ok(ctx, cu->cuEventSynchronize(ctx->events[2 * timed - 1]), "cuEventSynchronize"))
+    return 0;
+  for (int i = 0; i < timed; i++) {
+    float ms = 0;
+    if (!cu_ok(ctx, cu->cuEventElapsedTime(&ms, ctx->events[2 * i], ctx->events[2 * i + 1]),
+               "cuEventElapsedTime"))
+      return 0;
+    samples[i] = ms;
+  }
+  *median_ms = median(samples, timed);
+  return 1;
+}
+
+/* Runner: copies the whole input buffer to the output buffer (job unused). */
+static int copy_runner(bench_context *ctx, const void *job) {
+  (void)job;
+  return cu_ok(ctx, ctx->cu->cuMemcpyDtoDAsync(ctx->d_out, ctx->d_in, ctx->buffer_bytes, NULL),
+               "cuMemcpyDtoDAsync");
+}
+
+/* Runner: executes the zipfft plan that job points to, from d_in to d_out. */
+static int zipfft_runner(bench_context *ctx, const void *job) {
+  zipfft_plan plan = *(const zipfft_plan *)job;
+  return zipfft_ok(zipfft_execute(plan, (const void *)(uintptr_t)ctx->d_in,
+                                  (void *)(uintptr_t)ctx->d_out, NULL),
+                   "zipfft_execute");
+}
+
+typedef struct cufft_job {
+  cufft_handle handle;
+  cufft_exec_fn exec; /* cufftExecC2C or cufftExecZ2Z */
+} cufft_job;
+
+/* Runner: executes the cuFFT plan of job (a cufft_job), forward, from d_in to d_out. */
+static int cufft_runner(bench_context *ctx, const void *job) {
+  const cufft_job *plan = job;
+  return cufft_ok(plan->exec(plan->handle, (void *)(uintptr_t)ctx->d_in,
+                             (void *)(uintptr_t)ctx->d_out, CUFFT_DIRECTION_FORWARD),
+                  "cufftExec");
+}
+
+/* Measures device-to-device copy bandwidth over the whole buffer (bytes read + written) and
+ * prints it. Returns 1 on success. */
+static int bench_copy_bandwidth(bench_context *ctx) {
+  double ms = 0;
+  if (!bench_time(ctx, copy_runner, NULL, &ms)) return 0;
+  ctx->copy_gbps = gbps(2.0 * (double)ctx->buffer_bytes, ms);
+  printf("device-to-device copy: %zu bytes in %.3f ms = %.1f GB/s (read + write)\n\n",
+         ctx->buffer_bytes, ms, ctx->copy_gbps);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * One problem.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Creates a zipfft plan for a batched forward out-of-place contiguous 1D C2C transform on the
+ * bench device. Returns 1 on success (the failure is printed otherwise). */
+static int zipfft_plan_for(const bench_context *ctx, zipfft_precision prec, int64_t n,
+                           int64_t batch, zipfft_plan *plan) {
+  zipfft_desc desc = NULL;
+  int ok = zipfft_ok(zipfft_desc_create(&desc, ZIPFFT_C2C, prec, 1, &n), "zipfft_desc_create") &&
+           zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
+           zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
+                     "zipfft_desc_set_backend") &&
+           zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
+  zipfft_desc_destroy(desc);
+  return ok;
+}
+
+/* Fills host_in for prec (once per precision) and uploads its first bytes to d_in. */
+static int upload_input(bench_context *ctx, const precision_info *prec, size_t bytes) {
+  if (ctx->host_in_precision != (int)prec->precision) {
+    fill_random(ctx->host_in, ctx->buffer_bytes, prec);
+    ctx->host_in_precision = (int)prec->precision;
+  }
+  return cu_ok(ctx, ctx->cu->cuMemcpyHtoD(ctx->d_in, ctx->host_in, bytes), "cuMemcpyHtoD");
+}
+
+/* Sets d_out to all-ones bytes (NaN in both precisions), so that unwritten output shows. */
+static int poison_output(bench_context *ctx, size_t bytes) {
+  return cu_ok(ctx, ctx->cu->cuMemsetD8(ctx->d_out, 0xFF, bytes), "cuMemsetD8");
+}
+
+/* Plans and times zipfft on p, then copies its output to host_zipfft. Returns 1 on success. */
+static int bench_zipfft(bench_context *ctx, bench_problem *p, size_t bytes) {
+  zipfft_plan plan = NULL;
+  int ok = zipfft_plan_for(ctx, p->prec->precision, p->n, p->batch, &plan) &&
+           poison_output(ctx, bytes) && bench_time(ctx, zipfft_runner, &plan, &p->zipfft_ms) &&
+           cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_zipfft, ctx->d_out, bytes),
+                 "cuMemcpyDtoH (zipfft output)");
+  if (!ok) p->zipfft_ms = 0;
+  zipfft_plan_destroy(plan);
+  return ok;
+}
+
+/* Plans and times cuFFT on p, then copies its output to host_cufft. Returns 1 on success. */
+static int bench_cufft(bench_context *ctx, bench_problem *p, size_t bytes) {
+  const cufft_api *api = &ctx->cufft;
+  cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c};
+  long long n = p->n;
+  size_t work_bytes = 0;
+  if (!cufft_ok(api->create(&job.handle), "cufftCreate")) return 0;
+  int ok = cufft_ok(api->make_plan_many64(job.handle, 1, &n, NULL, 1, n, NULL, 1, n,
+                                          p->prec->cufft_type, p->batch, &work_bytes),
+                    "cufftMakePlanMany64") &&
+           cufft_ok(api->set_stream(job.handle, NULL), "cufftSetStream") &&
+           poison_output(ctx, bytes) && bench_time(ctx, cufft_runner, &job, &p->cufft_ms) &&
+           cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_cufft, ctx->d_out, bytes),
+                 "cuMemcpyDtoH (cuFFT output)");
+  if (!ok) p->cufft_ms = 0;
+  cufft_ok(api->destroy(job.handle), "cufftDestroy");
+  return ok;
+}
+
+/* Measures p with zipfft and (when loaded) cuFFT on the same buffers and compares outputs. */
+static void bench_run_problem(bench_context *ctx, bench_problem *p) {
+  size_t bytes = problem_bytes(p);
+  int zipfft_done, cufft_done = 0;
+  if (!upload_input(ctx, p->prec, bytes)) {
+    p->failed = 1;
+    return;
+  }
+  zipfft_done = bench_zipfft(ctx, p, bytes);
+  if (ctx->have_cufft && !ctx->device_failed) cufft_done = bench_cufft(ctx, p, bytes);
+  p->failed = !zipfft_done || (ctx->have_cufft && !cufft_done);
+  p->compared = zipfft_done && cufft_done;
+  if (p->compared)
+    p->relative_l2 = relative_l2_difference(ctx->host_zipfft, ctx->host_cufft,
+                                            bytes / p->prec->complex_bytes * 2, p->prec);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Plan-creation time.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Removes path and, for a directory, everything below it (best effort). */
+static void remove_tree(const char *path) {
+  struct stat st;
+  DIR *dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+  if (dir) {
+    struct dirent *entry;
+    char child[1024];
+    while ((entry = readdir(dir)) != NULL) {
+      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+      snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+      remove_tree(child);
+    }
+    closedir(dir);
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
+}
+
+/* Creates (and destroys) the plan-timing plan, first forgetting the in-memory cache when
+ * clear_memory is set; stores the creation time in *ms. Returns 1 on success. */
+static int time_plan_creation(const bench_context *ctx, int clear_memory, double *ms) {
+  zipfft_plan plan = NULL;
+  double start;
+  int ok;
+  if (clear_memory) zipfft__cache_clear_memory();
+  start = now_ms();
+  ok = zipfft_plan_for(ctx, ZIPFFT_F32, plan_timing_n, plan_timing_batch, &plan);
+  *ms = now_ms() - start;
+  zipfft_plan_destroy(plan);
+  return ok;
+}
+
+/* Creates and destroys a small unrelated plan, so that the cold time counts compiling only,
+ * not loading NVRTC or initialising the backend. Returns 1 on success. */
+static int prime_backend(const bench_context *ctx) {
+  zipfft_plan plan = NULL;
+  int ok = zipfft_plan_for(ctx, ZIPFFT_F32, plan_priming_n, 1, &plan);
+  zipfft_plan_destroy(plan);
+  return ok;
+}
+
+/* Times plan creation cold, from the disk cache and from the memory cache, in a fresh cache
+ * directory (ZIPFFT_CACHE_DIR is restored and the directory removed afterwards). Prints the
+ * times; returns 1 on success. */
+static int bench_plan_creation(bench_context *ctx) {
+  const char *tmp = getenv("TMPDIR");
+  const char *old = getenv("ZIPFFT_CACHE_DIR");
+  char *saved = old ? strdup(old) : NULL;
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/zipfft-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if ((old && !saved) || !mkdtemp(dir)) {
+    printf("bench: cannot create a temporary cache directory in %s\n", tmp ? tmp : "/tmp");
+    free(saved);
+    return 0;
+  }
+  setenv("ZIPFFT_CACHE_DIR", dir, 1);
+  ctx->plan_ok = prime_backend(ctx);
+  for (int stage = 0; stage < PLAN_STAGES && ctx->plan_ok; stage++)
+    ctx->plan_ok = time_plan_creation(ctx, plan_stage_clears_memory[stage], &ctx->plan_ms[stage]);
+  if (saved)
+    setenv("ZIPFFT_CACHE_DIR", saved, 1);
+  else
+    unsetenv("ZIPFFT_CACHE_DIR");
+  free(saved);
+  remove_tree(dir);
+  printf("plan creation, c2c f32 N=%lld batch=%lld:\n", (long long)plan_timing_n,
+         (long long)plan_timing_batch);
+  for (int stage = 0; stage < PLAN_STAGES && ctx->plan_ok; stage++)
+    printf("  %-20s %9.2f ms\n", plan_stage_names[stage], ctx->plan_ms[stage]);
+  printf("\n");
+  return ctx->plan_ok;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Reporting.
+ * ------------------------------------------------------------------------------------------ */
+
+enum {
+  COL_PROBLEM, COL_N, COL_BATCH, COL_ZIPFFT_GBPS, COL_ZIPFFT_PCT, COL_CUFFT_GBPS,
+  COL_CUFFT_PCT, COL_RATIO, COL_L2, COL_CHECK, COLUMN_COUNT
+};
+
+typedef struct column {
+  const char *header;
+  int width; /* on stdout */
+} column;
+
+static const column columns[COLUMN_COUNT] = {
+    {"problem", 7},      {"N", 5},       {"batch", 8},           {"zipfft GB/s", 11},
+    {"zipfft %copy", 12}, {"cuFFT GB/s", 10}, {"cuFFT %copy", 11}, {"cuFFT/zipfft time", 17},
+    {"rel L2 diff", 11}, {"check", 8},
+};
+
+typedef char row_cells[COLUMN_COUNT][CELL_LEN];
+
+/* Writes value with decimals digits into cell, or "-" when valid is 0. */
+static void format_number(char *cell, double value, int decimals, int valid) {
+  if (valid)
+    snprintf(cell, CELL_LEN, "%.*f", decimals, value);
+  else
+    snprintf(cell, CELL_LEN, "-");
+}
+
+/* 1 when p's outputs were compared and differ beyond the tolerance (NaN included). */
+static int problem_mismatched(const bench_problem *p) {
+  return p->compared && !(p->relative_l2 <= p->prec->tolerance);
+}
+
+/* Verdict on a problem: FAILED (a call failed), MISMATCH (beyond tolerance), ok, or "-"
+ * (not compared: cuFFT missing). */
+static const char *problem_verdict(const bench_problem *p) {
+  if (p->failed) return "FAILED";
+  if (!p->compared) return "-";
+  return problem_mismatched(p) ? "MISMATCH" : "ok";
+}
+
+/* Formats the cells of p's table row; "-" where a value was not measured. */
+static void format_row(const bench_problem *p, double copy_gbps, row_cells cells) {
+  double bytes = 2.0 * (double)problem_bytes(p);
+  double zipfft = gbps(bytes, p->zipfft_ms), cufft = gbps(bytes, p->cufft_ms);
+  snprintf(cells[COL_PROBLEM], CELL_LEN, "c2c %s", p->prec->name);
+  snprintf(cells[COL_N], CELL_LEN, "%lld", (long long)p->n);
+  snprintf(cells[COL_BATCH], CELL_LEN, "%lld", (long long)p->batch);
+  format_number(cells[COL_ZIPFFT_GBPS], zipfft, 1, zipfft > 0);
+  format_number(cells[COL_ZIPFFT_PCT], 100.0 * zipfft / copy_gbps, 1, zipfft > 0 && copy_gbps > 0);
+  format_number(cells[COL_CUFFT_GBPS], cufft, 1, cufft > 0);
+  format_number(cells[COL_CUFFT_PCT], 100.0 * cufft / copy_gbps, 1, cufft > 0 && copy_gbps > 0);
+  format_number(cells[COL_RATIO], p->cufft_ms / p->zipfft_ms, 2, zipfft > 0 && cufft > 0);
+  if (p->compared)
+    snprintf(cells[COL_L2], CELL_LEN, "%.2e", p->relative_l2);
+  else
+    snprintf(cells[COL_L2], CELL_LEN, "-");
+  snprintf(cells[COL_CHECK], CELL_LEN, "%s", problem_verdict(p));
+}
+
+/* Formats the header cells. */
+static void format_header(row_cells cells) {
+  for (int c = 0; c < COLUMN_COUNT; c++) snprintf(cells[c], CELL_LEN, "%s", columns[c].header);
+}
+
+/* Prints one row aligned to the column widths (first column left-aligned). */
+static void print_cells(row_cells cells) {
+  for (int c = 0; c < COLUMN_COUNT; c++)
+    printf(c == 0 ? "%-*s" : "  %*s", columns[c].width, cells[c]);
+  printf("\n");
+}
+
+/* Writes one Markdown table row. */
+static void write_markdown_cells(FILE *f, row_cells cells) {
+  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "| %s ", cells[c]);
+  fprintf(f, "|\n");
+}
+
+/* Prints one progress line for a finished problem (raw times and the check). */
+static void print_progress(const bench_problem *p) {
+  printf("c2c %s N=%5lld batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ",
+         p->prec->name, (long long)p->n, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
+  if (p->compared)
+    printf("%.2e", p->relative_l2);
+  else
+    printf("-");
+  printf("  %s\n", problem_verdict(p));
+  fflush(stdout);
+}
+
+/* Prints the environment: GPU, driver, cuFFT and the run counts. */
+static void print_environment(const bench_context *ctx) {
+  printf("zipfft bench on device %d: %s, CUDA driver %d.%d\n", ctx->ordinal, ctx->gpu_name,
+         ctx->driver_version / 1000, ctx->driver_version % 1000 / 10);
+  if (ctx->have_cufft)
+    printf("cuFFT %d.%d.%d (%s)\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
+           ctx->cufft_version % 100, ctx->cufft.library_name);
+  else
+    printf("cuFFT: - (%s); running zipfft only\n", ctx->cufft_why);
+  printf("timing: median of %d runs after %d warm-up runs, CUDA events per execution;\n"
+         "GB/s = (input + output bytes) / time\n\n",
+         ctx->runs.timed, ctx->runs.warmup);
+}
+
+/* Prints the compact final table. */
+static void print_final_table(const bench_context *ctx, const bench_problem *problems, int count) {
+  row_cells cells;
+  printf("\nsummary (copy bandwidth %.1f GB/s; cuFFT/zipfft time > 1 means zipfft is faster)\n",
+         ctx->copy_gbps);
+  format_header(cells);
+  print_cells(cells);
+  for (int i = 0; i < count; i++) {
+    format_row(&problems[i], ctx->copy_gbps, cells);
+    print_cells(cells);
+  }
+}
+
+/* Writes the Markdown preamble (GPU, driver, cuFFT, date, copy bandwidth, plan times). */
+static void write_markdown_preamble(FILE *f, const bench_context *ctx) {
+  char date[64] = "unknown date";
+  time_t now = time(NULL);
+  struct tm utc;
+  if (gmtime_r(&now, &utc)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &utc);
+  fprintf(f, "# zipfft benchmark\n\n- GPU: %s (device %d)\n- CUDA driver: %d.%d\n",
+          ctx->gpu_name, ctx->ordinal, ctx->driver_version / 1000,
+          ctx->driver_version % 1000 / 10);
+  if (ctx->have_cufft)
+    fprintf(f, "- cuFFT: %d.%d.%d\n", ctx->cufft_version / 1000,
+            ctx->cufft_version % 1000 / 100, ctx->cufft_version % 100);
+  else
+    fprintf(f, "- cuFFT: not available (%s)\n", ctx->cufft_why);
+  fprintf(f, "- Date: %s\n- Device-to-device copy bandwidth: %.1f GB/s (read + write)\n", date,
+          ctx->copy_gbps);
+  fprintf(f, "- Timing: median of %d runs after %d warm-up runs; GB/s = (input + output "
+          "bytes) / time\n", ctx->runs.timed, ctx->runs.warmup);
+  for (int stage = 0; stage < PLAN_STAGES && ctx->plan_ok; stage++)
+    fprintf(f, "- Plan creation, c2c f32 N=%lld, %s: %.2f ms\n", (long long)plan_timing_n,
+            plan_stage_names[stage], ctx->plan_ms[stage]);
+  fprintf(f, "\n");
+}
+
+/* Writes the results as Markdown to path. Returns 1 on success (prints the failure). */
+static int write_markdown(const bench_context *ctx, const bench_problem *problems, int count,
+                          const char *path) {
+  row_cells cells;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    printf("bench: cannot write %s\n", path);
+    return 0;
+  }
+  write_markdown_preamble(f, ctx);
+  format_header(cells);
+  write_markdown_cells(f, cells);
+  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "|%s", c == COL_PROBLEM ? ":---" : "---:");
+  fprintf(f, "|\n");
+  for (int i = 0; i < count; i++) {
+    format_row(&problems[i], ctx->copy_gbps, cells);
+    write_markdown_cells(f, cells);
+  }
+  if (fclose(f) != 0) {
+    printf("bench: error writing %s\n", path);
+    return 0;
+  }
+  printf("\nwrote %s\n", path);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The subcommand.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Runs every problem, printing progress; skips the rest once a driver call failed. Returns
+ * the number of problems that failed or mismatched. */
+static int run_problems(bench_context *ctx, bench_problem *problems, int count) {
+  int bad = 0;
+  for (int i = 0; i < count; i++) {
+    if (ctx->device_failed) {
+      problems[i].failed = 1;
+    } else {
+      bench_run_problem(ctx, &problems[i]);
+      print_progress(&problems[i]);
+    }
+    bad += problems[i].failed || problem_mismatched(&problems[i]);
+  }
+  if (ctx->device_failed) printf("bench: a driver call failed; remaining problems skipped\n");
+  return bad;
+}
+
+/* Runs every measurement on the open device (plan creation first, before any compile of the
+ * timed size), writes the Markdown file, frees the buffers and prints the final table last.
+ * Returns BENCH_OK when everything succeeded and matched, else BENCH_FAILED. */
+static int bench_session(bench_context *ctx, const bench_options *opt, bench_problem *problems,
+                         int count) {
+  int ok, bad = 0;
+  bench_load_cufft(ctx);
+  print_environment(ctx);
+  ok = bench_alloc(ctx, largest_problem_bytes(problems, count)) && bench_copy_bandwidth(ctx);
+  if (ok) {
+    ok = bench_plan_creation(ctx);
+    bad = run_problems(ctx, problems, count);
+    if (opt->md_path && !write_markdown(ctx, problems, count, opt->md_path)) ok = 0;
+  }
+  bench_free(ctx);
+  cufft_unload(&ctx->cufft);
+  ctx->have_cufft = 0;
+  if (!ok && !ctx->copy_gbps) return BENCH_FAILED;
+  if (bad) printf("\nbench: %d problem(s) failed or mismatched\n", bad);
+  print_final_table(ctx, problems, count);
+  return ok && !bad && !ctx->device_failed ? BENCH_OK : BENCH_FAILED;
+}
+
+/* The `zipfft bench` subcommand (contract in bench.h). */
+int zipfft_tool_bench(int argc, char **argv) {
+  bench_options opt;
+  bench_context ctx;
+  bench_problem problems[ARRAY_LEN(precisions) * ARRAY_LEN(sizes)];
+  int count, rc = parse_options(argc, argv, &opt);
+  if (rc == BENCH_HELP) return BENCH_OK;
+  if (rc != BENCH_OK) return rc;
+  count = build_problems(&opt, problems);
+  memset(&ctx, 0, sizeof ctx);
+  ctx.host_in_precision = -1;
+  ctx.runs = opt.quick ? quick_runs : full_runs;
+  rc = bench_open_device(&ctx, opt.device);
+  if (rc == BENCH_OK) rc = bench_session(&ctx, &opt, problems, count);
+  bench_close_device(&ctx);
+  return rc;
+}
