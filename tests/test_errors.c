@@ -29,6 +29,7 @@ typedef struct setter_case {
 } setter_case;
 
 static int cases;
+static char where[64]; /* table row being checked, printed with failures ("" outside) */
 static char sentinel_storage[2];
 
 /* Redirects stdout and stderr into a temporary file. */
@@ -82,18 +83,18 @@ static void expect_done(quiet *q, zipfft_status got, const char *what, int line,
   snprintf(detail, sizeof detail, "%s", zipfft_last_error());
   long printed = quiet_end(q);
   cases++;
-  ZT_CHECK(got == expected, "line %d: %s returned %s, expected %s (%s)", line, what,
+  ZT_CHECK(got == expected, "line %d %s: %s returned %s, expected %s (%s)", line, where, what,
            zipfft_status_name(got), zipfft_status_name(expected), detail);
-  ZT_CHECK(printed == 0, "line %d: %s printed %ld bytes", line, what, printed);
+  ZT_CHECK(printed == 0, "line %d %s: %s printed %ld bytes", line, where, what, printed);
   if (expected == ZIPFFT_SUCCESS) {
-    ZT_CHECK(detail[0] == '\0', "line %d: %s succeeded but left the detail \"%s\"", line, what,
-             detail);
+    ZT_CHECK(detail[0] == '\0', "line %d %s: %s succeeded but left the detail \"%s\"", line,
+             where, what, detail);
     return;
   }
-  ZT_CHECK(detail[0] != '\0', "line %d: %s failed without a detail", line, what);
+  ZT_CHECK(detail[0] != '\0', "line %d %s: %s failed without a detail", line, where, what);
   if (value)
-    ZT_CHECK(contains(detail, value), "line %d: %s: detail \"%s\" does not contain \"%s\"", line,
-             what, detail, value);
+    ZT_CHECK(contains(detail, value), "line %d %s: %s: detail \"%s\" does not contain \"%s\"",
+             line, where, what, detail, value);
 }
 
 /* Runs a call with output captured and checks it with expect_done. */
@@ -128,12 +129,14 @@ static void check_desc_create(void) {
       {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     zipfft_desc d = sentinel();
+    snprintf(where, sizeof where, "(desc_create row %zu)", i);
     EXPECT(zipfft_desc_create(rows[i].null_d ? NULL : &d, (zipfft_type)rows[i].type,
                               (zipfft_precision)rows[i].prec, rows[i].rank,
                               rows[i].null_lengths ? NULL : rows[i].lengths),
            rows[i].expect, rows[i].value);
     ZT_CHECK(d == sentinel(), "desc_create row %zu changed *d on failure", i);
   }
+  where[0] = '\0';
 }
 
 /* Calls the setter of a table row on d. */
@@ -180,11 +183,15 @@ static void check_setters(void) {
   ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(where, sizeof where, "(bad setter row %zu)", i);
     EXPECT(apply_setter(d, &bad[i]), bad[i].expect, bad[i].value);
     EXPECT(apply_setter(d, &good[bad[i].kind]), ZIPFFT_SUCCESS, NULL); /* clears the detail */
   }
-  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    snprintf(where, sizeof where, "(NULL description, setter row %zu)", i);
     EXPECT(apply_setter(NULL, &good[i]), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  }
+  where[0] = '\0';
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL); /* still valid after failures */
   zipfft_plan_destroy(p);
@@ -237,11 +244,13 @@ static void check_plan_create(void) {
       continue;
     }
     ZT_OK(plan_case_desc(&rows[i], &d));
+    snprintf(where, sizeof where, "(plan_create row %zu)", i);
     EXPECT(zipfft_plan_create(&p, d), rows[i].expect, rows[i].value);
     ZT_CHECK(p == sentinel(), "plan_create row %zu changed *p on failure", i);
     zipfft_desc_destroy(d);
     d = NULL;
   }
+  where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));
   EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_create(&p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
@@ -300,11 +309,13 @@ static void check_execute(void) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     zt_buffer *in = rows[i].in ? &bufs[rows[i].in] : NULL;
     zt_buffer *out = rows[i].out ? &bufs[rows[i].out] : NULL;
+    snprintf(where, sizeof where, "(execute row %zu)", i);
     EXPECT(zt_execute(plans[rows[i].plan], in, out, rows[i].stream ? sentinel() : NULL),
            rows[i].expect, NULL);
     ZT_CHECK(unchanged(&bufs[A], snap_a) && unchanged(&bufs[B], snap_b),
              "execute row %zu modified a buffer", i);
   }
+  where[0] = '\0';
   EXPECT(zt_execute(plans[OOP], &bufs[A], &bufs[B], NULL), ZIPFFT_SUCCESS, NULL);
   ZT_CHECK(unchanged(&bufs[A], snap_a) && !unchanged(&bufs[B], snap_b),
            "a valid execution did not write its output (or wrote its input)");

@@ -132,6 +132,13 @@ int zipfft_tool_demo(int argc, char **argv) {
     zipfft_plan_backend(probe, &backend);
   zipfft_plan_destroy(probe);
   const zipfft__cuda_api *cu = backend == ZIPFFT_BACKEND_CUDA ? zipfft__cuda_api_get() : NULL;
+  CUdevice device = 0;
+  CUcontext context = NULL;
+  if (cu && (cu->cuDeviceGet(&device, 0) != 0 || cu->cuDevicePrimaryCtxRetain(&context, device) != 0 ||
+             cu->cuCtxPushCurrent(context) != 0)) {
+    fprintf(stderr, "zipfft demo: cannot make device 0's primary context current\n");
+    return 1;
+  }
   int64_t elements = cu ? (int64_t)1 << 26 : quick ? (int64_t)1 << 16 : (int64_t)1 << 20;
   printf("zipfft demo: batched 1D C2C forward transforms on the %s backend, %lld complex "
          "elements each\n", cu ? "CUDA" : "CPU", (long long)elements);
@@ -140,5 +147,9 @@ int zipfft_tool_demo(int argc, char **argv) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) failures += !run_case(&cases[i], cu, elements);
   printf("%s: %d of %zu cases passed (error gate 10*u*sqrt(log2 n) against a long-double DFT)\n",
          failures ? "FAILED" : "OK", (int)(sizeof cases / sizeof *cases) - failures, sizeof cases / sizeof *cases);
+  if (cu) {
+    cu->cuCtxPopCurrent(&context);
+    cu->cuDevicePrimaryCtxRelease(device);
+  }
   return failures ? 1 : 0;
 }

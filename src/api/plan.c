@@ -95,7 +95,7 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   zipfft__arena_destroy(a);
   if (s != ZIPFFT_SUCCESS || pk->spec.pass_count < 2) return s;
   size_t bytes;
-  void *table = zipfft__twiddle_table(pk->spec.n, pk->spec.sign, pk->spec.precision, &bytes);
+  void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
   if (!table) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "twiddle table of %zu bytes", bytes);
   s = p->backend->ops->alloc(p->backend, bytes, &pk->twiddles);
   if (s == ZIPFFT_SUCCESS) s = p->backend->ops->upload(p->backend, pk->twiddles, table, bytes);

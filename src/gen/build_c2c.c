@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gen/butterfly.h"
+#include "plan/twiddle.h"
 
 enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
@@ -162,26 +163,31 @@ static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
   }
 }
 
-/* Multiplies x[1..r-1] of butterfly j by the table twiddles w_n^((j % ns) * q * n/(ns*r)). */
-static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps,
+/* Multiplies x[1..r-1] of butterfly j by exp(sign 2 pi i (j % ns) q / (ns r)), read from
+ * the pass's slice of the Stockham table (consecutive threads read consecutive entries). */
+static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int p,
                           const zipfft__expr *j, zipfft__cval *x) {
-  int64_t step = c->s->n / (ps->ns * ps->radix);
-  const zipfft__expr *k1 = let(c, blk, "w", bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns)), i32(c, step)));
+  int64_t offset = zipfft__stockham_twiddle_offset(c->s, p);
+  const zipfft__expr *k = let(c, blk, "w", bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns)));
   for (int r = 1; r < ps->radix; r++) {
-    const zipfft__expr *idx = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_MUL, k1, i32(c, r)), i32(c, 2));
-    zipfft__cval w = {zipfft__e_load(c->a, c->tw, idx),
-                      zipfft__e_load(c->a, c->tw, bin(c, ZIPFFT__OP_ADD, idx, i32(c, 1)))};
-    w = zipfft__cval_materialize(c->a, blk, w);
+    const zipfft__expr *idx = bin(c, ZIPFFT__OP_ADD, k, i32(c, offset + (r - 1) * ps->ns));
+    const zipfft__var *re = zipfft__var_new(c->a, "wr", ZIPFFT__T_REAL);
+    const zipfft__var *im = zipfft__var_new(c->a, "wi", ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, blk, re, NULL);
+    zipfft__s_decl(c->a, blk, im, NULL);
+    zipfft__s_load_complex(c->a, blk, re, im, c->tw, zipfft__e_cast(c->a, ZIPFFT__T_I64, idx),
+                           ZIPFFT__ACCESS_VECTOR);
+    zipfft__cval w = {var(c, re), var(c, im)};
     x[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, x[r], w));
   }
 }
 
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
-static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int first,
+static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int p,
                          const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__cval *xb = &x[b * ps->radix];
-    if (!first) emit_twiddles(c, blk, ps, j[b], xb);
+    if (p > 0) emit_twiddles(c, blk, ps, p, j[b], xb);
     zipfft__emit_dft(c->a, blk, c->s->sign, ps->radix, xb, &y[b * ps->radix]);
   }
 }
@@ -230,7 +236,7 @@ static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coor
                                    const pass_shape *ps, int p, const zipfft__expr **j,
                                    zipfft__cval *x) {
   zipfft__cval y[max_values];
-  emit_compute(c, body, ps, p == 0, j, x, y);
+  emit_compute(c, body, ps, p, j, x, y);
   if (p == c->s->pass_count - 1)
     emit_global_stores(c, body, k, ps, j, y);
   else
@@ -285,7 +291,7 @@ const char *zipfft__build_c2c(const zipfft__c2c_spec *spec, zipfft__arena *a,
   c2c_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
   c.in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
   c.out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
-  c.tw = zipfft__param_new(a, "tw", ZIPFFT__T_REAL_TABLE);
+  c.tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
   c.batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "plan/kernel_spec.h"
+
 /* cos and sin of 2 pi k / n, reduced to the first octant for accuracy. */
 static void unit_root(int64_t k, int64_t n, long double *c, long double *s) {
   const long double pi = acosl(-1.0L);
@@ -27,22 +29,41 @@ static void unit_root(int64_t k, int64_t n, long double *c, long double *s) {
   }
 }
 
-void *zipfft__twiddle_table(int64_t n, int sign, zipfft_precision prec, size_t *bytes) {
-  size_t real_size = prec == ZIPFFT_F32 ? sizeof(float) : sizeof(double);
-  *bytes = (size_t)n * 2 * real_size;
-  void *table = malloc(*bytes);
+/* Stores one complex value rounded once to the precision. */
+static void put(void *table, int64_t i, zipfft_precision prec, long double re, long double im) {
+  if (prec == ZIPFFT_F32) {
+    ((float *)table)[2 * i] = (float)re;
+    ((float *)table)[2 * i + 1] = (float)im;
+  } else {
+    ((double *)table)[2 * i] = (double)re;
+    ((double *)table)[2 * i + 1] = (double)im;
+  }
+}
+
+int64_t zipfft__stockham_twiddle_offset(const zipfft__c2c_spec *s, int pass) {
+  int64_t offset = 0, ns = 1;
+  for (int p = 0; p < pass; p++) {
+    if (p > 0) offset += ns * (s->radices[p] - 1);
+    ns *= s->radices[p];
+  }
+  return offset;
+}
+
+void *zipfft__stockham_twiddles(const zipfft__c2c_spec *s, size_t *bytes) {
+  int64_t count = zipfft__stockham_twiddle_offset(s, s->pass_count);
+  *bytes = (size_t)count * 2 * (s->precision == ZIPFFT_F32 ? sizeof(float) : sizeof(double));
+  void *table = count > 0 ? malloc(*bytes) : NULL;
   if (!table) return NULL;
-  for (int64_t k = 0; k < n; k++) {
-    long double c, s;
-    unit_root(k, n, &c, &s);
-    s *= sign;
-    if (prec == ZIPFFT_F32) {
-      ((float *)table)[2 * k] = (float)c;
-      ((float *)table)[2 * k + 1] = (float)s;
-    } else {
-      ((double *)table)[2 * k] = (double)c;
-      ((double *)table)[2 * k + 1] = (double)s;
-    }
+  int64_t ns = s->radices[0];
+  for (int p = 1; p < s->pass_count; p++) {
+    int64_t base = zipfft__stockham_twiddle_offset(s, p), r = s->radices[p];
+    for (int64_t q = 1; q < r; q++)
+      for (int64_t k = 0; k < ns; k++) {
+        long double c, sn;
+        unit_root(k * q, ns * r, &c, &sn);
+        put(table, base + (q - 1) * ns + k, s->precision, c, s->sign * sn);
+      }
+    ns *= r;
   }
   return table;
 }

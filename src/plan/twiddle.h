@@ -7,9 +7,14 @@
 
 #include "zipfft.h"
 
-/* Returns a malloc'ed table of n interleaved complex values exp(sign 2 pi i k / n),
- * k = 0..n-1, each rounded once from long double to the precision's real type; *bytes gets
- * its size. NULL when memory runs out. */
-void *zipfft__twiddle_table(int64_t n, int sign, zipfft_precision prec, size_t *bytes);
+struct zipfft__c2c_spec;
+
+/* Offset (in complex elements) of pass p's twiddles in the Stockham table of a spec. */
+int64_t zipfft__stockham_twiddle_offset(const struct zipfft__c2c_spec *s, int pass);
+/* Returns a malloc'ed table holding, for every pass p > 0 of radix r after a stride ns,
+ * exp(sign 2 pi i k q / (ns r)) at offset(p) + (q-1)*ns + k, k < ns, q = 1..r-1: the
+ * threads of a warp (consecutive k) read consecutive entries. *bytes gets its size;
+ * NULL when memory runs out or the spec has one pass. */
+void *zipfft__stockham_twiddles(const struct zipfft__c2c_spec *s, size_t *bytes);
 
 #endif
