@@ -342,11 +342,13 @@ static const char *validate_block(const zipfft__block *b, int top_level) {
       }
       case ZIPFFT__S_LOAD_COMPLEX:
         if (s->u.load_complex.ptr->type != ZIPFFT__T_BYTES_IN &&
-            s->u.load_complex.ptr->type != ZIPFFT__T_BYTES_OUT)
+            s->u.load_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&
+            s->u.load_complex.ptr->type != ZIPFFT__T_SHARED)
           return "complex load from a non-global pointer";
         break;
       case ZIPFFT__S_STORE_COMPLEX:
-        if (s->u.store_complex.ptr->type != ZIPFFT__T_BYTES_OUT)
+        if (s->u.store_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&
+            s->u.store_complex.ptr->type != ZIPFFT__T_SHARED)
           return "complex store to a non-output pointer";
         break;
       case ZIPFFT__S_STORE:

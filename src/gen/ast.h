@@ -65,8 +65,8 @@ typedef enum zipfft__stmt_kind {
   ZIPFFT__S_DECL,          /* declare var (= init if not NULL) */
   ZIPFFT__S_ASSIGN,
   ZIPFFT__S_STORE,         /* shared[index] = value */
-  ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of a global byte pointer */
-  ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of a global byte pointer = (re, im) */
+  ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of global or shared memory */
+  ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of global or shared memory = (re, im) */
   ZIPFFT__S_IF,
   ZIPFFT__S_BARRIER,       /* block-wide barrier; only at the top level of a kernel */
   ZIPFFT__S_COMMENT

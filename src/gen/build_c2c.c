@@ -13,7 +13,7 @@ typedef struct c2c_build {
   zipfft__arena *a;
   const zipfft__c2c_spec *s;
   const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
-  int64_t shared_stride; /* reals per transform in shared memory */
+  int64_t shared_stride; /* complex elements per transform in shared memory */
 } c2c_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -138,14 +138,11 @@ static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
   }
 }
 
-/* Shared-memory index of the real part of element e of this thread's transform. */
+/* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
 static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zipfft__expr *e) {
-  const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, bin(c, ZIPFFT__OP_SHR, e, i32(c, 5)));
+  int shift = zipfft__shared_pad_shift(c->s->precision);
+  const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, bin(c, ZIPFFT__OP_SHR, e, i32(c, shift)));
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride)), padded);
-}
-
-static const zipfft__expr *imag_index(c2c_build *c, const zipfft__expr *re_index) {
-  return bin(c, ZIPFFT__OP_ADD, re_index, i32(c, c->shared_stride * c->s->ffts_per_block));
 }
 
 /* Loads a middle or last pass's values x[j + r*m] from shared memory. */
@@ -155,10 +152,9 @@ static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-      const zipfft__expr *ri = let(c, g, "s", shared_index(c, k, e));
       const zipfft__cval *xv = &x[b * ps->radix + r];
-      zipfft__s_assign(c->a, g, xv->re->u.var, zipfft__e_load(c->a, c->smem, ri));
-      zipfft__s_assign(c->a, g, xv->im->u.var, zipfft__e_load(c->a, c->smem, imag_index(c, ri)));
+      zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem,
+                             shared_index(c, k, e), ZIPFFT__ACCESS_VECTOR);
     }
   }
 }
@@ -201,9 +197,9 @@ static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k
     const zipfft__expr *dst = let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j[b], i32(c, ps->ns))));
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, dst, i32(c, r * ps->ns));
-      const zipfft__expr *ri = let(c, g, "s", shared_index(c, k, e));
-      zipfft__s_store(c->a, g, c->smem, ri, y[b * ps->radix + r].re);
-      zipfft__s_store(c->a, g, c->smem, imag_index(c, ri), y[b * ps->radix + r].im);
+      const zipfft__cval *yv = &y[b * ps->radix + r];
+      zipfft__s_store_complex(c->a, g, c->smem, shared_index(c, k, e), yv->re, yv->im,
+                              ZIPFFT__ACCESS_VECTOR);
     }
   }
 }

@@ -4,7 +4,8 @@
 
 static void c_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                            const zipfft__stmt *s) {
-  zipfft__sb_printf(sb, "zload(%s, ", s->u.load_complex.ptr->name);
+  zipfft__sb_printf(sb, "zload(%s%s, ", s->u.load_complex.ptr->type == ZIPFFT__T_SHARED ? "(const unsigned char *)" : "",
+                    s->u.load_complex.ptr->name);
   zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
   zipfft__sb_printf(sb, ", &");
   zipfft__emit_var(sb, d, s->u.load_complex.re);
@@ -15,7 +16,8 @@ static void c_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_
 
 static void c_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                             const zipfft__stmt *s) {
-  zipfft__sb_printf(sb, "zstore(%s, ", s->u.store_complex.ptr->name);
+  zipfft__sb_printf(sb, "zstore(%s%s, ", s->u.store_complex.ptr->type == ZIPFFT__T_SHARED ? "(unsigned char *)" : "",
+                    s->u.store_complex.ptr->name);
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
   zipfft__sb_printf(sb, ", ");
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);

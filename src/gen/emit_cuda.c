@@ -3,7 +3,9 @@
 
 static void cuda_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
                               zipfft_precision prec, const zipfft__stmt *s) {
-  const char *fn = s->u.load_complex.access == ZIPFFT__ACCESS_VECTOR ? "zload_vec" : "zload_bytes";
+  const char *fn = s->u.load_complex.ptr->type == ZIPFFT__T_SHARED ? "zload_shared"
+                   : s->u.load_complex.access == ZIPFFT__ACCESS_VECTOR ? "zload_vec"
+                                                                       : "zload_bytes";
   zipfft__sb_printf(sb, "%s(%s, ", fn, s->u.load_complex.ptr->name);
   zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
   zipfft__sb_printf(sb, ", &");
@@ -15,8 +17,9 @@ static void cuda_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
 
 static void cuda_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
                                zipfft_precision prec, const zipfft__stmt *s) {
-  const char *fn =
-      s->u.store_complex.access == ZIPFFT__ACCESS_VECTOR ? "zstore_vec" : "zstore_bytes";
+  const char *fn = s->u.store_complex.ptr->type == ZIPFFT__T_SHARED ? "zstore_shared"
+                   : s->u.store_complex.access == ZIPFFT__ACCESS_VECTOR ? "zstore_vec"
+                                                                        : "zstore_bytes";
   zipfft__sb_printf(sb, "%s(%s, ", fn, s->u.store_complex.ptr->name);
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
   zipfft__sb_printf(sb, ", ");
@@ -60,7 +63,11 @@ static const char cuda_prelude[] =
     " zreal im) {\n"
     "  zreal2 v; v.x = re; v.y = im; const unsigned char *s = (const unsigned char *)&v;\n"
     "  p += i * ZCOMPLEX_BYTES;\n"
-    "  for (int k = 0; k < (int)sizeof v; k++) p[k] = s[k];\n}\n";
+    "  for (int k = 0; k < (int)sizeof v; k++) p[k] = s[k];\n}\n"
+    "__device__ __forceinline__ void zload_shared(const zreal *s, int i, zreal *re, zreal *im) {\n"
+    "  zreal2 v = ((const zreal2 *)s)[i]; *re = v.x; *im = v.y;\n}\n"
+    "__device__ __forceinline__ void zstore_shared(zreal *s, int i, zreal re, zreal im) {\n"
+    "  zreal2 v; v.x = re; v.y = im; ((zreal2 *)s)[i] = v;\n}\n";
 
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};

@@ -6,10 +6,14 @@
 
 size_t zipfft__real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
 
-int64_t zipfft__shared_pad(int64_t i) { return i + (i >> 5); }
+int zipfft__shared_pad_shift(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 3; }
+
+int64_t zipfft__shared_pad(zipfft_precision p, int64_t i) {
+  return i + (i >> zipfft__shared_pad_shift(p));
+}
 
 int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s) {
-  return zipfft__shared_pad(s->n - 1) + 1;
+  return zipfft__shared_pad(s->precision, s->n - 1) + 1;
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s) {

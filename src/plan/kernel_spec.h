@@ -33,10 +33,14 @@ enum {
 
 /* Size of one real of the precision (4 or 8). */
 size_t zipfft__real_size(zipfft_precision p);
-/* Shared-memory stride of one transform (reals, padded against bank conflicts). */
+/* Shared memory holds interleaved complex values; one padding element is inserted every
+ * 2^shift elements against bank conflicts of strided exchanges (16 complex floats or 8
+ * complex doubles = 128 bytes). */
+int zipfft__shared_pad_shift(zipfft_precision p);
+/* Padded shared-memory position (complex elements) of element i of a transform. */
+int64_t zipfft__shared_pad(zipfft_precision p, int64_t i);
+/* Shared-memory stride of one transform (complex elements, padded). */
 int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s);
-/* Padded shared-memory position of element i of a transform. */
-int64_t zipfft__shared_pad(int64_t i);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
 size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s);
 unsigned zipfft__c2c_block_threads(const zipfft__c2c_spec *s);
