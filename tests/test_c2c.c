@@ -249,11 +249,16 @@ static int64_t count_non_finite(const double *v, int64_t count, int64_t *first) 
   return bad;
 }
 
+/* Unit of the accuracy gate of a case: u * sqrt(log2 n), with log2 n := 1 for n <= 2. */
+static double gate_unit(const c2c_case *c) {
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  return u * sqrt(c->n <= 2 ? 1.0 : log2((double)c->n));
+}
+
 /* Compares every transform with the scaled reference; records the worst ratio. */
 static void check_accuracy(const c2c_case *c, const double *input, const double *got) {
   long double *x = zr_alloc_pairs((size_t)c->n), *ref = zr_alloc_pairs((size_t)c->n);
-  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
-  double unit = u * sqrt(c->n <= 2 ? 1.0 : log2((double)c->n)), worst = 0;
+  double unit = gate_unit(c), worst = 0;
   long double scale = (long double)case_scale(c);
   int64_t worst_batch = 0;
   for (int64_t t = 0; t < c->batch; t++) {
@@ -261,7 +266,10 @@ static void check_accuracy(const c2c_case *c, const double *input, const double 
     zr_dft(x, ref, c->n, c->dir == ZIPFFT_FORWARD ? -1 : 1);
     for (int64_t i = 0; i < 2 * c->n; i++) ref[i] *= scale;
     double ratio = zr_rel_l2(ref, got + 2 * t * c->n, (size_t)c->n) / unit;
-    if (!(ratio <= worst)) worst = ratio, worst_batch = t;
+    if (!(ratio <= worst)) { /* also catches NaN */
+      worst = ratio;
+      worst_batch = t;
+    }
   }
   if (!(worst <= 10))
     case_fail(c, "relative L2 error %.3g = %.2f u*sqrt(log2 n) in transform %lld (gate 10)",
@@ -420,12 +428,6 @@ static void run_full_sweep(void) {
   }
 }
 
-/* Gate of the accuracy checks for a case, in units of u * sqrt(log2 n). */
-static double gate_unit(const c2c_case *c) {
-  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
-  return u * sqrt(c->n <= 2 ? 1.0 : log2((double)c->n));
-}
-
 /* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that
  * the result equals the input within the gate. */
 static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan inv) {
@@ -492,18 +494,66 @@ static void check_large_batch_plan(void) {
   }
 }
 
-int main(void) {
+/* Parses a problem string as printed by case_text. Returns 1 on success. */
+static int parse_case(const char *text, c2c_case *c) {
+  static const char *const places[] = {"outofplace", "inplace", "inplace-nullout"};
+  char prec[8], dir[8], place[24], scale[8];
+  long long n, batch, is, id, os, od;
+  size_t misalign;
+  if (sscanf(text, "c2c %7s %7s n=%lld batch=%lld istride=%lld idist=%lld ostride=%lld "
+             "odist=%lld %23s scale=%7s misalign=%zu", prec, dir, &n, &batch, &is, &id, &os,
+             &od, place, scale, &misalign) != 11)
+    return 0;
+  *c = basic_case(strcmp(prec, "f64") == 0 ? ZIPFFT_F64 : ZIPFFT_F32, n, batch,
+                  strcmp(dir, "inv") == 0 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+  c->istride = is;
+  c->idist = id;
+  c->ostride = os;
+  c->odist = od;
+  c->inv_n_scale = strcmp(scale, "1/n") == 0;
+  c->misalign = misalign;
+  for (int i = 0; i < 3; i++)
+    if (strcmp(place, places[i]) == 0) c->place = (placement_mode)i;
+  return n >= 1 && batch >= 1 && is >= 1 && os >= 1 && id >= 1 && od >= 1 && misalign < 64 &&
+         (strcmp(prec, "f32") == 0 || strcmp(prec, "f64") == 0) &&
+         (strcmp(dir, "fwd") == 0 || strcmp(dir, "inv") == 0) &&
+         (strcmp(scale, "1") == 0 || c->inv_n_scale);
+}
+
+/* Runs the problems given as arguments (problem strings, as printed on failure). */
+static void run_arguments(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    c2c_case c;
+    if (parse_case(argv[i], &c)) {
+      run_case(&c);
+    } else {
+      fprintf(stderr, "not a problem string: \"%s\"\n", argv[i]);
+      zt_failures++;
+    }
+  }
+}
+
+/* The quick tier (and the full sweep when ZIPFFT_TEST_TIER=full). */
+static void run_tiers(void) {
   static const struct { zipfft_precision p; int64_t n, batch; } trips[] = {
       {ZIPFFT_F32, 1, 2},    {ZIPFFT_F32, 1000, 3}, {ZIPFFT_F32, 4096, 2},
       {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},    {ZIPFFT_F64, 2048, 2},
       {ZIPFFT_F64, 2187, 1}};
-  if (!zt_device_ready()) return zt_finish("test_c2c", 0);
   run_quick_lengths();
   run_quick_variants();
   for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
     run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
   check_large_batch_plan();
   if (zt_full_tier()) run_full_sweep();
+}
+
+/* Usage: test_c2c [problem string...]. Without arguments runs the tiers. */
+int main(int argc, char **argv) {
+  if (!zt_device_ready()) return zt_finish("test_c2c", 0);
+  if (argc > 1)
+    run_arguments(argc, argv);
+  else
+    run_tiers();
   for (int p = 0; p < 2; p++)
     printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64",
            worst_ratio[p], worst_text[p][0] ? worst_text[p] : "no case");

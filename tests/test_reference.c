@@ -106,7 +106,12 @@ static void check_linearity_and_inverse(int64_t n) {
   for (int64_t i = 0; i < 2 * n; i++) z[i] *= (long double)n;
   d = zr_rel_l2_ld(z, fy, (size_t)n);
   ZT_CHECK(d < 1e-16, "inverse(forward(x)) = n x, n=%lld: rel L2 %.3g", (long long)n, d);
-  free(x), free(y), free(z), free(fx), free(fy), free(fz);
+  free(x);
+  free(y);
+  free(z);
+  free(fx);
+  free(fy);
+  free(fz);
 }
 
 int main(void) {

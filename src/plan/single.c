@@ -1,15 +1,24 @@
 /* single.c - strategy: the whole 1D C2C transform in one kernel (Stockham passes in
  * registers exchanged through shared memory, several transforms per block). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "api/error.h"
 #include "gen/butterfly.h"
 #include "plan/strategy.h"
 
-/* Radices a pass may use, largest first. fp64 holds fewer values per thread (registers). */
-static const int radices_f32[] = {32, 27, 25, 24, 20, 18, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-                                  6, 5, 4, 3, 2};
-static const int radices_f64[] = {16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+/* Radices a pass may use, largest first. */
+static const int radices[] = {32, 27, 25, 24, 20, 18, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+                              6, 5, 4, 3, 2};
+
+/* Largest radix per precision: a thread holds about that many complex values, and more
+ * registers per thread lower occupancy (ZIPFFT_MAX_RADIX overrides it, for tuning). */
+static int max_radix(zipfft_precision prec) {
+  const char *env = getenv("ZIPFFT_MAX_RADIX");
+  int cap = env && *env ? atoi(env) : 16;
+  (void)prec;
+  return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
+}
 
 enum {
   max_threads_per_fft = 1024,
@@ -18,6 +27,7 @@ enum {
 };
 
 typedef struct factorization {
+  int cap; /* largest radix allowed */
   int count;
   int radices[ZIPFFT__MAX_PASSES];
 } factorization;
@@ -38,7 +48,7 @@ static void search(int64_t n, const int *list, int list_len, factorization *cur,
     return;
   }
   if (cur->count == ZIPFFT__MAX_PASSES || (best->count && cur->count + 1 > best->count)) return;
-  int limit = cur->count ? cur->radices[cur->count - 1] : ZIPFFT__MAX_RADIX;
+  int limit = cur->count ? cur->radices[cur->count - 1] : cur->cap;
   for (int i = 0; i < list_len; i++) {
     if (list[i] > limit || n % list[i] != 0) continue;
     cur->radices[cur->count++] = list[i];
@@ -49,12 +59,9 @@ static void search(int64_t n, const int *list, int list_len, factorization *cur,
 
 /* Factorises n into pass radices; count 0 when impossible (a prime factor above 13). */
 static factorization factorize(int64_t n, zipfft_precision prec) {
-  factorization cur = {0}, best = {0};
-  if (n == 1) return (factorization){1, {1}};
-  const int *list = prec == ZIPFFT_F32 ? radices_f32 : radices_f64;
-  int len = prec == ZIPFFT_F32 ? (int)(sizeof radices_f32 / sizeof *list)
-                               : (int)(sizeof radices_f64 / sizeof *list);
-  search(n, list, len, &cur, &best);
+  factorization cur = {.cap = max_radix(prec)}, best = {0};
+  if (n == 1) return (factorization){.count = 1, .radices = {1}};
+  search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
 
