@@ -20,6 +20,7 @@ typedef struct zipfft__c2c_spec {
   int radices[ZIPFFT__MAX_PASSES];   /* radix of each pass, first to last; product = n */
   int threads_per_fft;               /* threads cooperating on one transform */
   int ffts_per_block;                /* transforms per thread block */
+  int min_blocks_per_sm;             /* occupancy the compiler must allow (0: no hint) */
   int64_t in_stride, in_dist;        /* complex elements */
   int64_t out_stride, out_dist;
   double scale;                      /* multiplied into the outputs; 1 = none */

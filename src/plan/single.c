@@ -2,6 +2,7 @@
  * registers exchanged through shared memory, several transforms per block). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/error.h"
 #include "gen/butterfly.h"
@@ -22,9 +23,46 @@ static int max_radix(zipfft_precision prec) {
 
 enum {
   max_threads_per_fft = 1024,
+  max_block_threads = 1024,
   target_block_threads = 256,
-  preferred_shared_bytes = 48 * 1024
+  preferred_shared_bytes = 48 * 1024,
+  max_threads_per_sm = 2048,
+  shared_per_sm = 233472,      /* sm_90: 228 KiB per multiprocessor */
+  shared_reserved_per_block = 1024
 };
+
+/* Threads lost to partly filled warps when f transforms of t threads share a block. */
+static double warp_waste(int64_t f, int64_t t) {
+  int64_t threads = f * t, padded = (threads + 31) / 32 * 32;
+  return (double)(padded - threads) / (double)threads;
+}
+
+/* Transforms per block: fill whole warps where possible, about target_block_threads
+ * threads, at most the batch, within the preferred shared memory (one transform always). */
+static int choose_ffts_per_block(zipfft__c2c_spec *s, int64_t batch) {
+  int64_t t = s->threads_per_fft, best = 1;
+  double best_score = 1e9;
+  for (int64_t f = 1; f * t <= max_block_threads && f <= batch; f++) {
+    s->ffts_per_block = (int)f;
+    if (f > 1 && zipfft__c2c_shared_bytes(s) > preferred_shared_bytes) break;
+    double distance = (double)llabs(f * t - target_block_threads) / target_block_threads;
+    double score = 4 * warp_waste(f, t) + distance;
+    if (score < best_score - 1e-9) best = f, best_score = score;
+  }
+  return (int)best;
+}
+
+/* Blocks per multiprocessor that shared memory and threads allow: promised to the
+ * compiler (__launch_bounds__) so registers do not become the tighter limit.
+ * ZIPFFT_OCCUPANCY_HINT=0 turns the hint off (tuning). */
+static int occupancy_hint(const zipfft__c2c_spec *s) {
+  const char *env = getenv("ZIPFFT_OCCUPANCY_HINT");
+  if (env && strcmp(env, "0") == 0) return 0;
+  int64_t by_threads = max_threads_per_sm / zipfft__c2c_block_threads(s);
+  int64_t by_shared = shared_per_sm / ((int64_t)zipfft__c2c_shared_bytes(s) + shared_reserved_per_block);
+  int64_t blocks = by_threads < by_shared ? by_threads : by_shared;
+  return (int)(blocks < 1 ? 1 : blocks > 8 ? 8 : blocks);
+}
 
 typedef struct factorization {
   int cap; /* largest radix allowed */
@@ -77,10 +115,8 @@ static int single_spec(const struct zipfft_desc_s *d, const zipfft__layout_1d *l
                           .in_stride = l->in_stride, .in_dist = l->in_dist,
                           .out_stride = l->out_stride, .out_dist = l->out_dist, .scale = d->scale};
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
-  int64_t per_block = target_block_threads / s->threads_per_fft;
-  s->ffts_per_block = (int)(per_block < 1 ? 1 : per_block > d->batch ? d->batch : per_block);
-  while (s->ffts_per_block > 1 && zipfft__c2c_shared_bytes(s) > preferred_shared_bytes)
-    s->ffts_per_block--;
+  s->ffts_per_block = choose_ffts_per_block(s, d->batch);
+  s->min_blocks_per_sm = occupancy_hint(s);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }
 
