@@ -115,7 +115,6 @@ typedef struct zipfft__kernel_ast {
   int param_count;
   const zipfft__var *shared; /* NULL when the kernel uses no shared memory */
   unsigned block_threads;
-  unsigned min_blocks_per_sm; /* 0: no occupancy hint */
   size_t shared_bytes;
   zipfft__block body;
 } zipfft__kernel_ast;

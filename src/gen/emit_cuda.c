@@ -77,9 +77,8 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__sb_printf(&sb, "typedef %s zreal;\ntypedef %s zreal2;\n", f32 ? "float" : "double",
                     f32 ? "float2" : "double2");
   zipfft__sb_printf(&sb, "%s\n", cuda_prelude);
-  zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u", k->block_threads);
-  if (k->min_blocks_per_sm) zipfft__sb_printf(&sb, ", %u", k->min_blocks_per_sm);
-  zipfft__sb_printf(&sb, ") %s(", k->name);
+  zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
+                    k->block_threads, k->name);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");
   if (k->shared)

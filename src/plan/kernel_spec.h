@@ -20,7 +20,6 @@ typedef struct zipfft__c2c_spec {
   int radices[ZIPFFT__MAX_PASSES];   /* radix of each pass, first to last; product = n */
   int threads_per_fft;               /* threads cooperating on one transform */
   int ffts_per_block;                /* transforms per thread block */
-  int min_blocks_per_sm;             /* occupancy the compiler must allow (0: no hint) */
   int64_t in_stride, in_dist;        /* complex elements */
   int64_t out_stride, out_dist;
   double scale;                      /* multiplied into the outputs; 1 = none */
@@ -35,8 +34,7 @@ enum {
 /* Size of one real of the precision (4 or 8). */
 size_t zipfft__real_size(zipfft_precision p);
 /* Shared memory holds interleaved complex values; one padding element is inserted every
- * 2^shift elements against bank conflicts of strided exchanges (16 complex floats or 8
- * complex doubles = 128 bytes). */
+ * 2^shift elements (256 bytes) against bank conflicts of strided exchanges. */
 int zipfft__shared_pad_shift(zipfft_precision p);
 /* Padded shared-memory position (complex elements) of element i of a transform. */
 int64_t zipfft__shared_pad(zipfft_precision p, int64_t i);
