@@ -138,10 +138,20 @@ static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
   }
 }
 
+/* Padding elements before element e (e >= 0): a shift when the period is a power of two,
+ * because a signed division needs a sign fix-up the compiler cannot drop. */
+static const zipfft__expr *padding(c2c_build *c, const zipfft__expr *e) {
+  int64_t period = zipfft__shared_pad_period(c->s);
+  if (period == 0) return i32(c, 0);
+  int shift = 0;
+  while (((int64_t)1 << shift) < period) shift++;
+  if (((int64_t)1 << shift) == period) return bin(c, ZIPFFT__OP_SHR, e, i32(c, shift));
+  return bin(c, ZIPFFT__OP_DIV, e, i32(c, period));
+}
+
 /* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
 static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zipfft__expr *e) {
-  int shift = zipfft__shared_pad_shift(c->s->precision);
-  const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, bin(c, ZIPFFT__OP_SHR, e, i32(c, shift)));
+  const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, padding(c, e));
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride)), padded);
 }
 
@@ -154,12 +164,12 @@ static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zip
 static void shared_indices(c2c_build *c, zipfft__block *blk, const coords *k,
                            const zipfft__expr *base, int64_t step, int radix,
                            const zipfft__expr **idx) {
-  int shift = zipfft__shared_pad_shift(c->s->precision);
-  int separable = c->s->precision == ZIPFFT_F32 && step % ((int64_t)1 << shift) == 0;
+  int64_t period = zipfft__shared_pad_period(c->s);
+  int separable = c->s->precision == ZIPFFT_F32 && (period == 0 || step % period == 0);
   const zipfft__expr *first = separable ? let(c, blk, "s", shared_index(c, k, base)) : NULL;
   for (int q = 0; q < radix; q++) {
     int64_t offset = q * step;
-    idx[q] = separable ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (offset >> shift)))
+    idx[q] = separable ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (period ? offset / period : 0)))
                        : shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
   }
 }

@@ -6,16 +6,17 @@
 
 size_t zipfft__real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
 
-/* Measured on an H200 (docs/perf): one pad per 32 complex floats or 16 complex doubles
- * (256 bytes) beat one per 128 bytes, most for odd lengths (1000: 76% -> 82% of copy). */
-int zipfft__shared_pad_shift(zipfft_precision p) { return p == ZIPFFT_F32 ? 5 : 4; }
+int64_t zipfft__shared_pad_period(const zipfft__c2c_spec *s) {
+  return s->radices[0] % 2 == 0 ? s->radices[0] : 0;
+}
 
-int64_t zipfft__shared_pad(zipfft_precision p, int64_t i) {
-  return i + (i >> zipfft__shared_pad_shift(p));
+int64_t zipfft__shared_pad(const zipfft__c2c_spec *s, int64_t i) {
+  int64_t period = zipfft__shared_pad_period(s);
+  return period ? i + i / period : i;
 }
 
 int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s) {
-  return zipfft__shared_pad(s->precision, s->n - 1) + 1;
+  return zipfft__shared_pad(s, s->n - 1) + 1;
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s) {

@@ -33,11 +33,15 @@ enum {
 
 /* Size of one real of the precision (4 or 8). */
 size_t zipfft__real_size(zipfft_precision p);
-/* Shared memory holds interleaved complex values; one padding element is inserted every
- * 2^shift elements (256 bytes) against bank conflicts of strided exchanges. */
-int zipfft__shared_pad_shift(zipfft_precision p);
+/* Shared memory holds interleaved complex values. The first pass stores with a stride of
+ * one radix; an odd stride puts every 8- or 16-byte access of a warp's phase in a
+ * different bank. So an even first radix gets one padding element after every `period` =
+ * radix elements (stride radix + 1), an odd one none (period 0). Measured on an H200:
+ * uniform padding every 16 or 32 elements left 2-way conflicts for radix 16 and more for
+ * radix 10, and padding a radix-7 layout made its stride even (2401: 79% -> 62%). */
+int64_t zipfft__shared_pad_period(const zipfft__c2c_spec *s);
 /* Padded shared-memory position (complex elements) of element i of a transform. */
-int64_t zipfft__shared_pad(zipfft_precision p, int64_t i);
+int64_t zipfft__shared_pad(const zipfft__c2c_spec *s, int64_t i);
 /* Shared-memory stride of one transform (complex elements, padded). */
 int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
