@@ -42,14 +42,24 @@ static zipfft_status open_backend(const struct zipfft_desc_s *d, zipfft_backend 
   return want == ZIPFFT_BACKEND_CUDA ? zipfft__cuda_open(d->device, b) : zipfft__cpu_open(b);
 }
 
-/* Generates the source of a kernel in the requested language (malloc'ed) and its AST facts. */
-static zipfft_status generate(const zipfft__c2c_spec *spec, int cuda, char **text,
-                              zipfft__kernel_ast *k, zipfft__arena *a) {
-  const char *problem = zipfft__build_c2c(spec, a, k);
-  if (problem) return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "generator: %s", problem);
-  *text = cuda ? zipfft__emit_cuda(k) : zipfft__emit_c(k);
-  if (!*text) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "emitting kernel %s", k->name);
-  return ZIPFFT_SUCCESS;
+/* Generates one kernel's source in the requested language (CUDA or C): malloc'ed text in
+ * *text, and (when launch is not NULL) the kernel's name and launch facts in *launch. */
+static zipfft_status generate_source(const zipfft__c2c_spec *spec, int cuda, char **text,
+                                     zipfft__kernel_source *launch) {
+  zipfft__arena *a = zipfft__arena_create();
+  if (!a) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
+  zipfft__kernel_ast k;
+  zipfft_status s = ZIPFFT_SUCCESS;
+  const char *problem = zipfft__build_c2c(spec, a, &k);
+  *text = problem ? NULL : cuda ? zipfft__emit_cuda(&k) : zipfft__emit_c(&k);
+  if (problem)
+    s = zipfft__fail(ZIPFFT_ERROR_INTERNAL, "generator: %s", problem);
+  else if (!*text)
+    s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "emitting kernel %s", k.name);
+  if (s == ZIPFFT_SUCCESS && launch)
+    *launch = (zipfft__kernel_source){NULL, *text, k.block_threads, k.shared_bytes};
+  zipfft__arena_destroy(a);
+  return s;
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -64,35 +74,31 @@ static void dump_source(const char *name, const char *ext, const char *text) {
   fclose(f);
 }
 
-/* Dumps both languages of a kernel (the one not compiled is generated only for the dump). */
+/* Dumps both languages of a kernel when ZIPFFT_DUMP_DIR is set. */
 static void dump_kernel(const zipfft__c2c_spec *spec) {
   if (!getenv("ZIPFFT_DUMP_DIR")) return;
+  char name[256];
+  zipfft__c2c_kernel_name(spec, name, sizeof name);
   for (int cuda = 0; cuda < 2; cuda++) {
-    zipfft__arena *a = zipfft__arena_create();
-    zipfft__kernel_ast k;
     char *text = NULL;
-    if (a && generate(spec, cuda, &text, &k, a) == ZIPFFT_SUCCESS)
-      dump_source(k.name, cuda ? "cu" : "c", text);
+    if (generate_source(spec, cuda, &text, NULL) == ZIPFFT_SUCCESS)
+      dump_source(name, cuda ? "cu" : "c", text);
     free(text);
-    zipfft__arena_destroy(a);
   }
 }
 
 /* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. */
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
-  zipfft__arena *a = zipfft__arena_create();
-  if (!a) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
-  zipfft__kernel_ast k;
-  char *text = NULL;
-  int cuda = p->backend_kind == ZIPFFT_BACKEND_CUDA;
-  zipfft_status s = generate(&pk->spec, cuda, &text, &k, a);
+  char name[256], *text = NULL;
+  zipfft__kernel_source src;
+  zipfft__c2c_kernel_name(&pk->spec, name, sizeof name);
+  zipfft_status s = generate_source(&pk->spec, p->backend_kind == ZIPFFT_BACKEND_CUDA, &text, &src);
   if (s == ZIPFFT_SUCCESS) {
     dump_kernel(&pk->spec);
-    zipfft__kernel_source src = {k.name, text, k.block_threads, k.shared_bytes};
+    src.name = name;
     s = p->backend->ops->compile(p->backend, &src, &pk->handle);
   }
   free(text);
-  zipfft__arena_destroy(a);
   if (s != ZIPFFT_SUCCESS || pk->spec.pass_count < 2) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
@@ -281,17 +287,14 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
   if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
   zipfft_status s = ZIPFFT_SUCCESS;
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    zipfft__arena *a = zipfft__arena_create();
-    zipfft__kernel_ast k;
-    char *text = NULL;
+    char name[256], *text = NULL;
     void *image = NULL;
     size_t size = 0;
-    s = a ? generate(&p->kernels[i].spec, 1, &text, &k, a)
-          : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
-    if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, k.name, arch, &image, &size);
+    zipfft__c2c_kernel_name(&p->kernels[i].spec, name, sizeof name);
+    s = generate_source(&p->kernels[i].spec, 1, &text, NULL);
+    if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, name, arch, &image, &size);
     free(image);
     free(text);
-    zipfft__arena_destroy(a);
   }
   return s;
 }
@@ -303,14 +306,10 @@ zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text) {
   zipfft__strbuf sb = {0};
   zipfft_status s = ZIPFFT_SUCCESS;
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    zipfft__arena *a = zipfft__arena_create();
-    zipfft__kernel_ast k;
     char *one = NULL;
-    s = a ? generate(&p->kernels[i].spec, cuda, &one, &k, a)
-          : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
+    s = generate_source(&p->kernels[i].spec, cuda, &one, NULL);
     if (one) zipfft__sb_printf(&sb, "%s", one);
     free(one);
-    zipfft__arena_destroy(a);
   }
   *text = zipfft__sb_take(&sb);
   if (s == ZIPFFT_SUCCESS && !*text) s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "sources");

@@ -14,11 +14,10 @@ typedef struct zipfft__dialect {
   const char *table_load_open; /* text before "array[index]" of read-only table loads */
   const char *table_load_close;
   int per_thread_live_vars;    /* live-across-barrier variables are arrays indexed by tid */
-  /* Print "real re, im <- element" and "element <- re, im" statements. */
-  void (*load_complex)(zipfft__strbuf *sb, const struct zipfft__dialect *d,
-                       zipfft_precision prec, const zipfft__stmt *s);
-  void (*store_complex)(zipfft__strbuf *sb, const struct zipfft__dialect *d,
-                        zipfft_precision prec, const zipfft__stmt *s);
+  /* Helper called for complex loads and stores, by memory: global with vector access,
+   * global with byte access, shared; and the cast put before a shared pointer. */
+  const char *load_fn[3], *store_fn[3];
+  const char *shared_load_cast, *shared_store_cast;
 } zipfft__dialect;
 
 /* Prints a variable reference (name, or name[tid] for per-thread copies). */

@@ -2,30 +2,6 @@
  * over the threads of a block (the SIMT-to-loops transformation), run block by block. */
 #include "gen/emit.h"
 
-static void c_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
-                           const zipfft__stmt *s) {
-  zipfft__sb_printf(sb, "zload(%s%s, ", s->u.load_complex.ptr->type == ZIPFFT__T_SHARED ? "(const unsigned char *)" : "",
-                    s->u.load_complex.ptr->name);
-  zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.re);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.im);
-  zipfft__sb_printf(sb, ");\n");
-}
-
-static void c_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
-                            const zipfft__stmt *s) {
-  zipfft__sb_printf(sb, "zstore(%s%s, ", s->u.store_complex.ptr->type == ZIPFFT__T_SHARED ? "(unsigned char *)" : "",
-                    s->u.store_complex.ptr->name);
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
-  zipfft__sb_printf(sb, ", ");
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);
-  zipfft__sb_printf(sb, ", ");
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.im);
-  zipfft__sb_printf(sb, ");\n");
-}
-
 static const zipfft__dialect c_dialect = {
     .type_names = {[ZIPFFT__T_I32] = "int32_t", [ZIPFFT__T_I64] = "int64_t",
                    [ZIPFFT__T_BOOL] = "int", [ZIPFFT__T_REAL] = "zreal",
@@ -39,8 +15,10 @@ static const zipfft__dialect c_dialect = {
     .table_load_open = "",
     .table_load_close = "",
     .per_thread_live_vars = 1,
-    .load_complex = c_load_complex,
-    .store_complex = c_store_complex,
+    .load_fn = {"zload", "zload", "zload"},
+    .store_fn = {"zstore", "zstore", "zstore"},
+    .shared_load_cast = "(const unsigned char *)",
+    .shared_store_cast = "(unsigned char *)",
 };
 
 /* Complex element access through memcpy: any alignment, no aliasing assumptions. */

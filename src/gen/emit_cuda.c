@@ -1,34 +1,6 @@
 /* emit_cuda.c - prints a kernel AST as a CUDA C++ translation unit for NVRTC. */
 #include "gen/emit.h"
 
-static void cuda_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
-                              zipfft_precision prec, const zipfft__stmt *s) {
-  const char *fn = s->u.load_complex.ptr->type == ZIPFFT__T_SHARED ? "zload_shared"
-                   : s->u.load_complex.access == ZIPFFT__ACCESS_VECTOR ? "zload_vec"
-                                                                       : "zload_bytes";
-  zipfft__sb_printf(sb, "%s(%s, ", fn, s->u.load_complex.ptr->name);
-  zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.re);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.im);
-  zipfft__sb_printf(sb, ");\n");
-}
-
-static void cuda_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
-                               zipfft_precision prec, const zipfft__stmt *s) {
-  const char *fn = s->u.store_complex.ptr->type == ZIPFFT__T_SHARED ? "zstore_shared"
-                   : s->u.store_complex.access == ZIPFFT__ACCESS_VECTOR ? "zstore_vec"
-                                                                        : "zstore_bytes";
-  zipfft__sb_printf(sb, "%s(%s, ", fn, s->u.store_complex.ptr->name);
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
-  zipfft__sb_printf(sb, ", ");
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);
-  zipfft__sb_printf(sb, ", ");
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.im);
-  zipfft__sb_printf(sb, ");\n");
-}
-
 static const zipfft__dialect cuda_dialect = {
     .type_names = {[ZIPFFT__T_I32] = "int", [ZIPFFT__T_I64] = "long long",
                    [ZIPFFT__T_BOOL] = "bool", [ZIPFFT__T_REAL] = "zreal",
@@ -41,8 +13,10 @@ static const zipfft__dialect cuda_dialect = {
     .int64_suffix = "LL",
     .table_load_open = "__ldg(&",
     .table_load_close = ")",
-    .load_complex = cuda_load_complex,
-    .store_complex = cuda_store_complex,
+    .load_fn = {"zload_vec", "zload_bytes", "zload_shared"},
+    .store_fn = {"zstore_vec", "zstore_bytes", "zstore_shared"},
+    .shared_load_cast = "",
+    .shared_store_cast = "",
 };
 
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
