@@ -9,26 +9,6 @@
 #include "backend/cache.h"
 #include "test_util.h"
 
-/* Removes a directory tree (files and subdirectories) created by this test. */
-static void remove_tree(const char *path) {
-  DIR *dir = opendir(path);
-  if (dir) {
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-      char child[4096];
-      snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
-      struct stat st;
-      if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-        remove_tree(child);
-      else
-        unlink(child);
-    }
-    closedir(dir);
-  }
-  rmdir(path);
-}
-
 /* Key of the given parts. */
 static zipfft__cache_key key_of2(const char *a, const char *b) {
   const char *parts[] = {a, b};
@@ -152,6 +132,6 @@ int main(void) {
   snprintf(kind_dir, sizeof kind_dir, "%s/cubin", nested);
   ZT_CHECK(count_temp_files(kind_dir) == 0, "temporary files left in %s", kind_dir);
   zipfft__cache_clear_memory();
-  remove_tree(root);
+  zt_remove_tree(root);
   return zt_finish("test_cache", 6);
 }

@@ -21,26 +21,6 @@ static const char bad_source[] =
     "  x[0] = 1.0f +;\n"
     "}\n";
 
-/* Removes a directory tree (files and subdirectories) created by this test. */
-static void remove_tree(const char *path) {
-  DIR *dir = opendir(path);
-  if (dir) {
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-      char child[4096];
-      snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
-      struct stat st;
-      if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-        remove_tree(child);
-      else
-        unlink(child);
-    }
-    closedir(dir);
-  }
-  rmdir(path);
-}
-
 /* A valid kernel compiles to a CUBIN (an ELF image); the second time comes from the cache
  * (memory, then disk) and is identical. */
 static void test_compile_ok(void) {
@@ -91,6 +71,6 @@ int main(void) {
   test_compile_ok();
   test_compile_error();
   zipfft__cache_clear_memory();
-  remove_tree(root);
+  zt_remove_tree(root);
   return zt_finish("test_nvrtc", 2);
 }

@@ -1,9 +1,12 @@
 /* test_util.c - implementation of the test helpers in test_util.h. */
 #include "test_util.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int zt_failures = 0;
 
@@ -70,4 +73,23 @@ int zt_buffer_guards_intact(const zt_buffer *b) {
 void zt_buffer_free(zt_buffer *b) {
   free(b->base);
   b->base = b->data = NULL;
+}
+
+void zt_remove_tree(const char *path) {
+  DIR *dir = opendir(path);
+  if (dir) {
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+      char child[4096];
+      snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+      struct stat st;
+      if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
+        zt_remove_tree(child);
+      else
+        unlink(child);
+    }
+    closedir(dir);
+  }
+  rmdir(path);
 }

@@ -63,4 +63,7 @@ void zt_buffer_poison(zt_buffer *b, size_t real_size);
 int zt_buffer_guards_intact(const zt_buffer *b);
 void zt_buffer_free(zt_buffer *b);
 
+/* Removes a directory tree this test created (files and subdirectories). */
+void zt_remove_tree(const char *path);
+
 #endif

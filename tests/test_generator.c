@@ -1,0 +1,123 @@
+/* test_generator.c - the generator's contracts: deterministic sources, names that encode
+ * parameters, ZIPFFT_DUMP_DIR, the barrier rule, operator precedence, and compiler
+ * failures reported as statuses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/plan_internal.h"
+#include "gen/ast.h"
+#include "gen/emit.h"
+#include "test_util.h"
+
+/* Plans a CPU C2C problem with the given length, stride and direction; NULL on failure. */
+static zipfft_plan plan_of(int64_t n, int64_t stride, zipfft_direction dir) {
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_layout(d, &stride, 0, &stride, 0));
+  ZT_OK(zipfft_desc_set_direction(d, dir));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  return p;
+}
+
+/* Returns the generated source of a plan (CUDA or C), malloc'ed. */
+static char *source_of(zipfft_plan p, int cuda) {
+  char *text = NULL;
+  ZT_OK(zipfft__plan_sources(p, cuda, &text));
+  return text ? text : calloc(1, 1);
+}
+
+/* The same problem gives byte-identical sources; other parameters give other names. */
+static void test_determinism_and_names(void) {
+  zipfft_plan a = plan_of(60, 1, ZIPFFT_FORWARD), b = plan_of(60, 1, ZIPFFT_FORWARD);
+  zipfft_plan c = plan_of(60, 3, ZIPFFT_FORWARD), e = plan_of(60, 1, ZIPFFT_INVERSE);
+  char *sa = source_of(a, 1), *sb = source_of(b, 1), *sc = source_of(c, 1), *se = source_of(e, 1);
+  ZT_CHECK(strcmp(sa, sb) == 0, "two plans of one problem generated different CUDA sources");
+  ZT_CHECK(strstr(sa, "_n60_") && strstr(sa, "_fwd_"), "kernel name lacks n or direction");
+  ZT_CHECK(strstr(sc, "_is3_") && strstr(sc, "_os3_"), "kernel name lacks the strides");
+  ZT_CHECK(strstr(se, "_inv_") != NULL, "inverse kernel name lacks 'inv'");
+  ZT_CHECK(strcmp(sa, sc) != 0 && strcmp(sa, se) != 0, "different problems, same source");
+  char *ca = source_of(a, 0);
+  ZT_CHECK(strstr(ca, "for (int32_t tid = 0;") != NULL, "C source has no thread loop");
+  free(sa), free(sb), free(sc), free(se), free(ca);
+  zipfft_plan_destroy(a), zipfft_plan_destroy(b), zipfft_plan_destroy(c), zipfft_plan_destroy(e);
+}
+
+/* ZIPFFT_DUMP_DIR receives NAME.cu and NAME.c for every kernel a plan compiles. */
+static void test_dump_dir(void) {
+  char dir[] = "/tmp/zipfft-dump-XXXXXX";
+  ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
+  setenv("ZIPFFT_DUMP_DIR", dir, 1);
+  zipfft_plan p = plan_of(48, 1, ZIPFFT_FORWARD);
+  unsetenv("ZIPFFT_DUMP_DIR");
+  char *text = source_of(p, 1), name[512], path[1024];
+  const char *start = strstr(text, "zipfft_c2c_");
+  size_t len = start ? strcspn(start, "\n (") : 0;
+  snprintf(name, sizeof name, "%.*s", (int)len, start ? start : "");
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, i ? "c" : "cu");
+    ZT_CHECK(len > 0 && access(path, R_OK) == 0, "dump %s missing", path);
+  }
+  free(text);
+  zipfft_plan_destroy(p);
+  zt_remove_tree(dir);
+}
+
+/* A barrier under an if is rejected; the printer keeps only needed parentheses. */
+static void test_ast_rules(void) {
+  zipfft__arena *a = zipfft__arena_create();
+  zipfft__kernel_ast k = {.name = "k", .precision = ZIPFFT_F32, .block_threads = 32};
+  zipfft__stmt *s = zipfft__s_if(a, &k.body, zipfft__e_bin(a, ZIPFFT__OP_LT, zipfft__e_thread(a), zipfft__e_i32(a, 3)));
+  zipfft__s_barrier(a, &s->u.if_.then_block);
+  ZT_CHECK(zipfft__kernel_validate(&k) != NULL, "barrier under a thread-dependent if accepted");
+  const zipfft__var *x = zipfft__var_new(a, "x", ZIPFFT__T_I32);
+  const zipfft__expr *sum = zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, x), zipfft__e_i32(a, 1));
+  const zipfft__expr *e = zipfft__e_bin(a, ZIPFFT__OP_MUL, sum, zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, x), sum));
+  char *cuda = zipfft__emit_cuda(&k);
+  ZT_CHECK(cuda != NULL, "emitting failed");
+  zipfft__strbuf sb = {0};
+  zipfft__dialect d = {.thread_index = "tid"};
+  zipfft__emit_expr(&sb, &d, ZIPFFT_F32, e);
+  char *text = zipfft__sb_take(&sb);
+  ZT_CHECK(text && strcmp(text, "(x0 + 1) * (x0 - (x0 + 1))") == 0, "printed '%s'", text ? text : "");
+  ZT_CHECK(zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, x), zipfft__e_i32(a, 1))->kind == ZIPFFT__E_VAR,
+           "x * 1 was not folded");
+  free(text);
+  free(cuda);
+  zipfft__arena_destroy(a);
+}
+
+/* A failing host compiler gives ZIPFFT_ERROR_CPU_COMPILER with a detail, and no plan. */
+static void test_compiler_failure(void) {
+  char dir[] = "/tmp/zipfft-cache-XXXXXX";
+  ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
+  const char *old = getenv("ZIPFFT_CACHE_DIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("ZIPFFT_CACHE_DIR", dir, 1);
+  setenv("ZIPFFT_CC", "false", 1);
+  int64_t n = 30;
+  zipfft_desc d = NULL;
+  zipfft_plan p = (zipfft_plan)&n; /* sentinel: must stay */
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_ERROR_CPU_COMPILER);
+  ZT_CHECK(strstr(zipfft_last_error(), "false") != NULL, "detail lacks the compiler: %s", zipfft_last_error());
+  ZT_CHECK(p == (zipfft_plan)&n, "plan pointer modified on failure");
+  zipfft_desc_destroy(d);
+  unsetenv("ZIPFFT_CC");
+  if (saved) setenv("ZIPFFT_CACHE_DIR", saved, 1); else unsetenv("ZIPFFT_CACHE_DIR");
+  free(saved);
+  zt_remove_tree(dir);
+}
+
+int main(void) {
+  test_determinism_and_names();
+  test_dump_dir();
+  test_ast_rules();
+  test_compiler_failure();
+  return zt_finish("test_generator", 4);
+}
