@@ -12,19 +12,17 @@
 static const int radices[] = {32, 25, 24, 20, 18, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
                               4, 3, 2};
 
-/* Radix 32 measured slower in fp32 (8192: 63% vs 79% of copy) but faster in fp64. */
-enum { small_radix_cap = 16, large_radix_f32 = 25, large_radix_min_length = 2048 };
+enum { small_radix_cap = 16, large_radix_min_length = 2048 };
 
-/* Largest radix for a length and precision. A thread holds about that many complex
- * values; radices above 16 cost registers (occupancy) and pay only when they save a whole
- * pass of a long transform (8192 fp64: 84% -> 99% of cuFFT's speed, 3125 fp32: 0.8 ->
- * 1.07; 512: slower). The search prefers fewer passes, so a large radix is chosen only
- * where it removes one.
+/* Largest radix for a length. A thread holds about that many complex values; radices
+ * above 16 cost registers (occupancy) and pay only when they save a whole pass of a long
+ * transform (measured on an H200: 8192 fp32 0.90 -> 0.97x cuFFT's speed, fp64 0.84 ->
+ * 1.0x, 3125 fp32 0.80 -> 1.29x; 512 fp32 slower, 0.99 -> 0.96x). The search prefers fewer
+ * passes, so a large radix is chosen only where it removes one.
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
-static int max_radix(int64_t n, zipfft_precision prec) {
+static int max_radix(int64_t n) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
-  int large = prec == ZIPFFT_F32 ? large_radix_f32 : ZIPFFT__MAX_RADIX;
-  int cap = env && *env ? atoi(env) : n >= large_radix_min_length ? large : small_radix_cap;
+  int cap = env && *env ? atoi(env) : n >= large_radix_min_length ? ZIPFFT__MAX_RADIX : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
 }
 
@@ -89,8 +87,8 @@ static void search(int64_t n, const int *list, int list_len, factorization *cur,
 }
 
 /* Factorises n into pass radices; count 0 when impossible (a prime factor above 13). */
-static factorization factorize(int64_t n, zipfft_precision prec) {
-  factorization cur = {.cap = max_radix(n, prec)}, best = {0};
+static factorization factorize(int64_t n) {
+  factorization cur = {.cap = max_radix(n)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
@@ -101,7 +99,7 @@ static int single_spec(const struct zipfft_desc_s *d, const zipfft__layout_1d *l
                        const zipfft__target *t, zipfft__c2c_spec *s) {
   int64_t n = d->lengths[0];
   if (n > 32 * max_threads_per_fft) return 0;
-  factorization f = factorize(n, d->precision);
+  factorization f = factorize(n);
   if (f.count == 0 || n / f.radices[0] > max_threads_per_fft) return 0;
   *s = (zipfft__c2c_spec){.precision = d->precision, .sign = (int)d->direction, .n = n,
                           .pass_count = f.count, .threads_per_fft = (int)(n / f.radices[0]),
