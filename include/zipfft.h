@@ -26,30 +26,30 @@ extern "C" {
 
 /* Status codes: one list gives the enum, zipfft_status_name and zipfft_status_string.
  * Ranges: 0 success, 1xx bad argument, 2xx unsupported, 3xx backend/device, 4xx internal. */
-#define ZIPFFT_STATUS_LIST(X)                                                              \
-  X(ZIPFFT_SUCCESS, 0, "success")                                                          \
-  X(ZIPFFT_ERROR_NULL_POINTER, 100, "a required pointer argument is NULL")                 \
-  X(ZIPFFT_ERROR_INVALID_TYPE, 101, "unknown transform type")                              \
-  X(ZIPFFT_ERROR_INVALID_PRECISION, 102, "unknown precision")                              \
-  X(ZIPFFT_ERROR_INVALID_RANK, 103, "rank outside 1..3")                                   \
-  X(ZIPFFT_ERROR_INVALID_LENGTH, 104, "a length is zero, negative or too large")           \
-  X(ZIPFFT_ERROR_INVALID_BATCH, 105, "batch count is less than 1")                         \
-  X(ZIPFFT_ERROR_INVALID_LAYOUT, 106, "strides or distances are invalid or overlap")       \
-  X(ZIPFFT_ERROR_INVALID_DIRECTION, 107, "direction is neither forward nor inverse")       \
+#define ZIPFFT_STATUS_LIST(X)                                                               \
+  X(ZIPFFT_SUCCESS, 0, "success")                                                           \
+  X(ZIPFFT_ERROR_NULL_POINTER, 100, "a required pointer argument is NULL")                  \
+  X(ZIPFFT_ERROR_INVALID_TYPE, 101, "unknown transform type")                               \
+  X(ZIPFFT_ERROR_INVALID_PRECISION, 102, "unknown precision")                               \
+  X(ZIPFFT_ERROR_INVALID_RANK, 103, "rank outside 1..3")                                    \
+  X(ZIPFFT_ERROR_INVALID_LENGTH, 104, "a length is zero, negative or too large")            \
+  X(ZIPFFT_ERROR_INVALID_BATCH, 105, "batch count is less than 1")                          \
+  X(ZIPFFT_ERROR_INVALID_LAYOUT, 106, "strides or distances are invalid or overlap")        \
+  X(ZIPFFT_ERROR_INVALID_DIRECTION, 107, "direction is neither forward nor inverse")        \
   X(ZIPFFT_ERROR_INVALID_PLACEMENT, 108, "placement is invalid or does not match the call") \
-  X(ZIPFFT_ERROR_INVALID_SCALE, 109, "scale factor is not finite")                         \
-  X(ZIPFFT_ERROR_INVALID_BACKEND, 110, "unknown backend or device index")                  \
-  X(ZIPFFT_ERROR_INVALID_ARGUMENT, 111, "an argument is invalid")                          \
-  X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")          \
-  X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")    \
-  X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")              \
-  X(ZIPFFT_ERROR_NO_CUDA_DRIVER, 300, "the CUDA driver library could not be loaded")       \
-  X(ZIPFFT_ERROR_NO_CUDA_DEVICE, 301, "no usable CUDA device")                             \
-  X(ZIPFFT_ERROR_NO_NVRTC, 302, "the NVRTC library could not be loaded")                   \
-  X(ZIPFFT_ERROR_COMPILE_FAILED, 303, "kernel compilation failed")                         \
-  X(ZIPFFT_ERROR_CUDA_FAILED, 304, "a CUDA driver call failed")                            \
-  X(ZIPFFT_ERROR_CPU_COMPILER, 305, "the host C compiler or loader failed")                \
-  X(ZIPFFT_ERROR_OUT_OF_MEMORY, 306, "memory allocation failed")                           \
+  X(ZIPFFT_ERROR_INVALID_SCALE, 109, "scale factor is not finite")                          \
+  X(ZIPFFT_ERROR_INVALID_BACKEND, 110, "unknown backend or device index")                   \
+  X(ZIPFFT_ERROR_INVALID_ARGUMENT, 111, "an argument is invalid")                           \
+  X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")           \
+  X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")     \
+  X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")               \
+  X(ZIPFFT_ERROR_NO_CUDA_DRIVER, 300, "the CUDA driver library could not be loaded")        \
+  X(ZIPFFT_ERROR_NO_CUDA_DEVICE, 301, "no usable CUDA device")                              \
+  X(ZIPFFT_ERROR_NO_NVRTC, 302, "the NVRTC library could not be loaded")                    \
+  X(ZIPFFT_ERROR_COMPILE_FAILED, 303, "kernel compilation failed")                          \
+  X(ZIPFFT_ERROR_CUDA_FAILED, 304, "a CUDA driver call failed")                             \
+  X(ZIPFFT_ERROR_CPU_COMPILER, 305, "the host C compiler or loader failed")                 \
+  X(ZIPFFT_ERROR_OUT_OF_MEMORY, 306, "memory allocation failed")                            \
   X(ZIPFFT_ERROR_INTERNAL, 400, "internal error")
 
 typedef enum zipfft_status {
@@ -87,8 +87,8 @@ const char *zipfft_last_error(void);
  * lengths[rank-1] fastest). Defaults: forward, batch 1, contiguous layout, out-of-place,
  * scale 1, backend AUTO on device 0. On success *d owns a new description, to be freed with
  * zipfft_desc_destroy. On failure *d is left unchanged. Lengths are copied. */
-zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec,
-                                 int rank, const int64_t *lengths);
+zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec, int rank,
+                                 const int64_t *lengths);
 /* Frees a description. NULL is accepted and ignored. */
 zipfft_status zipfft_desc_destroy(zipfft_desc d);
 /* Sets the direction: ZIPFFT_FORWARD (-1) or ZIPFFT_INVERSE (+1). */

@@ -6,8 +6,8 @@
 
 #include "backend/cuda_api.h"
 
-static int cuda_state;                 /* 0 not tried, 1 ready, -1 failed */
-static const zipfft__cuda_api *cuda;   /* driver entry points once ready */
+static int cuda_state;               /* 0 not tried, 1 ready, -1 failed */
+static const zipfft__cuda_api *cuda; /* driver entry points once ready */
 
 /* A device copy of a zt_buffer's region: data mirrors the host data pointer. */
 typedef struct zt_mirror {
@@ -64,15 +64,13 @@ static int mirror_upload(const zt_buffer *b, zt_mirror *m) {
   size_t span = b->bytes + 2 * b->guard;
   if (!cuda_ok(cuda->cuMemAlloc(&m->alloc, span + 128), "cuMemAlloc")) return 0;
   m->data = ((m->alloc + b->guard + 63) & ~(CUdeviceptr)63) + ((uintptr_t)b->data & 63);
-  return cuda_ok(cuda->cuMemcpyHtoD(m->data - b->guard, b->data - b->guard, span),
-                 "cuMemcpyHtoD");
+  return cuda_ok(cuda->cuMemcpyHtoD(m->data - b->guard, b->data - b->guard, span), "cuMemcpyHtoD");
 }
 
 /* Copies a mirror's whole region back over the host buffer. Returns 1 on success. */
 static int mirror_download(zt_buffer *b, const zt_mirror *m) {
   size_t span = b->bytes + 2 * b->guard;
-  return cuda_ok(cuda->cuMemcpyDtoH(b->data - b->guard, m->data - b->guard, span),
-                 "cuMemcpyDtoH");
+  return cuda_ok(cuda->cuMemcpyDtoH(b->data - b->guard, m->data - b->guard, span), "cuMemcpyDtoH");
 }
 
 /* Frees a mirror (nothing when it was never allocated). */
@@ -82,8 +80,7 @@ static void mirror_free(zt_mirror *m) {
 }
 
 /* zt_execute for a CUDA plan: mirror, run, synchronise, copy back. */
-static zipfft_status execute_on_device(zipfft_plan p, zt_buffer *in, zt_buffer *out,
-                                       void *stream) {
+static zipfft_status execute_on_device(zipfft_plan p, zt_buffer *in, zt_buffer *out, void *stream) {
   zt_mirror mi = {0, 0}, mo = {0, 0};
   int separate = out && out != in;
   zipfft_status s = ZIPFFT_ERROR_CUDA_FAILED;

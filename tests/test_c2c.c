@@ -13,9 +13,9 @@
 
 /* How the plan is placed and how zipfft_execute is called. */
 typedef enum placement_mode {
-  PL_OUT,        /* out-of-place, separate output buffer */
-  PL_IN,         /* in-place, out == in */
-  PL_IN_NULLOUT  /* in-place, out == NULL */
+  PL_OUT,       /* out-of-place, separate output buffer */
+  PL_IN,        /* in-place, out == in */
+  PL_IN_NULLOUT /* in-place, out == NULL */
 } placement_mode;
 
 /* One problem: everything needed to rerun it. Strides and distances in complex elements;
@@ -52,8 +52,8 @@ typedef struct run_data {
 enum { max_text = 256 };
 static const uint64_t seed_base = 0x5eed;
 
-static double worst_ratio[2];           /* per precision: err / (u * sqrt(log2 n)) */
-static char worst_text[2][max_text];    /* problem string of the worst case */
+static double worst_ratio[2];        /* per precision: err / (u * sqrt(log2 n)) */
+static char worst_text[2][max_text]; /* problem string of the worst case */
 static int cases_run, cases_skipped;
 
 /* Bytes of one real number of the precision. */
@@ -357,14 +357,16 @@ static int smooth13(int64_t n) {
 /* Quick tier, part 1: every listed length in both directions, contiguous. */
 static void run_quick_lengths(void) {
   enum { F32 = 1, F64 = 2, BOTH = 3 };
-  static const struct { int64_t n; int precs; } lengths[] = {
-      {1, BOTH},    {2, BOTH},    {4, BOTH},    {8, BOTH},     {16, BOTH},   {32, BOTH},
-      {64, BOTH},   {128, BOTH},  {256, BOTH},  {512, BOTH},   {1024, BOTH}, {2048, BOTH},
-      {4096, F32},  {8192, F32},  {16384, F32}, {3, BOTH},     {5, BOTH},    {7, BOTH},
-      {11, BOTH},   {13, BOTH},   {6, BOTH},    {10, BOTH},    {12, BOTH},   {14, BOTH},
-      {15, BOTH},   {21, BOTH},   {22, BOTH},   {26, BOTH},    {35, BOTH},   {60, BOTH},
-      {77, BOTH},   {91, BOTH},   {100, BOTH},  {143, BOTH},   {210, BOTH},  {1000, BOTH},
-      {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH},  {4095, F32}};
+  static const struct {
+    int64_t n;
+    int precs;
+  } lengths[] = {{1, BOTH},    {2, BOTH},    {4, BOTH},    {8, BOTH},    {16, BOTH},   {32, BOTH},
+                 {64, BOTH},   {128, BOTH},  {256, BOTH},  {512, BOTH},  {1024, BOTH}, {2048, BOTH},
+                 {4096, F32},  {8192, F32},  {16384, F32}, {3, BOTH},    {5, BOTH},    {7, BOTH},
+                 {11, BOTH},   {13, BOTH},   {6, BOTH},    {10, BOTH},   {12, BOTH},   {14, BOTH},
+                 {15, BOTH},   {21, BOTH},   {22, BOTH},   {26, BOTH},   {35, BOTH},   {60, BOTH},
+                 {77, BOTH},   {91, BOTH},   {100, BOTH},  {143, BOTH},  {210, BOTH},  {1000, BOTH},
+                 {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH}, {4095, F32}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;
@@ -383,19 +385,19 @@ static void run_quick_variants(void) {
   static const variant variants[] = {
       {3, 1, 1, 0, 0, PL_IN, 0, 0, ZIPFFT_FORWARD},
       {3, 1, 1, 0, 0, PL_IN_NULLOUT, 0, 0, ZIPFFT_INVERSE},
-      {3, 2, 1, 5, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* strided, padded input */
-      {3, 1, 3, 0, 7, PL_OUT, 0, 0, ZIPFFT_INVERSE},   /* strided, padded output */
-      {2, 3, 2, 1, 3, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* both strided */
-      {3, 1, 1, 13, 9, PL_OUT, 0, 0, ZIPFFT_INVERSE},  /* distances larger than n */
-      {5, 0, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* interleaved batches */
-      {4, 0, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_INVERSE},   /* interleaved in, contiguous out */
-      {3, 1, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},   /* contiguous in, interleaved out */
-      {3, 0, 0, 0, 0, PL_IN, 0, 0, ZIPFFT_INVERSE},    /* interleaved in-place */
-      {3, 2, 2, 4, 4, PL_IN, 0, 0, ZIPFFT_FORWARD},    /* strided in-place */
-      {3, 1, 1, 0, 0, PL_OUT, 0, 1, ZIPFFT_INVERSE},   /* misaligned by part of an element */
-      {2, 2, 1, 1, 0, PL_OUT, 0, 2, ZIPFFT_FORWARD},   /* odd misalignment, strided */
-      {3, 1, 1, 0, 0, PL_OUT, 1, 0, ZIPFFT_INVERSE},   /* normalised inverse */
-      {1, 1, 1, 0, 0, PL_IN, 1, 1, ZIPFFT_FORWARD},    /* scaled, misaligned, in-place */
+      {3, 2, 1, 5, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},  /* strided, padded input */
+      {3, 1, 3, 0, 7, PL_OUT, 0, 0, ZIPFFT_INVERSE},  /* strided, padded output */
+      {2, 3, 2, 1, 3, PL_OUT, 0, 0, ZIPFFT_FORWARD},  /* both strided */
+      {3, 1, 1, 13, 9, PL_OUT, 0, 0, ZIPFFT_INVERSE}, /* distances larger than n */
+      {5, 0, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},  /* interleaved batches */
+      {4, 0, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_INVERSE},  /* interleaved in, contiguous out */
+      {3, 1, 0, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},  /* contiguous in, interleaved out */
+      {3, 0, 0, 0, 0, PL_IN, 0, 0, ZIPFFT_INVERSE},   /* interleaved in-place */
+      {3, 2, 2, 4, 4, PL_IN, 0, 0, ZIPFFT_FORWARD},   /* strided in-place */
+      {3, 1, 1, 0, 0, PL_OUT, 0, 1, ZIPFFT_INVERSE},  /* misaligned by part of an element */
+      {2, 2, 1, 1, 0, PL_OUT, 0, 2, ZIPFFT_FORWARD},  /* odd misalignment, strided */
+      {3, 1, 1, 0, 0, PL_OUT, 1, 0, ZIPFFT_INVERSE},  /* normalised inverse */
+      {1, 1, 1, 0, 0, PL_IN, 1, 1, ZIPFFT_FORWARD},   /* scaled, misaligned, in-place */
       {17, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD}};
   static const int64_t lengths[2][6] = {{1, 5, 12, 64, 1000, 4096}, {1, 5, 12, 64, 1000, 2048}};
   for (int p = 0; p < 2; p++)
@@ -438,8 +440,7 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
   zipfft_status s = zt_execute(fwd, &r.in, &r.out, NULL);
   if (s == ZIPFFT_SUCCESS) s = zt_execute(inv, &r.out, &back, NULL);
   if (s != ZIPFFT_SUCCESS) {
-    case_fail(fc, "round trip: zipfft_execute: %s: %s", zipfft_status_name(s),
-              zipfft_last_error());
+    case_fail(fc, "round trip: zipfft_execute: %s: %s", zipfft_status_name(s), zipfft_last_error());
   } else {
     long double *x = zr_alloc_pairs((size_t)fc->n);
     gather(fc, &back, 1, fc->n, r.got);
@@ -447,8 +448,10 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
       for (int64_t i = 0; i < 2 * fc->n; i++) x[i] = r.input[2 * t * fc->n + i];
       double ratio = zr_rel_l2(x, r.got + 2 * t * fc->n, (size_t)fc->n) / gate_unit(fc);
       if (!(ratio <= 10))
-        case_fail(fc, "round trip forward, inverse with scale 1/n: error %.2f u*sqrt(log2 n) "
-                  "in transform %lld (gate 10)", ratio, (long long)t);
+        case_fail(fc,
+                  "round trip forward, inverse with scale 1/n: error %.2f u*sqrt(log2 n) "
+                  "in transform %lld (gate 10)",
+                  ratio, (long long)t);
     }
     free(x);
   }
@@ -482,8 +485,7 @@ static void run_round_trip(zipfft_precision p, int64_t n, int64_t batch) {
 /* A batch count above 2^31 must be accepted at planning (nothing is executed). */
 static void check_large_batch_plan(void) {
   for (int p = 0; p < 2; p++) {
-    c2c_case c = basic_case(p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, 2, (1LL << 31) + 5,
-                            ZIPFFT_FORWARD);
+    c2c_case c = basic_case(p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, 2, (1LL << 31) + 5, ZIPFFT_FORWARD);
     zipfft_plan plan = NULL;
     char err[max_text];
     zipfft_status s = make_plan(&c, &plan, err, sizeof err);
@@ -500,9 +502,10 @@ static int parse_case(const char *text, c2c_case *c) {
   char prec[8], dir[8], place[24], scale[8];
   long long n, batch, is, id, os, od;
   size_t misalign;
-  if (sscanf(text, "c2c %7s %7s n=%lld batch=%lld istride=%lld idist=%lld ostride=%lld "
-             "odist=%lld %23s scale=%7s misalign=%zu", prec, dir, &n, &batch, &is, &id, &os,
-             &od, place, scale, &misalign) != 11)
+  if (sscanf(text,
+             "c2c %7s %7s n=%lld batch=%lld istride=%lld idist=%lld ostride=%lld "
+             "odist=%lld %23s scale=%7s misalign=%zu",
+             prec, dir, &n, &batch, &is, &id, &os, &od, place, scale, &misalign) != 11)
     return 0;
   *c = basic_case(strcmp(prec, "f64") == 0 ? ZIPFFT_F64 : ZIPFFT_F32, n, batch,
                   strcmp(dir, "inv") == 0 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
@@ -535,10 +538,12 @@ static void run_arguments(int argc, char **argv) {
 
 /* The quick tier (and the full sweep when ZIPFFT_TEST_TIER=full). */
 static void run_tiers(void) {
-  static const struct { zipfft_precision p; int64_t n, batch; } trips[] = {
-      {ZIPFFT_F32, 1, 2},    {ZIPFFT_F32, 1000, 3}, {ZIPFFT_F32, 4096, 2},
-      {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},    {ZIPFFT_F64, 2048, 2},
-      {ZIPFFT_F64, 2187, 1}};
+  static const struct {
+    zipfft_precision p;
+    int64_t n, batch;
+  } trips[] = {{ZIPFFT_F32, 1, 2},     {ZIPFFT_F32, 1000, 3}, {ZIPFFT_F32, 4096, 2},
+               {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},    {ZIPFFT_F64, 2048, 2},
+               {ZIPFFT_F64, 2187, 1}};
   run_quick_lengths();
   run_quick_variants();
   for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
@@ -555,8 +560,8 @@ int main(int argc, char **argv) {
   else
     run_tiers();
   for (int p = 0; p < 2; p++)
-    printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64",
-           worst_ratio[p], worst_text[p][0] ? worst_text[p] : "no case");
+    printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64", worst_ratio[p],
+           worst_text[p][0] ? worst_text[p] : "no case");
   printf("test_c2c (%s, %s tier): %d cases run, %d skipped\n", zt_backend_name(),
          zt_full_tier() ? "full" : "quick", cases_run, cases_skipped);
   return zt_finish("test_c2c", cases_run);

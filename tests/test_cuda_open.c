@@ -76,8 +76,7 @@ static void exercise_device(zipfft__backend *b) {
   ZT_CHECK(strcmp(b->ops->name, "cuda") == 0, "backend name %s", b->ops->name);
   ZT_OK(zipfft__cuda_device_info(b, name, sizeof name, &sm_count));
   ZT_CHECK(name[0] != '\0' && sm_count > 0, "device info: '%s', %d SMs", name, sm_count);
-  ZT_CHECK(b->ops->max_shared_bytes(b) >= 48 * 1024, "max shared %zu",
-           b->ops->max_shared_bytes(b));
+  ZT_CHECK(b->ops->max_shared_bytes(b) >= 48 * 1024, "max shared %zu", b->ops->max_shared_bytes(b));
   printf("device 0: %s, %d SMs, %zu bytes of shared memory per block\n", name, sm_count,
          b->ops->max_shared_bytes(b));
   run_fill_kernel(b, 0);
@@ -111,8 +110,8 @@ static void test_bad_ordinals(void) {
     zipfft__backend *b = NULL;
     zipfft_status s = zipfft__cuda_open(bad[i], &b);
     ZT_CHECK(s != ZIPFFT_SUCCESS, "device %d opened", bad[i]);
-    ZT_CHECK(s == ZIPFFT_ERROR_NO_CUDA_DRIVER || s == ZIPFFT_ERROR_NO_CUDA_DEVICE,
-             "device %d: %s", bad[i], zipfft_status_name(s));
+    ZT_CHECK(s == ZIPFFT_ERROR_NO_CUDA_DRIVER || s == ZIPFFT_ERROR_NO_CUDA_DEVICE, "device %d: %s",
+             bad[i], zipfft_status_name(s));
     ZT_CHECK(zipfft_last_error()[0] != '\0', "no detail for device %d", bad[i]);
     ZT_CHECK(!zipfft__cuda_device_usable(bad[i]), "device %d usable", bad[i]);
     if (s == ZIPFFT_SUCCESS && b) b->ops->close(b);

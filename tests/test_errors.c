@@ -17,8 +17,14 @@ typedef struct quiet {
 } quiet;
 
 /* Which description setter a table row calls, with which arguments. */
-typedef enum setter_kind { SET_DIRECTION, SET_BATCH, SET_LAYOUT, SET_PLACEMENT, SET_SCALE,
-                           SET_BACKEND } setter_kind;
+typedef enum setter_kind {
+  SET_DIRECTION,
+  SET_BATCH,
+  SET_LAYOUT,
+  SET_PLACEMENT,
+  SET_SCALE,
+  SET_BACKEND
+} setter_kind;
 
 typedef struct setter_case {
   setter_kind kind;
@@ -87,23 +93,23 @@ static void expect_done(quiet *q, zipfft_status got, const char *what, int line,
            zipfft_status_name(got), zipfft_status_name(expected), detail);
   ZT_CHECK(printed == 0, "line %d %s: %s printed %ld bytes", line, where, what, printed);
   if (expected == ZIPFFT_SUCCESS) {
-    ZT_CHECK(detail[0] == '\0', "line %d %s: %s succeeded but left the detail \"%s\"", line,
-             where, what, detail);
+    ZT_CHECK(detail[0] == '\0', "line %d %s: %s succeeded but left the detail \"%s\"", line, where,
+             what, detail);
     return;
   }
   ZT_CHECK(detail[0] != '\0', "line %d %s: %s failed without a detail", line, where, what);
   if (value)
-    ZT_CHECK(contains(detail, value), "line %d %s: %s: detail \"%s\" does not contain \"%s\"",
-             line, where, what, detail, value);
+    ZT_CHECK(contains(detail, value), "line %d %s: %s: detail \"%s\" does not contain \"%s\"", line,
+             where, what, detail, value);
 }
 
 /* Runs a call with output captured and checks it with expect_done. */
-#define EXPECT(call, expected, value)                                   \
-  do {                                                                  \
-    quiet q_;                                                           \
-    quiet_begin(&q_);                                                   \
-    zipfft_status s_ = (call);                                          \
-    expect_done(&q_, s_, #call, __LINE__, (expected), (value));         \
+#define EXPECT(call, expected, value)                           \
+  do {                                                          \
+    quiet q_;                                                   \
+    quiet_begin(&q_);                                           \
+    zipfft_status s_ = (call);                                  \
+    expect_done(&q_, s_, #call, __LINE__, (expected), (value)); \
   } while (0)
 
 /* A sentinel handle that a failed create must leave in place. */
@@ -117,16 +123,15 @@ static void check_desc_create(void) {
     int64_t lengths[4];
     zipfft_status expect;
     const char *value;
-  } rows[] = {
-      {1, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
-      {0, 0, 1, 7, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_TYPE, "7"},
-      {0, 0, 1, ZIPFFT_C2C, 9, {8}, ZIPFFT_ERROR_INVALID_PRECISION, "9"},
-      {0, 0, 0, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_RANK, "0"},
-      {0, 0, 4, ZIPFFT_C2C, ZIPFFT_F32, {8, 8, 8, 8}, ZIPFFT_ERROR_INVALID_RANK, "4"},
-      {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
-      {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "0"},
-      {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F64, {-5}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"},
-      {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
+  } rows[] = {{1, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+              {0, 0, 1, 7, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_TYPE, "7"},
+              {0, 0, 1, ZIPFFT_C2C, 9, {8}, ZIPFFT_ERROR_INVALID_PRECISION, "9"},
+              {0, 0, 0, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_RANK, "0"},
+              {0, 0, 4, ZIPFFT_C2C, ZIPFFT_F32, {8, 8, 8, 8}, ZIPFFT_ERROR_INVALID_RANK, "4"},
+              {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+              {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "0"},
+              {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F64, {-5}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"},
+              {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     zipfft_desc d = sentinel();
     snprintf(where, sizeof where, "(desc_create row %zu)", i);
@@ -142,12 +147,18 @@ static void check_desc_create(void) {
 /* Calls the setter of a table row on d. */
 static zipfft_status apply_setter(zipfft_desc d, const setter_case *c) {
   switch (c->kind) {
-    case SET_DIRECTION: return zipfft_desc_set_direction(d, (zipfft_direction)c->a);
-    case SET_BATCH: return zipfft_desc_set_batch(d, c->a);
-    case SET_LAYOUT: return zipfft_desc_set_layout(d, &c->a, c->b, &c->c, c->e);
-    case SET_PLACEMENT: return zipfft_desc_set_placement(d, (zipfft_placement)c->a);
-    case SET_SCALE: return zipfft_desc_set_scale(d, c->scale);
-    case SET_BACKEND: return zipfft_desc_set_backend(d, (zipfft_backend)c->a, (int)c->b);
+    case SET_DIRECTION:
+      return zipfft_desc_set_direction(d, (zipfft_direction)c->a);
+    case SET_BATCH:
+      return zipfft_desc_set_batch(d, c->a);
+    case SET_LAYOUT:
+      return zipfft_desc_set_layout(d, &c->a, c->b, &c->c, c->e);
+    case SET_PLACEMENT:
+      return zipfft_desc_set_placement(d, (zipfft_placement)c->a);
+    case SET_SCALE:
+      return zipfft_desc_set_scale(d, c->scale);
+    case SET_BACKEND:
+      return zipfft_desc_set_backend(d, (zipfft_backend)c->a, (int)c->b);
   }
   return ZIPFFT_ERROR_INTERNAL;
 }
@@ -170,7 +181,8 @@ static void check_setters(void) {
       {SET_SCALE, 0, 0, 0, 0, INFINITY, ZIPFFT_ERROR_INVALID_SCALE, "inf"},
       {SET_BACKEND, 9, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "9"},
       {SET_BACKEND, ZIPFFT_BACKEND_CPU, -1, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "-1"}};
-  static const setter_case good[] = { /* indexed by setter_kind */
+  static const setter_case good[] = {
+      /* indexed by setter_kind */
       {SET_DIRECTION, ZIPFFT_INVERSE, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL},
       {SET_BATCH, 2, 0, 0, 0, 0, ZIPFFT_SUCCESS, NULL},
       {SET_LAYOUT, 1, 8, 1, 8, 0, ZIPFFT_SUCCESS, NULL},
@@ -214,8 +226,7 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
   int64_t lengths[2] = {c->n, c->n}, one = 1, two = 2;
   zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
-  if (s == ZIPFFT_SUCCESS && c->layout == 1)
-    s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
+  if (s == ZIPFFT_SUCCESS && c->layout == 1) s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
   if (s == ZIPFFT_SUCCESS && c->layout == 2) {
     s = zipfft_desc_set_layout(*d, &one, c->n, &two, 2 * c->n);
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
@@ -292,11 +303,16 @@ static int unchanged(const zt_buffer *b, const unsigned char *snapshot) {
  * then a valid call succeeds with an empty detail. */
 static void check_execute(void) {
   enum { NONE, OOP, INPLACE, CPU, A = 1, B = 2 };
-  static const struct { int plan, in, out, stream; zipfft_status expect; } rows[] = {
-      {NONE, A, B, 0, ZIPFFT_ERROR_NULL_POINTER},    {OOP, 0, B, 0, ZIPFFT_ERROR_NULL_POINTER},
-      {OOP, A, 0, 0, ZIPFFT_ERROR_NULL_POINTER},     {OOP, A, A, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
-      {INPLACE, A, B, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
-      {INPLACE, 0, 0, 0, ZIPFFT_ERROR_NULL_POINTER}, {CPU, A, B, 1, ZIPFFT_ERROR_INVALID_ARGUMENT}};
+  static const struct {
+    int plan, in, out, stream;
+    zipfft_status expect;
+  } rows[] = {{NONE, A, B, 0, ZIPFFT_ERROR_NULL_POINTER},
+              {OOP, 0, B, 0, ZIPFFT_ERROR_NULL_POINTER},
+              {OOP, A, 0, 0, ZIPFFT_ERROR_NULL_POINTER},
+              {OOP, A, A, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
+              {INPLACE, A, B, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
+              {INPLACE, 0, 0, 0, ZIPFFT_ERROR_NULL_POINTER},
+              {CPU, A, B, 1, ZIPFFT_ERROR_INVALID_ARGUMENT}};
   zipfft_plan plans[4] = {NULL, small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE),
                           small_plan(zt_zipfft_backend(), ZIPFFT_INPLACE),
                           small_plan(ZIPFFT_BACKEND_CPU, ZIPFFT_OUTOFPLACE)};
@@ -354,8 +370,7 @@ static void check_null_handles(void) {
   EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER,
-         NULL);
+  EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_desc_destroy(NULL), ZIPFFT_SUCCESS, NULL);
   EXPECT(zipfft_plan_destroy(NULL), ZIPFFT_SUCCESS, NULL);
   EXPECT(zipfft_plan_workspace_size(p, &bytes), ZIPFFT_SUCCESS, NULL);
@@ -366,7 +381,10 @@ static void check_null_handles(void) {
 /* Every status has a distinct, non-empty name (its enumerator) and description; unknown
  * values give ZIPFFT_UNKNOWN_STATUS. */
 static void check_status_names(void) {
-  static const struct { zipfft_status s; const char *name; } all[] = {
+  static const struct {
+    zipfft_status s;
+    const char *name;
+  } all[] = {
 #define ZT_STATUS_ROW_(name, value, text) {name, #name},
       ZIPFFT_STATUS_LIST(ZT_STATUS_ROW_)
 #undef ZT_STATUS_ROW_
@@ -389,7 +407,8 @@ static void check_status_names(void) {
   ZT_CHECK(strcmp(zipfft_status_name((zipfft_status)-1), "ZIPFFT_UNKNOWN_STATUS") == 0,
            "unknown status -1 named %s", zipfft_status_name((zipfft_status)-1));
   ZT_CHECK(zipfft_status_string((zipfft_status)12345) != NULL &&
-           zipfft_status_string((zipfft_status)12345)[0], "unknown status has no description");
+               zipfft_status_string((zipfft_status)12345)[0],
+           "unknown status has no description");
 }
 
 int main(void) {

@@ -71,20 +71,25 @@ static void test_dump_dir(void) {
 static void test_ast_rules(void) {
   zipfft__arena *a = zipfft__arena_create();
   zipfft__kernel_ast k = {.name = "k", .precision = ZIPFFT_F32, .block_threads = 32};
-  zipfft__stmt *s = zipfft__s_if(a, &k.body, zipfft__e_bin(a, ZIPFFT__OP_LT, zipfft__e_thread(a), zipfft__e_i32(a, 3)));
+  zipfft__stmt *s = zipfft__s_if(
+      a, &k.body, zipfft__e_bin(a, ZIPFFT__OP_LT, zipfft__e_thread(a), zipfft__e_i32(a, 3)));
   zipfft__s_barrier(a, &s->u.if_.then_block);
   ZT_CHECK(zipfft__kernel_validate(&k) != NULL, "barrier under a thread-dependent if accepted");
   const zipfft__var *x = zipfft__var_new(a, "x", ZIPFFT__T_I32);
-  const zipfft__expr *sum = zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, x), zipfft__e_i32(a, 1));
-  const zipfft__expr *e = zipfft__e_bin(a, ZIPFFT__OP_MUL, sum, zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, x), sum));
+  const zipfft__expr *sum =
+      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, x), zipfft__e_i32(a, 1));
+  const zipfft__expr *e = zipfft__e_bin(a, ZIPFFT__OP_MUL, sum,
+                                        zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, x), sum));
   char *cuda = zipfft__emit_cuda(&k);
   ZT_CHECK(cuda != NULL, "emitting failed");
   zipfft__strbuf sb = {0};
   zipfft__dialect d = {.thread_index = "tid"};
   zipfft__emit_expr(&sb, &d, ZIPFFT_F32, e);
   char *text = zipfft__sb_take(&sb);
-  ZT_CHECK(text && strcmp(text, "(x0 + 1) * (x0 - (x0 + 1))") == 0, "printed '%s'", text ? text : "");
-  ZT_CHECK(zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, x), zipfft__e_i32(a, 1))->kind == ZIPFFT__E_VAR,
+  ZT_CHECK(text && strcmp(text, "(x0 + 1) * (x0 - (x0 + 1))") == 0, "printed '%s'",
+           text ? text : "");
+  ZT_CHECK(zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, x), zipfft__e_i32(a, 1))->kind ==
+               ZIPFFT__E_VAR,
            "x * 1 was not folded");
   free(text);
   free(cuda);
@@ -105,11 +110,15 @@ static void test_compiler_failure(void) {
   ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
   ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
   ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_ERROR_CPU_COMPILER);
-  ZT_CHECK(strstr(zipfft_last_error(), "false") != NULL, "detail lacks the compiler: %s", zipfft_last_error());
+  ZT_CHECK(strstr(zipfft_last_error(), "false") != NULL, "detail lacks the compiler: %s",
+           zipfft_last_error());
   ZT_CHECK(p == (zipfft_plan)&n, "plan pointer modified on failure");
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_CC");
-  if (saved) setenv("ZIPFFT_CACHE_DIR", saved, 1); else unsetenv("ZIPFFT_CACHE_DIR");
+  if (saved)
+    setenv("ZIPFFT_CACHE_DIR", saved, 1);
+  else
+    unsetenv("ZIPFFT_CACHE_DIR");
   free(saved);
   zt_remove_tree(dir);
 }

@@ -28,7 +28,12 @@ static void test_compile_ok(void) {
   size_t size = 0, again_size = 0;
   ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size));
   ZT_CHECK(image != NULL && size > 4, "empty image (%zu bytes)", size);
-  if (image && size > 4) ZT_CHECK(memcmp(image, "\x7f" "ELF", 4) == 0, "CUBIN is not ELF");
+  if (image && size > 4)
+    ZT_CHECK(memcmp(image,
+                    "\x7f"
+                    "ELF",
+                    4) == 0,
+             "CUBIN is not ELF");
   zipfft__cache_clear_memory();
   ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &again, &again_size));
   ZT_CHECK(again && again_size == size && memcmp(again, image, size) == 0,

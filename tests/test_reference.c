@@ -56,8 +56,8 @@ static void check_impulses(int64_t n, int sign) {
   x[0] = 1;
   zr_dft(x, y, n, sign);
   for (int64_t k = 0; k < n; k++) inexact += y[2 * k] != 1 || y[2 * k + 1] != 0;
-  ZT_CHECK(inexact == 0, "impulse at 0, n=%lld sign=%d: %lld outputs differ from 1",
-           (long long)n, sign, (long long)inexact);
+  ZT_CHECK(inexact == 0, "impulse at 0, n=%lld sign=%d: %lld outputs differ from 1", (long long)n,
+           sign, (long long)inexact);
   x[0] = 0;
   x[2 % (2 * n)] = 1; /* impulse at 1 (at 0 again when n == 1) */
   zr_dft(x, y, n, sign);

@@ -11,27 +11,26 @@
 extern int zt_failures; /* failed checks so far in this test program */
 
 /* Checks a condition; on failure prints file:line and the message and counts a failure. */
-#define ZT_CHECK(cond, ...)                                                   \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
+#define ZT_CHECK(cond, ...)                                                    \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fprintf(stderr, "\n");                                                  \
-      zt_failures++;                                                          \
-    }                                                                         \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+      zt_failures++;                                                           \
+    }                                                                          \
   } while (0)
 
 /* Checks that a zipfft call returned the expected status; prints both names and the
  * detail otherwise. */
-#define ZT_CHECK_STATUS(call, expected)                                                    \
-  do {                                                                                     \
-    zipfft_status zt_s_ = (call);                                                          \
-    if (zt_s_ != (expected)) {                                                             \
-      fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__,     \
-              #call, zipfft_status_name(zt_s_), zipfft_status_name(expected),              \
-              zipfft_last_error());                                                        \
-      zt_failures++;                                                                       \
-    }                                                                                      \
+#define ZT_CHECK_STATUS(call, expected)                                                       \
+  do {                                                                                        \
+    zipfft_status zt_s_ = (call);                                                             \
+    if (zt_s_ != (expected)) {                                                                \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__, #call, \
+              zipfft_status_name(zt_s_), zipfft_status_name(expected), zipfft_last_error());  \
+      zt_failures++;                                                                          \
+    }                                                                                         \
   } while (0)
 
 #define ZT_OK(call) ZT_CHECK_STATUS(call, ZIPFFT_SUCCESS)

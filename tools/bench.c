@@ -73,14 +73,22 @@ typedef struct named_code {
 } named_code;
 
 static const named_code cufft_result_names[] = {
-    {0x0, "CUFFT_SUCCESS"},          {0x1, "CUFFT_INVALID_PLAN"},
-    {0x2, "CUFFT_ALLOC_FAILED"},     {0x3, "CUFFT_INVALID_TYPE"},
-    {0x4, "CUFFT_INVALID_VALUE"},    {0x5, "CUFFT_INTERNAL_ERROR"},
-    {0x6, "CUFFT_EXEC_FAILED"},      {0x7, "CUFFT_SETUP_FAILED"},
-    {0x8, "CUFFT_INVALID_SIZE"},     {0x9, "CUFFT_UNALIGNED_DATA"},
-    {0xB, "CUFFT_INVALID_DEVICE"},   {0xD, "CUFFT_NO_WORKSPACE"},
-    {0xE, "CUFFT_NOT_IMPLEMENTED"},  {0x10, "CUFFT_NOT_SUPPORTED"},
-    {0x11, "CUFFT_MISSING_DEPENDENCY"}, {0x12, "CUFFT_NVRTC_FAILURE"},
+    {0x0, "CUFFT_SUCCESS"},
+    {0x1, "CUFFT_INVALID_PLAN"},
+    {0x2, "CUFFT_ALLOC_FAILED"},
+    {0x3, "CUFFT_INVALID_TYPE"},
+    {0x4, "CUFFT_INVALID_VALUE"},
+    {0x5, "CUFFT_INTERNAL_ERROR"},
+    {0x6, "CUFFT_EXEC_FAILED"},
+    {0x7, "CUFFT_SETUP_FAILED"},
+    {0x8, "CUFFT_INVALID_SIZE"},
+    {0x9, "CUFFT_UNALIGNED_DATA"},
+    {0xB, "CUFFT_INVALID_DEVICE"},
+    {0xD, "CUFFT_NO_WORKSPACE"},
+    {0xE, "CUFFT_NOT_IMPLEMENTED"},
+    {0x10, "CUFFT_NOT_SUPPORTED"},
+    {0x11, "CUFFT_MISSING_DEPENDENCY"},
+    {0x12, "CUFFT_NVRTC_FAILURE"},
 };
 
 /* Name of a cuFFT result code; "unknown cuFFT error" for codes not in the table. */
@@ -165,8 +173,7 @@ static const int64_t plan_timing_batch = ((int64_t)1 << 27) / 1024;
 static const int64_t plan_priming_n = 64;
 
 enum { PLAN_COLD, PLAN_DISK, PLAN_MEMORY, PLAN_STAGES };
-static const char *const plan_stage_names[PLAN_STAGES] = {"cold (empty cache)",
-                                                          "warm (disk cache)",
+static const char *const plan_stage_names[PLAN_STAGES] = {"cold (empty cache)", "warm (disk cache)",
                                                           "warm (memory cache)"};
 static const int plan_stage_clears_memory[PLAN_STAGES] = {1, 1, 0};
 
@@ -182,8 +189,8 @@ typedef struct bench_problem {
 typedef struct bench_options {
   int device;
   int quick;
-  const char *md_path;  /* NULL: no Markdown file */
-  const char *only;     /* NULL, "f32" or "f64" */
+  const char *md_path; /* NULL: no Markdown file */
+  const char *only;    /* NULL, "f32" or "f64" */
 } bench_options;
 
 typedef struct bench_context {
@@ -313,9 +320,10 @@ static double relative_l2_difference(const void *a, const void *b, size_t reals,
 
 /* Prints the subcommand's usage. */
 static void print_usage(void) {
-  printf("usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--md FILE]\n"
-         "  batched 1D C2C forward out-of-place FFTs, zipfft against cuFFT, 2^27 (f32) or\n"
-         "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
+  printf(
+      "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--md FILE]\n"
+      "  batched 1D C2C forward out-of-place FFTs, zipfft against cuFFT, 2^27 (f32) or\n"
+      "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
 }
 
 /* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
@@ -462,8 +470,7 @@ static int bench_open_device(bench_context *ctx, int ordinal) {
              "cuDevicePrimaryCtxRetain"))
     return BENCH_FAILED;
   ctx->context_retained = 1;
-  if (!cu_ok(ctx, ctx->cu->cuCtxPushCurrent(ctx->context), "cuCtxPushCurrent"))
-    return BENCH_FAILED;
+  if (!cu_ok(ctx, ctx->cu->cuCtxPushCurrent(ctx->context), "cuCtxPushCurrent")) return BENCH_FAILED;
   ctx->context_pushed = 1;
   return BENCH_OK;
 }
@@ -569,9 +576,9 @@ static int copy_runner(bench_context *ctx, const void *job) {
 /* Runner: executes the zipfft plan that job points to, from d_in to d_out. */
 static int zipfft_runner(bench_context *ctx, const void *job) {
   zipfft_plan plan = *(const zipfft_plan *)job;
-  return zipfft_ok(zipfft_execute(plan, (const void *)(uintptr_t)ctx->d_in,
-                                  (void *)(uintptr_t)ctx->d_out, NULL),
-                   "zipfft_execute");
+  return zipfft_ok(
+      zipfft_execute(plan, (const void *)(uintptr_t)ctx->d_in, (void *)(uintptr_t)ctx->d_out, NULL),
+      "zipfft_execute");
 }
 
 typedef struct cufft_job {
@@ -761,8 +768,17 @@ static int bench_plan_creation(bench_context *ctx) {
  * ------------------------------------------------------------------------------------------ */
 
 enum {
-  COL_PROBLEM, COL_N, COL_BATCH, COL_ZIPFFT_GBPS, COL_ZIPFFT_PCT, COL_CUFFT_GBPS,
-  COL_CUFFT_PCT, COL_RATIO, COL_L2, COL_CHECK, COLUMN_COUNT
+  COL_PROBLEM,
+  COL_N,
+  COL_BATCH,
+  COL_ZIPFFT_GBPS,
+  COL_ZIPFFT_PCT,
+  COL_CUFFT_GBPS,
+  COL_CUFFT_PCT,
+  COL_RATIO,
+  COL_L2,
+  COL_CHECK,
+  COLUMN_COUNT
 };
 
 typedef struct column {
@@ -771,9 +787,9 @@ typedef struct column {
 } column;
 
 static const column columns[COLUMN_COUNT] = {
-    {"problem", 7},      {"N", 5},       {"batch", 8},           {"zipfft GB/s", 11},
+    {"problem", 7},       {"N", 5},           {"batch", 8},        {"zipfft GB/s", 11},
     {"zipfft %copy", 12}, {"cuFFT GB/s", 10}, {"cuFFT %copy", 11}, {"cuFFT/zipfft time", 17},
-    {"rel L2 diff", 11}, {"check", 8},
+    {"rel L2 diff", 11},  {"check", 8},
 };
 
 typedef char row_cells[COLUMN_COUNT][CELL_LEN];
@@ -838,8 +854,8 @@ static void write_markdown_cells(FILE *f, row_cells cells) {
 
 /* Prints one progress line for a finished problem (raw times and the check). */
 static void print_progress(const bench_problem *p) {
-  printf("c2c %s N=%5lld batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ",
-         p->prec->name, (long long)p->n, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
+  printf("c2c %s N=%5lld batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ", p->prec->name,
+         (long long)p->n, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
   if (p->compared)
     printf("%.2e", p->relative_l2);
   else
@@ -857,9 +873,10 @@ static void print_environment(const bench_context *ctx) {
            ctx->cufft_version % 100, ctx->cufft.library_name);
   else
     printf("cuFFT: - (%s); running zipfft only\n", ctx->cufft_why);
-  printf("timing: median of %d runs after %d warm-up runs, CUDA events per execution;\n"
-         "GB/s = (input + output bytes) / time\n\n",
-         ctx->runs.timed, ctx->runs.warmup);
+  printf(
+      "timing: median of %d runs after %d warm-up runs, CUDA events per execution;\n"
+      "GB/s = (input + output bytes) / time\n\n",
+      ctx->runs.timed, ctx->runs.warmup);
 }
 
 /* Prints the compact final table. */
@@ -881,18 +898,19 @@ static void write_markdown_preamble(FILE *f, const bench_context *ctx) {
   time_t now = time(NULL);
   struct tm utc;
   if (gmtime_r(&now, &utc)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &utc);
-  fprintf(f, "# zipfft benchmark\n\n- GPU: %s (device %d)\n- CUDA driver: %d.%d\n",
-          ctx->gpu_name, ctx->ordinal, ctx->driver_version / 1000,
-          ctx->driver_version % 1000 / 10);
+  fprintf(f, "# zipfft benchmark\n\n- GPU: %s (device %d)\n- CUDA driver: %d.%d\n", ctx->gpu_name,
+          ctx->ordinal, ctx->driver_version / 1000, ctx->driver_version % 1000 / 10);
   if (ctx->have_cufft)
-    fprintf(f, "- cuFFT: %d.%d.%d\n", ctx->cufft_version / 1000,
-            ctx->cufft_version % 1000 / 100, ctx->cufft_version % 100);
+    fprintf(f, "- cuFFT: %d.%d.%d\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
+            ctx->cufft_version % 100);
   else
     fprintf(f, "- cuFFT: not available (%s)\n", ctx->cufft_why);
   fprintf(f, "- Date: %s\n- Device-to-device copy bandwidth: %.1f GB/s (read + write)\n", date,
           ctx->copy_gbps);
-  fprintf(f, "- Timing: median of %d runs after %d warm-up runs; GB/s = (input + output "
-          "bytes) / time\n", ctx->runs.timed, ctx->runs.warmup);
+  fprintf(f,
+          "- Timing: median of %d runs after %d warm-up runs; GB/s = (input + output "
+          "bytes) / time\n",
+          ctx->runs.timed, ctx->runs.warmup);
   for (int stage = 0; stage < PLAN_STAGES && ctx->plan_ok; stage++)
     fprintf(f, "- Plan creation, c2c f32 N=%lld, %s: %.2f ms\n", (long long)plan_timing_n,
             plan_stage_names[stage], ctx->plan_ms[stage]);

@@ -17,9 +17,9 @@ typedef struct demo_case {
 } demo_case;
 
 static const demo_case cases[] = {
-    {ZIPFFT_F32, 64},   {ZIPFFT_F32, 256},  {ZIPFFT_F32, 1000}, {ZIPFFT_F32, 1024},
-    {ZIPFFT_F32, 2187}, {ZIPFFT_F32, 3125}, {ZIPFFT_F32, 4096}, {ZIPFFT_F64, 1024},
-    {ZIPFFT_F64, 2048},
+    {ZIPFFT_F32, 64},   {ZIPFFT_F32, 256},  {ZIPFFT_F32, 1000},
+    {ZIPFFT_F32, 1024}, {ZIPFFT_F32, 2187}, {ZIPFFT_F32, 3125},
+    {ZIPFFT_F32, 4096}, {ZIPFFT_F64, 1024}, {ZIPFFT_F64, 2048},
 };
 
 /* Where the data lives: host buffers, mirrored on the device for a CUDA plan. */
@@ -43,7 +43,10 @@ static void fill_input(demo_buffers *b, zipfft_precision prec) {
   for (size_t i = 0; i < reals; i++) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     double v = (double)(state >> 11) * 0x1.0p-53 - 0.5;
-    if (prec == ZIPFFT_F32) ((float *)b->in)[i] = (float)v; else ((double *)b->in)[i] = v;
+    if (prec == ZIPFFT_F32)
+      ((float *)b->in)[i] = (float)v;
+    else
+      ((double *)b->in)[i] = v;
   }
 }
 
@@ -117,8 +120,11 @@ static int run_case(const demo_case *c, const zipfft__cuda_api *cu, int64_t elem
   double gate = 10 * (c->precision == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53) * sqrt(log2((double)c->n));
   int pass = ok && seconds > 0 && worst <= gate;
   printf("%-4s %6lld %9lld %9.1f %11.3e %10.2f  %s\n", c->precision == ZIPFFT_F32 ? "f32" : "f64",
-         (long long)c->n, (long long)batch, plan_ms, worst, pass ? 2.0 * bytes / seconds / 1e9 : 0.0,
-         pass ? "ok" : s != ZIPFFT_SUCCESS ? zipfft_last_error() : "FAILED");
+         (long long)c->n, (long long)batch, plan_ms, worst,
+         pass ? 2.0 * bytes / seconds / 1e9 : 0.0,
+         pass                  ? "ok"
+         : s != ZIPFFT_SUCCESS ? zipfft_last_error()
+                               : "FAILED");
   free_buffers(&b);
   zipfft_plan_destroy(p);
   return pass;
@@ -134,19 +140,24 @@ int zipfft_tool_demo(int argc, char **argv) {
   const zipfft__cuda_api *cu = backend == ZIPFFT_BACKEND_CUDA ? zipfft__cuda_api_get() : NULL;
   CUdevice device = 0;
   CUcontext context = NULL;
-  if (cu && (cu->cuDeviceGet(&device, 0) != 0 || cu->cuDevicePrimaryCtxRetain(&context, device) != 0 ||
-             cu->cuCtxPushCurrent(context) != 0)) {
+  if (cu &&
+      (cu->cuDeviceGet(&device, 0) != 0 || cu->cuDevicePrimaryCtxRetain(&context, device) != 0 ||
+       cu->cuCtxPushCurrent(context) != 0)) {
     fprintf(stderr, "zipfft demo: cannot make device 0's primary context current\n");
     return 1;
   }
   int64_t elements = cu ? (int64_t)1 << 26 : quick ? (int64_t)1 << 16 : (int64_t)1 << 20;
-  printf("zipfft demo: batched 1D C2C forward transforms on the %s backend, %lld complex "
-         "elements each\n", cu ? "CUDA" : "CPU", (long long)elements);
+  printf(
+      "zipfft demo: batched 1D C2C forward transforms on the %s backend, %lld complex "
+      "elements each\n",
+      cu ? "CUDA" : "CPU", (long long)elements);
   printf("prec      n     batch  plan(ms)   rel.error       GB/s  check\n");
   int failures = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) failures += !run_case(&cases[i], cu, elements);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    failures += !run_case(&cases[i], cu, elements);
   printf("%s: %d of %zu cases passed (error gate 10*u*sqrt(log2 n) against a long-double DFT)\n",
-         failures ? "FAILED" : "OK", (int)(sizeof cases / sizeof *cases) - failures, sizeof cases / sizeof *cases);
+         failures ? "FAILED" : "OK", (int)(sizeof cases / sizeof *cases) - failures,
+         sizeof cases / sizeof *cases);
   if (cu) {
     cu->cuCtxPopCurrent(&context);
     cu->cuDevicePrimaryCtxRelease(device);

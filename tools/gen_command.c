@@ -28,8 +28,10 @@ int zipfft_tool_gen(int argc, char **argv) {
   if (!p) return 1;
   char *text = NULL;
   zipfft_status s = zipfft__plan_sources(p, !c_source, &text);
-  if (s == ZIPFFT_SUCCESS) fputs(text, stdout);
-  else fprintf(stderr, "zipfft: %s: %s\n", zipfft_status_name(s), zipfft_last_error());
+  if (s == ZIPFFT_SUCCESS)
+    fputs(text, stdout);
+  else
+    fprintf(stderr, "zipfft: %s: %s\n", zipfft_status_name(s), zipfft_last_error());
   free(text);
   zipfft_plan_destroy(p);
   return s == ZIPFFT_SUCCESS ? 0 : 1;

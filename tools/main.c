@@ -13,8 +13,10 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"demo", zipfft_tool_demo, "demo [--quick]        plan, run and check transforms; print throughput"},
-    {"gen", zipfft_tool_gen, "gen [--c] PROBLEM...  print the generated kernel source (CUDA, or C)"},
+    {"demo", zipfft_tool_demo,
+     "demo [--quick]        plan, run and check transforms; print throughput"},
+    {"gen", zipfft_tool_gen,
+     "gen [--c] PROBLEM...  print the generated kernel source (CUDA, or C)"},
     {"plan", zipfft_tool_plan, "plan PROBLEM...       print the plan chosen for a problem"},
     {"bench", zipfft_tool_bench, "bench [--quick] [--md FILE] [--only f32|f64] [--device D]"},
 };
@@ -23,8 +25,9 @@ static int usage(void) {
   fprintf(stderr, "usage: zipfft COMMAND [ARGS]\n");
   for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
     fprintf(stderr, "  zipfft %s\n", subcommands[i].usage);
-  fprintf(stderr, "PROBLEM words: c2c f32|f64 fwd|inv n=N batch=B inplace istride=S idist=D "
-                  "ostride=S odist=D scale=X backend=auto|cpu|cuda\n");
+  fprintf(stderr,
+          "PROBLEM words: c2c f32|f64 fwd|inv n=N batch=B inplace istride=S idist=D "
+          "ostride=S odist=D scale=X backend=auto|cpu|cuda\n");
   return 2;
 }
 

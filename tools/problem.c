@@ -33,8 +33,9 @@ static void set_inplace(problem *p) { p->placement = ZIPFFT_INPLACE; }
 static void set_outofplace(problem *p) { p->placement = ZIPFFT_OUTOFPLACE; }
 
 static const flag_word flags[] = {
-    {"c2c", set_c2c}, {"r2c", set_r2c}, {"c2r", set_c2r}, {"f32", set_f32}, {"f64", set_f64},
-    {"fwd", set_fwd}, {"inv", set_inv}, {"inplace", set_inplace}, {"outofplace", set_outofplace},
+    {"c2c", set_c2c}, {"r2c", set_r2c},         {"c2r", set_c2r},
+    {"f32", set_f32}, {"f64", set_f64},         {"fwd", set_fwd},
+    {"inv", set_inv}, {"inplace", set_inplace}, {"outofplace", set_outofplace},
 };
 
 /* Integer-valued words ("n=1024") and where they go. */
@@ -44,9 +45,12 @@ typedef struct int_word {
 } int_word;
 
 static const int_word ints[] = {
-    {"n", offsetof(problem, n)},           {"batch", offsetof(problem, batch)},
-    {"istride", offsetof(problem, istride)}, {"idist", offsetof(problem, idist)},
-    {"ostride", offsetof(problem, ostride)}, {"odist", offsetof(problem, odist)},
+    {"n", offsetof(problem, n)},
+    {"batch", offsetof(problem, batch)},
+    {"istride", offsetof(problem, istride)},
+    {"idist", offsetof(problem, idist)},
+    {"ostride", offsetof(problem, ostride)},
+    {"odist", offsetof(problem, odist)},
 };
 
 /* Applies one "key=value" word; 0 when the key or value is not understood. */
@@ -90,25 +94,33 @@ static zipfft_status make_desc(const problem *p, zipfft_desc *out) {
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(d, p->placement);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_scale(d, p->scale);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, p->backend, 0);
-  if (s != ZIPFFT_SUCCESS) zipfft_desc_destroy(d); else *out = d;
+  if (s != ZIPFFT_SUCCESS)
+    zipfft_desc_destroy(d);
+  else
+    *out = d;
   return s;
 }
 
 zipfft_status zipfft_tool_parse_problem(int argc, char **argv, zipfft_desc *out) {
-  problem p = {ZIPFFT_C2C, ZIPFFT_F32, ZIPFFT_FORWARD, ZIPFFT_OUTOFPLACE, ZIPFFT_BACKEND_AUTO,
-               0, 1, 1, 0, 1, 0, 1.0};
+  problem p = {
+      ZIPFFT_C2C, ZIPFFT_F32, ZIPFFT_FORWARD, ZIPFFT_OUTOFPLACE, ZIPFFT_BACKEND_AUTO, 0, 1, 1, 0, 1,
+      0,          1.0};
   for (int i = 0; i < argc; i++) {
     /* Several words may come in one argument ("c2c f32 n=64"). */
     char *copy = strdup(argv[i]), *save = NULL;
-    for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save)) {
+    for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; w;
+         w = strtok_r(NULL, " \t", &save)) {
       if (!apply_word(&p, w)) {
-        zipfft_status s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "problem word '%s' not understood", w);
+        zipfft_status s =
+            zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "problem word '%s' not understood", w);
         free(copy);
         return s;
       }
     }
     free(copy);
   }
-  if (p.n < 1) return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH, "problem needs n=N (N >= 1), got %lld", (long long)p.n);
+  if (p.n < 1)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH, "problem needs n=N (N >= 1), got %lld",
+                        (long long)p.n);
   return make_desc(&p, out);
 }

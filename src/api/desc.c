@@ -31,8 +31,8 @@ static zipfft_status check_shape(zipfft_type type, zipfft_precision prec, int ra
   return ZIPFFT_SUCCESS;
 }
 
-zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec,
-                                 int rank, const int64_t *lengths) {
+zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec, int rank,
+                                 const int64_t *lengths) {
   if (!d) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_desc_create: d is NULL");
   zipfft_status s = check_shape(type, prec, rank, lengths);
   if (s != ZIPFFT_SUCCESS) return s;
@@ -71,7 +71,8 @@ zipfft_status zipfft_desc_set_direction(zipfft_desc d, zipfft_direction dir) {
 zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch) {
   REQUIRE_DESC(d);
   if (batch < 1)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_BATCH, "batch = %lld is less than 1", (long long)batch);
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_BATCH, "batch = %lld is less than 1",
+                        (long long)batch);
   d->batch = batch;
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
@@ -130,7 +131,8 @@ zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale) {
 zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device) {
   REQUIRE_DESC(d);
   if (b != ZIPFFT_BACKEND_AUTO && b != ZIPFFT_BACKEND_CPU && b != ZIPFFT_BACKEND_CUDA)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "backend = %d is not a zipfft_backend", (int)b);
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "backend = %d is not a zipfft_backend",
+                        (int)b);
   if (device < 0)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "device = %d is negative", device);
   d->backend = b;
@@ -160,19 +162,23 @@ zipfft_status zipfft__desc_layout_1d(const struct zipfft_desc_s *d, zipfft__layo
   l.out_dist = d->out_dist ? d->out_dist : n * l.out_stride;
   if (too_big(d->batch - 1, l.in_dist, (n - 1) * l.in_stride) ||
       too_big(d->batch - 1, l.out_dist, (n - 1) * l.out_stride))
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT, "layout spans more than 2^58 elements "
-                        "(batch = %lld)", (long long)d->batch);
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "layout spans more than 2^58 elements "
+                        "(batch = %lld)",
+                        (long long)d->batch);
   if (!output_disjoint(n, d->batch, l.out_stride, l.out_dist))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
                         "outputs overlap or interleave irregularly: out_stride = %lld, out_dist = "
                         "%lld, n = %lld, batch = %lld (need dist >= n*stride or stride >= "
-                        "batch*dist)", (long long)l.out_stride, (long long)l.out_dist,
-                        (long long)n, (long long)d->batch);
+                        "batch*dist)",
+                        (long long)l.out_stride, (long long)l.out_dist, (long long)n,
+                        (long long)d->batch);
   if (d->placement == ZIPFFT_INPLACE && (l.in_stride != l.out_stride || l.in_dist != l.out_dist))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
                         "in-place transform with in_stride = %lld, in_dist = %lld different "
-                        "from out_stride = %lld, out_dist = %lld", (long long)l.in_stride,
-                        (long long)l.in_dist, (long long)l.out_stride, (long long)l.out_dist);
+                        "from out_stride = %lld, out_dist = %lld",
+                        (long long)l.in_stride, (long long)l.in_dist, (long long)l.out_stride,
+                        (long long)l.out_dist);
   *out = l;
   return ZIPFFT_SUCCESS;
 }

@@ -19,7 +19,7 @@ static const int64_t max_grid_blocks = 0x7fffffff;
 
 typedef struct plan_kernel {
   zipfft__c2c_spec spec;
-  void *handle; /* backend kernel */
+  void *handle;   /* backend kernel */
   void *twiddles; /* backend memory, NULL when the kernel has one pass */
 } plan_kernel;
 
@@ -179,19 +179,20 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
     return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
                         "in-place plan executed with out (%p) != in (%p)", out, (void *)in);
   if (!inplace && !out)
-    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_execute: out is NULL (out-of-place plan)");
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER,
+                        "zipfft_execute: out is NULL (out-of-place plan)");
   if (!inplace && out == in)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
                         "out-of-place plan executed with out == in (%p)", out);
   if (stream && p->backend_kind == ZIPFFT_BACKEND_CPU)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "stream %p given to a CPU plan (must be NULL)",
-                        stream);
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
+                        "stream %p given to a CPU plan (must be NULL)", stream);
   return ZIPFFT_SUCCESS;
 }
 
 /* Launches one kernel over the whole batch, in grid-sized chunks. */
-static zipfft_status launch_kernel(zipfft_plan p, const plan_kernel *pk, const void *in,
-                                   void *out, void *stream) {
+static zipfft_status launch_kernel(zipfft_plan p, const plan_kernel *pk, const void *in, void *out,
+                                   void *stream) {
   const zipfft__c2c_spec *s = &pk->spec;
   size_t complex_size = 2 * zipfft__real_size(s->precision);
   int32_t aligned = (uintptr_t)in % complex_size == 0 && (uintptr_t)out % complex_size == 0;
@@ -200,7 +201,7 @@ static zipfft_status launch_kernel(zipfft_plan p, const plan_kernel *pk, const v
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
     void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw,
-                                     &batch, &offset, &aligned};
+                                     &batch,      &offset,      &aligned};
     zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block),
                         zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), stream, args};
     zipfft_status st = p->backend->ops->launch(p->backend, pk->handle, &l);
@@ -238,9 +239,11 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
     const zipfft__c2c_spec *s = &p->kernels[i].spec;
     char name[256];
     zipfft__c2c_kernel_name(s, name, sizeof name);
-    zipfft__sb_printf(sb, "  kernel %d: %s\n    block %u threads, %zu bytes shared memory, "
-                      "twiddle table %s\n", i, name, zipfft__c2c_block_threads(s),
-                      zipfft__c2c_shared_bytes(s), p->kernels[i].twiddles ? "yes" : "none");
+    zipfft__sb_printf(sb,
+                      "  kernel %d: %s\n    block %u threads, %zu bytes shared memory, "
+                      "twiddle table %s\n",
+                      i, name, zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s),
+                      p->kernels[i].twiddles ? "yes" : "none");
   }
   zipfft__sb_printf(sb, "  workspace: 0 bytes\n");
 }
@@ -248,7 +251,8 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed) {
   if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_print: plan is NULL");
   if (!buf && len > 0)
-    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_print: buf is NULL, len = %zu", len);
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_print: buf is NULL, len = %zu",
+                        len);
   zipfft__strbuf sb = {0};
   describe(p, &sb);
   char *text = zipfft__sb_take(&sb);

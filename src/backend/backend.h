@@ -9,8 +9,8 @@
 
 /* A kernel ready to compile: produced by an emitter, consumed by a backend. */
 typedef struct zipfft__kernel_source {
-  const char *name;    /* entry point name (extern "C" / C symbol) */
-  const char *text;    /* whole translation unit */
+  const char *name; /* entry point name (extern "C" / C symbol) */
+  const char *text; /* whole translation unit */
   unsigned block_threads;
   size_t shared_bytes; /* dynamic shared memory per block */
 } zipfft__kernel_source;
@@ -18,10 +18,10 @@ typedef struct zipfft__kernel_source {
 /* Kernel arguments are passed as an array of pointers to the values, in the order of the
  * kernel's parameters (the cuLaunchKernel convention, used by both backends). */
 typedef struct zipfft__launch {
-  uint32_t grid;      /* blocks (x only) */
-  uint32_t block;     /* threads per block */
+  uint32_t grid;  /* blocks (x only) */
+  uint32_t block; /* threads per block */
   size_t shared_bytes;
-  void *stream;       /* CUstream on CUDA, NULL on the CPU */
+  void *stream; /* CUstream on CUDA, NULL on the CPU */
   void **args;
 } zipfft__launch;
 

@@ -194,8 +194,7 @@ static int kind_directory(const char *kind, char *buf, size_t len) {
   size_t count = sizeof directory_sources / sizeof directory_sources[0];
   for (size_t i = 0; i < count; i++) {
     const char *root = getenv(directory_sources[i].variable);
-    if (!root || !root[0] || (directory_sources[i].must_be_absolute && root[0] != '/'))
-      continue;
+    if (!root || !root[0] || (directory_sources[i].must_be_absolute && root[0] != '/')) continue;
     return fits(snprintf(buf, len, "%s%s/%s", root, directory_sources[i].subpath, kind), len);
   }
   return 0;

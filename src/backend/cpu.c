@@ -43,11 +43,13 @@ static int run_compiler(const char *src, const char *so, const char *log) {
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   char command[16384];
-  snprintf(command, sizeof command, "exec %s %s -o '%s' '%s' -lm", compiler(), compile_flags, so, src);
+  snprintf(command, sizeof command, "exec %s %s -o '%s' '%s' -lm", compiler(), compile_flags, so,
+           src);
   char *argv[] = {"sh", "-c", command, NULL};
   pid_t pid;
   int status = -1;
-  if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ) == 0 && waitpid(pid, &status, 0) == pid)
+  if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ) == 0 &&
+      waitpid(pid, &status, 0) == pid)
     status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   else
     status = -1;
@@ -103,12 +105,15 @@ static void remove_temp(const char *dir) {
 static zipfft_status compile_object(const zipfft__kernel_source *src, void **so, size_t *size) {
   char dir[4096], c_path[4200], so_path[4200], log_path[4200];
   if (!make_temp_dir(dir, sizeof dir))
-    return zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot create a temporary directory for %s", src->name);
+    return zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot create a temporary directory for %s",
+                        src->name);
   snprintf(c_path, sizeof c_path, "%s/kernel.c", dir);
   snprintf(so_path, sizeof so_path, "%s/kernel.so", dir);
   snprintf(log_path, sizeof log_path, "%s/compile.log", dir);
   zipfft_status s = ZIPFFT_SUCCESS;
-  int status = write_file(c_path, src->text, strlen(src->text)) ? run_compiler(c_path, so_path, log_path) : -1;
+  int status = write_file(c_path, src->text, strlen(src->text))
+                   ? run_compiler(c_path, so_path, log_path)
+                   : -1;
   *so = status == 0 ? read_file(so_path, size) : NULL;
   if (!*so) {
     size_t log_size = 0;
@@ -129,13 +134,15 @@ static zipfft_status compile_object(const zipfft__kernel_source *src, void **so,
 static zipfft_status load_object(const void *so, size_t size, const char *name, cpu_kernel *k) {
   char dir[4096], so_path[4200];
   if (!make_temp_dir(dir, sizeof dir))
-    return zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot create a temporary directory for %s", name);
+    return zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot create a temporary directory for %s",
+                        name);
   snprintf(so_path, sizeof so_path, "%s/kernel.so", dir);
   zipfft_status s = ZIPFFT_SUCCESS;
   k->library = write_file(so_path, so, size) ? dlopen(so_path, RTLD_NOW | RTLD_LOCAL) : NULL;
   if (!k->library) {
     const char *why = dlerror();
-    s = zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot load %s: %s", name, why ? why : "write failed");
+    s = zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "cannot load %s: %s", name,
+                     why ? why : "write failed");
   } else if (!(*(void **)&k->entry = dlsym(k->library, name))) {
     s = zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "entry point %s missing", name);
     dlclose(k->library);
@@ -144,7 +151,8 @@ static zipfft_status load_object(const void *so, size_t size, const char *name, 
   return s;
 }
 
-static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source *src, void **kernel) {
+static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source *src,
+                                 void **kernel) {
   (void)b;
   const char *parts[] = {src->text, compiler(), compile_flags, "zipfft-cpu-1"};
   zipfft__cache_key key = zipfft__cache_key_of(parts, 4);
@@ -160,7 +168,10 @@ static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source
   if (k) {
     k->shared_bytes = src->shared_bytes;
     s = load_object(so, size, src->name, k);
-    if (s == ZIPFFT_SUCCESS) *kernel = k; else free(k);
+    if (s == ZIPFFT_SUCCESS)
+      *kernel = k;
+    else
+      free(k);
   }
   free(so);
   return s;
@@ -226,8 +237,8 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
   for (int i = 0; i < count; i++)
     ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, 0};
   if (run_ranges(ranges, count))
-    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "CPU launch: no memory for %zu bytes of scratch",
-                        k->shared_bytes);
+    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
+                        "CPU launch: no memory for %zu bytes of scratch", k->shared_bytes);
   return ZIPFFT_SUCCESS;
 }
 
@@ -242,7 +253,8 @@ static void cpu_release_kernel(zipfft__backend *b, void *kernel) {
 static zipfft_status cpu_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   (void)b;
   *ptr = malloc(bytes ? bytes : 1);
-  return *ptr ? ZIPFFT_SUCCESS : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "host table of %zu bytes", bytes);
+  return *ptr ? ZIPFFT_SUCCESS
+              : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "host table of %zu bytes", bytes);
 }
 
 static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {

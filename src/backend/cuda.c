@@ -41,8 +41,7 @@ static const device_attribute device_attributes[] = {
     {ZIPFFT_CU_ATTR_CC_MINOR, "compute capability (minor)", offsetof(cuda_backend, cc_minor)},
     {ZIPFFT_CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN, "opt-in shared memory per block",
      offsetof(cuda_backend, max_shared_optin)},
-    {ZIPFFT_CU_ATTR_MULTIPROCESSOR_COUNT, "multiprocessor count",
-     offsetof(cuda_backend, sm_count)},
+    {ZIPFFT_CU_ATTR_MULTIPROCESSOR_COUNT, "multiprocessor count", offsetof(cuda_backend, sm_count)},
 };
 
 static const zipfft__backend_ops cuda_ops;
@@ -76,11 +75,11 @@ static void pop_context(cuda_backend *cb) {
 static zipfft_status load_kernel(cuda_backend *cb, const void *image,
                                  const zipfft__kernel_source *src, cuda_kernel *k) {
   const zipfft__cuda_api *cu = cb->cu;
-  zipfft_status status = check(cu->cuModuleLoadData(&k->module, image), "cuModuleLoadData",
-                               k->name);
+  zipfft_status status =
+      check(cu->cuModuleLoadData(&k->module, image), "cuModuleLoadData", k->name);
   if (status != ZIPFFT_SUCCESS) return status;
-  status = check(cu->cuModuleGetFunction(&k->function, k->module, src->name),
-                 "cuModuleGetFunction", k->name);
+  status = check(cu->cuModuleGetFunction(&k->function, k->module, src->name), "cuModuleGetFunction",
+                 k->name);
   if (status == ZIPFFT_SUCCESS && src->shared_bytes > default_shared_limit)
     status = check(cu->cuFuncSetAttribute(k->function, ZIPFFT_CU_FUNC_ATTR_MAX_DYNAMIC_SHARED,
                                           (int)src->shared_bytes),
@@ -99,8 +98,10 @@ static zipfft_status cuda_compile(zipfft__backend *b, const zipfft__kernel_sourc
   if (!src || !src->text || !src->name || !kernel)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "cuda compile: NULL kernel source");
   if (src->shared_bytes > (size_t)cb->max_shared_optin)
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "kernel %s needs %zu bytes of shared memory; %s "
-                        "allows %d", src->name, src->shared_bytes, cb->arch, cb->max_shared_optin);
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL,
+                        "kernel %s needs %zu bytes of shared memory; %s "
+                        "allows %d",
+                        src->name, src->shared_bytes, cb->arch, cb->max_shared_optin);
   void *image = NULL;
   size_t size = 0;
   zipfft_status status = zipfft__nvrtc_compile(src->text, src->name, cb->arch, &image, &size);
@@ -135,9 +136,9 @@ static zipfft_status cuda_launch(zipfft__backend *b, void *kernel, const zipfft_
                         l->shared_bytes);
   zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", k->name);
   if (status != ZIPFFT_SUCCESS) return status;
-  CUresult r = cb->cu->cuLaunchKernel(k->function, l->grid, 1, 1, l->block, 1, 1,
-                                      (unsigned)l->shared_bytes, (CUstream)l->stream, l->args,
-                                      NULL);
+  CUresult r =
+      cb->cu->cuLaunchKernel(k->function, l->grid, 1, 1, l->block, 1, 1, (unsigned)l->shared_bytes,
+                             (CUstream)l->stream, l->args, NULL);
   pop_context(cb);
   return check(r, "cuLaunchKernel", k->name);
 }
@@ -166,9 +167,9 @@ static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   CUdeviceptr address = 0;
   CUresult r = cb->cu->cuMemAlloc(&address, bytes);
   pop_context(cb);
-  status = check_as(r == cuda_error_out_of_memory ? ZIPFFT_ERROR_OUT_OF_MEMORY
-                                                  : ZIPFFT_ERROR_CUDA_FAILED,
-                    r, "cuMemAlloc", subject);
+  status = check_as(
+      r == cuda_error_out_of_memory ? ZIPFFT_ERROR_OUT_OF_MEMORY : ZIPFFT_ERROR_CUDA_FAILED, r,
+      "cuMemAlloc", subject);
   if (status == ZIPFFT_SUCCESS) *ptr = (void *)(uintptr_t)address;
   return status;
 }
@@ -246,8 +247,8 @@ static zipfft_status read_device_properties(cuda_backend *cb, const char *subjec
 static zipfft_status attach_device(cuda_backend *cb) {
   char subject[32];
   snprintf(subject, sizeof subject, "device %d", cb->ordinal);
-  zipfft_status status = check(cb->cu->cuDeviceGet(&cb->device, cb->ordinal), "cuDeviceGet",
-                               subject);
+  zipfft_status status =
+      check(cb->cu->cuDeviceGet(&cb->device, cb->ordinal), "cuDeviceGet", subject);
   if (status != ZIPFFT_SUCCESS) return status;
   status = check(cb->cu->cuDevicePrimaryCtxRetain(&cb->context, cb->device),
                  "cuDevicePrimaryCtxRetain", subject);
@@ -294,16 +295,16 @@ int zipfft__cuda_device_usable(int device) {
 }
 
 /* Name and multiprocessor count of an open CUDA backend's device. */
-zipfft_status zipfft__cuda_device_info(zipfft__backend *b, char *name, size_t len,
-                                       int *sm_count) {
+zipfft_status zipfft__cuda_device_info(zipfft__backend *b, char *name, size_t len, int *sm_count) {
   if (!b || b->ops != &cuda_ops)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "zipfft__cuda_device_info: not a CUDA "
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND,
+                        "zipfft__cuda_device_info: not a CUDA "
                         "backend");
   cuda_backend *cb = as_cuda(b);
   if (name && len > 0) {
     int capacity = len > INT_MAX ? INT_MAX : (int)len;
-    zipfft_status status = check(cb->cu->cuDeviceGetName(name, capacity, cb->device),
-                                 "cuDeviceGetName", cb->arch);
+    zipfft_status status =
+        check(cb->cu->cuDeviceGetName(name, capacity, cb->device), "cuDeviceGetName", cb->arch);
     if (status != ZIPFFT_SUCCESS) return status;
     name[len - 1] = '\0';
   }

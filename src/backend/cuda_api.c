@@ -18,7 +18,8 @@ typedef struct driver_symbol {
   size_t offset;
 } driver_symbol;
 
-#define DRIVER_ENTRY(field, symbol) {symbol, offsetof(loaded_driver, field)}
+#define DRIVER_ENTRY(field, symbol) \
+  { symbol, offsetof(loaded_driver, field) }
 
 static const driver_symbol driver_symbols[] = {
     DRIVER_ENTRY(api.cuInit, "cuInit"),

@@ -34,20 +34,21 @@ typedef struct nvrtc_symbol {
   size_t offset;
 } nvrtc_symbol;
 
-#define NVRTC_ENTRY(name) {#name, offsetof(nvrtc_api, name)}
+#define NVRTC_ENTRY(name) \
+  { #name, offsetof(nvrtc_api, name) }
 
 static const nvrtc_symbol nvrtc_symbols[] = {
-    NVRTC_ENTRY(nvrtcCreateProgram),  NVRTC_ENTRY(nvrtcCompileProgram),
+    NVRTC_ENTRY(nvrtcCreateProgram),     NVRTC_ENTRY(nvrtcCompileProgram),
     NVRTC_ENTRY(nvrtcGetProgramLogSize), NVRTC_ENTRY(nvrtcGetProgramLog),
-    NVRTC_ENTRY(nvrtcGetCUBINSize),   NVRTC_ENTRY(nvrtcGetCUBIN),
-    NVRTC_ENTRY(nvrtcDestroyProgram), NVRTC_ENTRY(nvrtcVersion),
+    NVRTC_ENTRY(nvrtcGetCUBINSize),      NVRTC_ENTRY(nvrtcGetCUBIN),
+    NVRTC_ENTRY(nvrtcDestroyProgram),    NVRTC_ENTRY(nvrtcVersion),
     NVRTC_ENTRY(nvrtcGetErrorString),
 };
 
 #undef NVRTC_ENTRY
 
-static const char *const nvrtc_library_names[] = {
-    "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so"};
+static const char *const nvrtc_library_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+                                                  "/usr/local/cuda/lib64/libnvrtc.so"};
 
 /* Part of every cache key: bump when the generated code's meaning changes. */
 static const char generator_version[] = "zipfft-gen-1";
@@ -98,8 +99,8 @@ static zipfft_status report_compile_failure(const nvrtc_api *api, nvrtcProgram p
                                             const char *name, const char *arch,
                                             nvrtcResult result) {
   zipfft_status status = zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED,
-                                      "NVRTC could not compile kernel %s for %s (%s); log:\n",
-                                      name, arch, api->nvrtcGetErrorString(result));
+                                      "NVRTC could not compile kernel %s for %s (%s); log:\n", name,
+                                      arch, api->nvrtcGetErrorString(result));
   size_t log_size = 0;
   if (api->nvrtcGetProgramLogSize(program, &log_size) != 0 || log_size == 0) return status;
   char *log = malloc(log_size + 1);
@@ -137,8 +138,8 @@ static zipfft_status fetch_cubin(const nvrtc_api *api, nvrtcProgram program, con
 
 /* Runs NVRTC on source with the given options; one cleanup path destroys the program. */
 static zipfft_status compile_program(const nvrtc_api *api, const char *source, const char *name,
-                                     const char *arch, const char *const *options,
-                                     int option_count, void **image, size_t *size) {
+                                     const char *arch, const char *const *options, int option_count,
+                                     void **image, size_t *size) {
   zipfft_status status = ZIPFFT_SUCCESS;
   nvrtcProgram program = NULL;
   nvrtcResult result = api->nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);

@@ -164,30 +164,51 @@ static zipfft__type result_type(zipfft__binop op, zipfft__type l, zipfft__type r
 /* Folds two integer constants; returns 0 when the operation is not folded. */
 static int fold_ints(zipfft__binop op, int64_t l, int64_t r, int64_t *out) {
   switch (op) {
-    case ZIPFFT__OP_ADD: *out = l + r; return 1;
-    case ZIPFFT__OP_SUB: *out = l - r; return 1;
-    case ZIPFFT__OP_MUL: *out = l * r; return 1;
-    case ZIPFFT__OP_DIV: if (r == 0) return 0; *out = l / r; return 1;
-    case ZIPFFT__OP_MOD: if (r == 0) return 0; *out = l % r; return 1;
-    case ZIPFFT__OP_SHR: *out = l >> r; return 1;
-    default: return 0;
+    case ZIPFFT__OP_ADD:
+      *out = l + r;
+      return 1;
+    case ZIPFFT__OP_SUB:
+      *out = l - r;
+      return 1;
+    case ZIPFFT__OP_MUL:
+      *out = l * r;
+      return 1;
+    case ZIPFFT__OP_DIV:
+      if (r == 0) return 0;
+      *out = l / r;
+      return 1;
+    case ZIPFFT__OP_MOD:
+      if (r == 0) return 0;
+      *out = l % r;
+      return 1;
+    case ZIPFFT__OP_SHR:
+      *out = l >> r;
+      return 1;
+    default:
+      return 0;
   }
 }
 
 /* Folds two real constants in long double; returns 0 when not folded. */
 static int fold_reals(zipfft__binop op, long double l, long double r, long double *out) {
   switch (op) {
-    case ZIPFFT__OP_ADD: *out = l + r; return 1;
-    case ZIPFFT__OP_SUB: *out = l - r; return 1;
-    case ZIPFFT__OP_MUL: *out = l * r; return 1;
-    default: return 0;
+    case ZIPFFT__OP_ADD:
+      *out = l + r;
+      return 1;
+    case ZIPFFT__OP_SUB:
+      *out = l - r;
+      return 1;
+    case ZIPFFT__OP_MUL:
+      *out = l * r;
+      return 1;
+    default:
+      return 0;
   }
 }
 
 /* Identity simplifications (x+0, x*1, x/1, x-0, int x*0, x%1) keeping the result type. */
-static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op,
-                                         const zipfft__expr *l, const zipfft__expr *r,
-                                         zipfft__type t) {
+static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
+                                         const zipfft__expr *r, zipfft__type t) {
   int keep_l = l->type == t, keep_r = r->type == t;
   if (op == ZIPFFT__OP_ADD && is_zero(r) && keep_l) return l;
   if (op == ZIPFFT__OP_ADD && is_zero(l) && keep_r) return r;
@@ -244,8 +265,8 @@ const zipfft__expr *zipfft__e_cast(zipfft__arena *a, zipfft__type t, const zipff
   return e;
 }
 
-const zipfft__expr *zipfft__e_select(zipfft__arena *a, const zipfft__expr *c,
-                                     const zipfft__expr *x, const zipfft__expr *y) {
+const zipfft__expr *zipfft__e_select(zipfft__arena *a, const zipfft__expr *c, const zipfft__expr *x,
+                                     const zipfft__expr *y) {
   zipfft__expr *e = expr(a, ZIPFFT__E_SELECT, x->type);
   e->u.select.cond = c;
   e->u.select.a = x;
@@ -265,7 +286,10 @@ static zipfft__stmt *stmt(zipfft__arena *a, zipfft__block *b, zipfft__stmt_kind 
   zipfft__stmt *s = node(a, sizeof *s);
   s->kind = k;
   s->next = NULL;
-  if (b->last) b->last->next = s; else b->first = s;
+  if (b->last)
+    b->last->next = s;
+  else
+    b->first = s;
   b->last = s;
   return s;
 }

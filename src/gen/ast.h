@@ -26,23 +26,32 @@ typedef struct zipfft__var {
 } zipfft__var;
 
 typedef enum zipfft__expr_kind {
-  ZIPFFT__E_INT,     /* integer constant of type I32 or I64 */
-  ZIPFFT__E_REAL,    /* real constant */
+  ZIPFFT__E_INT,  /* integer constant of type I32 or I64 */
+  ZIPFFT__E_REAL, /* real constant */
   ZIPFFT__E_VAR,
-  ZIPFFT__E_THREAD,  /* thread index in the block (I32) */
-  ZIPFFT__E_BLOCK,   /* block index in the grid (I64) */
+  ZIPFFT__E_THREAD, /* thread index in the block (I32) */
+  ZIPFFT__E_BLOCK,  /* block index in the grid (I64) */
   ZIPFFT__E_BINARY,
   ZIPFFT__E_NEG,
   ZIPFFT__E_NOT,
-  ZIPFFT__E_CAST,    /* to the expression's type */
-  ZIPFFT__E_SELECT,  /* cond ? a : b */
-  ZIPFFT__E_LOAD     /* array[index] from a REAL_TABLE or SHARED array */
+  ZIPFFT__E_CAST,   /* to the expression's type */
+  ZIPFFT__E_SELECT, /* cond ? a : b */
+  ZIPFFT__E_LOAD    /* array[index] from a REAL_TABLE or SHARED array */
 } zipfft__expr_kind;
 
 typedef enum zipfft__binop {
-  ZIPFFT__OP_ADD, ZIPFFT__OP_SUB, ZIPFFT__OP_MUL, ZIPFFT__OP_DIV, ZIPFFT__OP_MOD,
+  ZIPFFT__OP_ADD,
+  ZIPFFT__OP_SUB,
+  ZIPFFT__OP_MUL,
+  ZIPFFT__OP_DIV,
+  ZIPFFT__OP_MOD,
   ZIPFFT__OP_SHR, /* arithmetic shift right of a non-negative integer */
-  ZIPFFT__OP_LT, ZIPFFT__OP_LE, ZIPFFT__OP_EQ, ZIPFFT__OP_NE, ZIPFFT__OP_AND, ZIPFFT__OP_OR,
+  ZIPFFT__OP_LT,
+  ZIPFFT__OP_LE,
+  ZIPFFT__OP_EQ,
+  ZIPFFT__OP_NE,
+  ZIPFFT__OP_AND,
+  ZIPFFT__OP_OR,
   ZIPFFT__OP_COUNT
 } zipfft__binop;
 
@@ -54,21 +63,29 @@ struct zipfft__expr {
     int64_t int_value;
     long double real_value;
     const zipfft__var *var;
-    struct { zipfft__binop op; const zipfft__expr *lhs, *rhs; } binary;
+    struct {
+      zipfft__binop op;
+      const zipfft__expr *lhs, *rhs;
+    } binary;
     const zipfft__expr *arg; /* NEG, NOT, CAST */
-    struct { const zipfft__expr *cond, *a, *b; } select;
-    struct { const zipfft__var *array; const zipfft__expr *index; } load;
+    struct {
+      const zipfft__expr *cond, *a, *b;
+    } select;
+    struct {
+      const zipfft__var *array;
+      const zipfft__expr *index;
+    } load;
   } u;
 };
 
 typedef enum zipfft__stmt_kind {
-  ZIPFFT__S_DECL,          /* declare var (= init if not NULL) */
+  ZIPFFT__S_DECL, /* declare var (= init if not NULL) */
   ZIPFFT__S_ASSIGN,
   ZIPFFT__S_STORE,         /* shared[index] = value */
   ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of global or shared memory */
   ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of global or shared memory = (re, im) */
   ZIPFFT__S_IF,
-  ZIPFFT__S_BARRIER,       /* block-wide barrier; only at the top level of a kernel */
+  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel */
   ZIPFFT__S_COMMENT
 } zipfft__stmt_kind;
 
@@ -87,9 +104,18 @@ struct zipfft__stmt {
   zipfft__stmt_kind kind;
   zipfft__stmt *next;
   union {
-    struct { const zipfft__var *var; const zipfft__expr *init; } decl;
-    struct { const zipfft__var *var; const zipfft__expr *value; } assign;
-    struct { const zipfft__var *array; const zipfft__expr *index, *value; } store;
+    struct {
+      const zipfft__var *var;
+      const zipfft__expr *init;
+    } decl;
+    struct {
+      const zipfft__var *var;
+      const zipfft__expr *value;
+    } assign;
+    struct {
+      const zipfft__var *array;
+      const zipfft__expr *index, *value;
+    } store;
     struct {
       const zipfft__var *re, *im, *ptr;
       const zipfft__expr *index;
@@ -100,7 +126,10 @@ struct zipfft__stmt {
       const zipfft__expr *index, *re, *im;
       zipfft__access access;
     } store_complex;
-    struct { const zipfft__expr *cond; zipfft__block then_block, else_block; } if_;
+    struct {
+      const zipfft__expr *cond;
+      zipfft__block then_block, else_block;
+    } if_;
     const char *comment;
   } u;
 };
@@ -151,8 +180,8 @@ const zipfft__expr *zipfft__e_bin(zipfft__arena *a, zipfft__binop op, const zipf
 const zipfft__expr *zipfft__e_neg(zipfft__arena *a, const zipfft__expr *x);
 const zipfft__expr *zipfft__e_not(zipfft__arena *a, const zipfft__expr *x);
 const zipfft__expr *zipfft__e_cast(zipfft__arena *a, zipfft__type t, const zipfft__expr *x);
-const zipfft__expr *zipfft__e_select(zipfft__arena *a, const zipfft__expr *c,
-                                     const zipfft__expr *x, const zipfft__expr *y);
+const zipfft__expr *zipfft__e_select(zipfft__arena *a, const zipfft__expr *c, const zipfft__expr *x,
+                                     const zipfft__expr *y);
 const zipfft__expr *zipfft__e_load(zipfft__arena *a, const zipfft__var *array,
                                    const zipfft__expr *index);
 

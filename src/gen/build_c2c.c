@@ -33,7 +33,9 @@ typedef struct pass_shape {
 } pass_shape;
 
 static const zipfft__expr *i32(c2c_build *c, int64_t v) { return zipfft__e_i32(c->a, v); }
-static const zipfft__expr *var(c2c_build *c, const zipfft__var *v) { return zipfft__e_var(c->a, v); }
+static const zipfft__expr *var(c2c_build *c, const zipfft__var *v) {
+  return zipfft__e_var(c->a, v);
+}
 static const zipfft__expr *bin(c2c_build *c, zipfft__binop op, const zipfft__expr *l,
                                const zipfft__expr *r) {
   return zipfft__e_bin(c->a, op, l, r);
@@ -51,11 +53,14 @@ static coords emit_coords(c2c_build *c, zipfft__block *b) {
   int threads = c->s->threads_per_fft;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
   coords k;
-  k.t = c->s->ffts_per_block == 1 ? tid : let(c, b, "t", bin(c, ZIPFFT__OP_MOD, tid, i32(c, threads)));
-  k.f = c->s->ffts_per_block == 1 ? i32(c, 0) : let(c, b, "f", bin(c, ZIPFFT__OP_DIV, tid, i32(c, threads)));
+  k.t = c->s->ffts_per_block == 1 ? tid
+                                  : let(c, b, "t", bin(c, ZIPFFT__OP_MOD, tid, i32(c, threads)));
+  k.f = c->s->ffts_per_block == 1 ? i32(c, 0)
+                                  : let(c, b, "f", bin(c, ZIPFFT__OP_DIV, tid, i32(c, threads)));
   const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, zipfft__e_block(c->a),
                                   zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
-  k.g = let(c, b, "g", bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, k.f), var(c, c->batch_offset)));
+  k.g = let(c, b, "g",
+            bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, k.f), var(c, c->batch_offset)));
   k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
   return k;
 }
@@ -74,7 +79,8 @@ static pass_shape shape_of(const zipfft__c2c_spec *s, int p) {
 static void emit_butterfly_indices(c2c_build *c, zipfft__block *blk, const coords *k,
                                    const pass_shape *ps, const zipfft__expr **j) {
   for (int b = 0; b < ps->butterflies; b++)
-    j[b] = let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
+    j[b] =
+        let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
 }
 
 /* Non-NULL when butterfly b may lie past m (only the last one, when threads do not divide m). */
@@ -92,8 +98,7 @@ static zipfft__block *open_if(c2c_build *c, zipfft__block *blk, const zipfft__ex
 }
 
 /* Declares zero-initialised registers for every value this thread holds in a pass. */
-static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live,
-                           zipfft__cval *x) {
+static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live, zipfft__cval *x) {
   for (int i = 0; i < count; i++) {
     const zipfft__var *re = live ? zipfft__var_new_live(c->a, "xr", ZIPFFT__T_REAL)
                                  : zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
@@ -121,7 +126,8 @@ static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
 static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
                               const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
   const zipfft__expr *base =
-      let(c, blk, "ib", bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->in_dist)));
+      let(c, blk, "ib",
+          bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->in_dist)));
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -169,8 +175,9 @@ static void shared_indices(c2c_build *c, zipfft__block *blk, const coords *k,
   const zipfft__expr *first = separable ? let(c, blk, "s", shared_index(c, k, base)) : NULL;
   for (int q = 0; q < radix; q++) {
     int64_t offset = q * step;
-    idx[q] = separable ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (period ? offset / period : 0)))
-                       : shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
+    idx[q] = separable
+                 ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (period ? offset / period : 0)))
+                 : shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
   }
 }
 
@@ -232,11 +239,14 @@ static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps,
 
 /* Stores a middle pass's outputs to shared memory in Stockham order. */
 static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k,
-                               const pass_shape *ps, const zipfft__expr **j, const zipfft__cval *y) {
+                               const pass_shape *ps, const zipfft__expr **j,
+                               const zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
-    const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)), i32(c, ps->ns * ps->radix));
-    const zipfft__expr *dst = let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j[b], i32(c, ps->ns))));
+    const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)),
+                                   i32(c, ps->ns * ps->radix));
+    const zipfft__expr *dst =
+        let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j[b], i32(c, ps->ns))));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
     shared_indices(c, g, k, dst, ps->ns, ps->radix, idx);
     for (int r = 0; r < ps->radix; r++) {
@@ -248,9 +258,11 @@ static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k
 
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
 static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k,
-                               const pass_shape *ps, const zipfft__expr **j, const zipfft__cval *y) {
+                               const pass_shape *ps, const zipfft__expr **j,
+                               const zipfft__cval *y) {
   const zipfft__expr *base =
-      let(c, blk, "ob", bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->out_dist)));
+      let(c, blk, "ob",
+          bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->out_dist)));
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -288,8 +300,9 @@ static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
   int last = p == c->s->pass_count - 1;
   const zipfft__expr *j[max_values];
   zipfft__cval x[max_values];
-  zipfft__s_comment(c->a, body, zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p,
-                                                     ps.radix, (long long)ps.ns));
+  zipfft__s_comment(
+      c->a, body,
+      zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   coords k = emit_coords(c, body);
   emit_butterfly_indices(c, body, &k, &ps, j);
   declare_values(c, body, ps.butterflies * ps.radix, p > 0 && !last, x);
@@ -334,7 +347,8 @@ const char *zipfft__build_c2c(const zipfft__c2c_spec *spec, zipfft__arena *a,
   c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
   c.smem = spec->pass_count > 1 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
-  const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in, c.out, c.tw, c.batch, c.batch_offset, c.aligned};
+  const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in,    c.out,          c.tw,
+                                                  c.batch, c.batch_offset, c.aligned};
   char name[256];
   zipfft__c2c_kernel_name(spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),

@@ -33,10 +33,12 @@ zipfft__cval zipfft__cval_materialize(zipfft__arena *a, zipfft__block *b, zipfft
 }
 
 zipfft__cval zipfft__cval_mul(zipfft__arena *a, zipfft__cval x, zipfft__cval w) {
-  const zipfft__expr *re = zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_bin(a, ZIPFFT__OP_MUL, x.re, w.re),
-                                         zipfft__e_bin(a, ZIPFFT__OP_MUL, x.im, w.im));
-  const zipfft__expr *im = zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, x.re, w.im),
-                                         zipfft__e_bin(a, ZIPFFT__OP_MUL, x.im, w.re));
+  const zipfft__expr *re =
+      zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_bin(a, ZIPFFT__OP_MUL, x.re, w.re),
+                    zipfft__e_bin(a, ZIPFFT__OP_MUL, x.im, w.im));
+  const zipfft__expr *im =
+      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, x.re, w.im),
+                    zipfft__e_bin(a, ZIPFFT__OP_MUL, x.im, w.re));
   return (zipfft__cval){re, im};
 }
 
@@ -53,13 +55,14 @@ zipfft__cval zipfft__cval_rotate(zipfft__arena *a, zipfft__cval x, int sign, int
   }
   const long double two_pi = 2.0L * acosl(-1.0L);
   long double angle = two_pi * (long double)num / (long double)den;
-  zipfft__cval w = {zipfft__e_real(a, cosl(angle)), zipfft__e_real(a, (long double)sign * sinl(angle))};
+  zipfft__cval w = {zipfft__e_real(a, cosl(angle)),
+                    zipfft__e_real(a, (long double)sign * sinl(angle))};
   return zipfft__cval_mul(a, x, w);
 }
 
 /* Odd prime p: pairs (j, p-j) give real-coefficient sums A_k and B_k. */
-static void emit_prime(zipfft__arena *a, zipfft__block *b, int sign, int p,
-                       const zipfft__cval *x, zipfft__cval *y) {
+static void emit_prime(zipfft__arena *a, zipfft__block *b, int sign, int p, const zipfft__cval *x,
+                       zipfft__cval *y) {
   const long double two_pi = 2.0L * acosl(-1.0L);
   int h = (p - 1) / 2;
   zipfft__cval s[ZIPFFT__MAX_RADIX], d[ZIPFFT__MAX_RADIX];
@@ -112,8 +115,8 @@ static void emit_composite(zipfft__arena *a, zipfft__block *b, int sign, int r,
     for (int n1 = 0; n1 < r1; n1++) in[n1] = x[r2 * n1 + n2];
     zipfft__emit_dft(a, b, sign, r1, in, out);
     for (int k1 = 0; k1 < r1; k1++)
-      mid[n2 * r1 + k1] =
-          zipfft__cval_materialize(a, b, zipfft__cval_rotate(a, out[k1], sign, (int64_t)n2 * k1, r));
+      mid[n2 * r1 + k1] = zipfft__cval_materialize(
+          a, b, zipfft__cval_rotate(a, out[k1], sign, (int64_t)n2 * k1, r));
   }
   for (int k1 = 0; k1 < r1; k1++) {
     for (int n2 = 0; n2 < r2; n2++) in[n2] = mid[n2 * r1 + k1];

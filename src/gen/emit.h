@@ -13,7 +13,7 @@ typedef struct zipfft__dialect {
   const char *int64_suffix;    /* literal suffix of 64-bit integer constants */
   const char *table_load_open; /* text before "array[index]" of read-only table loads */
   const char *table_load_close;
-  int per_thread_live_vars;    /* live-across-barrier variables are arrays indexed by tid */
+  int per_thread_live_vars; /* live-across-barrier variables are arrays indexed by tid */
   /* Helper called for complex loads and stores, by memory: global with vector access,
    * global with byte access, shared; and the cast put before a shared pointer. */
   const char *load_fn[3], *store_fn[3];
@@ -32,8 +32,7 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                         const zipfft__block *b, int indent);
 /* Prints the comma-separated parameter list of a kernel. */
-void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
-                         const zipfft__kernel_ast *k);
+void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__kernel_ast *k);
 
 /* Whole translation units. Return malloc'ed text, or NULL when memory ran out. */
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k);

@@ -3,8 +3,10 @@
 #include "gen/emit.h"
 
 static const zipfft__dialect c_dialect = {
-    .type_names = {[ZIPFFT__T_I32] = "int32_t", [ZIPFFT__T_I64] = "int64_t",
-                   [ZIPFFT__T_BOOL] = "int", [ZIPFFT__T_REAL] = "zreal",
+    .type_names = {[ZIPFFT__T_I32] = "int32_t",
+                   [ZIPFFT__T_I64] = "int64_t",
+                   [ZIPFFT__T_BOOL] = "int",
+                   [ZIPFFT__T_REAL] = "zreal",
                    [ZIPFFT__T_BYTES_IN] = "const unsigned char *",
                    [ZIPFFT__T_BYTES_OUT] = "unsigned char *",
                    [ZIPFFT__T_REAL_TABLE] = "const zreal *",
@@ -67,8 +69,10 @@ static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k)
 /* Prints the exported entry: unpacks the argument array and runs a range of blocks. */
 static void emit_entry(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   const zipfft__dialect *d = &c_dialect;
-  zipfft__sb_printf(sb, "void %s(void **args, int64_t block_begin, int64_t block_end,"
-                        " void *scratch) {\n", k->name);
+  zipfft__sb_printf(sb,
+                    "void %s(void **args, int64_t block_begin, int64_t block_end,"
+                    " void *scratch) {\n",
+                    k->name);
   for (int i = 0; i < k->param_count; i++) {
     const char *t = d->type_names[k->params[i]->type];
     zipfft__sb_printf(sb, "  %s %s = *(%s const *)args[%d];\n", t, k->params[i]->name, t, i);
@@ -85,8 +89,10 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   zipfft__sb_printf(&sb, "typedef %s zreal;\n", k->precision == ZIPFFT_F32 ? "float" : "double");
   zipfft__sb_printf(&sb, "%s\n", c_prelude);
   emit_block_function(&sb, k);
-  zipfft__sb_printf(&sb, "void %s(void **args, int64_t block_begin, int64_t block_end,"
-                         " void *scratch);\n", k->name);
+  zipfft__sb_printf(&sb,
+                    "void %s(void **args, int64_t block_begin, int64_t block_end,"
+                    " void *scratch);\n",
+                    k->name);
   emit_entry(&sb, k);
   return zipfft__sb_take(&sb);
 }

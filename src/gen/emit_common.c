@@ -12,9 +12,8 @@ typedef struct binop_info {
 static const binop_info binops[ZIPFFT__OP_COUNT] = {
     [ZIPFFT__OP_ADD] = {"+", 12}, [ZIPFFT__OP_SUB] = {"-", 12}, [ZIPFFT__OP_MUL] = {"*", 13},
     [ZIPFFT__OP_DIV] = {"/", 13}, [ZIPFFT__OP_MOD] = {"%", 13}, [ZIPFFT__OP_SHR] = {">>", 11},
-    [ZIPFFT__OP_LT] = {"<", 10},
-    [ZIPFFT__OP_LE] = {"<=", 10}, [ZIPFFT__OP_EQ] = {"==", 9},  [ZIPFFT__OP_NE] = {"!=", 9},
-    [ZIPFFT__OP_AND] = {"&&", 5}, [ZIPFFT__OP_OR] = {"||", 4},
+    [ZIPFFT__OP_LT] = {"<", 10},  [ZIPFFT__OP_LE] = {"<=", 10}, [ZIPFFT__OP_EQ] = {"==", 9},
+    [ZIPFFT__OP_NE] = {"!=", 9},  [ZIPFFT__OP_AND] = {"&&", 5}, [ZIPFFT__OP_OR] = {"||", 4},
 };
 
 enum { prec_select = 3, prec_unary = 15, prec_primary = 16 };
@@ -39,12 +38,20 @@ void zipfft__emit_var(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft
 
 static int expr_precedence(const zipfft__expr *e) {
   switch (e->kind) {
-    case ZIPFFT__E_BINARY: return binops[e->u.binary.op].precedence;
-    case ZIPFFT__E_SELECT: return prec_select;
-    case ZIPFFT__E_NEG: case ZIPFFT__E_NOT: case ZIPFFT__E_CAST: return prec_unary;
-    case ZIPFFT__E_INT: return e->u.int_value < 0 ? prec_unary : prec_primary;
-    case ZIPFFT__E_REAL: return e->u.real_value < 0 ? prec_unary : prec_primary;
-    default: return prec_primary;
+    case ZIPFFT__E_BINARY:
+      return binops[e->u.binary.op].precedence;
+    case ZIPFFT__E_SELECT:
+      return prec_select;
+    case ZIPFFT__E_NEG:
+    case ZIPFFT__E_NOT:
+    case ZIPFFT__E_CAST:
+      return prec_unary;
+    case ZIPFFT__E_INT:
+      return e->u.int_value < 0 ? prec_unary : prec_primary;
+    case ZIPFFT__E_REAL:
+      return e->u.real_value < 0 ? prec_unary : prec_primary;
+    default:
+      return prec_primary;
   }
 }
 
@@ -70,13 +77,29 @@ static void print_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
       zipfft__sb_printf(sb, "%lld%s", (long long)e->u.int_value,
                         e->type == ZIPFFT__T_I64 ? d->int64_suffix : "");
       break;
-    case ZIPFFT__E_REAL: print_real(sb, prec, e->u.real_value); break;
-    case ZIPFFT__E_VAR: zipfft__emit_var(sb, d, e->u.var); break;
-    case ZIPFFT__E_THREAD: zipfft__sb_printf(sb, "%s", d->thread_index); break;
-    case ZIPFFT__E_BLOCK: zipfft__sb_printf(sb, "%s", d->block_index); break;
-    case ZIPFFT__E_BINARY: print_binary(sb, d, prec, e); break;
-    case ZIPFFT__E_NEG: zipfft__sb_printf(sb, "-"); print_expr(sb, d, prec, e->u.arg, prec_unary); break;
-    case ZIPFFT__E_NOT: zipfft__sb_printf(sb, "!"); print_expr(sb, d, prec, e->u.arg, prec_unary); break;
+    case ZIPFFT__E_REAL:
+      print_real(sb, prec, e->u.real_value);
+      break;
+    case ZIPFFT__E_VAR:
+      zipfft__emit_var(sb, d, e->u.var);
+      break;
+    case ZIPFFT__E_THREAD:
+      zipfft__sb_printf(sb, "%s", d->thread_index);
+      break;
+    case ZIPFFT__E_BLOCK:
+      zipfft__sb_printf(sb, "%s", d->block_index);
+      break;
+    case ZIPFFT__E_BINARY:
+      print_binary(sb, d, prec, e);
+      break;
+    case ZIPFFT__E_NEG:
+      zipfft__sb_printf(sb, "-");
+      print_expr(sb, d, prec, e->u.arg, prec_unary);
+      break;
+    case ZIPFFT__E_NOT:
+      zipfft__sb_printf(sb, "!");
+      print_expr(sb, d, prec, e->u.arg, prec_unary);
+      break;
     case ZIPFFT__E_CAST:
       zipfft__sb_printf(sb, "(%s)", d->type_names[e->type]);
       print_expr(sb, d, prec, e->u.arg, prec_unary);
@@ -111,8 +134,8 @@ static int accessor(const zipfft__var *ptr, zipfft__access access) {
 }
 
 /* Prints "load(ptr, index, &re, &im);". */
-static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
-                               zipfft_precision prec, const zipfft__stmt *s) {
+static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                               const zipfft__stmt *s) {
   int which = accessor(s->u.load_complex.ptr, s->u.load_complex.access);
   zipfft__sb_printf(sb, "%s(%s%s, ", d->load_fn[which], which == 2 ? d->shared_load_cast : "",
                     s->u.load_complex.ptr->name);
@@ -125,8 +148,8 @@ static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
 }
 
 /* Prints "store(ptr, index, re, im);". */
-static void print_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d,
-                                zipfft_precision prec, const zipfft__stmt *s) {
+static void print_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                                const zipfft__stmt *s) {
   int which = accessor(s->u.store_complex.ptr, s->u.store_complex.access);
   zipfft__sb_printf(sb, "%s(%s%s, ", d->store_fn[which], which == 2 ? d->shared_store_cast : "",
                     s->u.store_complex.ptr->name);
@@ -176,7 +199,9 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
                        const zipfft__stmt *s, int indent) {
   zipfft__sb_indent(sb, indent);
   switch (s->kind) {
-    case ZIPFFT__S_DECL: print_decl(sb, d, prec, s); break;
+    case ZIPFFT__S_DECL:
+      print_decl(sb, d, prec, s);
+      break;
     case ZIPFFT__S_ASSIGN:
       zipfft__emit_var(sb, d, s->u.assign.var);
       zipfft__sb_printf(sb, " = ");
@@ -190,11 +215,21 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
       zipfft__emit_expr(sb, d, prec, s->u.store.value);
       zipfft__sb_printf(sb, ";\n");
       break;
-    case ZIPFFT__S_LOAD_COMPLEX: print_load_complex(sb, d, prec, s); break;
-    case ZIPFFT__S_STORE_COMPLEX: print_store_complex(sb, d, prec, s); break;
-    case ZIPFFT__S_IF: print_if(sb, d, prec, s, indent); break;
-    case ZIPFFT__S_BARRIER: zipfft__sb_printf(sb, "__syncthreads();\n"); break;
-    case ZIPFFT__S_COMMENT: zipfft__sb_printf(sb, "// %s\n", s->u.comment); break;
+    case ZIPFFT__S_LOAD_COMPLEX:
+      print_load_complex(sb, d, prec, s);
+      break;
+    case ZIPFFT__S_STORE_COMPLEX:
+      print_store_complex(sb, d, prec, s);
+      break;
+    case ZIPFFT__S_IF:
+      print_if(sb, d, prec, s, indent);
+      break;
+    case ZIPFFT__S_BARRIER:
+      zipfft__sb_printf(sb, "__syncthreads();\n");
+      break;
+    case ZIPFFT__S_COMMENT:
+      zipfft__sb_printf(sb, "// %s\n", s->u.comment);
+      break;
   }
 }
 

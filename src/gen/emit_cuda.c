@@ -2,8 +2,10 @@
 #include "gen/emit.h"
 
 static const zipfft__dialect cuda_dialect = {
-    .type_names = {[ZIPFFT__T_I32] = "int", [ZIPFFT__T_I64] = "long long",
-                   [ZIPFFT__T_BOOL] = "bool", [ZIPFFT__T_REAL] = "zreal",
+    .type_names = {[ZIPFFT__T_I32] = "int",
+                   [ZIPFFT__T_I64] = "long long",
+                   [ZIPFFT__T_BOOL] = "bool",
+                   [ZIPFFT__T_REAL] = "zreal",
                    [ZIPFFT__T_BYTES_IN] = "const unsigned char *",
                    [ZIPFFT__T_BYTES_OUT] = "unsigned char *",
                    [ZIPFFT__T_REAL_TABLE] = "const zreal *__restrict__",
@@ -51,8 +53,8 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__sb_printf(&sb, "typedef %s zreal;\ntypedef %s zreal2;\n", f32 ? "float" : "double",
                     f32 ? "float2" : "double2");
   zipfft__sb_printf(&sb, "%s\n", cuda_prelude);
-  zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
-                    k->block_threads, k->name);
+  zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(", k->block_threads,
+                    k->name);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");
   if (k->shared)

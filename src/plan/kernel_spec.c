@@ -37,10 +37,9 @@ void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len) {
   }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  snprintf(buf, len,
-           "zipfft_c2c_%s_%s_n%lld_r%s_t%d_f%d_is%lld_id%lld_os%lld_od%lld_s%016llx",
-           s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
-           (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft,
-           s->ffts_per_block, (long long)s->in_stride, (long long)s->in_dist,
-           (long long)s->out_stride, (long long)s->out_dist, (unsigned long long)scale_bits);
+  snprintf(buf, len, "zipfft_c2c_%s_%s_n%lld_r%s_t%d_f%d_is%lld_id%lld_os%lld_od%lld_s%016llx",
+           s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv", (long long)s->n,
+           s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
+           (long long)s->in_stride, (long long)s->in_dist, (long long)s->out_stride,
+           (long long)s->out_dist, (unsigned long long)scale_bits);
 }

@@ -14,21 +14,26 @@ enum { ZIPFFT__MAX_PASSES = 16 };
  * registers, exchanged through shared memory, several transforms per block. */
 typedef struct zipfft__c2c_spec {
   zipfft_precision precision;
-  int sign;                          /* -1 forward, +1 inverse */
-  int64_t n;                         /* transform length */
+  int sign;  /* -1 forward, +1 inverse */
+  int64_t n; /* transform length */
   int pass_count;
-  int radices[ZIPFFT__MAX_PASSES];   /* radix of each pass, first to last; product = n */
-  int threads_per_fft;               /* threads cooperating on one transform */
-  int ffts_per_block;                /* transforms per thread block */
-  int64_t in_stride, in_dist;        /* complex elements */
+  int radices[ZIPFFT__MAX_PASSES]; /* radix of each pass, first to last; product = n */
+  int threads_per_fft;             /* threads cooperating on one transform */
+  int ffts_per_block;              /* transforms per thread block */
+  int64_t in_stride, in_dist;      /* complex elements */
   int64_t out_stride, out_dist;
-  double scale;                      /* multiplied into the outputs; 1 = none */
+  double scale; /* multiplied into the outputs; 1 = none */
 } zipfft__c2c_spec;
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned. */
 enum {
-  ZIPFFT__ARG_IN, ZIPFFT__ARG_OUT, ZIPFFT__ARG_TWIDDLES, ZIPFFT__ARG_BATCH,
-  ZIPFFT__ARG_BATCH_OFFSET, ZIPFFT__ARG_ALIGNED, ZIPFFT__ARG_COUNT
+  ZIPFFT__ARG_IN,
+  ZIPFFT__ARG_OUT,
+  ZIPFFT__ARG_TWIDDLES,
+  ZIPFFT__ARG_BATCH,
+  ZIPFFT__ARG_BATCH_OFFSET,
+  ZIPFFT__ARG_ALIGNED,
+  ZIPFFT__ARG_COUNT
 };
 
 /* Size of one real of the precision (4 or 8). */

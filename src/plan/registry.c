@@ -17,7 +17,8 @@ static zipfft_status explain_unsupported(const struct zipfft_desc_s *d) {
                         "rank = %d: only rank 1 is supported by this version", d->rank);
   return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                       "length %lld: this version supports lengths whose prime factors are all "
-                      "<= 13 and that fit one kernel (see zipfft.h)", (long long)d->lengths[0]);
+                      "<= 13 and that fit one kernel (see zipfft.h)",
+                      (long long)d->lengths[0]);
 }
 
 const zipfft__strategy *zipfft__choose_strategy(const struct zipfft_desc_s *d,

@@ -9,8 +9,8 @@
 
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). */
-static const int radices[] = {32, 25, 24, 20, 18, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
-                              4, 3, 2};
+static const int radices[] = {32, 25, 24, 20, 18, 16, 15, 14, 13, 12,
+                              11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
 enum { small_radix_cap = 16, large_radix_min_length = 2048 };
 
@@ -22,7 +22,9 @@ enum { small_radix_cap = 16, large_radix_min_length = 2048 };
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 static int max_radix(int64_t n) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
-  int cap = env && *env ? atoi(env) : n >= large_radix_min_length ? ZIPFFT__MAX_RADIX : small_radix_cap;
+  int cap = env && *env                   ? atoi(env)
+            : n >= large_radix_min_length ? ZIPFFT__MAX_RADIX
+                                          : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
 }
 
@@ -53,7 +55,6 @@ static int choose_ffts_per_block(zipfft__c2c_spec *s, int64_t batch) {
   }
   return (int)best;
 }
-
 
 typedef struct factorization {
   int cap; /* largest radix allowed */
@@ -101,10 +102,16 @@ static int single_spec(const struct zipfft_desc_s *d, const zipfft__layout_1d *l
   if (n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(n);
   if (f.count == 0 || n / f.radices[0] > max_threads_per_fft) return 0;
-  *s = (zipfft__c2c_spec){.precision = d->precision, .sign = (int)d->direction, .n = n,
-                          .pass_count = f.count, .threads_per_fft = (int)(n / f.radices[0]),
-                          .in_stride = l->in_stride, .in_dist = l->in_dist,
-                          .out_stride = l->out_stride, .out_dist = l->out_dist, .scale = d->scale};
+  *s = (zipfft__c2c_spec){.precision = d->precision,
+                          .sign = (int)d->direction,
+                          .n = n,
+                          .pass_count = f.count,
+                          .threads_per_fft = (int)(n / f.radices[0]),
+                          .in_stride = l->in_stride,
+                          .in_dist = l->in_dist,
+                          .out_stride = l->out_stride,
+                          .out_dist = l->out_dist,
+                          .scale = d->scale};
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
   s->ffts_per_block = choose_ffts_per_block(s, d->batch);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
@@ -129,7 +136,8 @@ static void single_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
   const zipfft__c2c_spec *s = &dec->kernels[0];
   zipfft__sb_printf(sb, "single kernel, %d Stockham pass%s of radix ", s->pass_count,
                     s->pass_count == 1 ? "" : "es");
-  for (int i = 0; i < s->pass_count; i++) zipfft__sb_printf(sb, "%s%d", i ? "x" : "", s->radices[i]);
+  for (int i = 0; i < s->pass_count; i++)
+    zipfft__sb_printf(sb, "%s%d", i ? "x" : "", s->radices[i]);
   zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block\n",
                     s->threads_per_fft, s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s");
 }

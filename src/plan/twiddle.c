@@ -13,7 +13,7 @@ static void unit_root(int64_t k, int64_t n, long double *c, long double *s) {
   int64_t k8 = 8 * k;
   long double ct, st;
   int octant = (int)(k8 / n);
-  int64_t rem = k8 - (int64_t)octant * n; /* 8k - octant*n in [0, n) */
+  int64_t rem = k8 - (int64_t)octant * n;                     /* 8k - octant*n in [0, n) */
   long double frac = (long double)rem / (long double)(8 * n); /* angle/(2pi) within octant */
   int odd = octant & 1;
   long double angle = 2 * pi * (odd ? (1.0L / 8 - frac) : frac);
@@ -22,10 +22,22 @@ static void unit_root(int64_t k, int64_t n, long double *c, long double *s) {
   /* angle_total = octant*pi/4 + (odd ? pi/4 - angle : angle) */
   long double x = odd ? st : ct, y = odd ? ct : st; /* cos/sin of the angle within a quadrant */
   switch (octant >> 1) {
-    case 0: *c = x; *s = y; break;
-    case 1: *c = -y; *s = x; break;
-    case 2: *c = -x; *s = -y; break;
-    default: *c = y; *s = -x; break;
+    case 0:
+      *c = x;
+      *s = y;
+      break;
+    case 1:
+      *c = -y;
+      *s = x;
+      break;
+    case 2:
+      *c = -x;
+      *s = -y;
+      break;
+    default:
+      *c = y;
+      *s = -x;
+      break;
   }
 }
 
