@@ -241,7 +241,7 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
 static void check_plan_create(void) {
   static const plan_case rows[] = {
       {ZIPFFT_R2C, 1, 8, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_TYPE, NULL},
-      {ZIPFFT_C2C, 2, 8, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_RANK, "2"},
+      {ZIPFFT_C2C, 2, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
       {ZIPFFT_C2C, 1, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},

@@ -12,7 +12,9 @@ typedef struct problem {
   zipfft_direction direction;
   zipfft_placement placement;
   zipfft_backend backend;
-  int64_t n, batch, istride, idist, ostride, odist;
+  int rank;
+  int64_t lengths[3];
+  int64_t batch, istride, idist, ostride, odist;
   double scale;
 } problem;
 
@@ -45,13 +47,27 @@ typedef struct int_word {
 } int_word;
 
 static const int_word ints[] = {
-    {"n", offsetof(problem, n)},
+
     {"batch", offsetof(problem, batch)},
     {"istride", offsetof(problem, istride)},
     {"idist", offsetof(problem, idist)},
     {"ostride", offsetof(problem, ostride)},
     {"odist", offsetof(problem, odist)},
 };
+
+/* Parses "N" or "N0xN1[xN2]" (row-major, last fastest) into the problem's lengths. */
+static int parse_lengths(problem *p, const char *text) {
+  p->rank = 0;
+  while (p->rank < 3) {
+    char *end;
+    p->lengths[p->rank++] = strtoll(text, &end, 10);
+    if (end == text) return 0;
+    if (*end == '\0') return 1;
+    if (*end != 'x') return 0;
+    text = end + 1;
+  }
+  return 0;
+}
 
 /* Applies one "key=value" word; 0 when the key or value is not understood. */
 static int apply_value(problem *p, const char *word) {
@@ -64,6 +80,7 @@ static int apply_value(problem *p, const char *word) {
     *(int64_t *)((char *)p + ints[i].offset) = v;
     return *end == '\0' && end != eq + 1;
   }
+  if (strncmp(word, "n=", 2) == 0) return parse_lengths(p, eq + 1);
   if (strncmp(word, "scale=", 6) == 0) {
     p->scale = strtod(eq + 1, &end);
     return *end == '\0' && end != eq + 1;
@@ -85,12 +102,14 @@ static int apply_word(problem *p, const char *word) {
 /* Creates the description and applies the layout and options. */
 static zipfft_status make_desc(const problem *p, zipfft_desc *out) {
   zipfft_desc d;
-  zipfft_status s = zipfft_desc_create(&d, p->type, p->precision, 1, &p->n);
+  zipfft_status s = zipfft_desc_create(&d, p->type, p->precision, p->rank, p->lengths);
   if (s != ZIPFFT_SUCCESS) return s;
   int64_t is = p->istride, os = p->ostride;
+  int strided = p->rank == 1; /* istride/ostride describe 1D problems only */
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, p->direction);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, p->batch);
-  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_layout(d, &is, p->idist, &os, p->odist);
+  if (s == ZIPFFT_SUCCESS)
+    s = zipfft_desc_set_layout(d, strided ? &is : NULL, p->idist, strided ? &os : NULL, p->odist);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(d, p->placement);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_scale(d, p->scale);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, p->backend, 0);
@@ -102,9 +121,9 @@ static zipfft_status make_desc(const problem *p, zipfft_desc *out) {
 }
 
 zipfft_status zipfft_tool_parse_problem(int argc, char **argv, zipfft_desc *out) {
-  problem p = {
-      ZIPFFT_C2C, ZIPFFT_F32, ZIPFFT_FORWARD, ZIPFFT_OUTOFPLACE, ZIPFFT_BACKEND_AUTO, 0, 1, 1, 0, 1,
-      0,          1.0};
+  problem p = {.type = ZIPFFT_C2C, .precision = ZIPFFT_F32, .direction = ZIPFFT_FORWARD,
+               .placement = ZIPFFT_OUTOFPLACE, .backend = ZIPFFT_BACKEND_AUTO, .batch = 1,
+               .istride = 1, .ostride = 1, .scale = 1.0};
   for (int i = 0; i < argc; i++) {
     /* Several words may come in one argument ("c2c f32 n=64"). */
     char *copy = strdup(argv[i]), *save = NULL;
@@ -119,8 +138,7 @@ zipfft_status zipfft_tool_parse_problem(int argc, char **argv, zipfft_desc *out)
     }
     free(copy);
   }
-  if (p.n < 1)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH, "problem needs n=N (N >= 1), got %lld",
-                        (long long)p.n);
+  if (p.rank < 1)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH, "problem needs n=N or n=N0xN1[xN2]");
   return make_desc(&p, out);
 }

@@ -2,6 +2,7 @@
 #include "api/desc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "api/error.h"
@@ -141,44 +142,93 @@ zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int devic
   return ZIPFFT_SUCCESS;
 }
 
-/* 1 when a*b+c overflows the element index range we allow (2^58). */
-static int too_big(int64_t a, int64_t b, int64_t c) {
+/* One axis of an array: count elements `stride` apart. */
+typedef struct axis {
+  int64_t count, stride;
+} axis;
+
+/* Largest element offset reached plus one; -1 when it exceeds 2^58 (index range we allow). */
+static int64_t span(const axis *axes, int count) {
   const int64_t limit = (int64_t)1 << 58;
-  return a > 0 && b > (limit - c) / a;
+  int64_t last = 0;
+  for (int i = 0; i < count; i++) {
+    if (axes[i].count > 1 && axes[i].stride > (limit - last) / (axes[i].count - 1)) return -1;
+    last += (axes[i].count - 1) * axes[i].stride;
+  }
+  return last + 1;
 }
 
-/* Outputs never overlap when transforms are block-separated or fully interleaved. */
-static int output_disjoint(int64_t n, int64_t batch, int64_t stride, int64_t dist) {
-  if (batch == 1) return 1;
-  return dist >= n * stride || stride >= batch * dist;
+/* Outputs are disjoint when, sorted by stride, every axis steps over the whole extent of
+ * the axes inside it (row-major with padding, interleaved batches, ...): a sufficient
+ * condition that needs no search. */
+static int nested(axis *axes, int count) {
+  for (int i = 1; i < count; i++)
+    for (int j = i; j > 0 && axes[j].stride < axes[j - 1].stride; j--) {
+      axis t = axes[j];
+      axes[j] = axes[j - 1];
+      axes[j - 1] = t;
+    }
+  int64_t extent = 1;
+  for (int i = 0; i < count; i++) {
+    if (axes[i].count == 1) continue;
+    if (axes[i].stride < extent) return 0;
+    extent = axes[i].stride * axes[i].count;
+  }
+  return 1;
 }
 
-zipfft_status zipfft__desc_layout_1d(const struct zipfft_desc_s *d, zipfft__layout_1d *out) {
-  int64_t n = d->lengths[0];
-  zipfft__layout_1d l;
-  l.in_stride = d->has_in_strides ? d->in_strides[0] : 1;
-  l.out_stride = d->has_out_strides ? d->out_strides[0] : 1;
-  l.in_dist = d->in_dist ? d->in_dist : n * l.in_stride;
-  l.out_dist = d->out_dist ? d->out_dist : n * l.out_stride;
-  if (too_big(d->batch - 1, l.in_dist, (n - 1) * l.in_stride) ||
-      too_big(d->batch - 1, l.out_dist, (n - 1) * l.out_stride))
+/* Resolves one side's strides and distance (defaults: row-major, dist = whole array). */
+static void resolve(const struct zipfft_desc_s *d, int given, const int64_t *strides,
+                    int64_t dist, int64_t *out_strides, int64_t *out_dist) {
+  int64_t s = 1;
+  for (int k = d->rank - 1; k >= 0; k--) {
+    out_strides[k] = given ? strides[k] : s;
+    s *= d->lengths[k];
+  }
+  *out_dist = dist ? dist : out_strides[0] * d->lengths[0];
+}
+
+/* Axes of one side: the rank axes and the batch. */
+static int axes_of(const struct zipfft_desc_s *d, const int64_t *strides, int64_t dist, axis *a) {
+  for (int k = 0; k < d->rank; k++) a[k] = (axis){d->lengths[k], strides[k]};
+  a[d->rank] = (axis){d->batch, dist};
+  return d->rank + 1;
+}
+
+/* Formats "name = [s0, s1], dist = D" into buf for error messages. */
+static const char *describe(const char *name, int rank, const int64_t *s, int64_t dist,
+                            char *buf, size_t len) {
+  int used = snprintf(buf, len, "%s_strides = [", name);
+  for (int k = 0; k < rank && used > 0 && (size_t)used < len; k++)
+    used += snprintf(buf + used, len - (size_t)used, "%s%lld", k ? ", " : "", (long long)s[k]);
+  if (used > 0 && (size_t)used < len)
+    snprintf(buf + used, len - (size_t)used, "], %s_dist = %lld", name, (long long)dist);
+  return buf;
+}
+
+zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out) {
+  zipfft__layout l = {{0}, {0}, 0, 0};
+  axis in_axes[ZIPFFT__MAX_RANK + 1], out_axes[ZIPFFT__MAX_RANK + 1];
+  char text[256];
+  resolve(d, d->has_in_strides, d->in_strides, d->in_dist, l.in_strides, &l.in_dist);
+  resolve(d, d->has_out_strides, d->out_strides, d->out_dist, l.out_strides, &l.out_dist);
+  int n_in = axes_of(d, l.in_strides, l.in_dist, in_axes);
+  int n_out = axes_of(d, l.out_strides, l.out_dist, out_axes);
+  if (span(in_axes, n_in) < 0 || span(out_axes, n_out) < 0)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "layout spans more than 2^58 elements "
-                        "(batch = %lld)",
+                        "layout spans more than 2^58 elements (batch = %lld)", (long long)d->batch);
+  if (!nested(out_axes, n_out))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "outputs may overlap: %s, batch = %lld (each axis, by increasing stride, "
+                        "must step over the axes inside it)",
+                        describe("out", d->rank, l.out_strides, l.out_dist, text, sizeof text),
                         (long long)d->batch);
-  if (!output_disjoint(n, d->batch, l.out_stride, l.out_dist))
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "outputs overlap or interleave irregularly: out_stride = %lld, out_dist = "
-                        "%lld, n = %lld, batch = %lld (need dist >= n*stride or stride >= "
-                        "batch*dist)",
-                        (long long)l.out_stride, (long long)l.out_dist, (long long)n,
-                        (long long)d->batch);
-  if (d->placement == ZIPFFT_INPLACE && (l.in_stride != l.out_stride || l.in_dist != l.out_dist))
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "in-place transform with in_stride = %lld, in_dist = %lld different "
-                        "from out_stride = %lld, out_dist = %lld",
-                        (long long)l.in_stride, (long long)l.in_dist, (long long)l.out_stride,
-                        (long long)l.out_dist);
+  int same = l.in_dist == l.out_dist;
+  for (int k = 0; k < d->rank; k++) same = same && l.in_strides[k] == l.out_strides[k];
+  if (d->placement == ZIPFFT_INPLACE && !same)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT, "in-place transform with %s different from "
+                        "the output layout", describe("in", d->rank, l.in_strides, l.in_dist,
+                                                      text, sizeof text));
   *out = l;
   return ZIPFFT_SUCCESS;
 }

@@ -22,13 +22,15 @@ struct zipfft_desc_s {
   int device;
 };
 
-/* The layout of a 1D batched transform after defaults are applied. */
-typedef struct zipfft__layout_1d {
-  int64_t in_stride, in_dist, out_stride, out_dist;
-} zipfft__layout_1d;
+/* The layout of a batched transform after defaults are applied (element units). */
+typedef struct zipfft__layout {
+  int64_t in_strides[ZIPFFT__MAX_RANK], out_strides[ZIPFFT__MAX_RANK];
+  int64_t in_dist, out_dist;
+} zipfft__layout;
 
-/* Resolves defaults and checks that outputs do not overlap and that an in-place layout
- * reads and writes the same elements. Returns INVALID_LAYOUT with a detail otherwise. */
-zipfft_status zipfft__desc_layout_1d(const struct zipfft_desc_s *d, zipfft__layout_1d *out);
+/* Resolves defaults (row-major strides, dist = whole array) and checks that outputs do not
+ * overlap and that an in-place layout reads and writes the same elements. Returns
+ * INVALID_LAYOUT with a detail otherwise. */
+zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out);
 
 #endif

@@ -77,7 +77,7 @@ static void dump_source(const char *name, const char *ext, const char *text) {
 /* Dumps both languages of a kernel when ZIPFFT_DUMP_DIR is set. */
 static void dump_kernel(const zipfft__c2c_spec *spec) {
   if (!getenv("ZIPFFT_DUMP_DIR")) return;
-  char name[256];
+  char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(spec, name, sizeof name);
   for (int cuda = 0; cuda < 2; cuda++) {
     char *text = NULL;
@@ -89,7 +89,7 @@ static void dump_kernel(const zipfft__c2c_spec *spec) {
 
 /* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. */
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
-  char name[256], *text = NULL;
+  char name[ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
   zipfft__kernel_source src;
   zipfft__c2c_kernel_name(&pk->spec, name, sizeof name);
   zipfft_status s = generate_source(&pk->spec, p->backend_kind == ZIPFFT_BACKEND_CUDA, &text, &src);
@@ -121,12 +121,12 @@ static void release_plan(zipfft_plan p) {
 
 /* Chooses the strategy and decomposition (no backend resources yet). */
 static zipfft_status decompose(zipfft_plan p) {
-  zipfft__layout_1d layout;
+  zipfft__layout layout;
   zipfft__target target = {p->backend->ops->max_shared_bytes(p->backend)};
   zipfft_status s = ZIPFFT_SUCCESS;
   p->strategy = zipfft__choose_strategy(&p->desc, &target, &s);
   if (!p->strategy) return s;
-  s = zipfft__desc_layout_1d(&p->desc, &layout);
+  s = zipfft__desc_layout(&p->desc, &layout);
   if (s != ZIPFFT_SUCCESS) return s;
   return p->strategy->make(&p->desc, &layout, &target, &p->decomposition);
 }
@@ -190,13 +190,14 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
   return ZIPFFT_SUCCESS;
 }
 
-/* Launches one kernel over the whole batch, in grid-sized chunks. */
-static zipfft_status launch_kernel(zipfft_plan p, const plan_kernel *pk, const void *in, void *out,
+/* Launches kernel i over all its transforms, in grid-sized chunks. */
+static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *out,
                                    void *stream) {
+  const plan_kernel *pk = &p->kernels[i];
   const zipfft__c2c_spec *s = &pk->spec;
   size_t complex_size = 2 * zipfft__real_size(s->precision);
   int32_t aligned = (uintptr_t)in % complex_size == 0 && (uintptr_t)out % complex_size == 0;
-  int64_t batch = p->desc.batch, per_launch = max_grid_blocks * s->ffts_per_block;
+  int64_t batch = p->decomposition.transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
   const void *tw = pk->twiddles;
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
@@ -215,7 +216,7 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
   if (s != ZIPFFT_SUCCESS) return s;
   if (!out) out = (void *)in;
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
-    s = launch_kernel(p, &p->kernels[i], in, out, stream);
+    s = launch_kernel(p, i, p->decomposition.reads_output[i] ? out : in, out, stream);
     if (s != ZIPFFT_SUCCESS) return s;
   }
   zipfft__clear_error();
@@ -227,17 +228,18 @@ static const char *const type_names[] = {"c2c", "r2c", "c2r"};
 /* Appends the whole human-readable description of a plan. */
 static void describe(zipfft_plan p, zipfft__strbuf *sb) {
   const struct zipfft_desc_s *d = &p->desc;
-  zipfft__sb_printf(sb, "zipfft plan: %s %s %s n=%lld batch=%lld %s scale=%g backend=%s\n",
-                    type_names[d->type], d->precision == ZIPFFT_F32 ? "f32" : "f64",
-                    d->direction == ZIPFFT_FORWARD ? "forward" : "inverse",
-                    (long long)d->lengths[0], (long long)d->batch,
+  zipfft__sb_printf(sb, "zipfft plan: %s %s %s n=", type_names[d->type],
+                    d->precision == ZIPFFT_F32 ? "f32" : "f64",
+                    d->direction == ZIPFFT_FORWARD ? "forward" : "inverse");
+  for (int k = 0; k < d->rank; k++) zipfft__sb_printf(sb, "%s%lld", k ? "x" : "", (long long)d->lengths[k]);
+  zipfft__sb_printf(sb, " batch=%lld %s scale=%g backend=%s\n", (long long)d->batch,
                     d->placement == ZIPFFT_INPLACE ? "in-place" : "out-of-place", d->scale,
                     p->backend->ops->name);
   zipfft__sb_printf(sb, "  strategy %s: ", p->strategy->name);
   p->strategy->print(&p->decomposition, sb);
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
     const zipfft__c2c_spec *s = &p->kernels[i].spec;
-    char name[256];
+    char name[ZIPFFT__KERNEL_NAME_MAX];
     zipfft__c2c_kernel_name(s, name, sizeof name);
     zipfft__sb_printf(sb,
                       "  kernel %d: %s\n    block %u threads, %zu bytes shared memory, "
@@ -291,7 +293,7 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
   if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
   zipfft_status s = ZIPFFT_SUCCESS;
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    char name[256], *text = NULL;
+    char name[ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
     void *image = NULL;
     size_t size = 0;
     zipfft__c2c_kernel_name(&p->kernels[i].spec, name, sizeof name);

@@ -53,10 +53,12 @@ static coords emit_coords(c2c_build *c, zipfft__block *b) {
   int threads = c->s->threads_per_fft;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
   coords k;
-  k.t = c->s->ffts_per_block == 1 ? tid
-                                  : let(c, b, "t", bin(c, ZIPFFT__OP_MOD, tid, i32(c, threads)));
-  k.f = c->s->ffts_per_block == 1 ? i32(c, 0)
-                                  : let(c, b, "f", bin(c, ZIPFFT__OP_DIV, tid, i32(c, threads)));
+  int per_block = c->s->ffts_per_block, major = c->s->fft_major;
+  /* Transform-major: consecutive threads take consecutive transforms (coalesced columns). */
+  zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD, f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
+  int64_t t_by = major ? per_block : threads, f_by = major ? per_block : threads;
+  k.t = per_block == 1 ? tid : let(c, b, "t", bin(c, t_op, tid, i32(c, t_by)));
+  k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", bin(c, f_op, tid, i32(c, f_by)));
   const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, zipfft__e_block(c->a),
                                   zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
   k.g = let(c, b, "g",
@@ -110,7 +112,25 @@ static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live
   }
 }
 
-/* Global element offset (I64) of element `e` of transform g: g*dist + e*stride. */
+/* Offset (I64) of the first element of transform g: the digits of g over the batch
+ * dimensions, each times its stride (in or out). */
+static const zipfft__expr *batch_offset(c2c_build *c, zipfft__block *b, const coords *k, int out) {
+  const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
+  const zipfft__expr *rest = k->g, *offset = zipfft__e_int(c->a, ZIPFFT__T_I64, 0);
+  for (int d = c->s->batch_dims - 1; d >= 0; d--) {
+    const zipfft__expr *digit = rest;
+    if (d > 0) {
+      const zipfft__expr *count = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->batch_counts[d]);
+      digit = bin(c, ZIPFFT__OP_MOD, rest, count);
+      rest = let(c, b, "q", bin(c, ZIPFFT__OP_DIV, rest, count));
+    }
+    offset = bin(c, ZIPFFT__OP_ADD, offset,
+                 bin(c, ZIPFFT__OP_MUL, digit, zipfft__e_int(c->a, ZIPFFT__T_I64, strides[d])));
+  }
+  return let(c, b, out ? "ob" : "ib", offset);
+}
+
+/* Global element offset (I64) of element `e` of a transform starting at base. */
 static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
                                          const zipfft__expr *e, int64_t stride) {
   int small = (c->s->n - 1) * stride < ((int64_t)1 << 31);
@@ -125,9 +145,7 @@ static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
                               const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *base =
-      let(c, blk, "ib",
-          bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->in_dist)));
+  const zipfft__expr *base = batch_offset(c, blk, k, 0);
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -260,9 +278,7 @@ static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k
 static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k,
                                const pass_shape *ps, const zipfft__expr **j,
                                const zipfft__cval *y) {
-  const zipfft__expr *base =
-      let(c, blk, "ob",
-          bin(c, ZIPFFT__OP_MUL, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->out_dist)));
+  const zipfft__expr *base = batch_offset(c, blk, k, 1);
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -332,6 +348,9 @@ static const char *check_spec(const zipfft__c2c_spec *s) {
   }
   if (product != s->n) return "radices do not multiply to n";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
+  if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
+  for (int d = 1; d < s->batch_dims; d++)
+    if (s->batch_counts[d] < 1) return "bad batch count";
   return NULL;
 }
 
@@ -349,7 +368,7 @@ const char *zipfft__build_c2c(const zipfft__c2c_spec *spec, zipfft__arena *a,
   c.smem = spec->pass_count > 1 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
   const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in,    c.out,          c.tw,
                                                   c.batch, c.batch_offset, c.aligned};
-  char name[256];
+  char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
                             .precision = spec->precision,

@@ -16,7 +16,9 @@ int64_t zipfft__shared_pad(const zipfft__c2c_spec *s, int64_t i) {
 }
 
 int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s) {
-  return zipfft__shared_pad(s, s->n - 1) + 1;
+  int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
+  /* With transform-major threads, a warp's lanes sit one stride apart: keep it odd. */
+  return s->fft_major && s->ffts_per_block > 1 ? stride | 1 : stride;
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s) {
@@ -30,16 +32,22 @@ unsigned zipfft__c2c_block_threads(const zipfft__c2c_spec *s) {
 }
 
 void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len) {
-  char radices[128] = "";
+  char radices[128] = "", batch[256] = "";
   for (int i = 0; i < s->pass_count; i++) {
     size_t used = strlen(radices);
     snprintf(radices + used, sizeof radices - used, "%s%d", i ? "x" : "", s->radices[i]);
   }
+  for (int i = 0; i < s->batch_dims; i++) {
+    size_t used = strlen(batch);
+    snprintf(batch + used, sizeof batch - used, "_b%lldi%lldo%lld",
+             (long long)(i ? s->batch_counts[i] : 0), (long long)s->batch_in_strides[i],
+             (long long)s->batch_out_strides[i]);
+  }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  snprintf(buf, len, "zipfft_c2c_%s_%s_n%lld_r%s_t%d_f%d_is%lld_id%lld_os%lld_od%lld_s%016llx",
-           s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv", (long long)s->n,
-           s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
-           (long long)s->in_stride, (long long)s->in_dist, (long long)s->out_stride,
-           (long long)s->out_dist, (unsigned long long)scale_bits);
+  snprintf(buf, len, "zipfft_c2c_%s_%s_n%lld_r%s_t%d_f%d%s_is%lld_os%lld%s_s%016llx",
+           s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
+           (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft,
+           s->ffts_per_block, s->fft_major ? "_tm" : "", (long long)s->in_stride,
+           (long long)s->out_stride, batch, (unsigned long long)scale_bits);
 }

@@ -8,10 +8,14 @@
 
 #include "zipfft.h"
 
-enum { ZIPFFT__MAX_PASSES = 16 };
+enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 512 };
 
 /* A batched 1D C2C transform done entirely inside one kernel: Stockham radix passes in
- * registers, exchanged through shared memory, several transforms per block. */
+ * registers, exchanged through shared memory, several transforms per block. The batch may
+ * have several dimensions (the other axes of a 2D/3D array and the user's batch): the
+ * transform index g splits row-major over batch_counts, slowest first, and each digit
+ * moves the data by its stride. The slowest count is never needed (it is the run-time
+ * batch), so one kernel serves any batch size. */
 typedef struct zipfft__c2c_spec {
   zipfft_precision precision;
   int sign;  /* -1 forward, +1 inverse */
@@ -20,8 +24,11 @@ typedef struct zipfft__c2c_spec {
   int radices[ZIPFFT__MAX_PASSES]; /* radix of each pass, first to last; product = n */
   int threads_per_fft;             /* threads cooperating on one transform */
   int ffts_per_block;              /* transforms per thread block */
-  int64_t in_stride, in_dist;      /* complex elements */
-  int64_t out_stride, out_dist;
+  int64_t in_stride, out_stride; /* between elements of one transform (complex elements) */
+  int batch_dims;                 /* 1..ZIPFFT__MAX_BATCH_DIMS */
+  int64_t batch_counts[ZIPFFT__MAX_BATCH_DIMS];
+  int64_t batch_in_strides[ZIPFFT__MAX_BATCH_DIMS], batch_out_strides[ZIPFFT__MAX_BATCH_DIMS];
+  int fft_major; /* 1: consecutive threads take consecutive transforms */
   double scale; /* multiplied into the outputs; 1 = none */
 } zipfft__c2c_spec;
 

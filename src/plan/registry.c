@@ -4,27 +4,26 @@
 #include "api/error.h"
 
 static const zipfft__strategy *const strategies[] = {
-    &zipfft__strategy_single,
+    &zipfft__strategy_axes,
 };
 
 /* Explains why no strategy applies, most general reason first. */
-static zipfft_status explain_unsupported(const struct zipfft_desc_s *d) {
+static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zipfft__target *t) {
   if (d->type != ZIPFFT_C2C)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_TYPE,
                         "type = %d: only ZIPFFT_C2C is supported by this version", (int)d->type);
-  if (d->rank != 1)
-    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_RANK,
-                        "rank = %d: only rank 1 is supported by this version", d->rank);
+  int axis = 0;
+  while (axis + 1 < d->rank && zipfft__axis_supported(d, axis, t)) axis++;
   return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                      "length %lld: this version supports lengths whose prime factors are all "
-                      "<= 13 and that fit one kernel (see zipfft.h)",
-                      (long long)d->lengths[0]);
+                      "lengths[%d] = %lld: this version supports lengths whose prime factors are "
+                      "all <= 13 and that fit one kernel (see zipfft.h)",
+                      axis, (long long)d->lengths[axis]);
 }
 
 const zipfft__strategy *zipfft__choose_strategy(const struct zipfft_desc_s *d,
                                                 const zipfft__target *t, zipfft_status *why) {
   for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
     if (strategies[i]->applicable(d, t)) return strategies[i];
-  *why = explain_unsupported(d);
+  *why = explain_unsupported(d, t);
   return NULL;
 }

@@ -1,11 +1,12 @@
-/* single.c - strategy: the whole 1D C2C transform in one kernel (Stockham passes in
- * registers exchanged through shared memory, several transforms per block). */
+/* single.c - sizes a single-kernel batched 1D transform: radices, threads per transform,
+ * transforms per block (the Stockham passes run in registers, exchanged through shared
+ * memory). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/error.h"
 #include "gen/butterfly.h"
-#include "plan/strategy.h"
+#include "plan/single.h"
 
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). */
@@ -95,56 +96,33 @@ static factorization factorize(int64_t n) {
   return best;
 }
 
-/* Builds the spec for a batch of transforms; 0 when n does not fit one kernel. */
-static int single_spec(const struct zipfft_desc_s *d, const zipfft__layout_1d *l,
-                       const zipfft__target *t, zipfft__c2c_spec *s) {
-  int64_t n = d->lengths[0];
+/* Transform-major thread mapping: adjacent transforms per block (a power of two), at least
+ * 16 where shared memory allows (a 128-byte row of fp32 complex values per warp access) and
+ * up to about target_block_threads threads. */
+static int choose_major_ffts_per_block(zipfft__c2c_spec *s, int64_t transforms,
+                                       size_t max_shared) {
+  int64_t best = 1, t = s->threads_per_fft;
+  for (int64_t f = 2; f <= transforms && f * t <= max_block_threads &&
+                      (f <= 16 || f * t <= target_block_threads);
+       f *= 2) {
+    s->ffts_per_block = (int)f;
+    if (zipfft__c2c_shared_bytes(s) > max_shared) break;
+    best = f;
+  }
+  return (int)best;
+}
+
+int zipfft__size_single_kernel(zipfft__c2c_spec *s, int64_t transforms, const zipfft__target *t) {
+  int64_t n = s->n;
   if (n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(n);
   if (f.count == 0 || n / f.radices[0] > max_threads_per_fft) return 0;
-  *s = (zipfft__c2c_spec){.precision = d->precision,
-                          .sign = (int)d->direction,
-                          .n = n,
-                          .pass_count = f.count,
-                          .threads_per_fft = (int)(n / f.radices[0]),
-                          .in_stride = l->in_stride,
-                          .in_dist = l->in_dist,
-                          .out_stride = l->out_stride,
-                          .out_dist = l->out_dist,
-                          .scale = d->scale};
+  s->pass_count = f.count;
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
-  s->ffts_per_block = choose_ffts_per_block(s, d->batch);
+  s->threads_per_fft = (int)(n / f.radices[0]);
+  s->ffts_per_block = 1;
+  if (s->fft_major) s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
+  if (!s->fft_major || s->ffts_per_block == 1) s->ffts_per_block = choose_ffts_per_block(s, transforms);
+  if (s->ffts_per_block == 1) s->fft_major = 0;
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }
-
-static int single_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
-  zipfft__layout_1d unit = {1, d->lengths[0], 1, d->lengths[0]};
-  zipfft__c2c_spec s;
-  return d->type == ZIPFFT_C2C && d->rank == 1 && single_spec(d, &unit, t, &s);
-}
-
-static zipfft_status single_make(const struct zipfft_desc_s *d, const zipfft__layout_1d *l,
-                                 const zipfft__target *t, zipfft__decomposition *out) {
-  out->kernel_count = 1;
-  if (!single_spec(d, l, t, &out->kernels[0]))
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "single kernel planning failed for n = %lld",
-                        (long long)d->lengths[0]);
-  return ZIPFFT_SUCCESS;
-}
-
-static void single_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
-  const zipfft__c2c_spec *s = &dec->kernels[0];
-  zipfft__sb_printf(sb, "single kernel, %d Stockham pass%s of radix ", s->pass_count,
-                    s->pass_count == 1 ? "" : "es");
-  for (int i = 0; i < s->pass_count; i++)
-    zipfft__sb_printf(sb, "%s%d", i ? "x" : "", s->radices[i]);
-  zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block\n",
-                    s->threads_per_fft, s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s");
-}
-
-const zipfft__strategy zipfft__strategy_single = {
-    .name = "single",
-    .applicable = single_applicable,
-    .make = single_make,
-    .print = single_print,
-};

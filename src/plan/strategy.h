@@ -11,10 +11,15 @@
 
 enum { ZIPFFT__MAX_KERNELS = 4 };
 
-/* What a strategy decides: the kernels to run, in order. */
+/* What a strategy decides: the kernels to run, in order. A kernel reads the user's input
+ * or (reads_output) the output array that earlier kernels wrote, and always writes the
+ * output array; `transforms` is the number of transforms it launches. */
 typedef struct zipfft__decomposition {
   int kernel_count;
   zipfft__c2c_spec kernels[ZIPFFT__MAX_KERNELS];
+  int reads_output[ZIPFFT__MAX_KERNELS];
+  int64_t transforms[ZIPFFT__MAX_KERNELS];
+  int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
 } zipfft__decomposition;
 
 /* Limits of the target that shape the decomposition. */
@@ -27,14 +32,18 @@ typedef struct zipfft__strategy {
   /* 1 when the strategy can plan the description on the target. */
   int (*applicable)(const struct zipfft_desc_s *d, const zipfft__target *t);
   /* Fills the decomposition; returns a status (with detail) on failure. */
-  zipfft_status (*make)(const struct zipfft_desc_s *d, const zipfft__layout_1d *layout,
+  zipfft_status (*make)(const struct zipfft_desc_s *d, const zipfft__layout *layout,
                         const zipfft__target *t, zipfft__decomposition *out);
   /* Appends a one-line description of the decomposition. */
   void (*print)(const zipfft__decomposition *dec, zipfft__strbuf *sb);
 } zipfft__strategy;
 
-/* Strategy of single-kernel Stockham transforms (plan/single.c). */
-extern const zipfft__strategy zipfft__strategy_single;
+/* One single-kernel Stockham pass per axis, ranks 1-3 (plan/axes.c). */
+extern const zipfft__strategy zipfft__strategy_axes;
+
+/* 1 when axis k of the description can be transformed by one kernel (used to name the
+ * offending length when nothing applies). */
+int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__target *t);
 
 /* Finds the first applicable strategy in the registry; NULL when none applies (the detail
  * says why: unsupported type, rank or length). */
