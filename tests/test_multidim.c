@@ -1,0 +1,219 @@
+/* test_multidim.c - 2D and 3D C2C transforms (any strides, batches, in-place) against a
+ * separable long-double reference, with NaN-poisoned outputs, untouched gaps and guards. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/plan_internal.h"
+#include "backend/backend.h"
+#include "device.h"
+#include "reference.h"
+#include "test_util.h"
+
+/* How the arrays are laid out: contiguous, rows padded, or axes in reversed order. */
+typedef enum layout_kind { DENSE, PADDED, REVERSED } layout_kind;
+
+typedef struct md_case {
+  zipfft_precision prec;
+  int rank;
+  int64_t lengths[3];
+  int64_t batch;
+  zipfft_direction dir;
+  layout_kind layout;
+  int inplace;
+} md_case;
+
+/* Strides and distance of a layout (element units); *size gets the elements spanned. */
+static void make_layout(const md_case *c, int64_t *strides, int64_t *dist, int64_t *size) {
+  int64_t s = c->layout == PADDED ? 2 : 1; /* padded: a gap between elements and rows */
+  if (c->layout == REVERSED) {
+    for (int k = 0; k < c->rank; k++) strides[k] = s, s *= c->lengths[k];
+  } else {
+    for (int k = c->rank - 1; k >= 0; k--) strides[k] = s, s = s * c->lengths[k] + (c->layout == PADDED);
+  }
+  *dist = s + (c->layout == PADDED ? 7 : 0);
+  *size = *dist * c->batch;
+}
+
+static int64_t count_of(const md_case *c) {
+  int64_t n = c->batch;
+  for (int k = 0; k < c->rank; k++) n *= c->lengths[k];
+  return n;
+}
+
+/* Element offset of logical index i (row-major over batch, lengths) in a layout. */
+static int64_t offset_of(const md_case *c, const int64_t *strides, int64_t dist, int64_t i) {
+  int64_t off = 0;
+  for (int k = c->rank - 1; k >= 0; k--) off += (i % c->lengths[k]) * strides[k], i /= c->lengths[k];
+  return off + i * dist;
+}
+
+/* Separable reference: a long-double DFT along every axis of every batch entry. */
+static void reference(const md_case *c, long double *x) {
+  int64_t total = count_of(c);
+  for (int k = 0; k < c->rank; k++) {
+    int64_t n = c->lengths[k], inner = 1;
+    for (int a = k + 1; a < c->rank; a++) inner *= c->lengths[a];
+    long double *line = zr_alloc_pairs((size_t)n), *out = zr_alloc_pairs((size_t)n);
+    for (int64_t start = 0; start < total; start++) {
+      if ((start / inner) % n != 0) continue; /* first element of a line along axis k */
+      for (int64_t e = 0; e < n; e++) memcpy(&line[2 * e], &x[2 * (start + e * inner)], 2 * sizeof *x);
+      zr_dft(line, out, n, c->dir == ZIPFFT_FORWARD ? -1 : 1);
+      for (int64_t e = 0; e < n; e++) memcpy(&x[2 * (start + e * inner)], &out[2 * e], 2 * sizeof *x);
+    }
+    free(line);
+    free(out);
+  }
+}
+
+static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
+
+static double get_real(const zt_buffer *b, zipfft_precision p, int64_t i) {
+  if (p == ZIPFFT_F32) {
+    float v;
+    memcpy(&v, b->data + i * 4, 4);
+    return v;
+  }
+  double v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+
+static void set_real(zt_buffer *b, zipfft_precision p, int64_t i, double v) {
+  if (p == ZIPFFT_F32) {
+    float f = (float)v;
+    memcpy(b->data + i * 4, &f, 4);
+  } else {
+    memcpy(b->data + i * 8, &v, 8);
+  }
+}
+
+/* Prints a case as a problem line. */
+static void describe(const md_case *c, char *buf, size_t len) {
+  static const char *const layouts[] = {"dense", "padded", "reversed"};
+  snprintf(buf, len, "c2c %s %s n=%lldx%lldx%lld (rank %d) batch=%lld %s %s",
+           c->prec == ZIPFFT_F32 ? "f32" : "f64", c->dir == ZIPFFT_FORWARD ? "fwd" : "inv",
+           (long long)c->lengths[0], (long long)c->lengths[1], (long long)c->lengths[2], c->rank,
+           (long long)c->batch, layouts[c->layout], c->inplace ? "inplace" : "outofplace");
+}
+
+/* Creates the plan of a case on the backend under test. */
+static zipfft_status plan_case(const md_case *c, const int64_t *strides, int64_t dist,
+                               zipfft_plan *p) {
+  zipfft_desc d = NULL;
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->prec, c->rank, c->lengths);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, c->dir);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_layout(d, strides, dist, strides, dist);
+  if (s == ZIPFFT_SUCCESS)
+    s = zipfft_desc_set_placement(d, c->inplace ? ZIPFFT_INPLACE : ZIPFFT_OUTOFPLACE);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(p, d);
+  zipfft_desc_destroy(d);
+  return s;
+}
+
+/* Fills the input's logical elements; gaps keep their NaN poison. Returns the values. */
+static long double *fill_input(const md_case *c, zt_buffer *in, const int64_t *strides,
+                               int64_t dist) {
+  int64_t total = count_of(c);
+  long double *x = zr_alloc_pairs((size_t)total);
+  for (int64_t i = 0; i < total; i++) {
+    int64_t at = offset_of(c, strides, dist, i);
+    for (int part = 0; part < 2; part++) {
+      double v = zt_uniform(0xD1D, (uint64_t)(2 * i + part));
+      set_real(in, c->prec, 2 * at + part, v);
+      x[2 * i + part] = (long double)get_real(in, c->prec, 2 * at + part);
+    }
+  }
+  return x;
+}
+
+/* Checks the output against the reference, and that gaps stayed NaN. */
+static void check_output(const md_case *c, const zt_buffer *out, const int64_t *strides,
+                         int64_t dist, int64_t size, const long double *ref, const char *text) {
+  int64_t total = count_of(c), n = total / c->batch;
+  double *got = malloc((size_t)total * 2 * sizeof *got);
+  char *is_element = calloc((size_t)size, 1);
+  for (int64_t i = 0; i < total; i++) {
+    int64_t at = offset_of(c, strides, dist, i);
+    is_element[at] = 1;
+    got[2 * i] = get_real(out, c->prec, 2 * at);
+    got[2 * i + 1] = get_real(out, c->prec, 2 * at + 1);
+  }
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  double gate = 10 * u * sqrt(n > 2 ? log2((double)n) : 1.0);
+  double err = zr_rel_l2(ref, got, (size_t)total);
+  ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
+  int64_t written_gaps = 0;
+  for (int64_t e = 0; e < size; e++)
+    if (!is_element[e] && !isnan(get_real(out, c->prec, 2 * e))) written_gaps++;
+  ZT_CHECK(written_gaps == 0, "%s: %lld elements between outputs were written", text,
+           (long long)written_gaps);
+  free(got);
+  free(is_element);
+}
+
+/* Plans, runs and checks one case; returns 1 when it ran. */
+static int run_case(const md_case *c) {
+  char text[256];
+  describe(c, text, sizeof text);
+  int64_t strides[3], dist, size;
+  make_layout(c, strides, &dist, &size);
+  size_t bytes = (size_t)size * 2 * real_size(c->prec);
+  zipfft_plan plan = NULL;
+  zipfft_status s = plan_case(c, strides, dist, &plan);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s), zipfft_last_error());
+  if (s != ZIPFFT_SUCCESS) return 0;
+  zipfft_backend backend;
+  zipfft_plan_backend(plan, &backend);
+  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
+    ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
+             zipfft_last_error());
+  zt_buffer in = zt_buffer_alloc(bytes, 0), out = c->inplace ? in : zt_buffer_alloc(bytes, 0);
+  zt_buffer_poison(&in, real_size(c->prec));
+  if (!c->inplace) zt_buffer_poison(&out, real_size(c->prec));
+  long double *ref = fill_input(c, &in, strides, dist);
+  unsigned char *snapshot = malloc(bytes);
+  memcpy(snapshot, in.data, bytes);
+  reference(c, ref);
+  s = zt_execute(plan, &in, c->inplace ? &in : &out, NULL);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: execute: %s (%s)", text, zipfft_status_name(s), zipfft_last_error());
+  check_output(c, c->inplace ? &in : &out, strides, dist, size, ref, text);
+  if (!c->inplace) ZT_CHECK(memcmp(snapshot, in.data, bytes) == 0, "%s: input modified", text);
+  ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "%s: guard band written", text);
+  free(snapshot);
+  free(ref);
+  zt_buffer_free(&in);
+  if (!c->inplace) zt_buffer_free(&out);
+  zipfft_plan_destroy(plan);
+  return 1;
+}
+
+static const md_case cases[] = {
+    {ZIPFFT_F32, 2, {8, 12}, 1, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 2, {16, 16}, 3, ZIPFFT_INVERSE, DENSE, 1},
+    {ZIPFFT_F32, 2, {5, 7}, 2, ZIPFFT_FORWARD, PADDED, 0},
+    {ZIPFFT_F32, 2, {64, 32}, 2, ZIPFFT_FORWARD, REVERSED, 0},
+    {ZIPFFT_F32, 2, {1, 16}, 2, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 2, {16, 1}, 3, ZIPFFT_INVERSE, PADDED, 1},
+    {ZIPFFT_F32, 2, {1, 1}, 2, ZIPFFT_FORWARD, PADDED, 0},
+    {ZIPFFT_F32, 2, {256, 100}, 1, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 3, {4, 6, 8}, 2, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 3, {7, 5, 3}, 1, ZIPFFT_INVERSE, PADDED, 1},
+    {ZIPFFT_F32, 3, {16, 16, 16}, 2, ZIPFFT_FORWARD, REVERSED, 0},
+    {ZIPFFT_F32, 3, {2, 1, 3}, 3, ZIPFFT_FORWARD, DENSE, 1},
+    {ZIPFFT_F32, 3, {32, 8, 64}, 1, ZIPFFT_FORWARD, PADDED, 0},
+    {ZIPFFT_F64, 2, {12, 10}, 2, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F64, 2, {9, 11}, 1, ZIPFFT_INVERSE, REVERSED, 1},
+    {ZIPFFT_F64, 3, {8, 4, 6}, 2, ZIPFFT_FORWARD, PADDED, 0},
+    {ZIPFFT_F64, 3, {3, 13, 2}, 1, ZIPFFT_INVERSE, DENSE, 1},
+};
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_multidim", 0);
+  int ran = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  printf("test_multidim (%s): %d cases run\n", zt_backend_name(), ran);
+  return zt_finish("test_multidim", ran);
+}
