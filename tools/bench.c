@@ -150,13 +150,19 @@ static const precision_info precisions[] = {
 };
 
 typedef struct size_info {
-  int64_t n;
-  int quick; /* part of --quick */
+  int rank;
+  int64_t lengths[3]; /* row-major */
+  int64_t batch;      /* 0: as many as the precision's element budget allows */
+  int quick;          /* part of --quick */
+  int f32_only;
 } size_info;
 
 static const size_info sizes[] = {
-    {64, 0},   {128, 0},  {256, 1},  {512, 0},  {1024, 0}, {2048, 0},
-    {4096, 1}, {8192, 0}, {1000, 1}, {2187, 0}, {2401, 0}, {3125, 0},
+    {1, {64}, 0, 0, 0},         {1, {128}, 0, 0, 0},           {1, {256}, 0, 1, 0},
+    {1, {512}, 0, 0, 0},        {1, {1024}, 0, 0, 0},          {1, {2048}, 0, 0, 0},
+    {1, {4096}, 0, 1, 0},       {1, {8192}, 0, 0, 0},          {1, {1000}, 0, 1, 0},
+    {1, {2187}, 0, 0, 0},       {1, {2401}, 0, 0, 0},          {1, {3125}, 0, 0, 0},
+    {2, {4096, 4096}, 4, 0, 1}, {3, {256, 256, 256}, 8, 0, 1},
 };
 
 typedef struct run_counts {
@@ -179,7 +185,9 @@ static const int plan_stage_clears_memory[PLAN_STAGES] = {1, 1, 0};
 
 typedef struct bench_problem {
   const precision_info *prec;
-  int64_t n, batch;
+  int rank;
+  int64_t lengths[3];
+  int64_t n, batch;           /* n: elements of one transform (product of the lengths) */
   double zipfft_ms, cufft_ms; /* median per execution; 0 when not measured */
   double relative_l2;         /* zipfft vs cuFFT, valid when compared */
   int compared;               /* both outputs were read back */
@@ -419,11 +427,18 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
     if (!precision_selected(opt, &precisions[p])) continue;
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
       if (opt->quick && !sizes[s].quick) continue;
+      if (sizes[s].f32_only && precisions[p].precision != ZIPFFT_F32) continue;
       bench_problem *problem = &problems[count++];
       memset(problem, 0, sizeof *problem);
       problem->prec = &precisions[p];
-      problem->n = sizes[s].n;
-      problem->batch = ((int64_t)1 << precisions[p].log2_elements) / sizes[s].n;
+      problem->rank = sizes[s].rank;
+      problem->n = 1;
+      for (int k = 0; k < sizes[s].rank; k++) {
+        problem->lengths[k] = sizes[s].lengths[k];
+        problem->n *= sizes[s].lengths[k];
+      }
+      problem->batch = sizes[s].batch ? sizes[s].batch
+                                      : ((int64_t)1 << precisions[p].log2_elements) / problem->n;
     }
   }
   return count;
@@ -609,16 +624,18 @@ static int bench_copy_bandwidth(bench_context *ctx) {
  * One problem.
  * ------------------------------------------------------------------------------------------ */
 
-/* Creates a zipfft plan for a batched forward out-of-place contiguous 1D C2C transform on the
- * bench device. Returns 1 on success (the failure is printed otherwise). */
-static int zipfft_plan_for(const bench_context *ctx, zipfft_precision prec, int64_t n,
-                           int64_t batch, zipfft_plan *plan) {
+/* Creates a zipfft plan for a batched forward out-of-place contiguous C2C transform of the
+ * given rank and lengths on the bench device. Returns 1 on success (the failure is printed
+ * otherwise). */
+static int zipfft_plan_for(const bench_context *ctx, zipfft_precision prec, int rank,
+                           const int64_t *lengths, int64_t batch, zipfft_plan *plan) {
   zipfft_desc desc = NULL;
-  int ok = zipfft_ok(zipfft_desc_create(&desc, ZIPFFT_C2C, prec, 1, &n), "zipfft_desc_create") &&
-           zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
-           zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
-                     "zipfft_desc_set_backend") &&
-           zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
+  int ok =
+      zipfft_ok(zipfft_desc_create(&desc, ZIPFFT_C2C, prec, rank, lengths), "zipfft_desc_create") &&
+      zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
+      zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
+                "zipfft_desc_set_backend") &&
+      zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
   zipfft_desc_destroy(desc);
   return ok;
 }
@@ -640,7 +657,7 @@ static int poison_output(bench_context *ctx, size_t bytes) {
 /* Plans and times zipfft on p, then copies its output to host_zipfft. Returns 1 on success. */
 static int bench_zipfft(bench_context *ctx, bench_problem *p, size_t bytes) {
   zipfft_plan plan = NULL;
-  int ok = zipfft_plan_for(ctx, p->prec->precision, p->n, p->batch, &plan) &&
+  int ok = zipfft_plan_for(ctx, p->prec->precision, p->rank, p->lengths, p->batch, &plan) &&
            poison_output(ctx, bytes) && bench_time(ctx, zipfft_runner, &plan, &p->zipfft_ms) &&
            cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_zipfft, ctx->d_out, bytes),
                  "cuMemcpyDtoH (zipfft output)");
@@ -653,10 +670,10 @@ static int bench_zipfft(bench_context *ctx, bench_problem *p, size_t bytes) {
 static int bench_cufft(bench_context *ctx, bench_problem *p, size_t bytes) {
   const cufft_api *api = &ctx->cufft;
   cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c};
-  long long n = p->n;
+  long long lengths[3] = {p->lengths[0], p->lengths[1], p->lengths[2]}, n = p->n;
   size_t work_bytes = 0;
   if (!cufft_ok(api->create(&job.handle), "cufftCreate")) return 0;
-  int ok = cufft_ok(api->make_plan_many64(job.handle, 1, &n, NULL, 1, n, NULL, 1, n,
+  int ok = cufft_ok(api->make_plan_many64(job.handle, p->rank, lengths, NULL, 1, n, NULL, 1, n,
                                           p->prec->cufft_type, p->batch, &work_bytes),
                     "cufftMakePlanMany64") &&
            cufft_ok(api->set_stream(job.handle, NULL), "cufftSetStream") &&
@@ -716,7 +733,7 @@ static int time_plan_creation(const bench_context *ctx, int clear_memory, double
   int ok;
   if (clear_memory) zipfft__cache_clear_memory();
   start = now_ms();
-  ok = zipfft_plan_for(ctx, ZIPFFT_F32, plan_timing_n, plan_timing_batch, &plan);
+  ok = zipfft_plan_for(ctx, ZIPFFT_F32, 1, &plan_timing_n, plan_timing_batch, &plan);
   *ms = now_ms() - start;
   zipfft_plan_destroy(plan);
   return ok;
@@ -726,7 +743,7 @@ static int time_plan_creation(const bench_context *ctx, int clear_memory, double
  * not loading NVRTC or initialising the backend. Returns 1 on success. */
 static int prime_backend(const bench_context *ctx) {
   zipfft_plan plan = NULL;
-  int ok = zipfft_plan_for(ctx, ZIPFFT_F32, plan_priming_n, 1, &plan);
+  int ok = zipfft_plan_for(ctx, ZIPFFT_F32, 1, &plan_priming_n, 1, &plan);
   zipfft_plan_destroy(plan);
   return ok;
 }
@@ -815,12 +832,20 @@ static const char *problem_verdict(const bench_problem *p) {
   return problem_mismatched(p) ? "MISMATCH" : "ok";
 }
 
+/* Writes the lengths of p as "N" or "N0xN1[xN2]". */
+static void format_lengths(const bench_problem *p, char *buf, size_t len) {
+  size_t used = 0;
+  for (int k = 0; k < p->rank && used < len; k++)
+    used +=
+        (size_t)snprintf(buf + used, len - used, "%s%lld", k ? "x" : "", (long long)p->lengths[k]);
+}
+
 /* Formats the cells of p's table row; "-" where a value was not measured. */
 static void format_row(const bench_problem *p, double copy_gbps, row_cells cells) {
   double bytes = 2.0 * (double)problem_bytes(p);
   double zipfft = gbps(bytes, p->zipfft_ms), cufft = gbps(bytes, p->cufft_ms);
   snprintf(cells[COL_PROBLEM], CELL_LEN, "c2c %s", p->prec->name);
-  snprintf(cells[COL_N], CELL_LEN, "%lld", (long long)p->n);
+  format_lengths(p, cells[COL_N], CELL_LEN);
   snprintf(cells[COL_BATCH], CELL_LEN, "%lld", (long long)p->batch);
   format_number(cells[COL_ZIPFFT_GBPS], zipfft, 1, zipfft > 0);
   format_number(cells[COL_ZIPFFT_PCT], 100.0 * zipfft / copy_gbps, 1, zipfft > 0 && copy_gbps > 0);
@@ -854,8 +879,10 @@ static void write_markdown_cells(FILE *f, row_cells cells) {
 
 /* Prints one progress line for a finished problem (raw times and the check). */
 static void print_progress(const bench_problem *p) {
-  printf("c2c %s N=%5lld batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ", p->prec->name,
-         (long long)p->n, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
+  char lengths[64];
+  format_lengths(p, lengths, sizeof lengths);
+  printf("c2c %s N=%5s batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ", p->prec->name,
+         lengths, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
   if (p->compared)
     printf("%.2e", p->relative_l2);
   else
