@@ -97,10 +97,11 @@ zipfft_status zipfft_desc_set_direction(zipfft_desc d, zipfft_direction dir);
 zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
 /* Sets the data layout. in_strides and out_strides hold rank strides each (element units,
  * >= 1), NULL meaning contiguous row-major; in_dist/out_dist is the distance between
- * consecutive transforms of the batch (>= 0; 0 selects the default, lengths[0]*strides[0]
- * in 1D). Input elements of different transforms may overlap (they are only read); output
- * elements may not: the output layout must be block-separated (dist >= n*stride) or
- * interleaved (stride >= batch*dist). Arrays are copied. */
+ * consecutive transforms of the batch (>= 0; 0 selects the default, lengths[0]*strides[0]).
+ * Input elements may overlap (they are only read); output elements may not: sorted by
+ * stride, every output axis (the batch included) must step over the whole extent of the
+ * axes inside it (padded row-major, column-major and interleaved batches all qualify).
+ * Arrays are copied. */
 zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, int64_t in_dist,
                                      const int64_t *out_strides, int64_t out_dist);
 /* Sets in-place (the output overwrites the input; in and out layouts must be equal and
