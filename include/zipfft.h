@@ -40,6 +40,7 @@ extern "C" {
   X(ZIPFFT_ERROR_INVALID_SCALE, 109, "scale factor is not finite")                          \
   X(ZIPFFT_ERROR_INVALID_BACKEND, 110, "unknown backend or device index")                   \
   X(ZIPFFT_ERROR_INVALID_ARGUMENT, 111, "an argument is invalid")                           \
+  X(ZIPFFT_ERROR_INVALID_STORAGE, 112, "storage type unknown or not allowed here")           \
   X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")           \
   X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")     \
   X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")               \
@@ -62,6 +63,16 @@ typedef enum zipfft_type { ZIPFFT_C2C = 0, ZIPFFT_R2C = 1, ZIPFFT_C2R = 2 } zipf
 typedef enum zipfft_precision { ZIPFFT_F32 = 0, ZIPFFT_F64 = 1 } zipfft_precision;
 typedef enum zipfft_direction { ZIPFFT_FORWARD = -1, ZIPFFT_INVERSE = 1 } zipfft_direction;
 typedef enum zipfft_placement { ZIPFFT_OUTOFPLACE = 0, ZIPFFT_INPLACE = 1 } zipfft_placement;
+/* How complex values are stored in memory. DEFAULT stores the compute precision's type; F16
+ * (IEEE binary16) and BF16 (bfloat16) store each real in 16 bits and compute in fp32, so
+ * they need ZIPFFT_F32. Values are converted while loaded and stored (round to nearest
+ * even); a multi-axis transform stores its intermediate results in the output's type. */
+typedef enum zipfft_storage {
+  ZIPFFT_STORAGE_DEFAULT = 0,
+  ZIPFFT_STORAGE_F16 = 1,
+  ZIPFFT_STORAGE_BF16 = 2
+} zipfft_storage;
+
 typedef enum zipfft_backend {
   ZIPFFT_BACKEND_AUTO = 0, /* CUDA when a device is usable, else CPU */
   ZIPFFT_BACKEND_CPU = 1,  /* generated kernels compiled with the host C compiler */
@@ -110,6 +121,10 @@ zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, i
 zipfft_status zipfft_desc_set_placement(zipfft_desc d, zipfft_placement p);
 /* Sets a factor multiplied into every output (finite; default 1). */
 zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
+/* Sets the storage type of the input and of the output (default: the precision's own). F16
+ * and BF16 need ZIPFFT_F32 compute (checked at plan creation). Strides still count complex
+ * elements, now of 4 bytes. */
+zipfft_status zipfft_desc_set_storage(zipfft_desc d, zipfft_storage in, zipfft_storage out);
 /* Chooses the backend and, for CUDA, the device ordinal (>= 0). AUTO picks CUDA when the
  * driver loads and the device exists, else the CPU. */
 zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device);

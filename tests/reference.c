@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const long double two_pi = 6.283185307179586476925286766559005768L;
 
@@ -91,4 +92,24 @@ double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, 
     ref2 += ref_pairs[i] * ref_pairs[i];
   }
   return ratio_of(diff2, ref2);
+}
+
+void zr_dft_nd(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign) {
+  int64_t total = batch;
+  for (int k = 0; k < rank; k++) total *= lengths[k];
+  for (int k = 0; k < rank; k++) {
+    int64_t n = lengths[k], inner = 1;
+    for (int a = k + 1; a < rank; a++) inner *= lengths[a];
+    long double *line = zr_alloc_pairs((size_t)n), *out = zr_alloc_pairs((size_t)n);
+    for (int64_t start = 0; start < total; start++) {
+      if ((start / inner) % n != 0) continue; /* first element of a line along axis k */
+      for (int64_t e = 0; e < n; e++)
+        memcpy(&line[2 * e], &x[2 * (start + e * inner)], 2 * sizeof *x);
+      zr_dft(line, out, n, sign);
+      for (int64_t e = 0; e < n; e++)
+        memcpy(&x[2 * (start + e * inner)], &out[2 * e], 2 * sizeof *x);
+    }
+    free(line);
+    free(out);
+  }
 }

@@ -22,4 +22,8 @@ double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, 
  * Free with free(). */
 long double *zr_alloc_pairs(size_t count);
 
+/* In-place separable DFT of `batch` row-major arrays of the given rank and lengths (complex
+ * pairs, unnormalised): a zr_dft along every axis. */
+void zr_dft_nd(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign);
+
 #endif

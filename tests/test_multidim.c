@@ -29,7 +29,8 @@ static void make_layout(const md_case *c, int64_t *strides, int64_t *dist, int64
   if (c->layout == REVERSED) {
     for (int k = 0; k < c->rank; k++) strides[k] = s, s *= c->lengths[k];
   } else {
-    for (int k = c->rank - 1; k >= 0; k--) strides[k] = s, s = s * c->lengths[k] + (c->layout == PADDED);
+    for (int k = c->rank - 1; k >= 0; k--)
+      strides[k] = s, s = s * c->lengths[k] + (c->layout == PADDED);
   }
   *dist = s + (c->layout == PADDED ? 7 : 0);
   *size = *dist * c->batch;
@@ -44,26 +45,9 @@ static int64_t count_of(const md_case *c) {
 /* Element offset of logical index i (row-major over batch, lengths) in a layout. */
 static int64_t offset_of(const md_case *c, const int64_t *strides, int64_t dist, int64_t i) {
   int64_t off = 0;
-  for (int k = c->rank - 1; k >= 0; k--) off += (i % c->lengths[k]) * strides[k], i /= c->lengths[k];
+  for (int k = c->rank - 1; k >= 0; k--)
+    off += (i % c->lengths[k]) * strides[k], i /= c->lengths[k];
   return off + i * dist;
-}
-
-/* Separable reference: a long-double DFT along every axis of every batch entry. */
-static void reference(const md_case *c, long double *x) {
-  int64_t total = count_of(c);
-  for (int k = 0; k < c->rank; k++) {
-    int64_t n = c->lengths[k], inner = 1;
-    for (int a = k + 1; a < c->rank; a++) inner *= c->lengths[a];
-    long double *line = zr_alloc_pairs((size_t)n), *out = zr_alloc_pairs((size_t)n);
-    for (int64_t start = 0; start < total; start++) {
-      if ((start / inner) % n != 0) continue; /* first element of a line along axis k */
-      for (int64_t e = 0; e < n; e++) memcpy(&line[2 * e], &x[2 * (start + e * inner)], 2 * sizeof *x);
-      zr_dft(line, out, n, c->dir == ZIPFFT_FORWARD ? -1 : 1);
-      for (int64_t e = 0; e < n; e++) memcpy(&x[2 * (start + e * inner)], &out[2 * e], 2 * sizeof *x);
-    }
-    free(line);
-    free(out);
-  }
 }
 
 static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
@@ -163,7 +147,8 @@ static int run_case(const md_case *c) {
   size_t bytes = (size_t)size * 2 * real_size(c->prec);
   zipfft_plan plan = NULL;
   zipfft_status s = plan_case(c, strides, dist, &plan);
-  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s), zipfft_last_error());
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s),
+           zipfft_last_error());
   if (s != ZIPFFT_SUCCESS) return 0;
   zipfft_backend backend;
   zipfft_plan_backend(plan, &backend);
@@ -176,12 +161,14 @@ static int run_case(const md_case *c) {
   long double *ref = fill_input(c, &in, strides, dist);
   unsigned char *snapshot = malloc(bytes);
   memcpy(snapshot, in.data, bytes);
-  reference(c, ref);
+  zr_dft_nd(ref, c->rank, c->lengths, c->batch, c->dir == ZIPFFT_FORWARD ? -1 : 1);
   s = zt_execute(plan, &in, c->inplace ? &in : &out, NULL);
-  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: execute: %s (%s)", text, zipfft_status_name(s), zipfft_last_error());
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: execute: %s (%s)", text, zipfft_status_name(s),
+           zipfft_last_error());
   check_output(c, c->inplace ? &in : &out, strides, dist, size, ref, text);
   if (!c->inplace) ZT_CHECK(memcmp(snapshot, in.data, bytes) == 0, "%s: input modified", text);
-  ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "%s: guard band written", text);
+  ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "%s: guard band written",
+           text);
   free(snapshot);
   free(ref);
   zt_buffer_free(&in);

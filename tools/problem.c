@@ -12,6 +12,7 @@ typedef struct problem {
   zipfft_direction direction;
   zipfft_placement placement;
   zipfft_backend backend;
+  zipfft_storage in_storage, out_storage;
   int rank;
   int64_t lengths[3];
   int64_t batch, istride, idist, ostride, odist;
@@ -48,10 +49,8 @@ typedef struct int_word {
 
 static const int_word ints[] = {
 
-    {"batch", offsetof(problem, batch)},
-    {"istride", offsetof(problem, istride)},
-    {"idist", offsetof(problem, idist)},
-    {"ostride", offsetof(problem, ostride)},
+    {"batch", offsetof(problem, batch)}, {"istride", offsetof(problem, istride)},
+    {"idist", offsetof(problem, idist)}, {"ostride", offsetof(problem, ostride)},
     {"odist", offsetof(problem, odist)},
 };
 
@@ -85,6 +84,11 @@ static int apply_value(problem *p, const char *word) {
     p->scale = strtod(eq + 1, &end);
     return *end == '\0' && end != eq + 1;
   }
+  static const char *const storages[] = {"default", "f16", "bf16"};
+  for (int k = 0; k < 3 && strncmp(word, "istorage=", 9) == 0; k++)
+    if (strcmp(eq + 1, storages[k]) == 0) return p->in_storage = (zipfft_storage)k, 1;
+  for (int k = 0; k < 3 && strncmp(word, "ostorage=", 9) == 0; k++)
+    if (strcmp(eq + 1, storages[k]) == 0) return p->out_storage = (zipfft_storage)k, 1;
   static const char *const backends[] = {"auto", "cpu", "cuda"};
   for (int b = 0; strncmp(word, "backend=", 8) == 0 && b < 3; b++)
     if (strcmp(eq + 1, backends[b]) == 0) return p->backend = (zipfft_backend)b, 1;
@@ -112,6 +116,7 @@ static zipfft_status make_desc(const problem *p, zipfft_desc *out) {
     s = zipfft_desc_set_layout(d, strided ? &is : NULL, p->idist, strided ? &os : NULL, p->odist);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(d, p->placement);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_scale(d, p->scale);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_storage(d, p->in_storage, p->out_storage);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, p->backend, 0);
   if (s != ZIPFFT_SUCCESS)
     zipfft_desc_destroy(d);
@@ -121,9 +126,15 @@ static zipfft_status make_desc(const problem *p, zipfft_desc *out) {
 }
 
 zipfft_status zipfft_tool_parse_problem(int argc, char **argv, zipfft_desc *out) {
-  problem p = {.type = ZIPFFT_C2C, .precision = ZIPFFT_F32, .direction = ZIPFFT_FORWARD,
-               .placement = ZIPFFT_OUTOFPLACE, .backend = ZIPFFT_BACKEND_AUTO, .batch = 1,
-               .istride = 1, .ostride = 1, .scale = 1.0};
+  problem p = {.type = ZIPFFT_C2C,
+               .precision = ZIPFFT_F32,
+               .direction = ZIPFFT_FORWARD,
+               .placement = ZIPFFT_OUTOFPLACE,
+               .backend = ZIPFFT_BACKEND_AUTO,
+               .batch = 1,
+               .istride = 1,
+               .ostride = 1,
+               .scale = 1.0};
   for (int i = 0; i < argc; i++) {
     /* Several words may come in one argument ("c2c f32 n=64"). */
     char *copy = strdup(argv[i]), *save = NULL;

@@ -7,7 +7,8 @@
 #include "zipfft.h"
 
 /* Parses words such as c2c, f32|f64, fwd|inv, n=N, batch=B, inplace, istride=, idist=,
- * ostride=, odist=, scale=, backend=cpu|cuda|auto into a new description. Unknown words
+ * ostride=, odist=, scale=, istorage=/ostorage=default|f16|bf16, backend=cpu|cuda|auto
+ * into a new description. Unknown words
  * or bad values give ZIPFFT_ERROR_INVALID_ARGUMENT naming the word. */
 zipfft_status zipfft_tool_parse_problem(int argc, char **argv, zipfft_desc *out);
 

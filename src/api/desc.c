@@ -129,6 +129,36 @@ zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale) {
   return ZIPFFT_SUCCESS;
 }
 
+/* 1 when s is a zipfft_storage value. */
+static int storage_known(zipfft_storage s) {
+  return s == ZIPFFT_STORAGE_DEFAULT || s == ZIPFFT_STORAGE_F16 || s == ZIPFFT_STORAGE_BF16;
+}
+
+zipfft_status zipfft_desc_set_storage(zipfft_desc d, zipfft_storage in, zipfft_storage out) {
+  REQUIRE_DESC(d);
+  if (!storage_known(in) || !storage_known(out))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE, "%s storage = %d is not a zipfft_storage",
+                        storage_known(in) ? "out" : "in", storage_known(in) ? (int)out : (int)in);
+  d->in_storage = in;
+  d->out_storage = out;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft__desc_check_storage(const struct zipfft_desc_s *d) {
+  int half = d->in_storage != ZIPFFT_STORAGE_DEFAULT || d->out_storage != ZIPFFT_STORAGE_DEFAULT;
+  if (half && d->precision != ZIPFFT_F32)
+    return zipfft__fail(
+        ZIPFFT_ERROR_INVALID_STORAGE,
+        "16-bit storage (in = %d, out = %d) needs ZIPFFT_F32 compute, precision = %d",
+        (int)d->in_storage, (int)d->out_storage, (int)d->precision);
+  if (d->placement == ZIPFFT_INPLACE && d->in_storage != d->out_storage)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "in-place transform with in storage %d different from out storage %d",
+                        (int)d->in_storage, (int)d->out_storage);
+  return ZIPFFT_SUCCESS;
+}
+
 zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device) {
   REQUIRE_DESC(d);
   if (b != ZIPFFT_BACKEND_AUTO && b != ZIPFFT_BACKEND_CPU && b != ZIPFFT_BACKEND_CUDA)
@@ -178,8 +208,8 @@ static int nested(axis *axes, int count) {
 }
 
 /* Resolves one side's strides and distance (defaults: row-major, dist = whole array). */
-static void resolve(const struct zipfft_desc_s *d, int given, const int64_t *strides,
-                    int64_t dist, int64_t *out_strides, int64_t *out_dist) {
+static void resolve(const struct zipfft_desc_s *d, int given, const int64_t *strides, int64_t dist,
+                    int64_t *out_strides, int64_t *out_dist) {
   int64_t s = 1;
   for (int k = d->rank - 1; k >= 0; k--) {
     out_strides[k] = given ? strides[k] : s;
@@ -196,8 +226,8 @@ static int axes_of(const struct zipfft_desc_s *d, const int64_t *strides, int64_
 }
 
 /* Formats "name = [s0, s1], dist = D" into buf for error messages. */
-static const char *describe(const char *name, int rank, const int64_t *s, int64_t dist,
-                            char *buf, size_t len) {
+static const char *describe(const char *name, int rank, const int64_t *s, int64_t dist, char *buf,
+                            size_t len) {
   int used = snprintf(buf, len, "%s_strides = [", name);
   for (int k = 0; k < rank && used > 0 && (size_t)used < len; k++)
     used += snprintf(buf + used, len - (size_t)used, "%s%lld", k ? ", " : "", (long long)s[k]);
@@ -226,9 +256,10 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
   int same = l.in_dist == l.out_dist;
   for (int k = 0; k < d->rank; k++) same = same && l.in_strides[k] == l.out_strides[k];
   if (d->placement == ZIPFFT_INPLACE && !same)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT, "in-place transform with %s different from "
-                        "the output layout", describe("in", d->rank, l.in_strides, l.in_dist,
-                                                      text, sizeof text));
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "in-place transform with %s different from "
+                        "the output layout",
+                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text));
   *out = l;
   return ZIPFFT_SUCCESS;
 }

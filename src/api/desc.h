@@ -20,6 +20,7 @@ struct zipfft_desc_s {
   double scale;
   zipfft_backend backend;
   int device;
+  zipfft_storage in_storage, out_storage;
 };
 
 /* The layout of a batched transform after defaults are applied (element units). */
@@ -32,5 +33,8 @@ typedef struct zipfft__layout {
  * overlap and that an in-place layout reads and writes the same elements. Returns
  * INVALID_LAYOUT with a detail otherwise. */
 zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out);
+
+/* Checks the storage types against the precision and placement (INVALID_STORAGE). */
+zipfft_status zipfft__desc_check_storage(const struct zipfft_desc_s *d);
 
 #endif

@@ -137,7 +137,8 @@ zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   zipfft_plan p = calloc(1, sizeof *p);
   if (!p) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a plan");
   p->desc = *d;
-  zipfft_status s = open_backend(d, &p->backend_kind, &p->backend);
+  zipfft_status s = zipfft__desc_check_storage(d);
+  if (s == ZIPFFT_SUCCESS) s = open_backend(d, &p->backend_kind, &p->backend);
   if (s == ZIPFFT_SUCCESS) s = decompose(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     p->kernels[i].spec = p->decomposition.kernels[i];
@@ -195,8 +196,9 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *o
                                    void *stream) {
   const plan_kernel *pk = &p->kernels[i];
   const zipfft__c2c_spec *s = &pk->spec;
-  size_t complex_size = 2 * zipfft__real_size(s->precision);
-  int32_t aligned = (uintptr_t)in % complex_size == 0 && (uintptr_t)out % complex_size == 0;
+  size_t in_bytes = zipfft__complex_bytes(s->precision, s->in_storage);
+  size_t out_bytes = zipfft__complex_bytes(s->precision, s->out_storage);
+  int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
   int64_t batch = p->decomposition.transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
   const void *tw = pk->twiddles;
   for (int64_t offset = 0; offset < batch; offset += per_launch) {

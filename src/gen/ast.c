@@ -318,24 +318,28 @@ void zipfft__s_store(zipfft__arena *a, zipfft__block *b, const zipfft__var *arra
 
 void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
                             const zipfft__var *im, const zipfft__var *ptr,
-                            const zipfft__expr *index, zipfft__access access) {
+                            const zipfft__expr *index, zipfft__access access,
+                            zipfft_storage storage) {
   zipfft__stmt *s = stmt(a, b, ZIPFFT__S_LOAD_COMPLEX);
   s->u.load_complex.re = re;
   s->u.load_complex.im = im;
   s->u.load_complex.ptr = ptr;
   s->u.load_complex.index = index;
   s->u.load_complex.access = access;
+  s->u.load_complex.storage = storage;
 }
 
 void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
                              const zipfft__expr *index, const zipfft__expr *re,
-                             const zipfft__expr *im, zipfft__access access) {
+                             const zipfft__expr *im, zipfft__access access,
+                             zipfft_storage storage) {
   zipfft__stmt *s = stmt(a, b, ZIPFFT__S_STORE_COMPLEX);
   s->u.store_complex.ptr = ptr;
   s->u.store_complex.index = index;
   s->u.store_complex.re = re;
   s->u.store_complex.im = im;
   s->u.store_complex.access = access;
+  s->u.store_complex.storage = storage;
 }
 
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond) {

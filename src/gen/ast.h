@@ -120,11 +120,13 @@ struct zipfft__stmt {
       const zipfft__var *re, *im, *ptr;
       const zipfft__expr *index;
       zipfft__access access;
+      zipfft_storage storage;
     } load_complex;
     struct {
       const zipfft__var *ptr;
       const zipfft__expr *index, *re, *im;
       zipfft__access access;
+      zipfft_storage storage;
     } store_complex;
     struct {
       const zipfft__expr *cond;
@@ -192,12 +194,16 @@ void zipfft__s_assign(zipfft__arena *a, zipfft__block *b, const zipfft__var *v,
                       const zipfft__expr *value);
 void zipfft__s_store(zipfft__arena *a, zipfft__block *b, const zipfft__var *array,
                      const zipfft__expr *index, const zipfft__expr *value);
+/* Loads and stores of complex elements; `storage` says how the element is kept in memory
+ * (ZIPFFT_STORAGE_DEFAULT: the kernel's own real type; shared memory always is). */
 void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
                             const zipfft__var *im, const zipfft__var *ptr,
-                            const zipfft__expr *index, zipfft__access access);
+                            const zipfft__expr *index, zipfft__access access,
+                            zipfft_storage storage);
 void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
                              const zipfft__expr *index, const zipfft__expr *re,
-                             const zipfft__expr *im, zipfft__access access);
+                             const zipfft__expr *im, zipfft__access access,
+                             zipfft_storage storage);
 /* Appends an if statement and returns it so the caller fills then/else blocks. */
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);

@@ -55,7 +55,8 @@ static coords emit_coords(c2c_build *c, zipfft__block *b) {
   coords k;
   int per_block = c->s->ffts_per_block, major = c->s->fft_major;
   /* Transform-major: consecutive threads take consecutive transforms (coalesced columns). */
-  zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD, f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
+  zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD,
+                f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
   int64_t t_by = major ? per_block : threads, f_by = major ? per_block : threads;
   k.t = per_block == 1 ? tid : let(c, b, "t", bin(c, t_op, tid, i32(c, t_by)));
   k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", bin(c, f_op, tid, i32(c, f_by)));
@@ -156,7 +157,8 @@ static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         const zipfft__cval *xv = &x[b * ps->radix + r];
         zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->in,
-                               global_offset(c, base, e, c->s->in_stride), accesses[v]);
+                               global_offset(c, base, e, c->s->in_stride), accesses[v],
+                               c->s->in_storage);
       }
     }
   }
@@ -209,7 +211,7 @@ static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *xv = &x[b * ps->radix + r];
       zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
-                             ZIPFFT__ACCESS_VECTOR);
+                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     }
   }
 }
@@ -238,7 +240,7 @@ static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps
       zipfft__s_decl(c->a, blk, re, NULL);
       zipfft__s_decl(c->a, blk, im, NULL);
       zipfft__s_load_complex(c->a, blk, re, im, c->tw, zipfft__e_cast(c->a, ZIPFFT__T_I64, idx),
-                             ZIPFFT__ACCESS_VECTOR);
+                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
       w[r] = (zipfft__cval){var(c, re), var(c, im)};
     }
     x[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, x[r], w[r]));
@@ -269,7 +271,8 @@ static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k
     shared_indices(c, g, k, dst, ps->ns, ps->radix, idx);
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *yv = &y[b * ps->radix + r];
-      zipfft__s_store_complex(c->a, g, c->smem, idx[r], yv->re, yv->im, ZIPFFT__ACCESS_VECTOR);
+      zipfft__s_store_complex(c->a, g, c->smem, idx[r], yv->re, yv->im, ZIPFFT__ACCESS_VECTOR,
+                              ZIPFFT_STORAGE_DEFAULT);
     }
   }
 }
@@ -291,7 +294,8 @@ static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k
         const zipfft__cval *yv = &y[b * ps->radix + r];
         zipfft__s_store_complex(c->a, g, c->out, global_offset(c, base, e, c->s->out_stride),
                                 bin(c, ZIPFFT__OP_MUL, yv->re, scale),
-                                bin(c, ZIPFFT__OP_MUL, yv->im, scale), accesses[v]);
+                                bin(c, ZIPFFT__OP_MUL, yv->im, scale), accesses[v],
+                                c->s->out_storage);
       }
     }
   }

@@ -14,9 +14,11 @@ typedef struct zipfft__dialect {
   const char *table_load_open; /* text before "array[index]" of read-only table loads */
   const char *table_load_close;
   int per_thread_live_vars; /* live-across-barrier variables are arrays indexed by tid */
-  /* Helper called for complex loads and stores, by memory: global with vector access,
-   * global with byte access, shared; and the cast put before a shared pointer. */
-  const char *load_fn[3], *store_fn[3];
+  /* Helpers called for complex loads and stores: global ones are named base + storage
+   * suffix ("_f16", "_bf16") + access suffix; shared ones take a cast before the pointer. */
+  const char *global_load, *global_store; /* base name; the storage suffix follows */
+  const char *access_suffix[2];           /* by zipfft__access: vector, bytes */
+  const char *shared_load, *shared_store;
   const char *shared_load_cast, *shared_store_cast;
 } zipfft__dialect;
 
@@ -33,6 +35,12 @@ void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_pre
                         const zipfft__block *b, int indent);
 /* Prints the comma-separated parameter list of a kernel. */
 void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__kernel_ast *k);
+
+/* Prints the 16-bit storage conversions and accessors for a dialect (its prelude must
+ * define ZDEV, zbits_of, zfloat_of and the zword_load / zword_store helpers). */
+void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d);
+/* 1 when the kernel loads or stores 16-bit storage. */
+int zipfft__kernel_uses_16bit(const zipfft__kernel_ast *k);
 
 /* Whole translation units. Return malloc'ed text, or NULL when memory ran out. */
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k);

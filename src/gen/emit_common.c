@@ -127,18 +127,24 @@ void zipfft__emit_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
   print_expr(sb, d, prec, e, 0);
 }
 
-/* Which accessor of the dialect serves a pointer and access kind. */
-static int accessor(const zipfft__var *ptr, zipfft__access access) {
-  if (ptr->type == ZIPFFT__T_SHARED) return 2;
-  return access == ZIPFFT__ACCESS_VECTOR ? 0 : 1;
+static const char *const storage_suffix[] = {"", "_f16", "_bf16"};
+
+/* Prints the accessor call's name and pointer: "zload_f16_vec(in" or "zload_shared(smem". */
+static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int store,
+                           const zipfft__var *ptr, zipfft__access access, zipfft_storage storage) {
+  if (ptr->type == ZIPFFT__T_SHARED)
+    zipfft__sb_printf(sb, "%s(%s%s, ", store ? d->shared_store : d->shared_load,
+                      store ? d->shared_store_cast : d->shared_load_cast, ptr->name);
+  else
+    zipfft__sb_printf(sb, "%s%s%s(%s, ", store ? d->global_store : d->global_load,
+                      storage_suffix[storage], d->access_suffix[access], ptr->name);
 }
 
 /* Prints "load(ptr, index, &re, &im);". */
 static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                                const zipfft__stmt *s) {
-  int which = accessor(s->u.load_complex.ptr, s->u.load_complex.access);
-  zipfft__sb_printf(sb, "%s(%s%s, ", d->load_fn[which], which == 2 ? d->shared_load_cast : "",
-                    s->u.load_complex.ptr->name);
+  print_accessor(sb, d, 0, s->u.load_complex.ptr, s->u.load_complex.access,
+                 s->u.load_complex.storage);
   zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
   zipfft__sb_printf(sb, ", &");
   zipfft__emit_var(sb, d, s->u.load_complex.re);
@@ -150,9 +156,8 @@ static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zip
 /* Prints "store(ptr, index, re, im);". */
 static void print_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                                 const zipfft__stmt *s) {
-  int which = accessor(s->u.store_complex.ptr, s->u.store_complex.access);
-  zipfft__sb_printf(sb, "%s(%s%s, ", d->store_fn[which], which == 2 ? d->shared_store_cast : "",
-                    s->u.store_complex.ptr->name);
+  print_accessor(sb, d, 1, s->u.store_complex.ptr, s->u.store_complex.access,
+                 s->u.store_complex.storage);
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
   zipfft__sb_printf(sb, ", ");
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);

@@ -15,8 +15,11 @@ static const zipfft__dialect cuda_dialect = {
     .int64_suffix = "LL",
     .table_load_open = "__ldg(&",
     .table_load_close = ")",
-    .load_fn = {"zload_vec", "zload_bytes", "zload_shared"},
-    .store_fn = {"zstore_vec", "zstore_bytes", "zstore_shared"},
+    .global_load = "zload",
+    .global_store = "zstore",
+    .access_suffix = {"_vec", "_bytes"},
+    .shared_load = "zload_shared",
+    .shared_store = "zstore_shared",
     .shared_load_cast = "",
     .shared_store_cast = "",
 };
@@ -45,6 +48,19 @@ static const char cuda_prelude[] =
     "__device__ __forceinline__ void zstore_shared(zreal *s, int i, zreal re, zreal im) {\n"
     "  zreal2 v; v.x = re; v.y = im; ((zreal2 *)s)[i] = v;\n}\n";
 
+/* What the 16-bit storage helpers need from CUDA. */
+static const char cuda_word_prelude[] =
+    "#define ZDEV __device__ __forceinline__\n"
+    "ZDEV unsigned int zbits_of(float f) { return __float_as_uint(f); }\n"
+    "ZDEV float zfloat_of(unsigned int u) { return __uint_as_float(u); }\n"
+    "ZDEV unsigned int zword_load_vec(const unsigned char *p) { return *(const unsigned int *)p; "
+    "}\n"
+    "ZDEV unsigned int zword_load_bytes(const unsigned char *p) {\n"
+    "  return p[0] | (p[1] << 8) | (p[2] << 16) | ((unsigned int)p[3] << 24);\n}\n"
+    "ZDEV void zword_store_vec(unsigned char *p, unsigned int w) { *(unsigned int *)p = w; }\n"
+    "ZDEV void zword_store_bytes(unsigned char *p, unsigned int w) {\n"
+    "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n";
+
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};
   const zipfft__dialect *d = &cuda_dialect;
@@ -53,6 +69,10 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__sb_printf(&sb, "typedef %s zreal;\ntypedef %s zreal2;\n", f32 ? "float" : "double",
                     f32 ? "float2" : "double2");
   zipfft__sb_printf(&sb, "%s\n", cuda_prelude);
+  if (zipfft__kernel_uses_16bit(k)) {
+    zipfft__sb_printf(&sb, "%s", cuda_word_prelude);
+    zipfft__emit_storage_prelude(&sb, d);
+  }
   zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(", k->block_threads,
                     k->name);
   zipfft__emit_params(&sb, d, k);

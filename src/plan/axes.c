@@ -6,8 +6,8 @@
 
 /* The batch of the pass over axis k: the user's batch (slowest) then the other axes in
  * array order. Strides are the input's for the first pass, the output's afterwards. */
-static void batch_of(const struct zipfft_desc_s *d, const zipfft__layout *l, int k,
-                     int first, zipfft__c2c_spec *s) {
+static void batch_of(const struct zipfft_desc_s *d, const zipfft__layout *l, int k, int first,
+                     zipfft__c2c_spec *s) {
   const int64_t *in = first ? l->in_strides : l->out_strides;
   s->batch_dims = 0;
   s->batch_counts[0] = d->batch;
@@ -39,7 +39,9 @@ static int axis_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, int
                           .n = d->lengths[k],
                           .in_stride = first ? l->in_strides[k] : l->out_strides[k],
                           .out_stride = l->out_strides[k],
-                          .scale = last ? d->scale : 1.0};
+                          .scale = last ? d->scale : 1.0,
+                          .in_storage = first ? d->in_storage : d->out_storage,
+                          .out_storage = d->out_storage};
   batch_of(d, l, k, first, s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
@@ -95,9 +97,10 @@ static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
   for (int i = 0; i < dec->kernel_count; i++) {
     const zipfft__c2c_spec *s = &dec->kernels[i];
     zipfft__sb_printf(sb, "    axis %d: n=%lld, %lld transforms, %d Stockham pass%s of radix ",
-                      dec->axis[i], (long long)s->n, (long long)dec->transforms[i],
-                      s->pass_count, s->pass_count == 1 ? "" : "es");
-    for (int r = 0; r < s->pass_count; r++) zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
+                      dec->axis[i], (long long)s->n, (long long)dec->transforms[i], s->pass_count,
+                      s->pass_count == 1 ? "" : "es");
+    for (int r = 0; r < s->pass_count; r++)
+      zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
     zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block%s\n",
                       s->threads_per_fft, s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
                       s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "");

@@ -29,6 +29,7 @@ typedef struct zipfft__c2c_spec {
   int64_t batch_counts[ZIPFFT__MAX_BATCH_DIMS];
   int64_t batch_in_strides[ZIPFFT__MAX_BATCH_DIMS], batch_out_strides[ZIPFFT__MAX_BATCH_DIMS];
   int fft_major; /* 1: consecutive threads take consecutive transforms */
+  zipfft_storage in_storage, out_storage; /* how global data is stored */
   double scale; /* multiplied into the outputs; 1 = none */
 } zipfft__c2c_spec;
 
@@ -45,6 +46,8 @@ enum {
 
 /* Size of one real of the precision (4 or 8). */
 size_t zipfft__real_size(zipfft_precision p);
+/* Bytes of one complex element stored as `storage` in a kernel of precision p. */
+size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage);
 /* Shared memory holds interleaved complex values. The first pass stores with a stride of
  * one radix; an odd stride puts every 8- or 16-byte access of a warp's phase in a
  * different bank. So an even first radix gets one padding element after every `period` =

@@ -99,11 +99,10 @@ static factorization factorize(int64_t n) {
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), at least
  * 16 where shared memory allows (a 128-byte row of fp32 complex values per warp access) and
  * up to about target_block_threads threads. */
-static int choose_major_ffts_per_block(zipfft__c2c_spec *s, int64_t transforms,
-                                       size_t max_shared) {
+static int choose_major_ffts_per_block(zipfft__c2c_spec *s, int64_t transforms, size_t max_shared) {
   int64_t best = 1, t = s->threads_per_fft;
-  for (int64_t f = 2; f <= transforms && f * t <= max_block_threads &&
-                      (f <= 16 || f * t <= target_block_threads);
+  for (int64_t f = 2;
+       f <= transforms && f * t <= max_block_threads && (f <= 16 || f * t <= target_block_threads);
        f *= 2) {
     s->ffts_per_block = (int)f;
     if (zipfft__c2c_shared_bytes(s) > max_shared) break;
@@ -121,8 +120,10 @@ int zipfft__size_single_kernel(zipfft__c2c_spec *s, int64_t transforms, const zi
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
   s->threads_per_fft = (int)(n / f.radices[0]);
   s->ffts_per_block = 1;
-  if (s->fft_major) s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
-  if (!s->fft_major || s->ffts_per_block == 1) s->ffts_per_block = choose_ffts_per_block(s, transforms);
+  if (s->fft_major)
+    s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
+  if (!s->fft_major || s->ffts_per_block == 1)
+    s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = 0;
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }

@@ -1,0 +1,276 @@
+/* test_storage.c - fp16 and bfloat16 storage: conversions checked bit by bit against an
+ * independent decoder (round to nearest even, subnormals, overflow, NaN), transforms of
+ * ranks 1 and 2 at the storage precision, and the bad combinations. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "reference.h"
+#include "test_util.h"
+
+/* Independent decoders of the two 16-bit formats. */
+static double decode_f16(unsigned h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double sign = h & 0x8000 ? -1.0 : 1.0;
+  if (e == 31) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * ldexp(m, -24);
+  return sign * ldexp(1024 + m, e - 25);
+}
+
+static double decode_bf16(unsigned h) {
+  int e = (h >> 7) & 0xff, m = h & 0x7f;
+  double sign = h & 0x8000 ? -1.0 : 1.0;
+  if (e == 255) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * ldexp(m, -133);
+  return sign * ldexp(128 + m, e - 134);
+}
+
+typedef double (*decoder)(unsigned);
+
+/* Runs a length-1 transform (a copy through the kernel's loads and stores) of count
+ * complex values from `in` (storage s_in) to `out` (storage s_out); 1 on success. */
+static int copy_through(zipfft_storage s_in, zipfft_storage s_out, int64_t count, zt_buffer *in,
+                        zt_buffer *out) {
+  int64_t one = 1;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &one));
+  ZT_OK(zipfft_desc_set_batch(d, count));
+  ZT_OK(zipfft_desc_set_storage(d, s_in, s_out));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  zipfft_status s = zipfft_plan_create(&p, d);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "plan: %s", zipfft_last_error());
+  if (s == ZIPFFT_SUCCESS) ZT_OK(zt_execute(p, in, out, NULL));
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  return s == ZIPFFT_SUCCESS;
+}
+
+/* Every 16-bit pattern loads as exactly its decoded value (NaN as NaN). */
+static void test_decode_all(zipfft_storage storage, decoder decode, const char *name) {
+  enum { patterns = 65536 };
+  zt_buffer in = zt_buffer_alloc(patterns * 2, 0), out = zt_buffer_alloc(patterns * 4, 0);
+  zt_buffer_poison(&out, 4);
+  for (unsigned h = 0; h < patterns; h++) memcpy(in.data + 2 * h, &(uint16_t){(uint16_t)h}, 2);
+  int bad = 0;
+  if (copy_through(storage, ZIPFFT_STORAGE_DEFAULT, patterns / 2, &in, &out))
+    for (unsigned h = 0; h < patterns; h++) {
+      float got;
+      memcpy(&got, out.data + 4 * h, 4);
+      double want = decode(h);
+      bad += isnan(want) ? !isnan(got) : (double)got != want;
+    }
+  ZT_CHECK(bad == 0, "%s: %d of 65536 patterns decoded wrongly", name, bad);
+  ZT_CHECK(zt_buffer_guards_intact(&out), "%s decode: guard written", name);
+  zt_buffer_free(&in);
+  zt_buffer_free(&out);
+}
+
+/* Largest finite value plus half an ulp: at and above it, round to nearest even gives inf. */
+static double overflow_threshold(decoder decode, unsigned max_finite, unsigned inf) {
+  (void)inf;
+  double top = decode(max_finite), below = decode(max_finite - 1);
+  return top + (top - below) / 2;
+}
+
+/* 1 when pattern h is the round-to-nearest-even encoding of x. */
+static int is_nearest(double x, unsigned h, decoder decode, unsigned inf) {
+  unsigned sign = x < 0 || (x == 0 && signbit(x)) ? 0x8000u : 0;
+  double ax = fabs(x);
+  if ((h & 0x8000u) != sign) return 0;
+  unsigned m = h & 0x7fffu;
+  if (m == inf) return ax >= overflow_threshold(decode, inf - 1, inf);
+  if (m > inf) return 0;
+  double d = fabs(decode(m) - ax);
+  if (m > 0 && fabs(decode(m - 1) - ax) < d) return 0;
+  if (m + 1 < inf && fabs(decode(m + 1) - ax) < d) return 0;
+  int tie =
+      (m > 0 && fabs(decode(m - 1) - ax) == d) || (m + 1 < inf && fabs(decode(m + 1) - ax) == d);
+  return !tie || (m & 1u) == 0;
+}
+
+/* Values that exercise every rounding path, then pseudo-random ones over the range. */
+static float encode_input(int i, double range_log2) {
+  static const float special[] = {0.0f,
+                                  -0.0f,
+                                  1.0f,
+                                  -1.0f,
+                                  1.00048828125f /* 1 + 2^-11 */,
+                                  1.00146484375f,
+                                  2.98023223876953125e-8f /* 2^-25 */,
+                                  2.9802326e-8f,
+                                  5.96046448e-8f,
+                                  6.1e-5f,
+                                  65504.0f,
+                                  65519.0f,
+                                  65520.0f,
+                                  65536.0f,
+                                  3.3e38f,
+                                  1e-40f,
+                                  0.3333333f};
+  const int n_special = (int)(sizeof special / sizeof *special);
+  if (i < n_special) return special[i];
+  double u = zt_uniform(0x57, (uint64_t)i) + 0.5, v = zt_uniform(0x58, (uint64_t)i);
+  return (float)(ldexp(1.0 + u, (int)floor(v * 2 * range_log2)) * (i & 1 ? -1 : 1));
+}
+
+/* f32 values stored as 16 bits: every result is the nearest-even encoding; NaN stays NaN. */
+static void test_encode(zipfft_storage storage, decoder decode, unsigned inf, double range_log2,
+                        const char *name) {
+  enum { values = 20000 };
+  zt_buffer in = zt_buffer_alloc(values * 4, 0), out = zt_buffer_alloc(values * 2, 0);
+  zt_buffer_poison(&out, 4);
+  memset(out.data, 0xAA, values * 2);
+  for (int i = 0; i < values; i++) {
+    float x = i == values - 1 ? NAN : i == values - 2 ? INFINITY : encode_input(i, range_log2);
+    memcpy(in.data + 4 * i, &x, 4);
+  }
+  int bad = 0, first = -1;
+  if (copy_through(ZIPFFT_STORAGE_DEFAULT, storage, values / 2, &in, &out))
+    for (int i = 0; i < values; i++) {
+      float x;
+      uint16_t h;
+      memcpy(&x, in.data + 4 * i, 4);
+      memcpy(&h, out.data + 2 * i, 2);
+      int ok = isnan(x) ? isnan(decode(h)) : is_nearest(x, h, decode, inf);
+      if (!ok && first < 0) first = i;
+      bad += !ok;
+    }
+  ZT_CHECK(bad == 0, "%s: %d of %d values not rounded to nearest even (first: index %d)", name, bad,
+           values, first);
+  ZT_CHECK(zt_buffer_guards_intact(&out), "%s encode: guard written", name);
+  zt_buffer_free(&in);
+  zt_buffer_free(&out);
+}
+
+typedef struct storage_case {
+  int rank;
+  int64_t lengths[2];
+  zipfft_storage in, out;
+  int inplace;
+} storage_case;
+
+/* Rounds v to the storage format through the library-independent encoder of the test:
+ * returns the decoded value of the nearest pattern (searched by bisection on magnitude). */
+static double round_to(zipfft_storage s, double v) {
+  decoder decode = s == ZIPFFT_STORAGE_F16 ? decode_f16 : decode_bf16;
+  unsigned inf = s == ZIPFFT_STORAGE_F16 ? 0x7c00u : 0x7f80u, lo = 0, hi = inf - 1;
+  double a = fabs(v);
+  while (lo < hi) { /* last pattern not above a */
+    unsigned mid = (lo + hi + 1) / 2;
+    if (decode(mid) <= a)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  unsigned best = lo + 1 < inf && fabs(decode(lo + 1) - a) < fabs(decode(lo) - a) ? lo + 1 : lo;
+  return copysign(decode(best), v);
+}
+
+/* Pattern of a value exactly representable in binary16. */
+static uint16_t exact_f16(double v) {
+  unsigned sign = signbit(v) ? 0x8000u : 0;
+  double a = fabs(v);
+  if (a < 0x1p-14) return (uint16_t)(sign | (unsigned)(a * 0x1p24));
+  int e;
+  frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+  unsigned m = (unsigned)((ldexp(a, 1 - e) - 1.0) * 1024.0);
+  return (uint16_t)(sign | ((unsigned)(e - 1 + 15) << 10) | m);
+}
+
+/* A transform with 16-bit storage: inputs exactly representable, result within a few units
+ * of the storage format's roundoff of the long-double reference. */
+static void test_transform(const storage_case *c) {
+  int64_t n = c->lengths[0] * (c->rank == 2 ? c->lengths[1] : 1), batch = 3;
+  size_t in_bytes = (size_t)(n * batch) * 4, out_bytes = in_bytes;
+  zt_buffer in = zt_buffer_alloc(in_bytes, 0),
+            out = c->inplace ? in : zt_buffer_alloc(out_bytes, 0);
+  zt_buffer_poison(&in, 4);
+  zt_buffer_poison(&out, 4);
+  memset(out.data, 0xFF, out_bytes); /* 0xFFFF is NaN in both 16-bit formats */
+  long double *ref = zr_alloc_pairs((size_t)(n * batch));
+  for (int64_t i = 0; i < 2 * n * batch; i++) {
+    double v = round_to(c->in, zt_uniform(0x16, (uint64_t)i));
+    float f = (float)v;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    uint16_t h = c->in == ZIPFFT_STORAGE_BF16 ? (uint16_t)(bits >> 16) : exact_f16(v);
+    memcpy(in.data + 2 * i, &h, 2);
+    ref[i] = v;
+  }
+  zr_dft_nd(ref, c->rank, c->lengths, batch, -1);
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, c->rank, c->lengths));
+  ZT_OK(zipfft_desc_set_batch(d, batch));
+  ZT_OK(zipfft_desc_set_storage(d, c->in, c->out));
+  ZT_OK(zipfft_desc_set_placement(d, c->inplace ? ZIPFFT_INPLACE : ZIPFFT_OUTOFPLACE));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  if (p) ZT_OK(zt_execute(p, &in, c->inplace ? &in : &out, NULL));
+  double *got = malloc((size_t)(n * batch) * 2 * sizeof *got);
+  decoder decode = c->out == ZIPFFT_STORAGE_F16 ? decode_f16 : decode_bf16;
+  for (int64_t i = 0; i < 2 * n * batch; i++) {
+    uint16_t h;
+    memcpy(&h, (c->inplace ? in : out).data + 2 * i, 2);
+    got[i] = decode(h);
+  }
+  double u = c->out == ZIPFFT_STORAGE_F16 ? 0x1p-11 : 0x1p-8,
+         err = zr_rel_l2(ref, got, (size_t)(n * batch));
+  double gate = 2 * u * c->rank + 10 * 0x1p-24 * sqrt(log2((double)n));
+  ZT_CHECK(err <= gate, "rank %d n=%lld storage %d->%d%s: error %.3g above %.3g", c->rank,
+           (long long)n, (int)c->in, (int)c->out, c->inplace ? " in-place" : "", err, gate);
+  ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "guard written");
+  free(got);
+  free(ref);
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  zt_buffer_free(&in);
+  if (!c->inplace) zt_buffer_free(&out);
+}
+
+/* Bad storage requests fail at the right call, naming the value. */
+static void test_errors(void) {
+  int64_t n = 8;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
+  ZT_CHECK_STATUS(zipfft_desc_set_storage(d, (zipfft_storage)7, ZIPFFT_STORAGE_DEFAULT),
+                  ZIPFFT_ERROR_INVALID_STORAGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "7") != NULL, "detail lacks the value: %s",
+           zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_desc_set_storage(NULL, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16),
+                  ZIPFFT_ERROR_NULL_POINTER);
+  ZT_OK(zipfft_desc_set_storage(d, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_ERROR_INVALID_STORAGE); /* fp64 compute */
+  zipfft_desc_destroy(d);
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_storage(d, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16));
+  ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_INPLACE));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_ERROR_INVALID_STORAGE);
+  ZT_CHECK(p == NULL, "plan set on failure");
+  zipfft_desc_destroy(d);
+}
+
+static const storage_case transforms[] = {
+    {1, {256, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 0},
+    {1, {1000, 1}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_BF16, 1},
+    {1, {60, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16, 0},
+    {2, {16, 24}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1},
+    {2, {32, 8}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16, 0},
+};
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_storage", 0);
+  test_decode_all(ZIPFFT_STORAGE_F16, decode_f16, "f16");
+  test_decode_all(ZIPFFT_STORAGE_BF16, decode_bf16, "bf16");
+  test_encode(ZIPFFT_STORAGE_F16, decode_f16, 0x7c00u, 26, "f16");
+  test_encode(ZIPFFT_STORAGE_BF16, decode_bf16, 0x7f80u, 127, "bf16");
+  for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++)
+    test_transform(&transforms[i]);
+  test_errors();
+  return zt_finish("test_storage", 5 + (int)(sizeof transforms / sizeof *transforms));
+}
