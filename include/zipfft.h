@@ -17,8 +17,8 @@ extern "C" {
  *   unnormalised; zipfft_desc_set_scale multiplies every output by a factor (for example
  *   1.0/n for a normalised inverse).
  * - Complex data are interleaved (re, im) pairs of the precision's real type.
- * - Strides and distances count elements of the array's own type (complex elements for
- *   complex arrays), are 64-bit, and may describe any layout whose output elements do not
+ * - Strides and distances count elements of the array's own type (reals for the real array
+ *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout whose output elements do not
  *   overlap. Pointers may have any alignment; naturally aligned data is fastest.
  * - Every function returns a zipfft_status. On failure, zipfft_last_error() describes the
  *   offending value, nothing the caller owns is modified, and nothing is printed.
@@ -59,6 +59,13 @@ typedef enum zipfft_status {
 #undef ZIPFFT_STATUS_ENUM_
 } zipfft_status;
 
+/* Transform types. R2C takes real input of the given lengths and writes the Hermitian half
+ * of the spectrum: the last axis holds n/2+1 complex values (FFTW and cuFFT layout). C2R
+ * takes that half and writes real output; the imaginary parts of the elements that must be
+ * real (the DC and, for even n, Nyquist terms) are ignored. C2C and R2C never modify their
+ * input out of place; rank-1 C2R neither, but C2R of rank 2 and 3 uses its input array as
+ * scratch (as cuFFT and FFTW do). In place, the real array's rows are padded to 2*(n/2+1)
+ * reals so that it occupies the complex array's memory. */
 typedef enum zipfft_type { ZIPFFT_C2C = 0, ZIPFFT_R2C = 1, ZIPFFT_C2R = 2 } zipfft_type;
 typedef enum zipfft_precision { ZIPFFT_F32 = 0, ZIPFFT_F64 = 1 } zipfft_precision;
 typedef enum zipfft_direction { ZIPFFT_FORWARD = -1, ZIPFFT_INVERSE = 1 } zipfft_direction;
@@ -102,7 +109,8 @@ zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precis
                                  const int64_t *lengths);
 /* Frees a description. NULL is accepted and ignored. */
 zipfft_status zipfft_desc_destroy(zipfft_desc d);
-/* Sets the direction: ZIPFFT_FORWARD (-1) or ZIPFFT_INVERSE (+1). */
+/* Sets the direction of a C2C transform: ZIPFFT_FORWARD (-1) or ZIPFFT_INVERSE (+1). R2C
+ * is always forward and C2R always inverse, whatever is set here. */
 zipfft_status zipfft_desc_set_direction(zipfft_desc d, zipfft_direction dir);
 /* Sets the number of transforms (>= 1, 64-bit). */
 zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);

@@ -215,7 +215,7 @@ typedef struct plan_case {
   int type, rank;
   int64_t n, batch;
   int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
-                 in layout != out layout */
+                 in layout != out layout; 3 in-place R2C whose real rows are not padded */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -227,6 +227,10 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
   zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
   if (s == ZIPFFT_SUCCESS && c->layout == 1) s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
+  if (s == ZIPFFT_SUCCESS && c->layout == 3) {
+    s = zipfft_desc_set_layout(*d, &one, c->n, &one, c->n / 2 + 1);
+    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
+  }
   if (s == ZIPFFT_SUCCESS && c->layout == 2) {
     s = zipfft_desc_set_layout(*d, &one, c->n, &two, 2 * c->n);
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
@@ -240,7 +244,7 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
  * on failure. */
 static void check_plan_create(void) {
   static const plan_case rows[] = {
-      {ZIPFFT_R2C, 1, 8, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_TYPE, NULL},
+      {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
       {ZIPFFT_C2C, 2, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
       {ZIPFFT_C2C, 1, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},

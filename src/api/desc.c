@@ -207,22 +207,68 @@ static int nested(axis *axes, int count) {
   return 1;
 }
 
-/* Resolves one side's strides and distance (defaults: row-major, dist = whole array). */
-static void resolve(const struct zipfft_desc_s *d, int given, const int64_t *strides, int64_t dist,
-                    int64_t *out_strides, int64_t *out_dist) {
-  int64_t s = 1;
-  for (int k = d->rank - 1; k >= 0; k--) {
-    out_strides[k] = given ? strides[k] : s;
-    s *= d->lengths[k];
-  }
-  *out_dist = dist ? dist : out_strides[0] * d->lengths[0];
+int zipfft__desc_sign(const struct zipfft_desc_s *d) {
+  if (d->type == ZIPFFT_R2C) return -1;
+  if (d->type == ZIPFFT_C2R) return 1;
+  return (int)d->direction;
 }
 
-/* Axes of one side: the rank axes and the batch. */
-static int axes_of(const struct zipfft_desc_s *d, const int64_t *strides, int64_t dist, axis *a) {
-  for (int k = 0; k < d->rank; k++) a[k] = (axis){d->lengths[k], strides[k]};
+void zipfft__array_lengths(const struct zipfft_desc_s *d, int out, int64_t *lengths) {
+  int last = d->rank - 1;
+  for (int k = 0; k < d->rank; k++) lengths[k] = d->lengths[k];
+  int half = out ? d->type == ZIPFFT_R2C : d->type == ZIPFFT_C2R;
+  if (half) lengths[last] = d->lengths[last] / 2 + 1;
+}
+
+/* 1 when the side is the real array of an in-place real transform (padded rows). */
+static int padded_real_side(const struct zipfft_desc_s *d, int out) {
+  if (d->placement != ZIPFFT_INPLACE) return 0;
+  return out ? d->type == ZIPFFT_C2R : d->type == ZIPFFT_R2C;
+}
+
+/* Resolves one side's strides and distance. Defaults: row-major over the side's own
+ * lengths, dist = whole array; the real array of an in-place R2C/C2R has rows padded to
+ * 2*(n/2+1) reals, as in FFTW and cuFFT. */
+static void resolve(const struct zipfft_desc_s *d, int out, int64_t *strides, int64_t *dist) {
+  int given = out ? d->has_out_strides : d->has_in_strides;
+  const int64_t *user = out ? d->out_strides : d->in_strides;
+  int64_t lengths[ZIPFFT__MAX_RANK], s = 1;
+  zipfft__array_lengths(d, out, lengths);
+  if (padded_real_side(d, out)) lengths[d->rank - 1] = 2 * (d->lengths[d->rank - 1] / 2 + 1);
+  for (int k = d->rank - 1; k >= 0; k--) {
+    strides[k] = given ? user[k] : s;
+    s *= lengths[k];
+  }
+  int64_t d_user = out ? d->out_dist : d->in_dist;
+  *dist = d_user ? d_user : strides[0] * lengths[0];
+}
+
+/* Axes of one side: the side's own lengths and the batch. */
+static int axes_of(const struct zipfft_desc_s *d, int out, const int64_t *strides, int64_t dist,
+                   axis *a) {
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  zipfft__array_lengths(d, out, lengths);
+  for (int k = 0; k < d->rank; k++) a[k] = (axis){lengths[k], strides[k]};
   a[d->rank] = (axis){d->batch, dist};
   return d->rank + 1;
+}
+
+/* An in-place transform reads and writes the same elements: equal layouts for C2C; for R2C
+ * and C2R the real array's strides (in reals) are twice the complex array's, except the
+ * contiguous last axis. */
+static int inplace_consistent(const struct zipfft_desc_s *d, const zipfft__layout *l) {
+  if (d->type == ZIPFFT_C2C) {
+    int same = l->in_dist == l->out_dist;
+    for (int k = 0; k < d->rank; k++) same = same && l->in_strides[k] == l->out_strides[k];
+    return same;
+  }
+  const int64_t *real = d->type == ZIPFFT_R2C ? l->in_strides : l->out_strides;
+  const int64_t *cplx = d->type == ZIPFFT_R2C ? l->out_strides : l->in_strides;
+  int64_t real_dist = d->type == ZIPFFT_R2C ? l->in_dist : l->out_dist;
+  int64_t cplx_dist = d->type == ZIPFFT_R2C ? l->out_dist : l->in_dist;
+  int ok = real[d->rank - 1] == 1 && cplx[d->rank - 1] == 1 && real_dist == 2 * cplx_dist;
+  for (int k = 0; k + 1 < d->rank; k++) ok = ok && real[k] == 2 * cplx[k];
+  return ok;
 }
 
 /* Formats "name = [s0, s1], dist = D" into buf for error messages. */
@@ -240,10 +286,10 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
   zipfft__layout l = {{0}, {0}, 0, 0};
   axis in_axes[ZIPFFT__MAX_RANK + 1], out_axes[ZIPFFT__MAX_RANK + 1];
   char text[256];
-  resolve(d, d->has_in_strides, d->in_strides, d->in_dist, l.in_strides, &l.in_dist);
-  resolve(d, d->has_out_strides, d->out_strides, d->out_dist, l.out_strides, &l.out_dist);
-  int n_in = axes_of(d, l.in_strides, l.in_dist, in_axes);
-  int n_out = axes_of(d, l.out_strides, l.out_dist, out_axes);
+  resolve(d, 0, l.in_strides, &l.in_dist);
+  resolve(d, 1, l.out_strides, &l.out_dist);
+  int n_in = axes_of(d, 0, l.in_strides, l.in_dist, in_axes);
+  int n_out = axes_of(d, 1, l.out_strides, l.out_dist, out_axes);
   if (span(in_axes, n_in) < 0 || span(out_axes, n_out) < 0)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
                         "layout spans more than 2^58 elements (batch = %lld)", (long long)d->batch);
@@ -253,12 +299,10 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
                         "must step over the axes inside it)",
                         describe("out", d->rank, l.out_strides, l.out_dist, text, sizeof text),
                         (long long)d->batch);
-  int same = l.in_dist == l.out_dist;
-  for (int k = 0; k < d->rank; k++) same = same && l.in_strides[k] == l.out_strides[k];
-  if (d->placement == ZIPFFT_INPLACE && !same)
+  if (d->placement == ZIPFFT_INPLACE && !inplace_consistent(d, &l))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "in-place transform with %s different from "
-                        "the output layout",
+                        "in-place transform with %s not matching the output layout (R2C/C2R: "
+                        "real strides twice the complex ones, rows padded to 2*(n/2+1))",
                         describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text));
   *out = l;
   return ZIPFFT_SUCCESS;

@@ -34,6 +34,13 @@ typedef struct zipfft__layout {
  * INVALID_LAYOUT with a detail otherwise. */
 zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out);
 
+/* Exponent sign of the transform: -1 for R2C, +1 for C2R, the set direction for C2C. */
+int zipfft__desc_sign(const struct zipfft_desc_s *d);
+
+/* Lengths of the input (out = 0) or output (out = 1) array: the transform's lengths, with
+ * the last one n/2+1 on the complex side of R2C (output) and C2R (input). */
+void zipfft__array_lengths(const struct zipfft_desc_s *d, int out, int64_t *lengths);
+
 /* Checks the storage types against the precision and placement (INVALID_STORAGE). */
 zipfft_status zipfft__desc_check_storage(const struct zipfft_desc_s *d);
 

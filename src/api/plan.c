@@ -192,12 +192,10 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
 }
 
 /* Launches kernel i over all its transforms, in grid-sized chunks. */
-static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *out,
-                                   void *stream) {
+static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *out, void *stream) {
   const plan_kernel *pk = &p->kernels[i];
   const zipfft__c2c_spec *s = &pk->spec;
-  size_t in_bytes = zipfft__complex_bytes(s->precision, s->in_storage);
-  size_t out_bytes = zipfft__complex_bytes(s->precision, s->out_storage);
+  size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
   int64_t batch = p->decomposition.transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
   const void *tw = pk->twiddles;
@@ -218,7 +216,9 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
   if (s != ZIPFFT_SUCCESS) return s;
   if (!out) out = (void *)in;
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
-    s = launch_kernel(p, i, p->decomposition.reads_output[i] ? out : in, out, stream);
+    const zipfft__decomposition *dec = &p->decomposition;
+    s = launch_kernel(p, i, dec->src_is_output[i] ? out : in,
+                      dec->dst_is_output[i] ? out : (void *)in, stream);
     if (s != ZIPFFT_SUCCESS) return s;
   }
   zipfft__clear_error();
@@ -232,8 +232,9 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
   const struct zipfft_desc_s *d = &p->desc;
   zipfft__sb_printf(sb, "zipfft plan: %s %s %s n=", type_names[d->type],
                     d->precision == ZIPFFT_F32 ? "f32" : "f64",
-                    d->direction == ZIPFFT_FORWARD ? "forward" : "inverse");
-  for (int k = 0; k < d->rank; k++) zipfft__sb_printf(sb, "%s%lld", k ? "x" : "", (long long)d->lengths[k]);
+                    zipfft__desc_sign(d) < 0 ? "forward" : "inverse");
+  for (int k = 0; k < d->rank; k++)
+    zipfft__sb_printf(sb, "%s%lld", k ? "x" : "", (long long)d->lengths[k]);
   zipfft__sb_printf(sb, " batch=%lld %s scale=%g backend=%s\n", (long long)d->batch,
                     d->placement == ZIPFFT_INPLACE ? "in-place" : "out-of-place", d->scale,
                     p->backend->ops->name);

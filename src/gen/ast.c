@@ -342,6 +342,20 @@ void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__v
   s->u.store_complex.storage = storage;
 }
 
+void zipfft__s_load_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
+                         const zipfft__var *ptr, const zipfft__expr *index, zipfft__access access,
+                         zipfft_storage storage) {
+  zipfft__s_load_complex(a, b, re, NULL, ptr, index, access, storage);
+  b->last->u.load_complex.real_element = 1;
+}
+
+void zipfft__s_store_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
+                          const zipfft__expr *index, const zipfft__expr *re, zipfft__access access,
+                          zipfft_storage storage) {
+  zipfft__s_store_complex(a, b, ptr, index, re, re, access, storage);
+  b->last->u.store_complex.real_element = 1;
+}
+
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond) {
   zipfft__stmt *s = stmt(a, b, ZIPFFT__S_IF);
   s->u.if_.cond = cond;

@@ -121,12 +121,14 @@ struct zipfft__stmt {
       const zipfft__expr *index;
       zipfft__access access;
       zipfft_storage storage;
+      int real_element; /* one real, not a complex pair: im is NULL */
     } load_complex;
     struct {
       const zipfft__var *ptr;
       const zipfft__expr *index, *re, *im;
       zipfft__access access;
       zipfft_storage storage;
+      int real_element; /* one real (re), not a complex pair: im is ignored */
     } store_complex;
     struct {
       const zipfft__expr *cond;
@@ -204,6 +206,13 @@ void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__v
                              const zipfft__expr *index, const zipfft__expr *re,
                              const zipfft__expr *im, zipfft__access access,
                              zipfft_storage storage);
+/* Loads and stores of one real element (real arrays of R2C input and C2R output). */
+void zipfft__s_load_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
+                         const zipfft__var *ptr, const zipfft__expr *index, zipfft__access access,
+                         zipfft_storage storage);
+void zipfft__s_store_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
+                          const zipfft__expr *index, const zipfft__expr *re,
+                          zipfft__access access, zipfft_storage storage);
 /* Appends an if statement and returns it so the caller fills then/else blocks. */
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);

@@ -142,6 +142,46 @@ static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
   return bin(c, ZIPFFT__OP_ADD, base, scaled);
 }
 
+/* Loads element e of the transform into x: a complex element (C2C), a real one with zero
+ * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
+ * conj(X[n - e]). */
+static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval *x,
+                              const zipfft__expr *base, const zipfft__expr *e,
+                              zipfft__access access) {
+  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  int64_t stride = c->s->in_stride;
+  if (c->s->kind == ZIPFFT__KIND_R2C) {
+    zipfft__s_load_real(c->a, g, re, c->in, global_offset(c, base, e, stride), access,
+                        c->s->in_storage);
+    return;
+  }
+  const zipfft__expr *low = NULL;
+  if (c->s->kind == ZIPFFT__KIND_C2R) {
+    low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
+    e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e));
+  }
+  zipfft__s_load_complex(c->a, g, re, im, c->in, global_offset(c, base, e, stride), access,
+                         c->s->in_storage);
+  if (low)
+    zipfft__s_assign(c->a, g, im,
+                     zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
+}
+
+/* Stores element e of the transform: complex (C2C), only e <= n/2 (R2C, the Hermitian
+ * half), or the real part (C2R). */
+static void emit_store_element(c2c_build *c, zipfft__block *g, zipfft__cval y,
+                               const zipfft__expr *base, const zipfft__expr *e,
+                               zipfft__access access) {
+  const zipfft__expr *at = global_offset(c, base, e, c->s->out_stride);
+  if (c->s->kind == ZIPFFT__KIND_C2R) {
+    zipfft__s_store_real(c->a, g, c->out, at, y.re, access, c->s->out_storage);
+    return;
+  }
+  if (c->s->kind == ZIPFFT__KIND_R2C)
+    g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
+  zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
+}
+
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
@@ -155,10 +195,7 @@ static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        const zipfft__cval *xv = &x[b * ps->radix + r];
-        zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->in,
-                               global_offset(c, base, e, c->s->in_stride), accesses[v],
-                               c->s->in_storage);
+        emit_load_element(c, g, &x[b * ps->radix + r], base, e, accesses[v]);
       }
     }
   }
@@ -292,10 +329,9 @@ static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         const zipfft__cval *yv = &y[b * ps->radix + r];
-        zipfft__s_store_complex(c->a, g, c->out, global_offset(c, base, e, c->s->out_stride),
-                                bin(c, ZIPFFT__OP_MUL, yv->re, scale),
-                                bin(c, ZIPFFT__OP_MUL, yv->im, scale), accesses[v],
-                                c->s->out_storage);
+        zipfft__cval scaled = {bin(c, ZIPFFT__OP_MUL, yv->re, scale),
+                               bin(c, ZIPFFT__OP_MUL, yv->im, scale)};
+        emit_store_element(c, g, scaled, base, e, accesses[v]);
       }
     }
   }

@@ -32,6 +32,10 @@ static const char c_prelude[] =
     "static inline void zload(const unsigned char *p, int64_t i, zreal *re, zreal *im) {\n"
     "  memcpy(re, p + i * 2 * (int64_t)sizeof(zreal), sizeof(zreal));\n"
     "  memcpy(im, p + (i * 2 + 1) * (int64_t)sizeof(zreal), sizeof(zreal));\n}\n"
+    "static inline void zload_real(const unsigned char *p, int64_t i, zreal *re) {\n"
+    "  memcpy(re, p + i * (int64_t)sizeof(zreal), sizeof(zreal));\n}\n"
+    "static inline void zstore_real(unsigned char *p, int64_t i, zreal re) {\n"
+    "  memcpy(p + i * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n}\n"
     "static inline void zstore(unsigned char *p, int64_t i, zreal re, zreal im) {\n"
     "  memcpy(p + i * 2 * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n"
     "  memcpy(p + (i * 2 + 1) * (int64_t)sizeof(zreal), &im, sizeof(zreal));\n}\n";
@@ -94,7 +98,10 @@ static const char c_word_prelude[] =
     "ZDEV unsigned int zword_load(const unsigned char *p) {\n"
     "  return p[0] | (p[1] << 8) | (p[2] << 16) | ((unsigned int)p[3] << 24);\n}\n"
     "ZDEV void zword_store(unsigned char *p, unsigned int w) {\n"
-    "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n";
+    "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n"
+    "ZDEV unsigned int zhalf_load(const unsigned char *p) { return p[0] | (p[1] << 8); }\n"
+    "ZDEV void zhalf_store(unsigned char *p, unsigned int h) {\n"
+    "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n";
 
 char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};

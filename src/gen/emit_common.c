@@ -131,25 +131,29 @@ static const char *const storage_suffix[] = {"", "_f16", "_bf16"};
 
 /* Prints the accessor call's name and pointer: "zload_f16_vec(in" or "zload_shared(smem". */
 static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int store,
-                           const zipfft__var *ptr, zipfft__access access, zipfft_storage storage) {
+                           const zipfft__var *ptr, zipfft__access access, zipfft_storage storage,
+                           int real) {
   if (ptr->type == ZIPFFT__T_SHARED)
     zipfft__sb_printf(sb, "%s(%s%s, ", store ? d->shared_store : d->shared_load,
                       store ? d->shared_store_cast : d->shared_load_cast, ptr->name);
   else
-    zipfft__sb_printf(sb, "%s%s%s(%s, ", store ? d->global_store : d->global_load,
-                      storage_suffix[storage], d->access_suffix[access], ptr->name);
+    zipfft__sb_printf(sb, "%s%s%s%s(%s, ", store ? d->global_store : d->global_load,
+                      real ? "_real" : "", storage_suffix[storage], d->access_suffix[access],
+                      ptr->name);
 }
 
 /* Prints "load(ptr, index, &re, &im);". */
 static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                                const zipfft__stmt *s) {
   print_accessor(sb, d, 0, s->u.load_complex.ptr, s->u.load_complex.access,
-                 s->u.load_complex.storage);
+                 s->u.load_complex.storage, s->u.load_complex.real_element);
   zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
   zipfft__sb_printf(sb, ", &");
   zipfft__emit_var(sb, d, s->u.load_complex.re);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.im);
+  if (!s->u.load_complex.real_element) {
+    zipfft__sb_printf(sb, ", &");
+    zipfft__emit_var(sb, d, s->u.load_complex.im);
+  }
   zipfft__sb_printf(sb, ");\n");
 }
 
@@ -157,12 +161,14 @@ static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zip
 static void print_store_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                                 const zipfft__stmt *s) {
   print_accessor(sb, d, 1, s->u.store_complex.ptr, s->u.store_complex.access,
-                 s->u.store_complex.storage);
+                 s->u.store_complex.storage, s->u.store_complex.real_element);
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.index);
   zipfft__sb_printf(sb, ", ");
   zipfft__emit_expr(sb, d, prec, s->u.store_complex.re);
-  zipfft__sb_printf(sb, ", ");
-  zipfft__emit_expr(sb, d, prec, s->u.store_complex.im);
+  if (!s->u.store_complex.real_element) {
+    zipfft__sb_printf(sb, ", ");
+    zipfft__emit_expr(sb, d, prec, s->u.store_complex.im);
+  }
   zipfft__sb_printf(sb, ");\n");
 }
 

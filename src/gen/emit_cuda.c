@@ -43,6 +43,16 @@ static const char cuda_prelude[] =
     "  zreal2 v; v.x = re; v.y = im; const unsigned char *s = (const unsigned char *)&v;\n"
     "  p += i * ZCOMPLEX_BYTES;\n"
     "  for (int k = 0; k < (int)sizeof v; k++) p[k] = s[k];\n}\n"
+    "__device__ __forceinline__ void zload_real_vec(const unsigned char *p, long long i,"
+    " zreal *re) {\n  *re = *(const zreal *)(p + i * (long long)sizeof(zreal));\n}\n"
+    "__device__ __forceinline__ void zstore_real_vec(unsigned char *p, long long i, zreal re) {\n"
+    "  *(zreal *)(p + i * (long long)sizeof(zreal)) = re;\n}\n"
+    "__device__ __forceinline__ void zload_real_bytes(const unsigned char *p, long long i,"
+    " zreal *re) {\n  unsigned char *d = (unsigned char *)re; p += i * (long long)sizeof(zreal);\n"
+    "  for (int k = 0; k < (int)sizeof(zreal); k++) d[k] = p[k];\n}\n"
+    "__device__ __forceinline__ void zstore_real_bytes(unsigned char *p, long long i, zreal re) {\n"
+    "  const unsigned char *s = (const unsigned char *)&re; p += i * (long long)sizeof(zreal);\n"
+    "  for (int k = 0; k < (int)sizeof(zreal); k++) p[k] = s[k];\n}\n"
     "__device__ __forceinline__ void zload_shared(const zreal *s, int i, zreal *re, zreal *im) {\n"
     "  zreal2 v = ((const zreal2 *)s)[i]; *re = v.x; *im = v.y;\n}\n"
     "__device__ __forceinline__ void zstore_shared(zreal *s, int i, zreal re, zreal im) {\n"
@@ -59,7 +69,14 @@ static const char cuda_word_prelude[] =
     "  return p[0] | (p[1] << 8) | (p[2] << 16) | ((unsigned int)p[3] << 24);\n}\n"
     "ZDEV void zword_store_vec(unsigned char *p, unsigned int w) { *(unsigned int *)p = w; }\n"
     "ZDEV void zword_store_bytes(unsigned char *p, unsigned int w) {\n"
-    "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n";
+    "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n"
+    "ZDEV unsigned int zhalf_load_vec(const unsigned char *p) { return *(const unsigned short *)p; "
+    "}\n"
+    "ZDEV unsigned int zhalf_load_bytes(const unsigned char *p) { return p[0] | (p[1] << 8); }\n"
+    "ZDEV void zhalf_store_vec(unsigned char *p, unsigned int h) {\n"
+    "  *(unsigned short *)p = (unsigned short)h;\n}\n"
+    "ZDEV void zhalf_store_bytes(unsigned char *p, unsigned int h) {\n"
+    "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n";
 
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};

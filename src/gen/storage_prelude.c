@@ -5,7 +5,8 @@
 #include "gen/emit.h"
 
 /* Needs from the dialect's own prelude: ZDEV (function qualifiers), zbits_of(float) and
- * zfloat_of(bits), and zword_load<suffix> / zword_store<suffix> for 4-byte words. */
+ * zfloat_of(bits), and zword_load / zword_store (4 bytes) and zhalf_load / zhalf_store
+ * (2 bytes), each with the dialect's access suffixes. */
 static const char conversions[] =
     "ZDEV float zf16_to_f32(unsigned int h) {\n"
     "  unsigned int sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
@@ -43,6 +44,12 @@ static void print_accessors(zipfft__strbuf *sb, const char *format, const char *
                     "ZDEV void zstore_%s%s(unsigned char *p, long long i, zreal re, zreal im) {\n"
                     "  zword_store%s(p + 4 * i, zf32_to_%s(re) | (zf32_to_%s(im) << 16));\n}\n",
                     format, access, access, format, format);
+  zipfft__sb_printf(sb,
+                    "ZDEV void zload_real_%s%s(const unsigned char *p, long long i, zreal *re) {\n"
+                    "  *re = z%s_to_f32(zhalf_load%s(p + 2 * i));\n}\n"
+                    "ZDEV void zstore_real_%s%s(unsigned char *p, long long i, zreal re) {\n"
+                    "  zhalf_store%s(p + 2 * i, zf32_to_%s(re));\n}\n",
+                    format, access, format, access, format, access, access, format);
 }
 
 void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) {

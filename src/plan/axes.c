@@ -1,104 +1,144 @@
-/* axes.c - strategy: a rank-1..3 C2C transform as one single-kernel batched pass per axis,
- * fastest axis first; the other axes and the user's batch are the pass's batch. */
+/* axes.c - strategy: a rank-1..3 transform as one single-kernel batched pass per axis,
+ * fastest axis first; the other axes and the user's batch are the pass's batch. R2C starts
+ * with the real pass over the last axis, C2R ends with it. */
 #include "api/error.h"
 #include "plan/single.h"
 #include "plan/strategy.h"
 
+/* One of the user's arrays as a pass sees it. */
+typedef struct array_view {
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  const int64_t *strides;
+  int64_t dist;
+  zipfft_storage storage;
+} array_view;
+
+/* The input (out = 0) or output (out = 1) array of the description. */
+static array_view view_of(const struct zipfft_desc_s *d, const zipfft__layout *l, int out) {
+  array_view v = {{0},
+                  out ? l->out_strides : l->in_strides,
+                  out ? l->out_dist : l->in_dist,
+                  out ? d->out_storage : d->in_storage};
+  zipfft__array_lengths(d, out, v.lengths);
+  return v;
+}
+
+/* One planned pass: which axis, which kind, from which array to which. */
+typedef struct pass_plan {
+  int axis;
+  zipfft__kernel_kind kind;
+  int src_is_output, dst_is_output;
+} pass_plan;
+
 /* The batch of the pass over axis k: the user's batch (slowest) then the other axes in
- * array order. Strides are the input's for the first pass, the output's afterwards. */
-static void batch_of(const struct zipfft_desc_s *d, const zipfft__layout *l, int k, int first,
-                     zipfft__c2c_spec *s) {
-  const int64_t *in = first ? l->in_strides : l->out_strides;
-  s->batch_dims = 0;
+ * array order. */
+static void batch_of(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
+                     int k, zipfft__c2c_spec *s) {
   s->batch_counts[0] = d->batch;
-  s->batch_in_strides[0] = first ? l->in_dist : l->out_dist;
-  s->batch_out_strides[0] = l->out_dist;
+  s->batch_in_strides[0] = src->dist;
+  s->batch_out_strides[0] = dst->dist;
   s->batch_dims = 1;
   for (int a = 0; a < d->rank; a++) {
-    if (a == k || d->lengths[a] == 1) continue;
-    s->batch_counts[s->batch_dims] = d->lengths[a];
-    s->batch_in_strides[s->batch_dims] = in[a];
-    s->batch_out_strides[s->batch_dims] = l->out_strides[a];
+    if (a == k || src->lengths[a] == 1) continue;
+    s->batch_counts[s->batch_dims] = src->lengths[a];
+    s->batch_in_strides[s->batch_dims] = src->strides[a];
+    s->batch_out_strides[s->batch_dims] = dst->strides[a];
     s->batch_dims++;
   }
 }
 
-/* Transforms of the pass over axis k: the batch times every other length. */
-static int64_t transforms_of(const struct zipfft_desc_s *d, int k) {
+/* Transforms of the pass over axis k: the batch times every other length of the array. */
+static int64_t transforms_of(const struct zipfft_desc_s *d, const array_view *src, int k) {
   int64_t count = d->batch;
   for (int a = 0; a < d->rank; a++)
-    if (a != k) count *= d->lengths[a];
+    if (a != k) count *= src->lengths[a];
   return count;
 }
 
-/* Fills the spec of the pass over axis k; 0 when the axis does not fit one kernel. */
-static int axis_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, int k, int first,
-                     int last, const zipfft__target *t, zipfft__c2c_spec *s) {
-  *s = (zipfft__c2c_spec){.precision = d->precision,
-                          .sign = (int)d->direction,
+/* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
+static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
+                     const pass_plan *pp, int last, const zipfft__target *t, zipfft__c2c_spec *s) {
+  int k = pp->axis;
+  *s = (zipfft__c2c_spec){.kind = pp->kind,
+                          .precision = d->precision,
+                          .sign = zipfft__desc_sign(d),
                           .n = d->lengths[k],
-                          .in_stride = first ? l->in_strides[k] : l->out_strides[k],
-                          .out_stride = l->out_strides[k],
+                          .in_stride = src->strides[k],
+                          .out_stride = dst->strides[k],
                           .scale = last ? d->scale : 1.0,
-                          .in_storage = first ? d->in_storage : d->out_storage,
-                          .out_storage = d->out_storage};
-  batch_of(d, l, k, first, s);
+                          .in_storage = src->storage,
+                          .out_storage = dst->storage};
+  batch_of(d, src, dst, k, s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
   int inner = s->batch_dims - 1;
   s->fft_major = s->batch_dims > 1 || d->batch > 1
                      ? s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0
                      : 0;
-  return zipfft__size_single_kernel(s, transforms_of(d, k), t);
+  return zipfft__size_single_kernel(s, transforms_of(d, src, k), t);
+}
+
+/* The passes of a description, in execution order. C2C: every axis longer than 1, fastest
+ * first (the first reads the input, the others work in the output). R2C: the real pass
+ * over the last axis, then the other axes in the output. C2R: the other axes in place in
+ * the input (which it therefore overwrites), then the real pass into the output. */
+static int passes_of(const struct zipfft_desc_s *d, pass_plan *out) {
+  int count = 0, last = d->rank - 1, real = d->type != ZIPFFT_C2C;
+  if (d->type == ZIPFFT_R2C) out[count++] = (pass_plan){last, ZIPFFT__KIND_R2C, 0, 1};
+  for (int k = last; k >= 0; k--) {
+    if ((real && k == last) || d->lengths[k] == 1) continue;
+    int src_out = d->type == ZIPFFT_R2C || (d->type == ZIPFFT_C2C && count > 0);
+    out[count++] = (pass_plan){k, ZIPFFT__KIND_C2C, src_out, d->type != ZIPFFT_C2R};
+  }
+  if (d->type == ZIPFFT_C2R) out[count++] = (pass_plan){last, ZIPFFT__KIND_C2R, 0, 1};
+  if (count == 0) out[count++] = (pass_plan){last, ZIPFFT__KIND_C2C, 0, 1}; /* all lengths 1 */
+  return count;
 }
 
 int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__target *t) {
-  zipfft__layout unit = {{1, 1, 1}, {1, 1, 1}, 1, 1};
+  int64_t ones[ZIPFFT__MAX_RANK] = {1, 1, 1};
+  array_view unit = {{1, 1, 1}, ones, 1, ZIPFFT_STORAGE_DEFAULT};
+  pass_plan pp = {k, ZIPFFT__KIND_C2C, 0, 1};
   zipfft__c2c_spec s;
-  return axis_spec(d, &unit, k, 1, 1, t, &s);
+  return pass_spec(d, &unit, &unit, &pp, 1, t, &s);
 }
 
 static int axes_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
-  if (d->type != ZIPFFT_C2C) return 0;
   for (int k = 0; k < d->rank; k++)
     if (!zipfft__axis_supported(d, k, t)) return 0;
   return 1;
 }
 
-/* The axes that need a pass, fastest first: every axis longer than 1 (a length-1 axis is
- * the identity), or the fastest axis alone when all are 1 (it still copies and scales). */
-static int axes_to_run(const struct zipfft_desc_s *d, int *axes) {
-  int count = 0;
-  for (int k = d->rank - 1; k >= 0; k--)
-    if (d->lengths[k] > 1) axes[count++] = k;
-  if (count == 0) axes[count++] = d->rank - 1;
-  return count;
-}
-
 static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                const zipfft__target *t, zipfft__decomposition *out) {
-  int axes[ZIPFFT__MAX_RANK];
-  out->kernel_count = axes_to_run(d, axes);
+  pass_plan passes[ZIPFFT__MAX_KERNELS];
+  array_view views[2] = {view_of(d, l, 0), view_of(d, l, 1)};
+  out->kernel_count = passes_of(d, passes);
   for (int i = 0; i < out->kernel_count; i++) {
-    int k = axes[i];
-    if (!axis_spec(d, l, k, i == 0, i == out->kernel_count - 1, t, &out->kernels[i]))
-      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "planning failed for lengths[%d] = %lld", k,
-                          (long long)d->lengths[k]);
-    out->reads_output[i] = i > 0;
-    out->transforms[i] = transforms_of(d, k);
-    out->axis[i] = k;
+    const pass_plan *pp = &passes[i];
+    const array_view *src = &views[pp->src_is_output], *dst = &views[pp->dst_is_output];
+    if (!pass_spec(d, src, dst, pp, i == out->kernel_count - 1, t, &out->kernels[i]))
+      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "planning failed for lengths[%d] = %lld", pp->axis,
+                          (long long)d->lengths[pp->axis]);
+    out->src_is_output[i] = pp->src_is_output;
+    out->dst_is_output[i] = pp->dst_is_output;
+    out->transforms[i] = transforms_of(d, src, pp->axis);
+    out->axis[i] = pp->axis;
   }
   return ZIPFFT_SUCCESS;
 }
 
 static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
+  static const char *const kinds[] = {"c2c", "r2c", "c2r"}, *const arrays[] = {"input", "output"};
   zipfft__sb_printf(sb, "%d pass%s, one per axis\n", dec->kernel_count,
                     dec->kernel_count == 1 ? "" : "es");
   for (int i = 0; i < dec->kernel_count; i++) {
     const zipfft__c2c_spec *s = &dec->kernels[i];
-    zipfft__sb_printf(sb, "    axis %d: n=%lld, %lld transforms, %d Stockham pass%s of radix ",
-                      dec->axis[i], (long long)s->n, (long long)dec->transforms[i], s->pass_count,
-                      s->pass_count == 1 ? "" : "es");
+    zipfft__sb_printf(
+        sb, "    %s axis %d (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
+        kinds[s->kind], dec->axis[i], arrays[dec->src_is_output[i]], arrays[dec->dst_is_output[i]],
+        (long long)s->n, (long long)dec->transforms[i], s->pass_count,
+        s->pass_count == 1 ? "" : "es");
     for (int r = 0; r < s->pass_count; r++)
       zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
     zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block%s\n",

@@ -10,6 +10,12 @@ size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage) {
   return storage == ZIPFFT_STORAGE_DEFAULT ? 2 * zipfft__real_size(p) : 4;
 }
 
+size_t zipfft__element_bytes(const zipfft__c2c_spec *s, int out) {
+  int real = out ? s->kind == ZIPFFT__KIND_C2R : s->kind == ZIPFFT__KIND_R2C;
+  size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
+  return real ? complex_bytes / 2 : complex_bytes;
+}
+
 int64_t zipfft__shared_pad_period(const zipfft__c2c_spec *s) {
   return s->radices[0] % 2 == 0 ? s->radices[0] : 0;
 }
@@ -60,9 +66,10 @@ void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len) {
   char storage[16] = "";
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
-  snprintf(buf, len, "zipfft_c2c_%s_%s_n%lld_r%s_t%d_f%d%s%s_is%lld_os%lld%s_s%016llx",
-           s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv", (long long)s->n,
-           s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
+  static const char *const kinds[] = {"c2c", "r2c", "c2r"};
+  snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s_is%lld_os%lld%s_s%016llx",
+           kinds[s->kind], s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
+           (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
            s->fft_major ? "_tm" : "", storage, (long long)s->in_stride, (long long)s->out_stride,
            batch, (unsigned long long)scale_bits);
 }

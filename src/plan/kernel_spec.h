@@ -10,6 +10,16 @@
 
 enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 512 };
 
+/* What the kernel reads and writes: complex to complex, real input to the Hermitian half
+ * (elements 0..n/2) of the spectrum, or that half back to a real output. R2C and C2R run a
+ * full-length complex transform; the real data and the half spectrum exist only in the
+ * loads and stores. */
+typedef enum zipfft__kernel_kind {
+  ZIPFFT__KIND_C2C,
+  ZIPFFT__KIND_R2C,
+  ZIPFFT__KIND_C2R
+} zipfft__kernel_kind;
+
 /* A batched 1D C2C transform done entirely inside one kernel: Stockham radix passes in
  * registers, exchanged through shared memory, several transforms per block. The batch may
  * have several dimensions (the other axes of a 2D/3D array and the user's batch): the
@@ -17,6 +27,7 @@ enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_
  * moves the data by its stride. The slowest count is never needed (it is the run-time
  * batch), so one kernel serves any batch size. */
 typedef struct zipfft__c2c_spec {
+  zipfft__kernel_kind kind;
   zipfft_precision precision;
   int sign;  /* -1 forward, +1 inverse */
   int64_t n; /* transform length */
@@ -48,6 +59,9 @@ enum {
 size_t zipfft__real_size(zipfft_precision p);
 /* Bytes of one complex element stored as `storage` in a kernel of precision p. */
 size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage);
+/* Bytes of one element of the kernel's input (out = 0) or output (out = 1) array: a real
+ * for the real side of R2C and C2R, else a complex value. */
+size_t zipfft__element_bytes(const zipfft__c2c_spec *s, int out);
 /* Shared memory holds interleaved complex values. The first pass stores with a stride of
  * one radix; an odd stride puts every 8- or 16-byte access of a warp's phase in a
  * different bank. So an even first radix gets one padding element after every `period` =

@@ -9,9 +9,6 @@ static const zipfft__strategy *const strategies[] = {
 
 /* Explains why no strategy applies, most general reason first. */
 static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zipfft__target *t) {
-  if (d->type != ZIPFFT_C2C)
-    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_TYPE,
-                        "type = %d: only ZIPFFT_C2C is supported by this version", (int)d->type);
   int axis = 0;
   while (axis + 1 < d->rank && zipfft__axis_supported(d, axis, t)) axis++;
   return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,

@@ -11,13 +11,13 @@
 
 enum { ZIPFFT__MAX_KERNELS = 4 };
 
-/* What a strategy decides: the kernels to run, in order. A kernel reads the user's input
- * or (reads_output) the output array that earlier kernels wrote, and always writes the
- * output array; `transforms` is the number of transforms it launches. */
+/* What a strategy decides: the kernels to run, in order. Each kernel reads the user's
+ * input or output array (src_is_output) and writes one of them (dst_is_output);
+ * `transforms` is the number of transforms it launches. */
 typedef struct zipfft__decomposition {
   int kernel_count;
   zipfft__c2c_spec kernels[ZIPFFT__MAX_KERNELS];
-  int reads_output[ZIPFFT__MAX_KERNELS];
+  int src_is_output[ZIPFFT__MAX_KERNELS], dst_is_output[ZIPFFT__MAX_KERNELS];
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
 } zipfft__decomposition;

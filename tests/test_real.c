@@ -1,0 +1,297 @@
+/* test_real.c - R2C and C2R of ranks 1-3 (even and odd lengths, batches, strided and
+ * in-place padded layouts) against the long-double reference, with poisoned outputs,
+ * untouched gaps and guard bands. C2R inputs are half spectra as users give them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/plan_internal.h"
+#include "backend/backend.h"
+#include "device.h"
+#include "reference.h"
+#include "test_util.h"
+
+typedef enum layout_kind { DENSE, GAPS, INPLACE } layout_kind;
+
+typedef struct real_case {
+  zipfft_type type;
+  zipfft_precision prec;
+  int rank;
+  int64_t lengths[3];
+  int64_t batch;
+  layout_kind layout;
+} real_case;
+
+/* One array of a case: lengths, strides, distance, element count spanned, real or not. */
+typedef struct array {
+  int64_t lengths[3], strides[3], dist, size;
+  int real;
+} array;
+
+/* Lengths of the real (full) or complex (half last axis) array. */
+static void lengths_of(const real_case *c, int complex_side, int64_t *lengths) {
+  for (int k = 0; k < c->rank; k++) lengths[k] = c->lengths[k];
+  if (complex_side) lengths[c->rank - 1] = c->lengths[c->rank - 1] / 2 + 1;
+}
+
+/* Row-major strides over `lengths`, with the last axis padded to `row` elements and an
+ * element stride `step` (GAPS: 2). */
+static void make_array(const real_case *c, int real, int64_t row, int64_t step, array *a) {
+  lengths_of(c, !real, a->lengths);
+  a->real = real;
+  int64_t s = step;
+  for (int k = c->rank - 1; k >= 0; k--) {
+    a->strides[k] = s;
+    s *= k == c->rank - 1 ? row : a->lengths[k];
+    if (c->layout == GAPS) s += 1;
+  }
+  a->dist = s + (c->layout == GAPS ? 3 : 0);
+  a->size = a->dist * c->batch;
+}
+
+/* The real and complex arrays of a case (in place, the real rows are padded to 2*(n/2+1)). */
+static void arrays_of(const real_case *c, array *real, array *cplx) {
+  int64_t half = c->lengths[c->rank - 1] / 2 + 1, step = c->layout == GAPS ? 2 : 1;
+  make_array(c, 0, half, step, cplx);
+  make_array(c, 1, c->layout == INPLACE ? 2 * half : c->lengths[c->rank - 1], step, real);
+}
+
+static int64_t count_of(const array *a, int64_t batch, int rank) {
+  int64_t n = batch;
+  for (int k = 0; k < rank; k++) n *= a->lengths[k];
+  return n;
+}
+
+/* Element offset of logical index i (row-major over batch and lengths). */
+static int64_t offset_of(const array *a, int rank, int64_t i) {
+  int64_t off = 0;
+  for (int k = rank - 1; k >= 0; k--)
+    off += (i % a->lengths[k]) * a->strides[k], i /= a->lengths[k];
+  return off + i * a->dist;
+}
+
+static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
+
+static double get_value(const zt_buffer *b, zipfft_precision p, int64_t real_index) {
+  double v = 0;
+  float f;
+  if (p == ZIPFFT_F32)
+    memcpy(&f, b->data + 4 * real_index, 4), v = f;
+  else
+    memcpy(&v, b->data + 8 * real_index, 8);
+  return v;
+}
+
+static void set_value(zt_buffer *b, zipfft_precision p, int64_t real_index, double v) {
+  float f = (float)v;
+  if (p == ZIPFFT_F32)
+    memcpy(b->data + 4 * real_index, &f, 4);
+  else
+    memcpy(b->data + 8 * real_index, &v, 8);
+}
+
+/* Full-array index of the element of `a` with logical index i (same batch and k's). */
+static int64_t full_index(const real_case *c, const array *a, int64_t i) {
+  int64_t full = 0, scale = 1, rest = i;
+  int64_t digits[3] = {0, 0, 0};
+  for (int k = c->rank - 1; k >= 0; k--) digits[k] = rest % a->lengths[k], rest /= a->lengths[k];
+  for (int k = c->rank - 1; k >= 0; k--) full += digits[k] * scale, scale *= c->lengths[k];
+  return full + rest * scale;
+}
+
+/* Full Hermitian spectrum (logical, batch) from a half spectrum: F[k] = H[k] for
+ * k_last <= n/2, else conj(H[-k]) (every index negated modulo its length). */
+static long double *full_from_half(const real_case *c, const array *half, const long double *h) {
+  int64_t per = 1, n = c->lengths[c->rank - 1];
+  for (int k = 0; k < c->rank; k++) per *= c->lengths[k];
+  long double *f = zr_alloc_pairs((size_t)(per * c->batch));
+  for (int64_t i = 0; i < per * c->batch; i++) {
+    int64_t digits[3] = {0, 0, 0}, rest = i, hi = 0, conj = 0;
+    for (int k = c->rank - 1; k >= 0; k--) digits[k] = rest % c->lengths[k], rest /= c->lengths[k];
+    if (digits[c->rank - 1] > n / 2) {
+      conj = 1;
+      for (int k = 0; k < c->rank; k++) digits[k] = (c->lengths[k] - digits[k]) % c->lengths[k];
+    }
+    for (int k = 0; k < c->rank; k++) hi = hi * half->lengths[k] + digits[k];
+    hi += rest * count_of(half, 1, c->rank);
+    f[2 * i] = h[2 * hi];
+    f[2 * i + 1] = conj ? -h[2 * hi + 1] : h[2 * hi + 1];
+  }
+  return f;
+}
+
+/* Reference output of a case as logical values of the output array (pairs for complex,
+ * reals in the even slots for real output). in_values holds the input's logical values. */
+static long double *reference(const real_case *c, const array *in, const array *out,
+                              const long double *in_values) {
+  int64_t per = 1;
+  for (int k = 0; k < c->rank; k++) per *= c->lengths[k];
+  long double *full = c->type == ZIPFFT_R2C ? zr_alloc_pairs((size_t)(per * c->batch))
+                                            : full_from_half(c, in, in_values);
+  if (c->type == ZIPFFT_R2C)
+    for (int64_t i = 0; i < per * c->batch; i++) full[2 * i] = in_values[i];
+  zr_dft_nd(full, c->rank, c->lengths, c->batch, c->type == ZIPFFT_R2C ? -1 : 1);
+  int64_t count = count_of(out, c->batch, c->rank);
+  long double *ref = zr_alloc_pairs((size_t)count);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t f = full_index(c, out, i);
+    ref[2 * i] = full[2 * f];
+    ref[2 * i + 1] = out->real ? 0 : full[2 * f + 1];
+  }
+  free(full);
+  return ref;
+}
+
+/* Fills the input's logical elements (gaps keep their poison); returns their values as
+ * stored: reals for R2C, pairs of a real signal's half spectrum for C2R. */
+static long double *fill_input(const real_case *c, const array *in, zt_buffer *buf) {
+  int64_t count = count_of(in, c->batch, c->rank);
+  long double *values = zr_alloc_pairs((size_t)count);
+  long double *half = NULL;
+  if (!in->real) { /* the half spectrum of a real signal, as users get it */
+    real_case fwd = *c;
+    fwd.type = ZIPFFT_R2C;
+    array re, cx;
+    arrays_of(&fwd, &re, &cx);
+    int64_t n_real = count_of(&re, c->batch, c->rank);
+    long double *x = zr_alloc_pairs((size_t)n_real);
+    for (int64_t i = 0; i < n_real; i++) x[i] = zt_uniform(0x2EA1, (uint64_t)i);
+    half = reference(&fwd, &re, &cx, x);
+    free(x);
+  }
+  for (int64_t i = 0; i < count; i++) {
+    int64_t at = offset_of(in, c->rank, i);
+    if (in->real) {
+      set_value(buf, c->prec, at, zt_uniform(0x2EA1, (uint64_t)i));
+      values[i] = get_value(buf, c->prec, at);
+    } else {
+      for (int part = 0; part < 2; part++) {
+        set_value(buf, c->prec, 2 * at + part, (double)half[2 * i + part]);
+        values[2 * i + part] = get_value(buf, c->prec, 2 * at + part);
+      }
+    }
+  }
+  free(half);
+  return values;
+}
+
+/* Compares the output with the reference; out-of-place, gaps must still hold NaN. */
+static void check_output(const real_case *c, const array *out, const zt_buffer *buf,
+                         const long double *ref, int check_gaps, const char *text) {
+  int64_t count = count_of(out, c->batch, c->rank), per = 1;
+  for (int k = 0; k < c->rank; k++) per *= c->lengths[k];
+  double *got = calloc((size_t)count * 2, sizeof *got);
+  char *is_element = calloc((size_t)out->size, 1);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t at = offset_of(out, c->rank, i);
+    is_element[at] = 1;
+    got[2 * i] = get_value(buf, c->prec, out->real ? at : 2 * at);
+    if (!out->real) got[2 * i + 1] = get_value(buf, c->prec, 2 * at + 1);
+  }
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  double gate = 10 * u * sqrt(per > 2 ? log2((double)per) : 1.0);
+  double err = zr_rel_l2(ref, got, (size_t)count);
+  ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
+  int64_t written = 0;
+  for (int64_t e = 0; check_gaps && e < out->size; e++)
+    if (!is_element[e] && !isnan(get_value(buf, c->prec, out->real ? e : 2 * e))) written++;
+  ZT_CHECK(written == 0, "%s: %lld elements between outputs were written", text,
+           (long long)written);
+  free(got);
+  free(is_element);
+}
+
+static void describe(const real_case *c, char *buf, size_t len) {
+  static const char *const layouts[] = {"dense", "gaps", "inplace"};
+  snprintf(buf, len, "%s %s n=%lldx%lldx%lld (rank %d) batch=%lld %s",
+           c->type == ZIPFFT_R2C ? "r2c" : "c2r", c->prec == ZIPFFT_F32 ? "f32" : "f64",
+           (long long)c->lengths[0], (long long)c->lengths[1], (long long)c->lengths[2], c->rank,
+           (long long)c->batch, layouts[c->layout]);
+}
+
+static zipfft_status plan_case(const real_case *c, const array *in, const array *out,
+                               zipfft_plan *p) {
+  zipfft_desc d = NULL;
+  zipfft_status s = zipfft_desc_create(&d, c->type, c->prec, c->rank, c->lengths);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
+  if (s == ZIPFFT_SUCCESS)
+    s = zipfft_desc_set_layout(d, in->strides, in->dist, out->strides, out->dist);
+  if (s == ZIPFFT_SUCCESS)
+    s = zipfft_desc_set_placement(d, c->layout == INPLACE ? ZIPFFT_INPLACE : ZIPFFT_OUTOFPLACE);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(p, d);
+  zipfft_desc_destroy(d);
+  return s;
+}
+
+/* Plans, runs and checks one case. */
+static void run_case(const real_case *c) {
+  char text[256];
+  describe(c, text, sizeof text);
+  array real, cplx;
+  arrays_of(c, &real, &cplx);
+  const array *in = c->type == ZIPFFT_R2C ? &real : &cplx,
+              *out = c->type == ZIPFFT_R2C ? &cplx : &real;
+  zipfft_plan plan = NULL;
+  zipfft_status s = plan_case(c, in, out, &plan);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s),
+           zipfft_last_error());
+  if (s != ZIPFFT_SUCCESS) return;
+  zipfft_backend backend;
+  zipfft_plan_backend(plan, &backend);
+  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
+    ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
+             zipfft_last_error());
+  size_t rs = real_size(c->prec), in_bytes = (size_t)in->size * rs * (in->real ? 1 : 2);
+  size_t out_bytes = (size_t)out->size * rs * (out->real ? 1 : 2);
+  int inplace = c->layout == INPLACE;
+  zt_buffer ib = zt_buffer_alloc(inplace && out_bytes > in_bytes ? out_bytes : in_bytes, 0);
+  zt_buffer ob = inplace ? ib : zt_buffer_alloc(out_bytes, 0);
+  zt_buffer_poison(&ib, rs);
+  if (!inplace) zt_buffer_poison(&ob, rs);
+  long double *values = fill_input(c, in, &ib);
+  long double *ref = reference(c, in, out, values);
+  unsigned char *snapshot = malloc(ib.bytes);
+  memcpy(snapshot, ib.data, ib.bytes);
+  ZT_OK(zt_execute(plan, &ib, inplace ? &ib : &ob, NULL));
+  check_output(c, out, inplace ? &ib : &ob, ref, !inplace, text);
+  int keeps_input = !inplace && (c->type == ZIPFFT_R2C || c->rank == 1);
+  if (keeps_input) ZT_CHECK(memcmp(snapshot, ib.data, ib.bytes) == 0, "%s: input modified", text);
+  ZT_CHECK(zt_buffer_guards_intact(&ib) && zt_buffer_guards_intact(&ob), "%s: guard written", text);
+  free(snapshot), free(values), free(ref);
+  zt_buffer_free(&ib);
+  if (!inplace) zt_buffer_free(&ob);
+  zipfft_plan_destroy(plan);
+}
+
+static const real_case cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {16}, 3, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {15}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1000}, 2, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {1}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {2}, 3, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {12, 10}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {9, 7}, 1, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {16, 33}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 3, {4, 6, 8}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 3, {5, 3, 7}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {16}, 3, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {1000}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {1}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {2}, 3, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {12, 10}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {9, 7}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {16, 33}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 3, {4, 6, 8}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 3, {5, 3, 7}, 1, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {64, 256}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {64, 256}, 2, DENSE},
+};
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_real", 0);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
+  printf("test_real (%s): %zu cases run\n", zt_backend_name(), sizeof cases / sizeof *cases);
+  return zt_finish("test_real", (int)(sizeof cases / sizeof *cases));
+}
