@@ -28,9 +28,17 @@ enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
 
 typedef int cufft_handle; /* cufftHandle */
 typedef int cufft_result; /* cufftResult: 0 = CUFFT_SUCCESS */
-enum { CUFFT_TYPE_C2C = 0x29, CUFFT_TYPE_Z2Z = 0x69, CUFFT_DIRECTION_FORWARD = -1 };
+enum {
+  CUFFT_TYPE_C2C = 0x29,
+  CUFFT_TYPE_Z2Z = 0x69,
+  CUFFT_TYPE_R2C = 0x2a,
+  CUFFT_TYPE_C2R = 0x2c,
+  CUFFT_DIRECTION_FORWARD = -1
+};
 
 typedef cufft_result (*cufft_exec_fn)(cufft_handle plan, void *in, void *out, int direction);
+/* cufftExecR2C / cufftExecC2R: no direction argument. */
+typedef cufft_result (*cufft_exec_real_fn)(cufft_handle plan, void *in, void *out);
 
 typedef struct cufft_api {
   void *library;
@@ -43,6 +51,7 @@ typedef struct cufft_api {
   cufft_result (*set_stream)(cufft_handle plan, void *stream);
   cufft_exec_fn exec_c2c;
   cufft_exec_fn exec_z2z;
+  cufft_exec_real_fn exec_r2c, exec_c2r;
   cufft_result (*destroy)(cufft_handle plan);
   cufft_result (*get_version)(int *version);
 } cufft_api;
@@ -60,6 +69,8 @@ static const symbol_slot cufft_symbols[] = {
     {"cufftSetStream", offsetof(cufft_api, set_stream)},
     {"cufftExecC2C", offsetof(cufft_api, exec_c2c)},
     {"cufftExecZ2Z", offsetof(cufft_api, exec_z2z)},
+    {"cufftExecR2C", offsetof(cufft_api, exec_r2c)},
+    {"cufftExecC2R", offsetof(cufft_api, exec_c2r)},
     {"cufftDestroy", offsetof(cufft_api, destroy)},
     {"cufftGetVersion", offsetof(cufft_api, get_version)},
 };
@@ -155,14 +166,18 @@ typedef struct size_info {
   int64_t batch;      /* 0: as many as the precision's element budget allows */
   int quick;          /* part of --quick */
   int f32_only;
+  zipfft_type type; /* C2C unless set */
 } size_info;
 
 static const size_info sizes[] = {
-    {1, {64}, 0, 0, 0},         {1, {128}, 0, 0, 0},           {1, {256}, 0, 1, 0},
-    {1, {512}, 0, 0, 0},        {1, {1024}, 0, 0, 0},          {1, {2048}, 0, 0, 0},
-    {1, {4096}, 0, 1, 0},       {1, {8192}, 0, 0, 0},          {1, {1000}, 0, 1, 0},
-    {1, {2187}, 0, 0, 0},       {1, {2401}, 0, 0, 0},          {1, {3125}, 0, 0, 0},
-    {2, {4096, 4096}, 4, 0, 1}, {3, {256, 256, 256}, 8, 0, 1},
+    {1, {64}, 0, 0, 0, ZIPFFT_C2C},         {1, {128}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {256}, 0, 1, 0, ZIPFFT_C2C},        {1, {512}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {1024}, 0, 0, 0, ZIPFFT_C2C},       {1, {2048}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {4096}, 0, 1, 0, ZIPFFT_C2C},       {1, {8192}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {1000}, 0, 1, 0, ZIPFFT_C2C},       {1, {2187}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {2401}, 0, 0, 0, ZIPFFT_C2C},       {1, {3125}, 0, 0, 0, ZIPFFT_C2C},
+    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C}, {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
+    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C}, {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
 };
 
 typedef struct run_counts {
@@ -185,6 +200,7 @@ static const int plan_stage_clears_memory[PLAN_STAGES] = {1, 1, 0};
 
 typedef struct bench_problem {
   const precision_info *prec;
+  zipfft_type type;
   int rank;
   int64_t lengths[3];
   int64_t n, batch;           /* n: elements of one transform (product of the lengths) */
@@ -264,8 +280,21 @@ static double now_ms(void) {
 static double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
 
 /* Bytes of one problem's input (equal to its output). */
+/* Bytes of p's input (out = 0) or output (out = 1) array: n reals on the real side of
+ * R2C/C2R, n/last*(last/2+1) complex values on their complex side, n complex for C2C. */
+static size_t array_bytes(const bench_problem *p, int out) {
+  int64_t last = p->lengths[p->rank - 1], half = p->n / last * (last / 2 + 1);
+  int real = out ? p->type == ZIPFFT_C2R : p->type == ZIPFFT_R2C;
+  int complex_half = out ? p->type == ZIPFFT_R2C : p->type == ZIPFFT_C2R;
+  size_t complex_bytes = p->prec->complex_bytes;
+  if (real) return (size_t)(p->n * p->batch) * complex_bytes / 2;
+  return (size_t)((complex_half ? half : p->n) * p->batch) * complex_bytes;
+}
+
+/* Bytes of the larger of p's two arrays (what the buffers must hold). */
 static size_t problem_bytes(const bench_problem *p) {
-  return (size_t)(p->n * p->batch) * p->prec->complex_bytes;
+  size_t in = array_bytes(p, 0), out = array_bytes(p, 1);
+  return in > out ? in : out;
 }
 
 /* Comparison function for qsort over doubles, ascending. */
@@ -431,6 +460,7 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
       bench_problem *problem = &problems[count++];
       memset(problem, 0, sizeof *problem);
       problem->prec = &precisions[p];
+      problem->type = sizes[s].type;
       problem->rank = sizes[s].rank;
       problem->n = 1;
       for (int k = 0; k < sizes[s].rank; k++) {
@@ -598,15 +628,16 @@ static int zipfft_runner(bench_context *ctx, const void *job) {
 
 typedef struct cufft_job {
   cufft_handle handle;
-  cufft_exec_fn exec; /* cufftExecC2C or cufftExecZ2Z */
+  cufft_exec_fn exec;           /* cufftExecC2C or cufftExecZ2Z */
+  cufft_exec_real_fn exec_real; /* cufftExecR2C or cufftExecC2R; NULL for C2C */
 } cufft_job;
 
 /* Runner: executes the cuFFT plan of job (a cufft_job), forward, from d_in to d_out. */
 static int cufft_runner(bench_context *ctx, const void *job) {
   const cufft_job *plan = job;
-  return cufft_ok(plan->exec(plan->handle, (void *)(uintptr_t)ctx->d_in,
-                             (void *)(uintptr_t)ctx->d_out, CUFFT_DIRECTION_FORWARD),
-                  "cufftExec");
+  void *in = (void *)(uintptr_t)ctx->d_in, *out = (void *)(uintptr_t)ctx->d_out;
+  if (plan->exec_real) return cufft_ok(plan->exec_real(plan->handle, in, out), "cufftExec");
+  return cufft_ok(plan->exec(plan->handle, in, out, CUFFT_DIRECTION_FORWARD), "cufftExec");
 }
 
 /* Measures device-to-device copy bandwidth over the whole buffer (bytes read + written) and
@@ -627,15 +658,14 @@ static int bench_copy_bandwidth(bench_context *ctx) {
 /* Creates a zipfft plan for a batched forward out-of-place contiguous C2C transform of the
  * given rank and lengths on the bench device. Returns 1 on success (the failure is printed
  * otherwise). */
-static int zipfft_plan_for(const bench_context *ctx, zipfft_precision prec, int rank,
-                           const int64_t *lengths, int64_t batch, zipfft_plan *plan) {
+static int zipfft_plan_for(const bench_context *ctx, zipfft_type type, zipfft_precision prec,
+                           int rank, const int64_t *lengths, int64_t batch, zipfft_plan *plan) {
   zipfft_desc desc = NULL;
-  int ok =
-      zipfft_ok(zipfft_desc_create(&desc, ZIPFFT_C2C, prec, rank, lengths), "zipfft_desc_create") &&
-      zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
-      zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
-                "zipfft_desc_set_backend") &&
-      zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
+  int ok = zipfft_ok(zipfft_desc_create(&desc, type, prec, rank, lengths), "zipfft_desc_create") &&
+           zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
+           zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
+                     "zipfft_desc_set_backend") &&
+           zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
   zipfft_desc_destroy(desc);
   return ok;
 }
@@ -654,32 +684,51 @@ static int poison_output(bench_context *ctx, size_t bytes) {
   return cu_ok(ctx, ctx->cu->cuMemsetD8(ctx->d_out, 0xFF, bytes), "cuMemsetD8");
 }
 
-/* Plans and times zipfft on p, then copies its output to host_zipfft. Returns 1 on success. */
-static int bench_zipfft(bench_context *ctx, bench_problem *p, size_t bytes) {
+/* After timing: one more execution on a fresh copy of the input (C2R of rank > 1 uses its
+ * input as scratch), whose output is copied to host for the comparison. */
+static int final_output(bench_context *ctx, const bench_problem *p,
+                        int (*runner)(bench_context *, const void *), const void *job, void *host) {
+  return upload_input(ctx, p->prec, array_bytes(p, 0)) && runner(ctx, job) &&
+         cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
+         cu_ok(ctx, ctx->cu->cuMemcpyDtoH(host, ctx->d_out, array_bytes(p, 1)), "cuMemcpyDtoH");
+}
+
+/* Plans and times zipfft on p, then keeps its output in host_zipfft. Returns 1 on success. */
+static int bench_zipfft(bench_context *ctx, bench_problem *p) {
   zipfft_plan plan = NULL;
-  int ok = zipfft_plan_for(ctx, p->prec->precision, p->rank, p->lengths, p->batch, &plan) &&
-           poison_output(ctx, bytes) && bench_time(ctx, zipfft_runner, &plan, &p->zipfft_ms) &&
-           cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_zipfft, ctx->d_out, bytes),
-                 "cuMemcpyDtoH (zipfft output)");
+  int ok =
+      zipfft_plan_for(ctx, p->type, p->prec->precision, p->rank, p->lengths, p->batch, &plan) &&
+      bench_time(ctx, zipfft_runner, &plan, &p->zipfft_ms) &&
+      poison_output(ctx, array_bytes(p, 1)) &&
+      final_output(ctx, p, zipfft_runner, &plan, ctx->host_zipfft);
   if (!ok) p->zipfft_ms = 0;
   zipfft_plan_destroy(plan);
   return ok;
 }
 
-/* Plans and times cuFFT on p, then copies its output to host_cufft. Returns 1 on success. */
-static int bench_cufft(bench_context *ctx, bench_problem *p, size_t bytes) {
+/* The cuFFT type of a problem. */
+static int cufft_type_of(const bench_problem *p) {
+  if (p->type == ZIPFFT_R2C) return CUFFT_TYPE_R2C;
+  if (p->type == ZIPFFT_C2R) return CUFFT_TYPE_C2R;
+  return p->prec->cufft_type;
+}
+
+/* Plans and times cuFFT on p, then keeps its output in host_cufft. Returns 1 on success. */
+static int bench_cufft(bench_context *ctx, bench_problem *p) {
   const cufft_api *api = &ctx->cufft;
-  cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c};
+  cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c, NULL};
+  if (p->type != ZIPFFT_C2C) job.exec_real = p->type == ZIPFFT_R2C ? api->exec_r2c : api->exec_c2r;
   long long lengths[3] = {p->lengths[0], p->lengths[1], p->lengths[2]}, n = p->n;
   size_t work_bytes = 0;
   if (!cufft_ok(api->create(&job.handle), "cufftCreate")) return 0;
   int ok = cufft_ok(api->make_plan_many64(job.handle, p->rank, lengths, NULL, 1, n, NULL, 1, n,
-                                          p->prec->cufft_type, p->batch, &work_bytes),
+                                          cufft_type_of(p), p->batch, &work_bytes),
                     "cufftMakePlanMany64") &&
            cufft_ok(api->set_stream(job.handle, NULL), "cufftSetStream") &&
-           poison_output(ctx, bytes) && bench_time(ctx, cufft_runner, &job, &p->cufft_ms) &&
-           cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_cufft, ctx->d_out, bytes),
-                 "cuMemcpyDtoH (cuFFT output)");
+           upload_input(ctx, p->prec, array_bytes(p, 0)) &&
+           bench_time(ctx, cufft_runner, &job, &p->cufft_ms) &&
+           poison_output(ctx, array_bytes(p, 1)) &&
+           final_output(ctx, p, cufft_runner, &job, ctx->host_cufft);
   if (!ok) p->cufft_ms = 0;
   cufft_ok(api->destroy(job.handle), "cufftDestroy");
   return ok;
@@ -687,19 +736,19 @@ static int bench_cufft(bench_context *ctx, bench_problem *p, size_t bytes) {
 
 /* Measures p with zipfft and (when loaded) cuFFT on the same buffers and compares outputs. */
 static void bench_run_problem(bench_context *ctx, bench_problem *p) {
-  size_t bytes = problem_bytes(p);
   int zipfft_done, cufft_done = 0;
-  if (!upload_input(ctx, p->prec, bytes)) {
+  if (!upload_input(ctx, p->prec, array_bytes(p, 0))) {
     p->failed = 1;
     return;
   }
-  zipfft_done = bench_zipfft(ctx, p, bytes);
-  if (ctx->have_cufft && !ctx->device_failed) cufft_done = bench_cufft(ctx, p, bytes);
+  zipfft_done = bench_zipfft(ctx, p);
+  if (ctx->have_cufft && !ctx->device_failed) cufft_done = bench_cufft(ctx, p);
   p->failed = !zipfft_done || (ctx->have_cufft && !cufft_done);
   p->compared = zipfft_done && cufft_done;
   if (p->compared)
-    p->relative_l2 = relative_l2_difference(ctx->host_zipfft, ctx->host_cufft,
-                                            bytes / p->prec->complex_bytes * 2, p->prec);
+    p->relative_l2 =
+        relative_l2_difference(ctx->host_zipfft, ctx->host_cufft,
+                               array_bytes(p, 1) / (p->prec->complex_bytes / 2), p->prec);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -733,7 +782,7 @@ static int time_plan_creation(const bench_context *ctx, int clear_memory, double
   int ok;
   if (clear_memory) zipfft__cache_clear_memory();
   start = now_ms();
-  ok = zipfft_plan_for(ctx, ZIPFFT_F32, 1, &plan_timing_n, plan_timing_batch, &plan);
+  ok = zipfft_plan_for(ctx, ZIPFFT_C2C, ZIPFFT_F32, 1, &plan_timing_n, plan_timing_batch, &plan);
   *ms = now_ms() - start;
   zipfft_plan_destroy(plan);
   return ok;
@@ -743,7 +792,7 @@ static int time_plan_creation(const bench_context *ctx, int clear_memory, double
  * not loading NVRTC or initialising the backend. Returns 1 on success. */
 static int prime_backend(const bench_context *ctx) {
   zipfft_plan plan = NULL;
-  int ok = zipfft_plan_for(ctx, ZIPFFT_F32, 1, &plan_priming_n, 1, &plan);
+  int ok = zipfft_plan_for(ctx, ZIPFFT_C2C, ZIPFFT_F32, 1, &plan_priming_n, 1, &plan);
   zipfft_plan_destroy(plan);
   return ok;
 }
@@ -842,9 +891,10 @@ static void format_lengths(const bench_problem *p, char *buf, size_t len) {
 
 /* Formats the cells of p's table row; "-" where a value was not measured. */
 static void format_row(const bench_problem *p, double copy_gbps, row_cells cells) {
-  double bytes = 2.0 * (double)problem_bytes(p);
+  static const char *const type_names[] = {"c2c", "r2c", "c2r"};
+  double bytes = (double)(array_bytes(p, 0) + array_bytes(p, 1));
   double zipfft = gbps(bytes, p->zipfft_ms), cufft = gbps(bytes, p->cufft_ms);
-  snprintf(cells[COL_PROBLEM], CELL_LEN, "c2c %s", p->prec->name);
+  snprintf(cells[COL_PROBLEM], CELL_LEN, "%s %s", type_names[p->type], p->prec->name);
   format_lengths(p, cells[COL_N], CELL_LEN);
   snprintf(cells[COL_BATCH], CELL_LEN, "%lld", (long long)p->batch);
   format_number(cells[COL_ZIPFFT_GBPS], zipfft, 1, zipfft > 0);
@@ -881,8 +931,9 @@ static void write_markdown_cells(FILE *f, row_cells cells) {
 static void print_progress(const bench_problem *p) {
   char lengths[64];
   format_lengths(p, lengths, sizeof lengths);
-  printf("c2c %s N=%5s batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ", p->prec->name,
-         lengths, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
+  static const char *const type_names[] = {"c2c", "r2c", "c2r"};
+  printf("%s %s N=%5s batch=%8lld  zipfft %9.4f ms  cuFFT %9.4f ms  rel L2 ", type_names[p->type],
+         p->prec->name, lengths, (long long)p->batch, p->zipfft_ms, p->cufft_ms);
   if (p->compared)
     printf("%.2e", p->relative_l2);
   else
