@@ -60,7 +60,10 @@ static int cases_run, cases_skipped;
 static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
 
 /* Largest length this version must support in the precision. */
-static int64_t supported_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 4096 : 2048; }
+/* Longest supported length (every 13-smooth length up to it must plan). */
+static int64_t supported_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 16384 : 8192; }
+/* The full tier sweeps every length up to this in both directions; beyond, once each. */
+static int64_t sweep_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 4096 : 2048; }
 
 /* The scale factor given to the plan. */
 static double case_scale(const c2c_case *c) { return c->inv_n_scale ? 1.0 / (double)c->n : 1.0; }
@@ -366,7 +369,8 @@ static void run_quick_lengths(void) {
                  {11, BOTH},   {13, BOTH},   {6, BOTH},    {10, BOTH},   {12, BOTH},   {14, BOTH},
                  {15, BOTH},   {21, BOTH},   {22, BOTH},   {26, BOTH},   {35, BOTH},   {60, BOTH},
                  {77, BOTH},   {91, BOTH},   {100, BOTH},  {143, BOTH},  {210, BOTH},  {1000, BOTH},
-                 {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH}, {4095, F32}};
+                 {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH}, {4095, F32},
+                 {14641, F32}, {7203, F64} /* threads take several butterflies, the last guarded */};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;
@@ -416,8 +420,8 @@ static void run_full_sweep(void) {
     if (!smooth13(n)) continue;
     for (int p = 0; p < 2; p++) {
       zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
-      if (n > supported_max(prec) && prec == ZIPFFT_F64) continue;
-      if (n > supported_max(prec)) {
+      if (n > sweep_max(prec) && prec == ZIPFFT_F64) continue;
+      if (n > sweep_max(prec)) {
         c2c_case c = basic_case(prec, n, 1, above++ % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
         run_case(&c);
         continue;

@@ -10,8 +10,8 @@
 
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). */
-static const int radices[] = {32, 25, 24, 20, 18, 16, 15, 14, 13, 12,
-                              11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
+static const int radices[] = {32, 30, 28, 26, 25, 24, 22, 21, 20, 18, 16, 15, 14,
+                              13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
 enum { small_radix_cap = 16, large_radix_min_length = 2048 };
 
@@ -111,14 +111,22 @@ static int choose_major_ffts_per_block(zipfft__c2c_spec *s, int64_t transforms, 
   return (int)best;
 }
 
+/* Threads per transform: one butterfly of the largest radix each, or when that would pass
+ * the block limit, about 2, 3, ... butterflies each (the last ones guarded). */
+static int64_t threads_per_transform(int64_t n, int largest_radix) {
+  int64_t butterflies = n / largest_radix, per_thread = 1;
+  while ((butterflies + per_thread - 1) / per_thread > max_threads_per_fft) per_thread++;
+  return (butterflies + per_thread - 1) / per_thread;
+}
+
 int zipfft__size_single_kernel(zipfft__c2c_spec *s, int64_t transforms, const zipfft__target *t) {
   int64_t n = s->n;
   if (n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(n);
-  if (f.count == 0 || n / f.radices[0] > max_threads_per_fft) return 0;
+  if (f.count == 0) return 0;
   s->pass_count = f.count;
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
-  s->threads_per_fft = (int)(n / f.radices[0]);
+  s->threads_per_fft = (int)threads_per_transform(n, f.radices[0]);
   s->ffts_per_block = 1;
   if (s->fft_major)
     s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
