@@ -9,7 +9,7 @@
 #include "api/plan_internal.h"
 #include "backend/backend.h"
 #include "backend/cuda.h"
-#include "gen/build_c2c.h"
+#include "gen/build_stockham.h"
 #include "gen/emit.h"
 #include "plan/strategy.h"
 #include "plan/twiddle.h"
@@ -18,7 +18,7 @@
 static const int64_t max_grid_blocks = 0x7fffffff;
 
 typedef struct plan_kernel {
-  zipfft__c2c_spec spec;
+  zipfft__kernel_spec spec;
   void *handle;   /* backend kernel */
   void *twiddles; /* backend memory, NULL when the kernel has one pass */
 } plan_kernel;
@@ -44,13 +44,13 @@ static zipfft_status open_backend(const struct zipfft_desc_s *d, zipfft_backend 
 
 /* Generates one kernel's source in the requested language (CUDA or C): malloc'ed text in
  * *text, and (when launch is not NULL) the kernel's name and launch facts in *launch. */
-static zipfft_status generate_source(const zipfft__c2c_spec *spec, int cuda, char **text,
+static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, char **text,
                                      zipfft__kernel_source *launch) {
   zipfft__arena *a = zipfft__arena_create();
   if (!a) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
   zipfft__kernel_ast k;
   zipfft_status s = ZIPFFT_SUCCESS;
-  const char *problem = zipfft__build_c2c(spec, a, &k);
+  const char *problem = zipfft__build_stockham(spec, a, &k);
   *text = problem ? NULL : cuda ? zipfft__emit_cuda(&k) : zipfft__emit_c(&k);
   if (problem)
     s = zipfft__fail(ZIPFFT_ERROR_INTERNAL, "generator: %s", problem);
@@ -75,7 +75,7 @@ static void dump_source(const char *name, const char *ext, const char *text) {
 }
 
 /* Dumps both languages of a kernel when ZIPFFT_DUMP_DIR is set. */
-static void dump_kernel(const zipfft__c2c_spec *spec) {
+static void dump_kernel(const zipfft__kernel_spec *spec) {
   if (!getenv("ZIPFFT_DUMP_DIR")) return;
   char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(spec, name, sizeof name);
@@ -194,7 +194,7 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
 /* Launches kernel i over all its transforms, in grid-sized chunks. */
 static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *out, void *stream) {
   const plan_kernel *pk = &p->kernels[i];
-  const zipfft__c2c_spec *s = &pk->spec;
+  const zipfft__kernel_spec *s = &pk->spec;
   size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
   int64_t batch = p->decomposition.transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
@@ -241,7 +241,7 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
   zipfft__sb_printf(sb, "  strategy %s: ", p->strategy->name);
   p->strategy->print(&p->decomposition, sb);
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
-    const zipfft__c2c_spec *s = &p->kernels[i].spec;
+    const zipfft__kernel_spec *s = &p->kernels[i].spec;
     char name[ZIPFFT__KERNEL_NAME_MAX];
     zipfft__c2c_kernel_name(s, name, sizeof name);
     zipfft__sb_printf(sb,

@@ -33,7 +33,7 @@ typedef struct pass_plan {
 /* The batch of the pass over axis k: the user's batch (slowest) then the other axes in
  * array order. */
 static void batch_of(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     int k, zipfft__c2c_spec *s) {
+                     int k, zipfft__kernel_spec *s) {
   s->batch_counts[0] = d->batch;
   s->batch_in_strides[0] = src->dist;
   s->batch_out_strides[0] = dst->dist;
@@ -57,9 +57,9 @@ static int64_t transforms_of(const struct zipfft_desc_s *d, const array_view *sr
 
 /* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
 static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     const pass_plan *pp, int last, const zipfft__target *t, zipfft__c2c_spec *s) {
+                     const pass_plan *pp, int last, const zipfft__target *t, zipfft__kernel_spec *s) {
   int k = pp->axis;
-  *s = (zipfft__c2c_spec){.kind = pp->kind,
+  *s = (zipfft__kernel_spec){.kind = pp->kind,
                           .precision = d->precision,
                           .sign = zipfft__desc_sign(d),
                           .n = d->lengths[k],
@@ -99,7 +99,7 @@ int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__t
   int64_t ones[ZIPFFT__MAX_RANK] = {1, 1, 1};
   array_view unit = {{1, 1, 1}, ones, 1, ZIPFFT_STORAGE_DEFAULT};
   pass_plan pp = {k, ZIPFFT__KIND_C2C, 0, 1};
-  zipfft__c2c_spec s;
+  zipfft__kernel_spec s;
   return pass_spec(d, &unit, &unit, &pp, 1, t, &s);
 }
 
@@ -133,7 +133,7 @@ static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
   zipfft__sb_printf(sb, "%d pass%s, one per axis\n", dec->kernel_count,
                     dec->kernel_count == 1 ? "" : "es");
   for (int i = 0; i < dec->kernel_count; i++) {
-    const zipfft__c2c_spec *s = &dec->kernels[i];
+    const zipfft__kernel_spec *s = &dec->kernels[i];
     zipfft__sb_printf(
         sb, "    %s axis %d (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
         kinds[s->kind], dec->axis[i], arrays[dec->src_is_output[i]], arrays[dec->dst_is_output[i]],

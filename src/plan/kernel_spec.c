@@ -10,22 +10,22 @@ size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage) {
   return storage == ZIPFFT_STORAGE_DEFAULT ? 2 * zipfft__real_size(p) : 4;
 }
 
-size_t zipfft__element_bytes(const zipfft__c2c_spec *s, int out) {
+size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   int real = out ? s->kind == ZIPFFT__KIND_C2R : s->kind == ZIPFFT__KIND_R2C;
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
   return real ? complex_bytes / 2 : complex_bytes;
 }
 
-int64_t zipfft__shared_pad_period(const zipfft__c2c_spec *s) {
+int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s) {
   return s->radices[0] % 2 == 0 ? s->radices[0] : 0;
 }
 
-int64_t zipfft__shared_pad(const zipfft__c2c_spec *s, int64_t i) {
+int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
   int64_t period = zipfft__shared_pad_period(s);
   return period ? i + i / period : i;
 }
 
-int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s) {
+int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
   if (!s->fft_major || s->ffts_per_block == 1) return stride;
   /* Transform-major threads: a 128-byte access phase holds `slots` lanes made of F
@@ -39,17 +39,17 @@ int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s) {
   return stride;
 }
 
-size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s) {
+size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pass_count <= 1) return 0;
   return (size_t)(2 * s->ffts_per_block * zipfft__c2c_shared_stride(s)) *
          zipfft__real_size(s->precision);
 }
 
-unsigned zipfft__c2c_block_threads(const zipfft__c2c_spec *s) {
+unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s) {
   return (unsigned)(s->threads_per_fft * s->ffts_per_block);
 }
 
-void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len) {
+void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len) {
   char radices[128] = "", batch[256] = "";
   for (int i = 0; i < s->pass_count; i++) {
     size_t used = strlen(radices);

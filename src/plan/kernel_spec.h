@@ -26,7 +26,7 @@ typedef enum zipfft__kernel_kind {
  * transform index g splits row-major over batch_counts, slowest first, and each digit
  * moves the data by its stride. The slowest count is never needed (it is the run-time
  * batch), so one kernel serves any batch size. */
-typedef struct zipfft__c2c_spec {
+typedef struct zipfft__kernel_spec {
   zipfft__kernel_kind kind;
   zipfft_precision precision;
   int sign;  /* -1 forward, +1 inverse */
@@ -42,7 +42,7 @@ typedef struct zipfft__c2c_spec {
   int fft_major; /* 1: consecutive threads take consecutive transforms */
   zipfft_storage in_storage, out_storage; /* how global data is stored */
   double scale; /* multiplied into the outputs; 1 = none */
-} zipfft__c2c_spec;
+} zipfft__kernel_spec;
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned. */
 enum {
@@ -61,22 +61,22 @@ size_t zipfft__real_size(zipfft_precision p);
 size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage);
 /* Bytes of one element of the kernel's input (out = 0) or output (out = 1) array: a real
  * for the real side of R2C and C2R, else a complex value. */
-size_t zipfft__element_bytes(const zipfft__c2c_spec *s, int out);
+size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out);
 /* Shared memory holds interleaved complex values. The first pass stores with a stride of
  * one radix; an odd stride puts every 8- or 16-byte access of a warp's phase in a
  * different bank. So an even first radix gets one padding element after every `period` =
  * radix elements (stride radix + 1), an odd one none (period 0). Measured on an H200:
  * uniform padding every 16 or 32 elements left 2-way conflicts for radix 16 and more for
  * radix 10, and padding a radix-7 layout made its stride even (2401: 79% -> 62%). */
-int64_t zipfft__shared_pad_period(const zipfft__c2c_spec *s);
+int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s);
 /* Padded shared-memory position (complex elements) of element i of a transform. */
-int64_t zipfft__shared_pad(const zipfft__c2c_spec *s, int64_t i);
+int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 /* Shared-memory stride of one transform (complex elements, padded). */
-int64_t zipfft__c2c_shared_stride(const zipfft__c2c_spec *s);
+int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
-size_t zipfft__c2c_shared_bytes(const zipfft__c2c_spec *s);
-unsigned zipfft__c2c_block_threads(const zipfft__c2c_spec *s);
+size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s);
+unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s);
 /* Deterministic kernel name encoding every parameter, written into buf. */
-void zipfft__c2c_kernel_name(const zipfft__c2c_spec *s, char *buf, size_t len);
+void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len);
 
 #endif

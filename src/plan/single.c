@@ -44,7 +44,7 @@ static double warp_waste(int64_t f, int64_t t) {
 
 /* Transforms per block: fill whole warps where possible, about target_block_threads
  * threads, at most the batch, within the preferred shared memory (one transform always). */
-static int choose_ffts_per_block(zipfft__c2c_spec *s, int64_t batch) {
+static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   int64_t t = s->threads_per_fft, best = 1;
   double best_score = 1e9;
   for (int64_t f = 1; f * t <= max_block_threads && f <= batch; f++) {
@@ -99,7 +99,7 @@ static factorization factorize(int64_t n) {
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), at least
  * 16 where shared memory allows (a 128-byte row of fp32 complex values per warp access) and
  * up to about target_block_threads threads. */
-static int choose_major_ffts_per_block(zipfft__c2c_spec *s, int64_t transforms, size_t max_shared) {
+static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms, size_t max_shared) {
   int64_t best = 1, t = s->threads_per_fft;
   for (int64_t f = 2;
        f <= transforms && f * t <= max_block_threads && (f <= 16 || f * t <= target_block_threads);
@@ -119,7 +119,7 @@ static int64_t threads_per_transform(int64_t n, int largest_radix) {
   return (butterflies + per_thread - 1) / per_thread;
 }
 
-int zipfft__size_single_kernel(zipfft__c2c_spec *s, int64_t transforms, const zipfft__target *t) {
+int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
   int64_t n = s->n;
   if (n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(n);

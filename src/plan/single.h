@@ -9,6 +9,6 @@
  * scale are set: chooses the radices, threads per transform and transforms per block (at
  * most `transforms`). Returns 0 when n cannot be done in one kernel on the target (a prime
  * factor above 13, too many threads, or too much shared memory). */
-int zipfft__size_single_kernel(zipfft__c2c_spec *s, int64_t transforms, const zipfft__target *t);
+int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
 #endif

@@ -16,7 +16,7 @@ enum { ZIPFFT__MAX_KERNELS = 4 };
  * `transforms` is the number of transforms it launches. */
 typedef struct zipfft__decomposition {
   int kernel_count;
-  zipfft__c2c_spec kernels[ZIPFFT__MAX_KERNELS];
+  zipfft__kernel_spec kernels[ZIPFFT__MAX_KERNELS];
   int src_is_output[ZIPFFT__MAX_KERNELS], dst_is_output[ZIPFFT__MAX_KERNELS];
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */

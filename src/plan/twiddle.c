@@ -52,7 +52,7 @@ static void put(void *table, int64_t i, zipfft_precision prec, long double re, l
   }
 }
 
-int64_t zipfft__stockham_twiddle_offset(const zipfft__c2c_spec *s, int pass) {
+int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) {
   int64_t offset = 0, ns = 1;
   for (int p = 0; p < pass; p++) {
     if (p > 0) offset += ns * (s->radices[p] - 1);
@@ -61,7 +61,7 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__c2c_spec *s, int pass) {
   return offset;
 }
 
-void *zipfft__stockham_twiddles(const zipfft__c2c_spec *s, size_t *bytes) {
+void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
   int64_t count = zipfft__stockham_twiddle_offset(s, s->pass_count);
   *bytes = (size_t)count * 2 * (s->precision == ZIPFFT_F32 ? sizeof(float) : sizeof(double));
   void *table = count > 0 ? malloc(*bytes) : NULL;

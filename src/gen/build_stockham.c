@@ -1,6 +1,6 @@
-/* build_c2c.c - the global function of a single-kernel C2C transform: thread and batch
+/* build_stockham.c - the global function of a single-kernel C2C, R2C or C2R pass: thread and batch
  * coordinates, global loads and stores, Stockham passes exchanged through shared memory. */
-#include "gen/build_c2c.h"
+#include "gen/build_stockham.h"
 
 #include <stdio.h>
 
@@ -11,7 +11,7 @@ enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
 typedef struct c2c_build {
   zipfft__arena *a;
-  const zipfft__c2c_spec *s;
+  const zipfft__kernel_spec *s;
   const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
   int64_t shared_stride; /* complex elements per transform in shared memory */
 } c2c_build;
@@ -68,7 +68,7 @@ static coords emit_coords(c2c_build *c, zipfft__block *b) {
   return k;
 }
 
-static pass_shape shape_of(const zipfft__c2c_spec *s, int p) {
+static pass_shape shape_of(const zipfft__kernel_spec *s, int p) {
   pass_shape ps;
   ps.radix = s->radices[p];
   ps.ns = 1;
@@ -377,7 +377,7 @@ static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
-static const char *check_spec(const zipfft__c2c_spec *s) {
+static const char *check_spec(const zipfft__kernel_spec *s) {
   int64_t product = 1;
   if (s->pass_count < 1 || s->pass_count > ZIPFFT__MAX_PASSES) return "bad pass count";
   for (int p = 0; p < s->pass_count; p++) {
@@ -394,8 +394,8 @@ static const char *check_spec(const zipfft__c2c_spec *s) {
   return NULL;
 }
 
-const char *zipfft__build_c2c(const zipfft__c2c_spec *spec, zipfft__arena *a,
-                              zipfft__kernel_ast *k) {
+const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__arena *a,
+                                   zipfft__kernel_ast *k) {
   const char *problem = check_spec(spec);
   if (problem) return problem;
   c2c_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
