@@ -99,7 +99,7 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
     s = p->backend->ops->compile(p->backend, &src, &pk->handle);
   }
   free(text);
-  if (s != ZIPFFT_SUCCESS || pk->spec.pass_count < 2) return s;
+  if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
   if (!table) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "twiddle table of %zu bytes", bytes);

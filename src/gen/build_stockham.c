@@ -134,7 +134,7 @@ static const zipfft__expr *batch_offset(c2c_build *c, zipfft__block *b, const co
 /* Global element offset (I64) of element `e` of a transform starting at base. */
 static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
                                          const zipfft__expr *e, int64_t stride) {
-  int small = (c->s->n - 1) * stride < ((int64_t)1 << 31);
+  int small = (2 * c->s->n) * stride < ((int64_t)1 << 31); /* 2n: real side of HALF kinds */
   const zipfft__expr *scaled =
       small ? zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, e, i32(c, stride)))
             : bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
@@ -155,6 +155,15 @@ static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval
                         c->s->in_storage);
     return;
   }
+  if (c->s->kind == ZIPFFT__KIND_R2C_HALF) { /* the pair (x[2e], x[2e+1]) */
+    const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
+    zipfft__s_load_real(c->a, g, re, c->in, global_offset(c, base, even, stride), access,
+                        c->s->in_storage);
+    zipfft__s_load_real(c->a, g, im, c->in,
+                        global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), stride),
+                        access, c->s->in_storage);
+    return;
+  }
   const zipfft__expr *low = NULL;
   if (c->s->kind == ZIPFFT__KIND_C2R) {
     low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
@@ -172,6 +181,16 @@ static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval
 static void emit_store_element(c2c_build *c, zipfft__block *g, zipfft__cval y,
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access) {
+  if (c->s->kind == ZIPFFT__KIND_C2R_HALF) { /* z[e] is the pair (x[2e], x[2e+1]) */
+    const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
+    zipfft__s_store_real(c->a, g, c->out, global_offset(c, base, even, c->s->out_stride), y.re,
+                         access, c->s->out_storage);
+    zipfft__s_store_real(
+        c->a, g, c->out,
+        global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), c->s->out_stride), y.im,
+        access, c->s->out_storage);
+    return;
+  }
   const zipfft__expr *at = global_offset(c, base, e, c->s->out_stride);
   if (c->s->kind == ZIPFFT__KIND_C2R) {
     zipfft__s_store_real(c->a, g, c->out, at, y.re, access, c->s->out_storage);
@@ -340,10 +359,10 @@ static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k
 /* Phase after the loads: butterflies, then the stores of pass p. */
 static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coords *k,
                                    const pass_shape *ps, int p, const zipfft__expr **j,
-                                   zipfft__cval *x) {
+                                   zipfft__cval *x, int to_global) {
   zipfft__cval y[max_values];
   emit_compute(c, body, ps, p, j, x, y);
-  if (p == c->s->pass_count - 1)
+  if (to_global)
     emit_global_stores(c, body, k, ps, j, y);
   else
     emit_shared_stores(c, body, k, ps, j, y);
@@ -354,6 +373,10 @@ static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coor
 static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
   pass_shape ps = shape_of(c->s, p);
   int last = p == c->s->pass_count - 1;
+  /* C2R_HALF's first pass reads the merged spectrum from shared memory; R2C_HALF's last
+   * pass leaves its result there for the split. */
+  int from_shared = p > 0 || c->s->kind == ZIPFFT__KIND_C2R_HALF;
+  int to_global = last && c->s->kind != ZIPFFT__KIND_R2C_HALF;
   const zipfft__expr *j[max_values];
   zipfft__cval x[max_values];
   zipfft__s_comment(
@@ -361,19 +384,174 @@ static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   coords k = emit_coords(c, body);
   emit_butterfly_indices(c, body, &k, &ps, j);
-  declare_values(c, body, ps.butterflies * ps.radix, p > 0 && !last, x);
-  if (p == 0) {
+  declare_values(c, body, ps.butterflies * ps.radix, from_shared && !to_global, x);
+  if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x);
-    if (!last) {
+    if (!to_global) {
       zipfft__s_barrier(c->a, body);
       k = emit_coords(c, body);
       emit_butterfly_indices(c, body, &k, &ps, j);
     }
   }
-  emit_compute_and_store(c, body, &k, &ps, p, j, x);
-  if (!last) zipfft__s_barrier(c->a, body);
+  emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
+  if (!to_global) zipfft__s_barrier(c->a, body);
+}
+
+/* ---- Split and merge of the HALF real kinds (z = x[2m] + i x[2m+1], Z = FFT_n(z)) ---- */
+
+static zipfft__cval cadd(c2c_build *c, zipfft__cval x, zipfft__cval y) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x.re, y.re), bin(c, ZIPFFT__OP_ADD, x.im, y.im)};
+}
+static zipfft__cval csub(c2c_build *c, zipfft__cval x, zipfft__cval y) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_SUB, x.re, y.re), bin(c, ZIPFFT__OP_SUB, x.im, y.im)};
+}
+static zipfft__cval cconj(c2c_build *c, zipfft__cval x) {
+  return (zipfft__cval){x.re, zipfft__e_neg(c->a, x.im)};
+}
+/* x * i */
+static zipfft__cval ctimes_i(c2c_build *c, zipfft__cval x) {
+  return (zipfft__cval){zipfft__e_neg(c->a, x.im), x.re};
+}
+static zipfft__cval cscale(c2c_build *c, zipfft__cval x, long double v) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x.re, zipfft__e_real(c->a, v)),
+                        bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
+}
+
+/* Loads complex element `at` of global (ptr = in), shared (smem) or the twiddle table. */
+static zipfft__cval load_value(c2c_build *c, zipfft__block *b, const zipfft__var *ptr,
+                               const zipfft__expr *at, zipfft__access access,
+                               zipfft_storage storage) {
+  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, b, re, NULL);
+  zipfft__s_decl(c->a, b, im, NULL);
+  zipfft__s_load_complex(c->a, b, re, im, ptr, at, access, storage);
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
+static zipfft__cval split_twiddle(c2c_build *c, zipfft__block *b, const zipfft__expr *k) {
+  int64_t offset = zipfft__stockham_twiddle_offset(c->s, c->s->pass_count);
+  const zipfft__expr *at =
+      zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, offset)));
+  return load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* n - k, or 0 for k = 0 (the partner of element k modulo n). */
+static const zipfft__expr *partner(c2c_build *c, const zipfft__expr *k) {
+  return zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, k, i32(c, 0)), i32(c, 0),
+                          bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), k));
+}
+
+/* Pair index kk = t + b*T of this thread, and the block to fill when it is <= n/2 and the
+ * transform is active. */
+static zipfft__block *open_pair(c2c_build *c, zipfft__block *body, const coords *k, int b,
+                                const zipfft__expr **kk) {
+  *kk = let(c, body, "k", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
+  const zipfft__expr *ok =
+      bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LE, *kk, i32(c, c->s->n / 2)));
+  return open_if(c, body, ok);
+}
+
+/* Stores the split results X[kk] and (unless it is the same element) X[n - kk]. */
+static void store_split(c2c_build *c, zipfft__block *g, const zipfft__expr *base,
+                        const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+  for (int v = 0; v < 2; v++) {
+    zipfft__s_store_complex(c->a, targets[v], c->out, global_offset(c, base, kk, c->s->out_stride),
+                            x1.re, x1.im, accesses[v], c->s->out_storage);
+    zipfft__block *distinct = open_if(c, targets[v], bin(c, ZIPFFT__OP_NE, other, kk));
+    zipfft__s_store_complex(c->a, distinct, c->out, global_offset(c, base, other, c->s->out_stride),
+                            x2.re, x2.im, accesses[v], c->s->out_storage);
+  }
+}
+
+/* R2C_HALF: X[k] = Xe + W^k Xo and X[n-k] = conj(Xe - W^k Xo), where Xe = (Z[k] +
+ * conj(Z[n-k]))/2 and Xo = (Z[k] - conj(Z[n-k]))/(2i), for k = 0..n/2. */
+static void emit_split(c2c_build *c, zipfft__block *body) {
+  coords k = emit_coords(c, body);
+  const zipfft__expr *base = batch_offset(c, body, &k, 1);
+  int pairs = (int)(c->s->n / 2 + 1),
+      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
+  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
+  for (int b = 0; b < per; b++) {
+    const zipfft__expr *kk;
+    zipfft__block *g = open_pair(c, body, &k, b, &kk);
+    zipfft__cval a = load_value(c, g, c->smem, shared_index(c, &k, kk), ZIPFFT__ACCESS_VECTOR,
+                                ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval z = load_value(c, g, c->smem, shared_index(c, &k, partner(c, kk)),
+                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval w = split_twiddle(c, g, kk);
+    zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
+    zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
+    zipfft__cval odd = zipfft__cval_materialize(
+        c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
+    zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
+    zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
+    zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
+    store_split(
+        c, g, base, kk,
+        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
+        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
+  }
+}
+
+/* Loads X[kk] and X[n - kk] (aligned or byte-wise) into p and q. */
+static void load_merge_pair(c2c_build *c, zipfft__block *g, const zipfft__expr *base,
+                            const zipfft__expr *kk, zipfft__cval *p, zipfft__cval *q) {
+  zipfft__cval *dst[2] = {p, q};
+  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
+  for (int i = 0; i < 2; i++) {
+    const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
+    const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, g, re, NULL);
+    zipfft__s_decl(c->a, g, im, NULL);
+    *dst[i] = (zipfft__cval){var(c, re), var(c, im)};
+  }
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < 2; i++)
+      zipfft__s_load_complex(c->a, targets[v], dst[i]->re->u.var, dst[i]->im->u.var, c->in,
+                             global_offset(c, base, at[i], c->s->in_stride), accesses[v],
+                             c->s->in_storage);
+}
+
+/* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
+ * the pairs (k, n-k), k = 0..n/2 (W^(n-k) = -conj(W^k)); written to shared memory. */
+static void emit_merge(c2c_build *c, zipfft__block *body) {
+  coords k = emit_coords(c, body);
+  const zipfft__expr *base = batch_offset(c, body, &k, 0);
+  int pairs = (int)(c->s->n / 2 + 1),
+      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
+  for (int b = 0; b < per; b++) {
+    const zipfft__expr *kk;
+    zipfft__cval p, q;
+    zipfft__block *g = open_pair(c, body, &k, b, &kk);
+    load_merge_pair(c, g, base, kk, &p, &q);
+    zipfft__cval w = split_twiddle(c, g, kk);
+    zipfft__cval b1 =
+        zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
+    zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
+    zipfft__s_store_complex(c->a, g, c->smem, shared_index(c, &k, kk), z1.re, z1.im,
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+    zipfft__block *second = open_if(c, g,
+                                    bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
+                                        bin(c, ZIPFFT__OP_NE, other, kk)));
+    zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* -conj(w) */
+    zipfft__cval b2 =
+        zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
+    zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
+    zipfft__s_store_complex(c->a, second, c->smem, shared_index(c, &k, other), z2.re, z2.im,
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
@@ -405,7 +583,8 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
   c.batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
-  c.smem = spec->pass_count > 1 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
+  c.smem =
+      zipfft__c2c_shared_bytes(spec) > 0 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
   const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in,    c.out,          c.tw,
                                                   c.batch, c.batch_offset, c.aligned};
   char name[ZIPFFT__KERNEL_NAME_MAX];
@@ -417,7 +596,12 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
                             .shared_bytes = zipfft__c2c_shared_bytes(spec),
                             .param_count = ZIPFFT__ARG_COUNT};
   for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
+  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
+    emit_merge(&c, &k->body);
+    zipfft__s_barrier(a, &k->body);
+  }
   for (int p = 0; p < spec->pass_count; p++) emit_pass(&c, &k->body, p);
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF) emit_split(&c, &k->body);
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);
 }

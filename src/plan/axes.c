@@ -55,20 +55,30 @@ static int64_t transforms_of(const struct zipfft_desc_s *d, const array_view *sr
   return count;
 }
 
+/* Even real passes take the half-length method: n/2 complex points on the real data seen
+ * as pairs, with the split (R2C) or merge (C2R) in the same kernel. */
+static void half_length_if_even(zipfft__kernel_spec *s) {
+  if (s->n % 2 != 0 || (s->kind != ZIPFFT__KIND_R2C && s->kind != ZIPFFT__KIND_C2R)) return;
+  s->kind = s->kind == ZIPFFT__KIND_R2C ? ZIPFFT__KIND_R2C_HALF : ZIPFFT__KIND_C2R_HALF;
+  s->n /= 2;
+}
+
 /* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
 static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     const pass_plan *pp, int last, const zipfft__target *t, zipfft__kernel_spec *s) {
+                     const pass_plan *pp, int last, const zipfft__target *t,
+                     zipfft__kernel_spec *s) {
   int k = pp->axis;
   *s = (zipfft__kernel_spec){.kind = pp->kind,
-                          .precision = d->precision,
-                          .sign = zipfft__desc_sign(d),
-                          .n = d->lengths[k],
-                          .in_stride = src->strides[k],
-                          .out_stride = dst->strides[k],
-                          .scale = last ? d->scale : 1.0,
-                          .in_storage = src->storage,
-                          .out_storage = dst->storage};
+                             .precision = d->precision,
+                             .sign = zipfft__desc_sign(d),
+                             .n = d->lengths[k],
+                             .in_stride = src->strides[k],
+                             .out_stride = dst->strides[k],
+                             .scale = last ? d->scale : 1.0,
+                             .in_storage = src->storage,
+                             .out_storage = dst->storage};
   batch_of(d, src, dst, k, s);
+  half_length_if_even(s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
   int inner = s->batch_dims - 1;
@@ -129,7 +139,9 @@ static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layo
 }
 
 static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
-  static const char *const kinds[] = {"c2c", "r2c", "c2r"}, *const arrays[] = {"input", "output"};
+  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
+                                      "c2r (half length)"};
+  static const char *const arrays[] = {"input", "output"};
   zipfft__sb_printf(sb, "%d pass%s, one per axis\n", dec->kernel_count,
                     dec->kernel_count == 1 ? "" : "es");
   for (int i = 0; i < dec->kernel_count; i++) {

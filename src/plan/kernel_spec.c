@@ -10,8 +10,14 @@ size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage) {
   return storage == ZIPFFT_STORAGE_DEFAULT ? 2 * zipfft__real_size(p) : 4;
 }
 
+int zipfft__kind_is_half(zipfft__kernel_kind k) {
+  return k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_C2R_HALF;
+}
+
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
-  int real = out ? s->kind == ZIPFFT__KIND_C2R : s->kind == ZIPFFT__KIND_R2C;
+  int r2c = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
+  int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
+  int real = out ? c2r : r2c;
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
   return real ? complex_bytes / 2 : complex_bytes;
 }
@@ -40,7 +46,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
-  if (s->pass_count <= 1) return 0;
+  if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind)) return 0;
   return (size_t)(2 * s->ffts_per_block * zipfft__c2c_shared_stride(s)) *
          zipfft__real_size(s->precision);
 }
@@ -66,7 +72,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   char storage[16] = "";
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
-  static const char *const kinds[] = {"c2c", "r2c", "c2r"};
+  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh"};
   snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s_is%lld_os%lld%s_s%016llx",
            kinds[s->kind], s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
            (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,

@@ -13,12 +13,21 @@ enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_
 /* What the kernel reads and writes: complex to complex, real input to the Hermitian half
  * (elements 0..n/2) of the spectrum, or that half back to a real output. R2C and C2R run a
  * full-length complex transform; the real data and the half spectrum exist only in the
- * loads and stores. */
+ * loads and stores. The HALF kinds (even real lengths 2n) run a complex transform of n
+ * points on the real data taken as n complex pairs, with the split into the spectrum
+ * (R2C_HALF: after the passes) or the merge from it (C2R_HALF: before them) done through
+ * shared memory in the same kernel. */
 typedef enum zipfft__kernel_kind {
   ZIPFFT__KIND_C2C,
   ZIPFFT__KIND_R2C,
-  ZIPFFT__KIND_C2R
+  ZIPFFT__KIND_C2R,
+  ZIPFFT__KIND_R2C_HALF,
+  ZIPFFT__KIND_C2R_HALF
 } zipfft__kernel_kind;
+
+/* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
+ * even with a single pass. */
+int zipfft__kind_is_half(zipfft__kernel_kind k);
 
 /* A batched 1D C2C transform done entirely inside one kernel: Stockham radix passes in
  * registers, exchanged through shared memory, several transforms per block. The batch may
@@ -30,7 +39,7 @@ typedef struct zipfft__kernel_spec {
   zipfft__kernel_kind kind;
   zipfft_precision precision;
   int sign;  /* -1 forward, +1 inverse */
-  int64_t n; /* transform length */
+  int64_t n;                         /* complex transform length (HALF kinds: real length 2n) */
   int pass_count;
   int radices[ZIPFFT__MAX_PASSES]; /* radix of each pass, first to last; product = n */
   int threads_per_fft;             /* threads cooperating on one transform */

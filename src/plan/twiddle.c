@@ -61,8 +61,23 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) 
   return offset;
 }
 
-void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
+int64_t zipfft__twiddle_count(const zipfft__kernel_spec *s) {
   int64_t count = zipfft__stockham_twiddle_offset(s, s->pass_count);
+  return count + (zipfft__kind_is_half(s->kind) ? s->n / 2 + 1 : 0);
+}
+
+/* The split/merge twiddles of HALF kinds: exp(sign 2 pi i k / 2n), k = 0..n/2. */
+static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
+  int64_t base = zipfft__stockham_twiddle_offset(s, s->pass_count);
+  for (int64_t k = 0; k <= s->n / 2; k++) {
+    long double c, sn;
+    unit_root(k, 2 * s->n, &c, &sn);
+    put(table, base + k, s->precision, c, s->sign * sn);
+  }
+}
+
+void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
+  int64_t count = zipfft__twiddle_count(s);
   *bytes = (size_t)count * 2 * (s->precision == ZIPFFT_F32 ? sizeof(float) : sizeof(double));
   void *table = count > 0 ? malloc(*bytes) : NULL;
   if (!table) return NULL;
@@ -77,5 +92,6 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
       }
     ns *= r;
   }
+  if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
   return table;
 }
