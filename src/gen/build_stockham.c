@@ -501,18 +501,20 @@ static void emit_split(c2c_build *c, zipfft__block *body) {
   }
 }
 
-/* Loads X[kk] and X[n - kk] (aligned or byte-wise) into p and q. */
+/* Declares a zero complex value in b. */
+static zipfft__cval declare_zero(c2c_build *c, zipfft__block *b) {
+  const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, b, re, zipfft__e_real(c->a, 0));
+  zipfft__s_decl(c->a, b, im, zipfft__e_real(c->a, 0));
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Loads X[kk] into p and X[n - kk] into q (aligned or byte-wise) in g. */
 static void load_merge_pair(c2c_build *c, zipfft__block *g, const zipfft__expr *base,
-                            const zipfft__expr *kk, zipfft__cval *p, zipfft__cval *q) {
-  zipfft__cval *dst[2] = {p, q};
+                            const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+  const zipfft__cval *dst[2] = {&p, &q};
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
-  for (int i = 0; i < 2; i++) {
-    const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
-    const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
-    zipfft__s_decl(c->a, g, re, NULL);
-    zipfft__s_decl(c->a, g, im, NULL);
-    *dst[i] = (zipfft__cval){var(c, re), var(c, im)};
-  }
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -523,34 +525,53 @@ static void load_merge_pair(c2c_build *c, zipfft__block *g, const zipfft__expr *
                              c->s->in_storage);
 }
 
+/* Merges the pair loaded for kk into Z[kk] and (unless it is the same element or kk = 0)
+ * Z[n - kk] in shared memory. */
+static void merge_pair(c2c_build *c, zipfft__block *g, const coords *k, const zipfft__expr *kk,
+                       zipfft__cval p, zipfft__cval q) {
+  zipfft__cval w = split_twiddle(c, g, kk);
+  zipfft__cval b1 =
+      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
+  zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
+  zipfft__s_store_complex(c->a, g, c->smem, shared_index(c, k, kk), z1.re, z1.im,
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+  zipfft__block *second = open_if(c, g,
+                                  bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
+                                      bin(c, ZIPFFT__OP_NE, other, kk)));
+  zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* W^(n-k) = -conj(W^k) */
+  zipfft__cval b2 =
+      zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
+  zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
+  zipfft__s_store_complex(c->a, second, c->smem, shared_index(c, k, other), z2.re, z2.im,
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
 /* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
- * the pairs (k, n-k), k = 0..n/2 (W^(n-k) = -conj(W^k)); written to shared memory. */
+ * the pairs (k, n-k), k = 0..n/2, written to shared memory. Every pair's loads are issued
+ * before any arithmetic (memory-level parallelism, as in a pass's loads). */
 static void emit_merge(c2c_build *c, zipfft__block *body) {
+  enum { max_pairs = 64 };
   coords k = emit_coords(c, body);
   const zipfft__expr *base = batch_offset(c, body, &k, 0);
   int pairs = (int)(c->s->n / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
+  const zipfft__expr *kk[max_pairs];
+  zipfft__cval p[max_pairs], q[max_pairs];
+  if (per > max_pairs) {
+    zipfft__arena_set_error(c->a, "too many merge pairs per thread");
+    return;
+  }
   for (int b = 0; b < per; b++) {
-    const zipfft__expr *kk;
-    zipfft__cval p, q;
-    zipfft__block *g = open_pair(c, body, &k, b, &kk);
-    load_merge_pair(c, g, base, kk, &p, &q);
-    zipfft__cval w = split_twiddle(c, g, kk);
-    zipfft__cval b1 =
-        zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
-    zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
-    zipfft__s_store_complex(c->a, g, c->smem, shared_index(c, &k, kk), z1.re, z1.im,
-                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
-    zipfft__block *second = open_if(c, g,
-                                    bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
-                                        bin(c, ZIPFFT__OP_NE, other, kk)));
-    zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* -conj(w) */
-    zipfft__cval b2 =
-        zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
-    zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
-    zipfft__s_store_complex(c->a, second, c->smem, shared_index(c, &k, other), z2.re, z2.im,
-                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    p[b] = declare_zero(c, body);
+    q[b] = declare_zero(c, body);
+    zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
+    load_merge_pair(c, g, base, kk[b], p[b], q[b]);
+  }
+  for (int b = 0; b < per; b++) {
+    const zipfft__expr *ok =
+        bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, c->s->n / 2)));
+    merge_pair(c, open_if(c, body, ok), &k, kk[b], p[b], q[b]);
   }
 }
 
