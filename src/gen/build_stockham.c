@@ -4,55 +4,16 @@
 
 #include <stdio.h>
 
+#include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
 
 enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
-typedef struct c2c_build {
-  zipfft__arena *a;
-  const zipfft__kernel_spec *s;
-  const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
-  int64_t shared_stride; /* complex elements per transform in shared memory */
-} c2c_build;
-
-/* Where one thread stands in one phase (recomputed after every barrier). */
-typedef struct coords {
-  const zipfft__expr *t;      /* thread within its transform (I32) */
-  const zipfft__expr *f;      /* transform within the block (I32) */
-  const zipfft__expr *g;      /* transform within the batch (I64) */
-  const zipfft__expr *active; /* g < batch */
-} coords;
-
-/* One Stockham pass: y[(j/ns)*ns*r + j%ns + k*ns] = DFT_r(x[j + q*m] * twiddles). */
-typedef struct pass_shape {
-  int radix;
-  int64_t ns;      /* product of the radices before this pass */
-  int64_t m;       /* n / radix: butterflies of the whole transform */
-  int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
-} pass_shape;
-
-static const zipfft__expr *i32(c2c_build *c, int64_t v) { return zipfft__e_i32(c->a, v); }
-static const zipfft__expr *var(c2c_build *c, const zipfft__var *v) {
-  return zipfft__e_var(c->a, v);
-}
-static const zipfft__expr *bin(c2c_build *c, zipfft__binop op, const zipfft__expr *l,
-                               const zipfft__expr *r) {
-  return zipfft__e_bin(c->a, op, l, r);
-}
-
-/* Declares a variable initialised with e and returns a reference to it. */
-static const zipfft__expr *let(c2c_build *c, zipfft__block *b, const char *prefix,
-                               const zipfft__expr *e) {
-  const zipfft__var *v = zipfft__var_new(c->a, prefix, e->type);
-  zipfft__s_decl(c->a, b, v, e);
-  return var(c, v);
-}
-
-static coords emit_coords(c2c_build *c, zipfft__block *b) {
+zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b) {
   int threads = c->s->threads_per_fft;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
-  coords k;
+  zipfft__thread_coords k;
   int per_block = c->s->ffts_per_block, major = c->s->fft_major;
   /* Transform-major: consecutive threads take consecutive transforms (coalesced columns). */
   zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD,
@@ -79,29 +40,25 @@ static pass_shape shape_of(const zipfft__kernel_spec *s, int p) {
 }
 
 /* Butterfly index j = t + b*threads for each butterfly b of this thread. */
-static void emit_butterfly_indices(c2c_build *c, zipfft__block *blk, const coords *k,
-                                   const pass_shape *ps, const zipfft__expr **j) {
+static void emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__thread_coords *k, const pass_shape *ps,
+                                   const zipfft__expr **j) {
   for (int b = 0; b < ps->butterflies; b++)
     j[b] =
         let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
 }
 
 /* Non-NULL when butterfly b may lie past m (only the last one, when threads do not divide m). */
-static const zipfft__expr *butterfly_guard(c2c_build *c, const pass_shape *ps, int b,
+static const zipfft__expr *butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
                                            const zipfft__expr *j) {
   int64_t covered = (int64_t)ps->butterflies * c->s->threads_per_fft;
   if (covered == ps->m || b != ps->butterflies - 1) return NULL;
   return bin(c, ZIPFFT__OP_LT, j, i32(c, ps->m));
 }
 
-/* Opens `if (cond)` inside blk and returns the block to fill (blk itself when cond is NULL). */
-static zipfft__block *open_if(c2c_build *c, zipfft__block *blk, const zipfft__expr *cond) {
-  if (!cond) return blk;
-  return &zipfft__s_if(c->a, blk, cond)->u.if_.then_block;
-}
-
 /* Declares zero-initialised registers for every value this thread holds in a pass. */
-static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live, zipfft__cval *x) {
+static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, int count, int live,
+                           zipfft__cval *x) {
   for (int i = 0; i < count; i++) {
     const zipfft__var *re = live ? zipfft__var_new_live(c->a, "xr", ZIPFFT__T_REAL)
                                  : zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
@@ -115,7 +72,8 @@ static void declare_values(c2c_build *c, zipfft__block *blk, int count, int live
 
 /* Offset (I64) of the first element of transform g: the digits of g over the batch
  * dimensions, each times its stride (in or out). */
-static const zipfft__expr *batch_offset(c2c_build *c, zipfft__block *b, const coords *k, int out) {
+const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
+                                         const zipfft__thread_coords *k, int out) {
   const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
   const zipfft__expr *rest = k->g, *offset = zipfft__e_int(c->a, ZIPFFT__T_I64, 0);
   for (int d = c->s->batch_dims - 1; d >= 0; d--) {
@@ -132,8 +90,8 @@ static const zipfft__expr *batch_offset(c2c_build *c, zipfft__block *b, const co
 }
 
 /* Global element offset (I64) of element `e` of a transform starting at base. */
-static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
-                                         const zipfft__expr *e, int64_t stride) {
+const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipfft__expr *base,
+                                          const zipfft__expr *e, int64_t stride) {
   int small = (2 * c->s->n) * stride < ((int64_t)1 << 31); /* 2n: real side of HALF kinds */
   const zipfft__expr *scaled =
       small ? zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, e, i32(c, stride)))
@@ -145,23 +103,24 @@ static const zipfft__expr *global_offset(c2c_build *c, const zipfft__expr *base,
 /* Loads element e of the transform into x: a complex element (C2C), a real one with zero
  * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
  * conj(X[n - e]). */
-static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval *x,
+static void emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                               const zipfft__expr *base, const zipfft__expr *e,
                               zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
   int64_t stride = c->s->in_stride;
   if (c->s->kind == ZIPFFT__KIND_R2C) {
-    zipfft__s_load_real(c->a, g, re, c->in, global_offset(c, base, e, stride), access,
+    zipfft__s_load_real(c->a, g, re, c->in, zipfft__global_offset(c, base, e, stride), access,
                         c->s->in_storage);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C_HALF) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
-    zipfft__s_load_real(c->a, g, re, c->in, global_offset(c, base, even, stride), access,
+    zipfft__s_load_real(c->a, g, re, c->in, zipfft__global_offset(c, base, even, stride), access,
                         c->s->in_storage);
-    zipfft__s_load_real(c->a, g, im, c->in,
-                        global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), stride),
-                        access, c->s->in_storage);
+    zipfft__s_load_real(
+        c->a, g, im, c->in,
+        zipfft__global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), stride), access,
+        c->s->in_storage);
     return;
   }
   const zipfft__expr *low = NULL;
@@ -169,7 +128,7 @@ static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval
     low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
     e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e));
   }
-  zipfft__s_load_complex(c->a, g, re, im, c->in, global_offset(c, base, e, stride), access,
+  zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, stride), access,
                          c->s->in_storage);
   if (low)
     zipfft__s_assign(c->a, g, im,
@@ -178,20 +137,20 @@ static void emit_load_element(c2c_build *c, zipfft__block *g, const zipfft__cval
 
 /* Stores element e of the transform: complex (C2C), only e <= n/2 (R2C, the Hermitian
  * half), or the real part (C2R). */
-static void emit_store_element(c2c_build *c, zipfft__block *g, zipfft__cval y,
+static void emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access) {
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) { /* z[e] is the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
-    zipfft__s_store_real(c->a, g, c->out, global_offset(c, base, even, c->s->out_stride), y.re,
-                         access, c->s->out_storage);
+    zipfft__s_store_real(c->a, g, c->out, zipfft__global_offset(c, base, even, c->s->out_stride),
+                         y.re, access, c->s->out_storage);
     zipfft__s_store_real(
         c->a, g, c->out,
-        global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), c->s->out_stride), y.im,
-        access, c->s->out_storage);
+        zipfft__global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), c->s->out_stride),
+        y.im, access, c->s->out_storage);
     return;
   }
-  const zipfft__expr *at = global_offset(c, base, e, c->s->out_stride);
+  const zipfft__expr *at = zipfft__global_offset(c, base, e, c->s->out_stride);
   if (c->s->kind == ZIPFFT__KIND_C2R) {
     zipfft__s_store_real(c->a, g, c->out, at, y.re, access, c->s->out_storage);
     return;
@@ -203,9 +162,10 @@ static void emit_store_element(c2c_build *c, zipfft__block *g, zipfft__cval y,
 
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
-static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
-                              const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *base = batch_offset(c, blk, k, 0);
+static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
+                              const zipfft__thread_coords *k, const pass_shape *ps,
+                              const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -222,7 +182,7 @@ static void emit_global_loads(c2c_build *c, zipfft__block *blk, const coords *k,
 
 /* Padding elements before element e (e >= 0): a shift when the period is a power of two,
  * because a signed division needs a sign fix-up the compiler cannot drop. */
-static const zipfft__expr *padding(c2c_build *c, const zipfft__expr *e) {
+static const zipfft__expr *padding(zipfft__stockham_build *c, const zipfft__expr *e) {
   int64_t period = zipfft__shared_pad_period(c->s);
   if (period == 0) return i32(c, 0);
   int shift = 0;
@@ -232,7 +192,8 @@ static const zipfft__expr *padding(c2c_build *c, const zipfft__expr *e) {
 }
 
 /* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
-static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zipfft__expr *e) {
+const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft__thread_coords *k,
+                                         const zipfft__expr *e) {
   const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, padding(c, e));
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride)), padded);
 }
@@ -243,23 +204,24 @@ static const zipfft__expr *shared_index(c2c_build *c, const coords *k, const zip
  * on an H200, this helps fp32 (4096: 84% -> 91% of copy bandwidth) but costs fp64 (2048:
  * 96% -> 76%, with fewer registers: the compiler schedules the 16-byte accesses worse), so
  * it is used for fp32 only. */
-static void shared_indices(c2c_build *c, zipfft__block *blk, const coords *k,
-                           const zipfft__expr *base, int64_t step, int radix,
-                           const zipfft__expr **idx) {
+static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
+                           const zipfft__thread_coords *k, const zipfft__expr *base, int64_t step,
+                           int radix, const zipfft__expr **idx) {
   int64_t period = zipfft__shared_pad_period(c->s);
   int separable = c->s->precision == ZIPFFT_F32 && (period == 0 || step % period == 0);
-  const zipfft__expr *first = separable ? let(c, blk, "s", shared_index(c, k, base)) : NULL;
+  const zipfft__expr *first = separable ? let(c, blk, "s", zipfft__shared_index(c, k, base)) : NULL;
   for (int q = 0; q < radix; q++) {
     int64_t offset = q * step;
     idx[q] = separable
                  ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (period ? offset / period : 0)))
-                 : shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
+                 : zipfft__shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
   }
 }
 
 /* Loads a middle or last pass's values x[j + r*m] from shared memory. */
-static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
-                              const pass_shape *ps, const zipfft__expr **j, zipfft__cval *x) {
+static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
+                              const zipfft__thread_coords *k, const pass_shape *ps,
+                              const zipfft__expr **j, zipfft__cval *x) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
@@ -279,8 +241,8 @@ static void emit_shared_loads(c2c_build *c, zipfft__block *blk, const coords *k,
  * reading all r-1 twiddles made the L1 the bottleneck (fp32 4096: 90% -> 98% of copy
  * bandwidth with 4 reads instead of 15); the error grows by about 10% (4096: 1.30e-7 ->
  * 1.46e-7 relative L2). */
-static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int p,
-                          const zipfft__expr *j, zipfft__cval *x) {
+static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
+                          int p, const zipfft__expr *j, zipfft__cval *x) {
   int64_t offset = zipfft__stockham_twiddle_offset(c->s, p);
   const zipfft__expr *k = let(c, blk, "w", bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns)));
   zipfft__cval w[ZIPFFT__MAX_RADIX];
@@ -304,7 +266,7 @@ static void emit_twiddles(c2c_build *c, zipfft__block *blk, const pass_shape *ps
 }
 
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
-static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps, int p,
+static void emit_compute(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps, int p,
                          const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__cval *xb = &x[b * ps->radix];
@@ -314,9 +276,9 @@ static void emit_compute(c2c_build *c, zipfft__block *blk, const pass_shape *ps,
 }
 
 /* Stores a middle pass's outputs to shared memory in Stockham order. */
-static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k,
-                               const pass_shape *ps, const zipfft__expr **j,
-                               const zipfft__cval *y) {
+static void emit_shared_stores(zipfft__stockham_build *c, zipfft__block *blk,
+                               const zipfft__thread_coords *k, const pass_shape *ps,
+                               const zipfft__expr **j, const zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)),
@@ -334,10 +296,10 @@ static void emit_shared_stores(c2c_build *c, zipfft__block *blk, const coords *k
 }
 
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
-static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k,
-                               const pass_shape *ps, const zipfft__expr **j,
-                               const zipfft__cval *y) {
-  const zipfft__expr *base = batch_offset(c, blk, k, 1);
+static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
+                               const zipfft__thread_coords *k, const pass_shape *ps,
+                               const zipfft__expr **j, const zipfft__cval *y) {
+  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 1);
   zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
   zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
   const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
@@ -357,9 +319,9 @@ static void emit_global_stores(c2c_build *c, zipfft__block *blk, const coords *k
 }
 
 /* Phase after the loads: butterflies, then the stores of pass p. */
-static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coords *k,
-                                   const pass_shape *ps, int p, const zipfft__expr **j,
-                                   zipfft__cval *x, int to_global) {
+static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *body,
+                                   const zipfft__thread_coords *k, const pass_shape *ps, int p,
+                                   const zipfft__expr **j, zipfft__cval *x, int to_global) {
   zipfft__cval y[max_values];
   emit_compute(c, body, ps, p, j, x, y);
   if (to_global)
@@ -370,7 +332,7 @@ static void emit_compute_and_store(c2c_build *c, zipfft__block *body, const coor
 
 /* Emits pass p as top-level phases. Pass 0 loads from global memory; later passes load
  * from shared memory, and (unless last) wait at a barrier before overwriting it. */
-static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
+static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p) {
   pass_shape ps = shape_of(c->s, p);
   int last = p == c->s->pass_count - 1;
   /* C2R_HALF's first pass reads the merged spectrum from shared memory; R2C_HALF's last
@@ -382,7 +344,7 @@ static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
   zipfft__s_comment(
       c->a, body,
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
-  coords k = emit_coords(c, body);
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
   emit_butterfly_indices(c, body, &k, &ps, j);
   declare_values(c, body, ps.butterflies * ps.radix, from_shared && !to_global, x);
   if (!from_shared) {
@@ -391,188 +353,12 @@ static void emit_pass(c2c_build *c, zipfft__block *body, int p) {
     emit_shared_loads(c, body, &k, &ps, j, x);
     if (!to_global) {
       zipfft__s_barrier(c->a, body);
-      k = emit_coords(c, body);
+      k = zipfft__emit_coords(c, body);
       emit_butterfly_indices(c, body, &k, &ps, j);
     }
   }
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
   if (!to_global) zipfft__s_barrier(c->a, body);
-}
-
-/* ---- Split and merge of the HALF real kinds (z = x[2m] + i x[2m+1], Z = FFT_n(z)) ---- */
-
-static zipfft__cval cadd(c2c_build *c, zipfft__cval x, zipfft__cval y) {
-  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x.re, y.re), bin(c, ZIPFFT__OP_ADD, x.im, y.im)};
-}
-static zipfft__cval csub(c2c_build *c, zipfft__cval x, zipfft__cval y) {
-  return (zipfft__cval){bin(c, ZIPFFT__OP_SUB, x.re, y.re), bin(c, ZIPFFT__OP_SUB, x.im, y.im)};
-}
-static zipfft__cval cconj(c2c_build *c, zipfft__cval x) {
-  return (zipfft__cval){x.re, zipfft__e_neg(c->a, x.im)};
-}
-/* x * i */
-static zipfft__cval ctimes_i(c2c_build *c, zipfft__cval x) {
-  return (zipfft__cval){zipfft__e_neg(c->a, x.im), x.re};
-}
-static zipfft__cval cscale(c2c_build *c, zipfft__cval x, long double v) {
-  return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x.re, zipfft__e_real(c->a, v)),
-                        bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
-}
-
-/* Loads complex element `at` of global (ptr = in), shared (smem) or the twiddle table. */
-static zipfft__cval load_value(c2c_build *c, zipfft__block *b, const zipfft__var *ptr,
-                               const zipfft__expr *at, zipfft__access access,
-                               zipfft_storage storage) {
-  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, b, re, NULL);
-  zipfft__s_decl(c->a, b, im, NULL);
-  zipfft__s_load_complex(c->a, b, re, im, ptr, at, access, storage);
-  return (zipfft__cval){var(c, re), var(c, im)};
-}
-
-/* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
-static zipfft__cval split_twiddle(c2c_build *c, zipfft__block *b, const zipfft__expr *k) {
-  int64_t offset = zipfft__stockham_twiddle_offset(c->s, c->s->pass_count);
-  const zipfft__expr *at =
-      zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, offset)));
-  return load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-}
-
-/* n - k, or 0 for k = 0 (the partner of element k modulo n). */
-static const zipfft__expr *partner(c2c_build *c, const zipfft__expr *k) {
-  return zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, k, i32(c, 0)), i32(c, 0),
-                          bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), k));
-}
-
-/* Pair index kk = t + b*T of this thread, and the block to fill when it is <= n/2 and the
- * transform is active. */
-static zipfft__block *open_pair(c2c_build *c, zipfft__block *body, const coords *k, int b,
-                                const zipfft__expr **kk) {
-  *kk = let(c, body, "k", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
-  const zipfft__expr *ok =
-      bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LE, *kk, i32(c, c->s->n / 2)));
-  return open_if(c, body, ok);
-}
-
-/* Stores the split results X[kk] and (unless it is the same element) X[n - kk]. */
-static void store_split(c2c_build *c, zipfft__block *g, const zipfft__expr *base,
-                        const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
-  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
-  for (int v = 0; v < 2; v++) {
-    zipfft__s_store_complex(c->a, targets[v], c->out, global_offset(c, base, kk, c->s->out_stride),
-                            x1.re, x1.im, accesses[v], c->s->out_storage);
-    zipfft__block *distinct = open_if(c, targets[v], bin(c, ZIPFFT__OP_NE, other, kk));
-    zipfft__s_store_complex(c->a, distinct, c->out, global_offset(c, base, other, c->s->out_stride),
-                            x2.re, x2.im, accesses[v], c->s->out_storage);
-  }
-}
-
-/* R2C_HALF: X[k] = Xe + W^k Xo and X[n-k] = conj(Xe - W^k Xo), where Xe = (Z[k] +
- * conj(Z[n-k]))/2 and Xo = (Z[k] - conj(Z[n-k]))/(2i), for k = 0..n/2. */
-static void emit_split(c2c_build *c, zipfft__block *body) {
-  coords k = emit_coords(c, body);
-  const zipfft__expr *base = batch_offset(c, body, &k, 1);
-  int pairs = (int)(c->s->n / 2 + 1),
-      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
-  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
-  for (int b = 0; b < per; b++) {
-    const zipfft__expr *kk;
-    zipfft__block *g = open_pair(c, body, &k, b, &kk);
-    zipfft__cval a = load_value(c, g, c->smem, shared_index(c, &k, kk), ZIPFFT__ACCESS_VECTOR,
-                                ZIPFFT_STORAGE_DEFAULT);
-    zipfft__cval z = load_value(c, g, c->smem, shared_index(c, &k, partner(c, kk)),
-                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    zipfft__cval w = split_twiddle(c, g, kk);
-    zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
-    zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
-    zipfft__cval odd = zipfft__cval_materialize(
-        c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
-    zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
-    zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
-    zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
-    store_split(
-        c, g, base, kk,
-        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
-        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
-  }
-}
-
-/* Declares a zero complex value in b. */
-static zipfft__cval declare_zero(c2c_build *c, zipfft__block *b) {
-  const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, b, re, zipfft__e_real(c->a, 0));
-  zipfft__s_decl(c->a, b, im, zipfft__e_real(c->a, 0));
-  return (zipfft__cval){var(c, re), var(c, im)};
-}
-
-/* Loads X[kk] into p and X[n - kk] into q (aligned or byte-wise) in g. */
-static void load_merge_pair(c2c_build *c, zipfft__block *g, const zipfft__expr *base,
-                            const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
-  const zipfft__cval *dst[2] = {&p, &q};
-  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
-  for (int v = 0; v < 2; v++)
-    for (int i = 0; i < 2; i++)
-      zipfft__s_load_complex(c->a, targets[v], dst[i]->re->u.var, dst[i]->im->u.var, c->in,
-                             global_offset(c, base, at[i], c->s->in_stride), accesses[v],
-                             c->s->in_storage);
-}
-
-/* Merges the pair loaded for kk into Z[kk] and (unless it is the same element or kk = 0)
- * Z[n - kk] in shared memory. */
-static void merge_pair(c2c_build *c, zipfft__block *g, const coords *k, const zipfft__expr *kk,
-                       zipfft__cval p, zipfft__cval q) {
-  zipfft__cval w = split_twiddle(c, g, kk);
-  zipfft__cval b1 =
-      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
-  zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
-  zipfft__s_store_complex(c->a, g, c->smem, shared_index(c, k, kk), z1.re, z1.im,
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
-  zipfft__block *second = open_if(c, g,
-                                  bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
-                                      bin(c, ZIPFFT__OP_NE, other, kk)));
-  zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* W^(n-k) = -conj(W^k) */
-  zipfft__cval b2 =
-      zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
-  zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
-  zipfft__s_store_complex(c->a, second, c->smem, shared_index(c, k, other), z2.re, z2.im,
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-}
-
-/* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
- * the pairs (k, n-k), k = 0..n/2, written to shared memory. Every pair's loads are issued
- * before any arithmetic (memory-level parallelism, as in a pass's loads). */
-static void emit_merge(c2c_build *c, zipfft__block *body) {
-  enum { max_pairs = 64 };
-  coords k = emit_coords(c, body);
-  const zipfft__expr *base = batch_offset(c, body, &k, 0);
-  int pairs = (int)(c->s->n / 2 + 1),
-      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
-  const zipfft__expr *kk[max_pairs];
-  zipfft__cval p[max_pairs], q[max_pairs];
-  if (per > max_pairs) {
-    zipfft__arena_set_error(c->a, "too many merge pairs per thread");
-    return;
-  }
-  for (int b = 0; b < per; b++) {
-    p[b] = declare_zero(c, body);
-    q[b] = declare_zero(c, body);
-    zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
-    load_merge_pair(c, g, base, kk[b], p[b], q[b]);
-  }
-  for (int b = 0; b < per; b++) {
-    const zipfft__expr *ok =
-        bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, c->s->n / 2)));
-    merge_pair(c, open_if(c, body, ok), &k, kk[b], p[b], q[b]);
-  }
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
@@ -597,7 +383,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
                                    zipfft__kernel_ast *k) {
   const char *problem = check_spec(spec);
   if (problem) return problem;
-  c2c_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
+  zipfft__stockham_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
   c.in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
   c.out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
   c.tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
@@ -618,11 +404,11 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
                             .param_count = ZIPFFT__ARG_COUNT};
   for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
-    emit_merge(&c, &k->body);
+    zipfft__emit_merge(&c, &k->body);
     zipfft__s_barrier(a, &k->body);
   }
   for (int p = 0; p < spec->pass_count; p++) emit_pass(&c, &k->body, p);
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF) emit_split(&c, &k->body);
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF) zipfft__emit_split(&c, &k->body);
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);
 }

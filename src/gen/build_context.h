@@ -1,0 +1,75 @@
+/* build_context.h - the state and small helpers shared by the files that build a
+ * single-kernel Stockham pass (build_stockham.c, build_real_split.c). */
+#ifndef ZIPFFT_BUILD_CONTEXT_H
+#define ZIPFFT_BUILD_CONTEXT_H
+
+#include "gen/ast.h"
+#include "gen/butterfly.h"
+#include "plan/kernel_spec.h"
+
+typedef struct zipfft__stockham_build {
+  zipfft__arena *a;
+  const zipfft__kernel_spec *s;
+  const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
+  int64_t shared_stride; /* complex elements per transform in shared memory */
+} zipfft__stockham_build;
+
+/* Where one thread stands in one phase (recomputed after every barrier). */
+typedef struct zipfft__thread_coords {
+  const zipfft__expr *t;      /* thread within its transform (I32) */
+  const zipfft__expr *f;      /* transform within the block (I32) */
+  const zipfft__expr *g;      /* transform within the batch (I64) */
+  const zipfft__expr *active; /* g < batch */
+} zipfft__thread_coords;
+
+/* One Stockham pass: y[(j/ns)*ns*r + j%ns + k*ns] = DFT_r(x[j + q*m] * twiddles). */
+typedef struct pass_shape {
+  int radix;
+  int64_t ns;      /* product of the radices before this pass */
+  int64_t m;       /* n / radix: butterflies of the whole transform */
+  int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
+} pass_shape;
+
+static inline const zipfft__expr *i32(zipfft__stockham_build *c, int64_t v) {
+  return zipfft__e_i32(c->a, v);
+}
+static inline const zipfft__expr *var(zipfft__stockham_build *c, const zipfft__var *v) {
+  return zipfft__e_var(c->a, v);
+}
+static inline const zipfft__expr *bin(zipfft__stockham_build *c, zipfft__binop op,
+                                      const zipfft__expr *l, const zipfft__expr *r) {
+  return zipfft__e_bin(c->a, op, l, r);
+}
+
+/* Declares a variable initialised with e and returns a reference to it. */
+static inline const zipfft__expr *let(zipfft__stockham_build *c, zipfft__block *b,
+                                      const char *prefix, const zipfft__expr *e) {
+  const zipfft__var *v = zipfft__var_new(c->a, prefix, e->type);
+  zipfft__s_decl(c->a, b, v, e);
+  return var(c, v);
+}
+
+/* Opens `if (cond)` inside blk and returns the block to fill (blk itself when cond is NULL). */
+static inline zipfft__block *open_if(zipfft__stockham_build *c, zipfft__block *blk,
+                                     const zipfft__expr *cond) {
+  if (!cond) return blk;
+  return &zipfft__s_if(c->a, blk, cond)->u.if_.then_block;
+}
+
+/* Where this thread stands in a phase (recomputed after every barrier). */
+zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
+/* Offset (I64) of the first element of transform g in the input (out = 0) or output. */
+const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
+                                         const zipfft__thread_coords *k, int out);
+/* Global element offset (I64) of element e of a transform starting at base. */
+const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipfft__expr *base,
+                                          const zipfft__expr *e, int64_t stride);
+/* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
+const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft__thread_coords *k,
+                                         const zipfft__expr *e);
+/* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
+void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
+/* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */
+void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body);
+
+#endif

@@ -1,0 +1,183 @@
+/* build_real_split.c - the split (R2C) and merge (C2R) phases of the half-length real
+ * kinds: z = x[2m] + i x[2m+1] and Z = FFT_n(z), paired as elements k and n-k through
+ * shared memory in the same kernel as the Stockham passes. */
+#include "gen/build_context.h"
+#include "gen/butterfly.h"
+#include "plan/twiddle.h"
+
+static zipfft__cval cadd(zipfft__stockham_build *c, zipfft__cval x, zipfft__cval y) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x.re, y.re), bin(c, ZIPFFT__OP_ADD, x.im, y.im)};
+}
+static zipfft__cval csub(zipfft__stockham_build *c, zipfft__cval x, zipfft__cval y) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_SUB, x.re, y.re), bin(c, ZIPFFT__OP_SUB, x.im, y.im)};
+}
+static zipfft__cval cconj(zipfft__stockham_build *c, zipfft__cval x) {
+  return (zipfft__cval){x.re, zipfft__e_neg(c->a, x.im)};
+}
+/* x * i */
+static zipfft__cval ctimes_i(zipfft__stockham_build *c, zipfft__cval x) {
+  return (zipfft__cval){zipfft__e_neg(c->a, x.im), x.re};
+}
+static zipfft__cval cscale(zipfft__stockham_build *c, zipfft__cval x, long double v) {
+  return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x.re, zipfft__e_real(c->a, v)),
+                        bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
+}
+
+/* Loads complex element `at` of global (ptr = in), shared (smem) or the twiddle table. */
+static zipfft__cval load_value(zipfft__stockham_build *c, zipfft__block *b, const zipfft__var *ptr,
+                               const zipfft__expr *at, zipfft__access access,
+                               zipfft_storage storage) {
+  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, b, re, NULL);
+  zipfft__s_decl(c->a, b, im, NULL);
+  zipfft__s_load_complex(c->a, b, re, im, ptr, at, access, storage);
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
+static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
+                                  const zipfft__expr *k) {
+  int64_t offset = zipfft__stockham_twiddle_offset(c->s, c->s->pass_count);
+  const zipfft__expr *at =
+      zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, offset)));
+  return load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* n - k, or 0 for k = 0 (the partner of element k modulo n). */
+static const zipfft__expr *partner(zipfft__stockham_build *c, const zipfft__expr *k) {
+  return zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, k, i32(c, 0)), i32(c, 0),
+                          bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), k));
+}
+
+/* Pair index kk = t + b*T of this thread, and the block to fill when it is <= n/2 and the
+ * transform is active. */
+static zipfft__block *open_pair(zipfft__stockham_build *c, zipfft__block *body,
+                                const zipfft__thread_coords *k, int b, const zipfft__expr **kk) {
+  *kk = let(c, body, "k", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
+  const zipfft__expr *ok =
+      bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LE, *kk, i32(c, c->s->n / 2)));
+  return open_if(c, body, ok);
+}
+
+/* Stores the split results X[kk] and (unless it is the same element) X[n - kk]. */
+static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                        const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+  for (int v = 0; v < 2; v++) {
+    zipfft__s_store_complex(c->a, targets[v], c->out,
+                            zipfft__global_offset(c, base, kk, c->s->out_stride), x1.re, x1.im,
+                            accesses[v], c->s->out_storage);
+    zipfft__block *distinct = open_if(c, targets[v], bin(c, ZIPFFT__OP_NE, other, kk));
+    zipfft__s_store_complex(c->a, distinct, c->out,
+                            zipfft__global_offset(c, base, other, c->s->out_stride), x2.re, x2.im,
+                            accesses[v], c->s->out_storage);
+  }
+}
+
+/* R2C_HALF: X[k] = Xe + W^k Xo and X[n-k] = conj(Xe - W^k Xo), where Xe = (Z[k] +
+ * conj(Z[n-k]))/2 and Xo = (Z[k] - conj(Z[n-k]))/(2i), for k = 0..n/2. */
+void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  int pairs = (int)(c->s->n / 2 + 1),
+      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
+  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
+  for (int b = 0; b < per; b++) {
+    const zipfft__expr *kk;
+    zipfft__block *g = open_pair(c, body, &k, b, &kk);
+    zipfft__cval a = load_value(c, g, c->smem, zipfft__shared_index(c, &k, kk),
+                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval z = load_value(c, g, c->smem, zipfft__shared_index(c, &k, partner(c, kk)),
+                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval w = split_twiddle(c, g, kk);
+    zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
+    zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
+    zipfft__cval odd = zipfft__cval_materialize(
+        c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
+    zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
+    zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
+    zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
+    store_split(
+        c, g, base, kk,
+        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
+        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
+  }
+}
+
+/* Declares a zero complex value in b. */
+static zipfft__cval declare_zero(zipfft__stockham_build *c, zipfft__block *b) {
+  const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, b, re, zipfft__e_real(c->a, 0));
+  zipfft__s_decl(c->a, b, im, zipfft__e_real(c->a, 0));
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Loads X[kk] into p and X[n - kk] into q (aligned or byte-wise) in g. */
+static void load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                            const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+  const zipfft__cval *dst[2] = {&p, &q};
+  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
+  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
+  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
+  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < 2; i++)
+      zipfft__s_load_complex(c->a, targets[v], dst[i]->re->u.var, dst[i]->im->u.var, c->in,
+                             zipfft__global_offset(c, base, at[i], c->s->in_stride), accesses[v],
+                             c->s->in_storage);
+}
+
+/* Merges the pair loaded for kk into Z[kk] and (unless it is the same element or kk = 0)
+ * Z[n - kk] in shared memory. */
+static void merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__thread_coords *k,
+                       const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+  zipfft__cval w = split_twiddle(c, g, kk);
+  zipfft__cval b1 =
+      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
+  zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
+  zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, k, kk), z1.re, z1.im,
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+  zipfft__block *second = open_if(c, g,
+                                  bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
+                                      bin(c, ZIPFFT__OP_NE, other, kk)));
+  zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* W^(n-k) = -conj(W^k) */
+  zipfft__cval b2 =
+      zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
+  zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
+  zipfft__s_store_complex(c->a, second, c->smem, zipfft__shared_index(c, k, other), z2.re, z2.im,
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
+ * the pairs (k, n-k), k = 0..n/2, written to shared memory. Every pair's loads are issued
+ * before any arithmetic (memory-level parallelism, as in a pass's loads). */
+void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
+  enum { max_pairs = 64 };
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
+  int pairs = (int)(c->s->n / 2 + 1),
+      per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
+  const zipfft__expr *kk[max_pairs];
+  zipfft__cval p[max_pairs], q[max_pairs];
+  if (per > max_pairs) {
+    zipfft__arena_set_error(c->a, "too many merge pairs per thread");
+    return;
+  }
+  for (int b = 0; b < per; b++) {
+    p[b] = declare_zero(c, body);
+    q[b] = declare_zero(c, body);
+    zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
+    load_merge_pair(c, g, base, kk[b], p[b], q[b]);
+  }
+  for (int b = 0; b < per; b++) {
+    const zipfft__expr *ok =
+        bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, c->s->n / 2)));
+    merge_pair(c, open_if(c, body, ok), &k, kk[b], p[b], q[b]);
+  }
+}
