@@ -56,6 +56,18 @@ static inline zipfft__block *open_if(zipfft__stockham_build *c, zipfft__block *b
   return &zipfft__s_if(c->a, blk, cond)->u.if_.then_block;
 }
 
+/* Global accesses come in two copies chosen by the run-time alignment of the pointers:
+ * branch 0 uses vector accesses, branch 1 byte-wise ones. */
+static const zipfft__access access_of_branch[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+
+/* Opens `if (aligned) {...} else {...}` in blk and returns the two branches. */
+static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__block *blk,
+                                           zipfft__block *branches[2]) {
+  zipfft__stmt *s = zipfft__s_if(c->a, blk, var(c, c->aligned));
+  branches[0] = &s->u.if_.then_block;
+  branches[1] = &s->u.if_.else_block;
+}
+
 /* Where this thread stands in a phase (recomputed after every barrier). */
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
 /* Offset (I64) of the first element of transform g in the input (out = 0) or output. */

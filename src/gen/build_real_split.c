@@ -63,18 +63,17 @@ static zipfft__block *open_pair(zipfft__stockham_build *c, zipfft__block *body,
 /* Stores the split results X[kk] and (unless it is the same element) X[n - kk]. */
 static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                         const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  zipfft__block *targets[2];
+  open_alignment_branches(c, g, targets);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
   for (int v = 0; v < 2; v++) {
     zipfft__s_store_complex(c->a, targets[v], c->out,
                             zipfft__global_offset(c, base, kk, c->s->out_stride), x1.re, x1.im,
-                            accesses[v], c->s->out_storage);
+                            access_of_branch[v], c->s->out_storage);
     zipfft__block *distinct = open_if(c, targets[v], bin(c, ZIPFFT__OP_NE, other, kk));
     zipfft__s_store_complex(c->a, distinct, c->out,
                             zipfft__global_offset(c, base, other, c->s->out_stride), x2.re, x2.im,
-                            accesses[v], c->s->out_storage);
+                            access_of_branch[v], c->s->out_storage);
   }
 }
 
@@ -122,14 +121,13 @@ static void load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const z
                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
   const zipfft__cval *dst[2] = {&p, &q};
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, g, var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  zipfft__block *targets[2];
+  open_alignment_branches(c, g, targets);
   for (int v = 0; v < 2; v++)
     for (int i = 0; i < 2; i++)
       zipfft__s_load_complex(c->a, targets[v], dst[i]->re->u.var, dst[i]->im->u.var, c->in,
-                             zipfft__global_offset(c, base, at[i], c->s->in_stride), accesses[v],
-                             c->s->in_storage);
+                             zipfft__global_offset(c, base, at[i], c->s->in_stride),
+                             access_of_branch[v], c->s->in_storage);
 }
 
 /* Merges the pair loaded for kk into Z[kk] and (unless it is the same element or kk = 0)

@@ -166,15 +166,14 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
   const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  zipfft__block *targets[2];
+  open_alignment_branches(c, open_if(c, blk, k->active), targets);
   for (int v = 0; v < 2; v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        emit_load_element(c, g, &x[b * ps->radix + r], base, e, accesses[v]);
+        emit_load_element(c, g, &x[b * ps->radix + r], base, e, access_of_branch[v]);
       }
     }
   }
@@ -300,9 +299,8 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
   const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 1);
-  zipfft__stmt *by_alignment = zipfft__s_if(c->a, open_if(c, blk, k->active), var(c, c->aligned));
-  zipfft__block *targets[2] = {&by_alignment->u.if_.then_block, &by_alignment->u.if_.else_block};
-  const zipfft__access accesses[2] = {ZIPFFT__ACCESS_VECTOR, ZIPFFT__ACCESS_BYTES};
+  zipfft__block *targets[2];
+  open_alignment_branches(c, open_if(c, blk, k->active), targets);
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
   for (int v = 0; v < 2; v++) {
     for (int b = 0; b < ps->butterflies; b++) {
@@ -312,7 +310,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
         const zipfft__cval *yv = &y[b * ps->radix + r];
         zipfft__cval scaled = {bin(c, ZIPFFT__OP_MUL, yv->re, scale),
                                bin(c, ZIPFFT__OP_MUL, yv->im, scale)};
-        emit_store_element(c, g, scaled, base, e, accesses[v]);
+        emit_store_element(c, g, scaled, base, e, access_of_branch[v]);
       }
     }
   }
