@@ -56,9 +56,6 @@ static double worst_ratio[2];        /* per precision: err / (u * sqrt(log2 n)) 
 static char worst_text[2][max_text]; /* problem string of the worst case */
 static int cases_run, cases_skipped;
 
-/* Bytes of one real number of the precision. */
-static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
-
 /* Largest length this version must support in the precision. */
 /* Longest supported length (every 13-smooth length up to it must plan). */
 static int64_t supported_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 16384 : 8192; }
@@ -124,7 +121,7 @@ static void store_real(unsigned char *data, int64_t i, size_t rs, double v) {
 
 /* Writes the case's logical input (batch b, element j) at its strided place. */
 static void fill_input(const c2c_case *c, zt_buffer *b) {
-  size_t rs = real_size(c->prec);
+  size_t rs = zt_real_size(c->prec);
   for (int64_t t = 0; t < c->batch; t++)
     for (int64_t j = 0; j < c->n; j++) {
       int64_t e = t * c->idist + j * c->istride;
@@ -137,7 +134,7 @@ static void fill_input(const c2c_case *c, zt_buffer *b) {
 /* Reads the batch of a layout into dst as logical (re, im) pairs. */
 static void gather(const c2c_case *c, const zt_buffer *b, int64_t stride, int64_t dist,
                    double *dst) {
-  size_t rs = real_size(c->prec);
+  size_t rs = zt_real_size(c->prec);
   for (int64_t t = 0; t < c->batch; t++)
     for (int64_t j = 0; j < c->n; j++) {
       int64_t e = t * dist + j * stride;
@@ -187,7 +184,7 @@ static void check_cuda_source(const c2c_case *c, zipfft_plan plan) {
 
 /* Allocates and fills the buffers of a run (input poisoned outside its elements). */
 static void run_setup(const c2c_case *c, run_data *r) {
-  size_t rs = real_size(c->prec), count = (size_t)(c->n * c->batch);
+  size_t rs = zt_real_size(c->prec), count = (size_t)(c->n * c->batch);
   r->in = zt_buffer_alloc((size_t)extent(c, c->istride, c->idist) * 2 * rs, c->misalign);
   zt_buffer_poison(&r->in, rs);
   fill_input(c, &r->in);
@@ -216,7 +213,7 @@ static void run_free(run_data *r) {
 
 /* Guards intact, out-of-place input bit-identical, gaps between outputs still NaN. */
 static void check_memory(const c2c_case *c, run_data *r, zt_buffer *out) {
-  size_t rs = real_size(c->prec);
+  size_t rs = zt_real_size(c->prec);
   int64_t span = extent(c, c->ostride, c->odist), written = 0, first = -1;
   if (!zt_buffer_guards_intact(&r->in)) case_fail(c, "guard band of the input was written");
   if (out != &r->in && !zt_buffer_guards_intact(out))
@@ -369,8 +366,8 @@ static void run_quick_lengths(void) {
                  {11, BOTH},   {13, BOTH},   {6, BOTH},    {10, BOTH},   {12, BOTH},   {14, BOTH},
                  {15, BOTH},   {21, BOTH},   {22, BOTH},   {26, BOTH},   {35, BOTH},   {60, BOTH},
                  {77, BOTH},   {91, BOTH},   {100, BOTH},  {143, BOTH},  {210, BOTH},  {1000, BOTH},
-                 {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH}, {4095, F32},
-                 {14641, F32}, {7203, F64} /* threads take several butterflies, the last guarded */};
+                 {1001, BOTH}, {2187, BOTH}, {2401, BOTH}, {3125, BOTH}, {4095, F32},  {14641, F32},
+                 {7203, F64} /* threads take several butterflies, the last guarded */};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;
@@ -440,7 +437,7 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
   run_data r;
   run_setup(fc, &r);
   zt_buffer back = zt_buffer_alloc(r.out.bytes, fc->misalign);
-  zt_buffer_poison(&back, real_size(fc->prec));
+  zt_buffer_poison(&back, zt_real_size(fc->prec));
   zipfft_status s = zt_execute(fwd, &r.in, &r.out, NULL);
   if (s == ZIPFFT_SUCCESS) s = zt_execute(inv, &r.out, &back, NULL);
   if (s != ZIPFFT_SUCCESS) {

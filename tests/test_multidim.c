@@ -50,28 +50,6 @@ static int64_t offset_of(const md_case *c, const int64_t *strides, int64_t dist,
   return off + i * dist;
 }
 
-static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
-
-static double get_real(const zt_buffer *b, zipfft_precision p, int64_t i) {
-  if (p == ZIPFFT_F32) {
-    float v;
-    memcpy(&v, b->data + i * 4, 4);
-    return v;
-  }
-  double v;
-  memcpy(&v, b->data + i * 8, 8);
-  return v;
-}
-
-static void set_real(zt_buffer *b, zipfft_precision p, int64_t i, double v) {
-  if (p == ZIPFFT_F32) {
-    float f = (float)v;
-    memcpy(b->data + i * 4, &f, 4);
-  } else {
-    memcpy(b->data + i * 8, &v, 8);
-  }
-}
-
 /* Prints a case as a problem line. */
 static void describe(const md_case *c, char *buf, size_t len) {
   static const char *const layouts[] = {"dense", "padded", "reversed"};
@@ -106,8 +84,8 @@ static long double *fill_input(const md_case *c, zt_buffer *in, const int64_t *s
     int64_t at = offset_of(c, strides, dist, i);
     for (int part = 0; part < 2; part++) {
       double v = zt_uniform(0xD1D, (uint64_t)(2 * i + part));
-      set_real(in, c->prec, 2 * at + part, v);
-      x[2 * i + part] = (long double)get_real(in, c->prec, 2 * at + part);
+      zt_set_real(in, c->prec, 2 * at + part, v);
+      x[2 * i + part] = (long double)zt_get_real(in, c->prec, 2 * at + part);
     }
   }
   return x;
@@ -122,8 +100,8 @@ static void check_output(const md_case *c, const zt_buffer *out, const int64_t *
   for (int64_t i = 0; i < total; i++) {
     int64_t at = offset_of(c, strides, dist, i);
     is_element[at] = 1;
-    got[2 * i] = get_real(out, c->prec, 2 * at);
-    got[2 * i + 1] = get_real(out, c->prec, 2 * at + 1);
+    got[2 * i] = zt_get_real(out, c->prec, 2 * at);
+    got[2 * i + 1] = zt_get_real(out, c->prec, 2 * at + 1);
   }
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
   double gate = 10 * u * sqrt(n > 2 ? log2((double)n) : 1.0);
@@ -131,7 +109,7 @@ static void check_output(const md_case *c, const zt_buffer *out, const int64_t *
   ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
   int64_t written_gaps = 0;
   for (int64_t e = 0; e < size; e++)
-    if (!is_element[e] && !isnan(get_real(out, c->prec, 2 * e))) written_gaps++;
+    if (!is_element[e] && !isnan(zt_get_real(out, c->prec, 2 * e))) written_gaps++;
   ZT_CHECK(written_gaps == 0, "%s: %lld elements between outputs were written", text,
            (long long)written_gaps);
   free(got);
@@ -144,7 +122,7 @@ static int run_case(const md_case *c) {
   describe(c, text, sizeof text);
   int64_t strides[3], dist, size;
   make_layout(c, strides, &dist, &size);
-  size_t bytes = (size_t)size * 2 * real_size(c->prec);
+  size_t bytes = (size_t)size * 2 * zt_real_size(c->prec);
   zipfft_plan plan = NULL;
   zipfft_status s = plan_case(c, strides, dist, &plan);
   ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s),
@@ -156,8 +134,8 @@ static int run_case(const md_case *c) {
     ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
              zipfft_last_error());
   zt_buffer in = zt_buffer_alloc(bytes, 0), out = c->inplace ? in : zt_buffer_alloc(bytes, 0);
-  zt_buffer_poison(&in, real_size(c->prec));
-  if (!c->inplace) zt_buffer_poison(&out, real_size(c->prec));
+  zt_buffer_poison(&in, zt_real_size(c->prec));
+  if (!c->inplace) zt_buffer_poison(&out, zt_real_size(c->prec));
   long double *ref = fill_input(c, &in, strides, dist);
   unsigned char *snapshot = malloc(bytes);
   memcpy(snapshot, in.data, bytes);

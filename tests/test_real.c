@@ -70,26 +70,6 @@ static int64_t offset_of(const array *a, int rank, int64_t i) {
   return off + i * a->dist;
 }
 
-static size_t real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
-
-static double get_value(const zt_buffer *b, zipfft_precision p, int64_t real_index) {
-  double v = 0;
-  float f;
-  if (p == ZIPFFT_F32)
-    memcpy(&f, b->data + 4 * real_index, 4), v = f;
-  else
-    memcpy(&v, b->data + 8 * real_index, 8);
-  return v;
-}
-
-static void set_value(zt_buffer *b, zipfft_precision p, int64_t real_index, double v) {
-  float f = (float)v;
-  if (p == ZIPFFT_F32)
-    memcpy(b->data + 4 * real_index, &f, 4);
-  else
-    memcpy(b->data + 8 * real_index, &v, 8);
-}
-
 /* Full-array index of the element of `a` with logical index i (same batch and k's). */
 static int64_t full_index(const real_case *c, const array *a, int64_t i) {
   int64_t full = 0, scale = 1, rest = i;
@@ -162,12 +142,12 @@ static long double *fill_input(const real_case *c, const array *in, zt_buffer *b
   for (int64_t i = 0; i < count; i++) {
     int64_t at = offset_of(in, c->rank, i);
     if (in->real) {
-      set_value(buf, c->prec, at, zt_uniform(0x2EA1, (uint64_t)i));
-      values[i] = get_value(buf, c->prec, at);
+      zt_set_real(buf, c->prec, at, zt_uniform(0x2EA1, (uint64_t)i));
+      values[i] = zt_get_real(buf, c->prec, at);
     } else {
       for (int part = 0; part < 2; part++) {
-        set_value(buf, c->prec, 2 * at + part, (double)half[2 * i + part]);
-        values[2 * i + part] = get_value(buf, c->prec, 2 * at + part);
+        zt_set_real(buf, c->prec, 2 * at + part, (double)half[2 * i + part]);
+        values[2 * i + part] = zt_get_real(buf, c->prec, 2 * at + part);
       }
     }
   }
@@ -185,8 +165,8 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
   for (int64_t i = 0; i < count; i++) {
     int64_t at = offset_of(out, c->rank, i);
     is_element[at] = 1;
-    got[2 * i] = get_value(buf, c->prec, out->real ? at : 2 * at);
-    if (!out->real) got[2 * i + 1] = get_value(buf, c->prec, 2 * at + 1);
+    got[2 * i] = zt_get_real(buf, c->prec, out->real ? at : 2 * at);
+    if (!out->real) got[2 * i + 1] = zt_get_real(buf, c->prec, 2 * at + 1);
   }
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
   double gate = 10 * u * sqrt(per > 2 ? log2((double)per) : 1.0);
@@ -194,7 +174,7 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
   ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
   int64_t written = 0;
   for (int64_t e = 0; check_gaps && e < out->size; e++)
-    if (!is_element[e] && !isnan(get_value(buf, c->prec, out->real ? e : 2 * e))) written++;
+    if (!is_element[e] && !isnan(zt_get_real(buf, c->prec, out->real ? e : 2 * e))) written++;
   ZT_CHECK(written == 0, "%s: %lld elements between outputs were written", text,
            (long long)written);
   free(got);
@@ -242,7 +222,7 @@ static void run_case(const real_case *c) {
   if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
     ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
              zipfft_last_error());
-  size_t rs = real_size(c->prec), in_bytes = (size_t)in->size * rs * (in->real ? 1 : 2);
+  size_t rs = zt_real_size(c->prec), in_bytes = (size_t)in->size * rs * (in->real ? 1 : 2);
   size_t out_bytes = (size_t)out->size * rs * (out->real ? 1 : 2);
   int inplace = c->layout == INPLACE;
   zt_buffer ib = zt_buffer_alloc(inplace && out_bytes > in_bytes ? out_bytes : in_bytes, 0);

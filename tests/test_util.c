@@ -93,3 +93,25 @@ void zt_remove_tree(const char *path) {
   }
   rmdir(path);
 }
+
+size_t zt_real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
+
+double zt_get_real(const zt_buffer *b, zipfft_precision p, int64_t index) {
+  if (p == ZIPFFT_F32) {
+    float f;
+    memcpy(&f, b->data + 4 * index, 4);
+    return f;
+  }
+  double v;
+  memcpy(&v, b->data + 8 * index, 8);
+  return v;
+}
+
+void zt_set_real(zt_buffer *b, zipfft_precision p, int64_t index, double v) {
+  if (p == ZIPFFT_F32) {
+    float f = (float)v;
+    memcpy(b->data + 4 * index, &f, 4);
+  } else {
+    memcpy(b->data + 8 * index, &v, 8);
+  }
+}

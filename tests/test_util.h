@@ -62,6 +62,13 @@ void zt_buffer_poison(zt_buffer *b, size_t real_size);
 int zt_buffer_guards_intact(const zt_buffer *b);
 void zt_buffer_free(zt_buffer *b);
 
+/* Bytes of one real of the precision (4 or 8). */
+size_t zt_real_size(zipfft_precision p);
+/* Real number `index` (in reals, any alignment) of a buffer's data, read as the precision. */
+double zt_get_real(const zt_buffer *b, zipfft_precision p, int64_t index);
+/* Writes v rounded to the precision as real number `index` of a buffer's data. */
+void zt_set_real(zt_buffer *b, zipfft_precision p, int64_t index, double v);
+
 /* Removes a directory tree this test created (files and subdirectories). */
 void zt_remove_tree(const char *path);
 
