@@ -44,6 +44,7 @@ extern "C" {
   X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")           \
   X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")     \
   X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")               \
+  X(ZIPFFT_ERROR_TOO_LARGE, 203, "workspace and tables would not fit the memory")           \
   X(ZIPFFT_ERROR_NO_CUDA_DRIVER, 300, "the CUDA driver library could not be loaded")        \
   X(ZIPFFT_ERROR_NO_CUDA_DEVICE, 301, "no usable CUDA device")                              \
   X(ZIPFFT_ERROR_NO_NVRTC, 302, "the NVRTC library could not be loaded")                    \
@@ -154,7 +155,12 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
  * NUL-terminated when len > 0, truncated if needed). *needed, if not NULL, receives the
  * length the full text needs, without the NUL. */
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed);
-/* Bytes of workspace the plan needs at execution (0 for every plan of this version). */
+/* Bytes of workspace the plan holds for its executions: 0 for transforms done in one kernel
+ * per axis; a copy of the data in the compute precision (batch * n complex values) for 1D
+ * lengths split over several kernels. The plan allocates it at creation (on the plan's
+ * backend) and frees it in zipfft_plan_destroy; plan creation fails with
+ * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
+ * exceed the device's memory. */
 zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes);
 /* The backend a plan runs on (resolves AUTO). */
 zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b);

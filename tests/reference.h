@@ -11,6 +11,13 @@
  * j*k mod n is computed exactly. in and out must not overlap. n >= 1. */
 void zr_dft(const long double *in, long double *out, int64_t n, int sign);
 
+/* The same transform by FFTW in long double (O(n log n)), for lengths where the naive DFT
+ * is too slow; test_reference checks the two against each other. */
+void zr_dft_fftwl(const long double *in, long double *out, int64_t n, int sign);
+
+/* zr_dft for n <= 4096, else zr_dft_fftwl. */
+void zr_dft_auto(const long double *in, long double *out, int64_t n, int sign);
+
 /* Relative L2 distance ||got - ref|| / ||ref|| over count complex pairs. Returns INFINITY
  * when a value of got is not finite, 0 when both are zero, INFINITY when only ref is. */
 double zr_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t count);

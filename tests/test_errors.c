@@ -245,8 +245,11 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
 static void check_plan_create(void) {
   static const plan_case rows[] = {
       {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
-      {ZIPFFT_C2C, 2, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
-      {ZIPFFT_C2C, 1, 17, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "17"},
+      /* a prime too long for Bluestein inside one kernel */
+      {ZIPFFT_C2C, 2, 16411, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "16411"},
+      {ZIPFFT_C2C, 1, 16411, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "16411"},
+      /* a workspace of 8 TiB: refused before anything is allocated */
+      {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "8796093022208"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};

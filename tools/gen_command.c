@@ -10,15 +10,14 @@
 
 /* Plans the problem in argv on the CPU backend unless the words name another. */
 static zipfft_plan plan_problem(int argc, char **argv) {
-  zipfft_desc d;
+  zipfft_desc d = NULL;
   zipfft_plan p = NULL;
   zipfft_status s = zipfft_tool_parse_problem(argc, argv, &d);
-  if (s == ZIPFFT_SUCCESS) {
-    s = zipfft_plan_create(&p, d);
-    zipfft_desc_destroy(d);
-  }
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(&p, d);
+  /* Before zipfft_desc_destroy, which clears the last error. */
   if (s != ZIPFFT_SUCCESS)
     fprintf(stderr, "zipfft: %s: %s\n", zipfft_status_name(s), zipfft_last_error());
+  if (d) zipfft_desc_destroy(d);
   return s == ZIPFFT_SUCCESS ? p : NULL;
 }
 

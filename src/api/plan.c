@@ -30,6 +30,7 @@ struct zipfft_plan_s {
   const zipfft__strategy *strategy;
   zipfft__decomposition decomposition;
   plan_kernel kernels[ZIPFFT__MAX_KERNELS];
+  void *workspace; /* backend memory, NULL when the decomposition needs none */
 };
 
 /* Opens the backend the description asks for (AUTO: CUDA when usable, else CPU). */
@@ -115,6 +116,7 @@ static void release_plan(zipfft_plan p) {
     if (p->kernels[i].handle) p->backend->ops->release_kernel(p->backend, p->kernels[i].handle);
     if (p->kernels[i].twiddles) p->backend->ops->free(p->backend, p->kernels[i].twiddles);
   }
+  if (p->workspace) p->backend->ops->free(p->backend, p->workspace);
   if (p->backend) p->backend->ops->close(p->backend);
   free(p);
 }
@@ -131,6 +133,23 @@ static zipfft_status decompose(zipfft_plan p) {
   return p->strategy->make(&p->desc, &layout, &target, &p->decomposition);
 }
 
+/* Fails with TOO_LARGE, before anything is allocated, when the workspace and the tables
+ * exceed the memory of the plan's backend. */
+static zipfft_status check_memory_fits(zipfft_plan p) {
+  const zipfft__decomposition *dec = &p->decomposition;
+  uint64_t tables = 0, have = p->backend->ops->memory_bytes(p->backend);
+  for (int i = 0; i < dec->kernel_count; i++)
+    tables += (uint64_t)zipfft__twiddle_count(&dec->kernels[i]) *
+              zipfft__complex_bytes(dec->kernels[i].precision, ZIPFFT_STORAGE_DEFAULT);
+  uint64_t need = dec->workspace_bytes + tables;
+  if (have == 0 || need <= have) return ZIPFFT_SUCCESS;
+  return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                      "the plan needs %llu bytes of workspace and %llu of tables; the %s backend's "
+                      "memory is %llu bytes",
+                      (unsigned long long)dec->workspace_bytes, (unsigned long long)tables,
+                      p->backend->ops->name, (unsigned long long)have);
+}
+
 zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   if (!out) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: p is NULL");
   if (!d) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: desc is NULL");
@@ -140,10 +159,13 @@ zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   zipfft_status s = zipfft__desc_check_storage(d);
   if (s == ZIPFFT_SUCCESS) s = open_backend(d, &p->backend_kind, &p->backend);
   if (s == ZIPFFT_SUCCESS) s = decompose(p);
+  if (s == ZIPFFT_SUCCESS) s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i]);
   }
+  if (s == ZIPFFT_SUCCESS && p->decomposition.workspace_bytes > 0)
+    s = p->backend->ops->alloc(p->backend, (size_t)p->decomposition.workspace_bytes, &p->workspace);
   if (s != ZIPFFT_SUCCESS) {
     release_plan(p);
     return s;
@@ -215,10 +237,10 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
   zipfft_status s = check_execute_args(p, in, out, stream);
   if (s != ZIPFFT_SUCCESS) return s;
   if (!out) out = (void *)in;
+  void *arrays[3] = {(void *)in, out, p->workspace};
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
     const zipfft__decomposition *dec = &p->decomposition;
-    s = launch_kernel(p, i, dec->src_is_output[i] ? out : in,
-                      dec->dst_is_output[i] ? out : (void *)in, stream);
+    s = launch_kernel(p, i, arrays[dec->src[i]], arrays[dec->dst[i]], stream);
     if (s != ZIPFFT_SUCCESS) return s;
   }
   zipfft__clear_error();
@@ -250,7 +272,8 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       i, name, zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s),
                       p->kernels[i].twiddles ? "yes" : "none");
   }
-  zipfft__sb_printf(sb, "  workspace: 0 bytes\n");
+  zipfft__sb_printf(sb, "  workspace: %llu bytes\n",
+                    (unsigned long long)p->decomposition.workspace_bytes);
 }
 
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed) {
@@ -278,7 +301,7 @@ zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes) {
   if (!p || !bytes)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_workspace_size: %s is NULL",
                         p ? "bytes" : "plan");
-  *bytes = 0;
+  *bytes = (size_t)p->decomposition.workspace_bytes;
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }

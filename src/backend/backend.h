@@ -38,6 +38,8 @@ typedef struct zipfft__backend_ops {
   zipfft_status (*alloc)(zipfft__backend *b, size_t bytes, void **ptr);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   void (*free)(zipfft__backend *b, void *ptr);
+  /* Memory the backend's allocations come from (device memory, or the host's RAM), bytes. */
+  uint64_t (*memory_bytes)(zipfft__backend *b);
   /* Largest dynamic shared memory a block may use (bytes). */
   size_t (*max_shared_bytes)(zipfft__backend *b);
   void (*close)(zipfft__backend *b);

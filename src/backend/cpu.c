@@ -268,6 +268,13 @@ static void cpu_free(zipfft__backend *b, void *ptr) {
   free(ptr);
 }
 
+/* The host's physical memory (0 when the system cannot say). */
+static uint64_t cpu_memory_bytes(zipfft__backend *b) {
+  (void)b;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
 static size_t cpu_max_shared_bytes(zipfft__backend *b) {
   (void)b;
   return cpu_max_shared;
@@ -283,6 +290,7 @@ static const zipfft__backend_ops cpu_ops = {
     .alloc = cpu_alloc,
     .upload = cpu_upload,
     .free = cpu_free,
+    .memory_bytes = cpu_memory_bytes,
     .max_shared_bytes = cpu_max_shared_bytes,
     .close = cpu_close,
 };

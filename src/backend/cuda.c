@@ -196,6 +196,14 @@ static void cuda_free(zipfft__backend *b, void *ptr) {
   pop_context(cb);
 }
 
+/* The device's total memory (0 when the driver cannot say). */
+static uint64_t cuda_memory_bytes(zipfft__backend *b) {
+  cuda_backend *cb = as_cuda(b);
+  size_t bytes = 0;
+  if (cb->cu->cuDeviceTotalMem(&bytes, cb->device) != 0) return 0;
+  return bytes;
+}
+
 /* Largest dynamic shared memory per block, with the opt-in. */
 static size_t cuda_max_shared_bytes(zipfft__backend *b) {
   return (size_t)as_cuda(b)->max_shared_optin;
@@ -217,6 +225,7 @@ static const zipfft__backend_ops cuda_ops = {
     .alloc = cuda_alloc,
     .upload = cuda_upload,
     .free = cuda_free,
+    .memory_bytes = cuda_memory_bytes,
     .max_shared_bytes = cuda_max_shared_bytes,
     .close = cuda_close,
 };

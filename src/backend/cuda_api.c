@@ -28,6 +28,7 @@ static const driver_symbol driver_symbols[] = {
     DRIVER_ENTRY(api.cuDeviceGet, "cuDeviceGet"),
     DRIVER_ENTRY(api.cuDeviceGetName, "cuDeviceGetName"),
     DRIVER_ENTRY(api.cuDeviceGetAttribute, "cuDeviceGetAttribute"),
+    DRIVER_ENTRY(api.cuDeviceTotalMem, "cuDeviceTotalMem_v2"),
     DRIVER_ENTRY(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
     DRIVER_ENTRY(api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
     DRIVER_ENTRY(api.cuCtxPushCurrent, "cuCtxPushCurrent_v2"),

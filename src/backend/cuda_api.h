@@ -32,6 +32,7 @@ typedef struct zipfft__cuda_api {
   CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
   CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
   CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice dev);
+  CUresult (*cuDeviceTotalMem)(size_t *bytes, CUdevice dev);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
   CUresult (*cuCtxPushCurrent)(CUcontext ctx);

@@ -184,6 +184,9 @@ static int fold_ints(zipfft__binop op, int64_t l, int64_t r, int64_t *out) {
     case ZIPFFT__OP_SHR:
       *out = l >> r;
       return 1;
+    case ZIPFFT__OP_BITAND:
+      *out = l & r;
+      return 1;
     default:
       return 0;
   }

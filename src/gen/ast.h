@@ -45,7 +45,8 @@ typedef enum zipfft__binop {
   ZIPFFT__OP_MUL,
   ZIPFFT__OP_DIV,
   ZIPFFT__OP_MOD,
-  ZIPFFT__OP_SHR, /* arithmetic shift right of a non-negative integer */
+  ZIPFFT__OP_SHR,    /* arithmetic shift right of a non-negative integer */
+  ZIPFFT__OP_BITAND, /* bitwise and of integers */
   ZIPFFT__OP_LT,
   ZIPFFT__OP_LE,
   ZIPFFT__OP_EQ,

@@ -68,8 +68,14 @@ static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__bl
   branches[1] = &s->u.if_.else_block;
 }
 
-/* Where this thread stands in a phase (recomputed after every barrier). */
+/* Where this thread stands in a phase (recomputed after every barrier), with the spec's
+ * thread mapping, or with neighbouring threads on neighbouring transforms (major = 1). */
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
+zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
+                                                 int major);
+/* Loads entry offset + e of the kernel's table (e any integer expression). */
+zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
+                                 const zipfft__expr *e);
 /* Offset (I64) of the first element of transform g in the input (out = 0) or output. */
 const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
                                          const zipfft__thread_coords *k, int out);

@@ -11,10 +11,15 @@
 enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b) {
+  return zipfft__emit_coords_mapped(c, b, c->s->fft_major);
+}
+
+zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
+                                                 int major) {
   int threads = c->s->threads_per_fft;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
   zipfft__thread_coords k;
-  int per_block = c->s->ffts_per_block, major = c->s->fft_major;
+  int per_block = c->s->ffts_per_block;
   /* Transform-major: consecutive threads take consecutive transforms (coalesced columns). */
   zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD,
                 f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
@@ -125,8 +130,9 @@ static void emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const
   }
   const zipfft__expr *low = NULL;
   if (c->s->kind == ZIPFFT__KIND_C2R) {
-    low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
-    e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e));
+    int64_t n = zipfft__logical_length(c->s);
+    low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, n / 2)));
+    e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, n), e));
   }
   zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, stride), access,
                          c->s->in_storage);
@@ -156,7 +162,7 @@ static void emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipf
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C)
-    g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, c->s->n / 2)));
+    g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, zipfft__logical_length(c->s) / 2)));
   zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
 }
 
@@ -173,7 +179,18 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        emit_load_element(c, g, &x[b * ps->radix + r], base, e, access_of_branch[v]);
+        const zipfft__cval *xv = &x[b * ps->radix + r];
+        if (c->s->bluestein_n == 0) {
+          emit_load_element(c, g, xv, base, e, access_of_branch[v]);
+          continue;
+        }
+        /* Bluestein: elements past the logical length are zeros that are never read. */
+        zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, c->s->bluestein_n)));
+        emit_load_element(c, inside, xv, base, e, access_of_branch[v]);
+        zipfft__cval w = zipfft__table_value(c, inside, zipfft__table_layout_of(c->s).chirp, e);
+        zipfft__cval prod = zipfft__cval_materialize(c->a, inside, zipfft__cval_mul(c->a, *xv, w));
+        zipfft__s_assign(c->a, inside, xv->re->u.var, prod.re);
+        zipfft__s_assign(c->a, inside, xv->im->u.var, prod.im);
       }
     }
   }
@@ -294,23 +311,79 @@ static void emit_shared_stores(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
+zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
+                                 const zipfft__expr *e) {
+  const zipfft__var *re = zipfft__var_new(c->a, "tr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "ti", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, blk, re, NULL);
+  zipfft__s_decl(c->a, blk, im, NULL);
+  const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+                               zipfft__e_int(c->a, ZIPFFT__T_I64, offset));
+  zipfft__s_load_complex(c->a, blk, re, im, c->tw, at, ZIPFFT__ACCESS_VECTOR,
+                         ZIPFFT_STORAGE_DEFAULT);
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* The column m of the four-step twiddle: the innermost batch digit of transform g (I64);
+ * NULL when the kernel has no such twiddle. */
+static const zipfft__expr *large_twiddle_column(zipfft__stockham_build *c, zipfft__block *blk,
+                                                const zipfft__thread_coords *k) {
+  if (c->s->twiddle_length == 0) return NULL;
+  int inner = c->s->batch_dims - 1;
+  return let(
+      c, blk, "m",
+      bin(c, ZIPFFT__OP_MOD, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->batch_counts[inner])));
+}
+
+/* y * exp(sign 2 pi i m e / L) from the two-level table: low[x % 2^s] * high[x >> s]. */
+static zipfft__cval apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                        const zipfft__expr *column, const zipfft__expr *e,
+                                        zipfft__cval y) {
+  zipfft__table_layout l = zipfft__table_layout_of(c->s);
+  const zipfft__expr *x =
+      let(c, blk, "x", bin(c, ZIPFFT__OP_MUL, column, zipfft__e_cast(c->a, ZIPFFT__T_I64, e)));
+  const zipfft__expr *low =
+      bin(c, ZIPFFT__OP_BITAND, x,
+          zipfft__e_int(c->a, ZIPFFT__T_I64, ((int64_t)1 << l.large_shift) - 1));
+  const zipfft__expr *high =
+      bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, l.large_shift));
+  zipfft__cval w =
+      zipfft__cval_materialize(c->a, blk,
+                               zipfft__cval_mul(c->a, zipfft__table_value(c, blk, l.large_low, low),
+                                                zipfft__table_value(c, blk, l.large_high, high)));
+  return zipfft__cval_mul(c->a, y, w);
+}
+
+/* The value stored for output element e: Bluestein's conjugate times the chirp, the
+ * four-step twiddle (column not NULL), the scale. */
+static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
+                                  const zipfft__expr *column, const zipfft__expr *e,
+                                  zipfft__cval y) {
+  if (c->s->bluestein_n > 0) {
+    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
+    y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
+  }
+  if (column) y = apply_large_twiddle(c, blk, column, e, zipfft__cval_materialize(c->a, blk, y));
+  if (c->s->scale == 1.0) return y;
+  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
+  return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, y.re, scale), bin(c, ZIPFFT__OP_MUL, y.im, scale)};
+}
+
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
 static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
   const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 1);
+  const zipfft__expr *column = large_twiddle_column(c, blk, k);
   zipfft__block *targets[2];
   open_alignment_branches(c, open_if(c, blk, k->active), targets);
-  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
   for (int v = 0; v < 2; v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        const zipfft__cval *yv = &y[b * ps->radix + r];
-        zipfft__cval scaled = {bin(c, ZIPFFT__OP_MUL, yv->re, scale),
-                               bin(c, ZIPFFT__OP_MUL, yv->im, scale)};
-        emit_store_element(c, g, scaled, base, e, access_of_branch[v]);
+        zipfft__cval out = finish_output(c, g, column, e, y[b * ps->radix + r]);
+        emit_store_element(c, g, out, base, e, access_of_branch[v]);
       }
     }
   }
@@ -328,15 +401,14 @@ static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *bod
     emit_shared_stores(c, body, k, ps, j, y);
 }
 
-/* Emits pass p as top-level phases. Pass 0 loads from global memory; later passes load
- * from shared memory, and (unless last) wait at a barrier before overwriting it. */
-static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p) {
+/* Emits pass p as top-level phases. The first pass loads from global memory unless
+ * from_shared; later passes load from shared memory, and (unless the last pass stores to
+ * global memory) wait at a barrier before overwriting it. */
+static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int from_shared,
+                      int to_global) {
   pass_shape ps = shape_of(c->s, p);
-  int last = p == c->s->pass_count - 1;
-  /* C2R_HALF's first pass reads the merged spectrum from shared memory; R2C_HALF's last
-   * pass leaves its result there for the split. */
-  int from_shared = p > 0 || c->s->kind == ZIPFFT__KIND_C2R_HALF;
-  int to_global = last && c->s->kind != ZIPFFT__KIND_R2C_HALF;
+  from_shared = p > 0 || from_shared;
+  to_global = p == c->s->pass_count - 1 && to_global;
   const zipfft__expr *j[max_values];
   zipfft__cval x[max_values];
   zipfft__s_comment(
@@ -357,6 +429,78 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p) {
   }
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
   if (!to_global) zipfft__s_barrier(c->a, body);
+}
+
+/* Emits every pass of one n-point FFT. */
+static void emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_shared,
+                     int to_global) {
+  for (int p = 0; p < c->s->pass_count; p++) emit_pass(c, body, p, from_shared, to_global);
+}
+
+/* Loads the complex value at shared-memory index `at`. */
+static zipfft__cval shared_value(zipfft__stockham_build *c, zipfft__block *blk,
+                                 const zipfft__expr *at) {
+  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, blk, re, NULL);
+  zipfft__s_decl(c->a, blk, im, NULL);
+  zipfft__s_load_complex(c->a, blk, re, im, c->smem, at, ZIPFFT__ACCESS_VECTOR,
+                         ZIPFFT_STORAGE_DEFAULT);
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Elements e = t + i*T (T threads per transform) of this thread's transform, one at a time:
+ * opens the block for element i (guarded by e < limit and the transform being active). */
+static zipfft__block *open_element(zipfft__stockham_build *c, zipfft__block *body,
+                                   const zipfft__thread_coords *k, int i, int64_t limit,
+                                   const zipfft__expr **e) {
+  *e = let(c, body, "e", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)i * c->s->threads_per_fft)));
+  return open_if(c, body,
+                 bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LT, *e, i32(c, limit))));
+}
+
+static int elements_per_thread(const zipfft__kernel_spec *s, int64_t limit) {
+  return (int)((limit + s->threads_per_fft - 1) / s->threads_per_fft);
+}
+
+/* Bluestein, between the two FFTs: z = conj(Z * filter) in shared memory, so that the
+ * second forward FFT computes the conjugate of the inverse one. */
+static void emit_bluestein_multiply(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "Bluestein: multiply by the chirp filter, conjugate");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  int64_t filter = zipfft__table_layout_of(c->s).filter;
+  for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
+    const zipfft__expr *e;
+    zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
+    const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
+    zipfft__cval z = zipfft__cval_materialize(
+        c->a, g,
+        zipfft__cval_mul(c->a, shared_value(c, g, at), zipfft__table_value(c, g, filter, e)));
+    zipfft__s_store_complex(c->a, g, c->smem, at, z.re, zipfft__e_neg(c->a, z.im),
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
+}
+
+/* The store phase of kernels whose last pass left the result in shared memory (natural
+ * order): element e of each transform is read back and stored, with neighbouring threads
+ * on neighbouring transforms when store_major. */
+static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "stores from shared memory");
+  zipfft__thread_coords k =
+      zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  const zipfft__expr *column = large_twiddle_column(c, body, &k);
+  int64_t limit = zipfft__logical_length(c->s);
+  if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < elements_per_thread(c->s, limit); i++) {
+      const zipfft__expr *e;
+      zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
+      zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
+      emit_store_element(c, g, finish_output(c, g, column, e, y), base, e, access_of_branch[v]);
+    }
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
@@ -405,8 +549,17 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
     zipfft__emit_merge(&c, &k->body);
     zipfft__s_barrier(a, &k->body);
   }
-  for (int p = 0; p < spec->pass_count; p++) emit_pass(&c, &k->body, p);
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF) zipfft__emit_split(&c, &k->body);
+  int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
+  emit_fft(&c, &k->body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged);
+  if (spec->bluestein_n > 0) {
+    emit_bluestein_multiply(&c, &k->body);
+    zipfft__s_barrier(a, &k->body);
+    emit_fft(&c, &k->body, 1, 0);
+  }
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF)
+    zipfft__emit_split(&c, &k->body);
+  else if (staged)
+    emit_staged_stores(&c, &k->body);
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);
 }

@@ -12,6 +12,7 @@ typedef struct binop_info {
 static const binop_info binops[ZIPFFT__OP_COUNT] = {
     [ZIPFFT__OP_ADD] = {"+", 12}, [ZIPFFT__OP_SUB] = {"-", 12}, [ZIPFFT__OP_MUL] = {"*", 13},
     [ZIPFFT__OP_DIV] = {"/", 13}, [ZIPFFT__OP_MOD] = {"%", 13}, [ZIPFFT__OP_SHR] = {">>", 11},
+    [ZIPFFT__OP_BITAND] = {"&", 8},
     [ZIPFFT__OP_LT] = {"<", 10},  [ZIPFFT__OP_LE] = {"<=", 10}, [ZIPFFT__OP_EQ] = {"==", 9},
     [ZIPFFT__OP_NE] = {"!=", 9},  [ZIPFFT__OP_AND] = {"&&", 5}, [ZIPFFT__OP_OR] = {"||", 4},
 };

@@ -94,6 +94,11 @@ static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const
   s->fft_major = s->batch_dims > 1 || d->batch > 1
                      ? s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0
                      : 0;
+  if (zipfft__size_single_kernel(s, transforms_of(d, src, k), t)) return 1;
+  if (!zipfft__kind_is_half(s->kind)) return 0;
+  /* Half of the even length does not fit (e.g. it has a large prime factor): full length. */
+  s->kind = s->kind == ZIPFFT__KIND_R2C_HALF ? ZIPFFT__KIND_R2C : ZIPFFT__KIND_C2R;
+  s->n *= 2;
   return zipfft__size_single_kernel(s, transforms_of(d, src, k), t);
 }
 
@@ -139,8 +144,8 @@ static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layo
     if (!pass_spec(d, src, dst, pp, i == out->kernel_count - 1, t, &out->kernels[i]))
       return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "planning failed for lengths[%d] = %lld", pp->axis,
                           (long long)d->lengths[pp->axis]);
-    out->src_is_output[i] = pp->src_is_output;
-    out->dst_is_output[i] = pp->dst_is_output;
+    out->src[i] = pp->src_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
+    out->dst[i] = pp->dst_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
     out->transforms[i] = transforms_of(d, src, pp->axis);
     out->axis[i] = pp->axis;
   }
@@ -148,23 +153,11 @@ static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layo
 }
 
 static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
-  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
-                                      "c2r (half length)"};
-  static const char *const arrays[] = {"input", "output"};
   zipfft__sb_printf(sb, "%d pass%s, one per axis\n", dec->kernel_count,
                     dec->kernel_count == 1 ? "" : "es");
   for (int i = 0; i < dec->kernel_count; i++) {
-    const zipfft__kernel_spec *s = &dec->kernels[i];
-    zipfft__sb_printf(
-        sb, "    %s axis %d (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
-        kinds[s->kind], dec->axis[i], arrays[dec->src_is_output[i]], arrays[dec->dst_is_output[i]],
-        (long long)s->n, (long long)dec->transforms[i], s->pass_count,
-        s->pass_count == 1 ? "" : "es");
-    for (int r = 0; r < s->pass_count; r++)
-      zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
-    zipfft__sb_printf(sb, ", %d threads per transform, %d transform%s per block%s\n",
-                      s->threads_per_fft, s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
-                      s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "");
+    zipfft__sb_printf(sb, "    axis %d: ", dec->axis[i]);
+    zipfft__print_kernel(dec, i, sb);
   }
 }
 

@@ -22,6 +22,14 @@ size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   return real ? complex_bytes / 2 : complex_bytes;
 }
 
+int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
+  return s->bluestein_n > 0 ? s->bluestein_n : s->n;
+}
+
+int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
+  return s->store_major || s->bluestein_n > 0;
+}
+
 int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s) {
   return s->radices[0] % 2 == 0 ? s->radices[0] : 0;
 }
@@ -33,7 +41,7 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
 
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
-  if (!s->fft_major || s->ffts_per_block == 1) return stride;
+  if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1) return stride;
   /* Transform-major threads: a 128-byte access phase holds `slots` lanes made of F
    * transforms times slots/F neighbouring elements. A stride of slots/F (mod slots) puts
    * them in distinct banks; with F >= slots any odd stride does. (Measured on an H200: an
@@ -46,7 +54,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
-  if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind)) return 0;
+  if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s))
+    return 0;
   return (size_t)(2 * s->ffts_per_block * zipfft__c2c_shared_stride(s)) *
          zipfft__real_size(s->precision);
 }
@@ -69,13 +78,18 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  char storage[16] = "";
+  char storage[16] = "", fused[96] = "";
+  if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
+  if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
+  if (s->bluestein_n)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",
+             (long long)s->bluestein_n);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh"};
-  snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s_is%lld_os%lld%s_s%016llx",
+  snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s%s_is%lld_os%lld%s_s%016llx",
            kinds[s->kind], s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
            (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
-           s->fft_major ? "_tm" : "", storage, (long long)s->in_stride, (long long)s->out_stride,
+           s->fft_major ? "_tm" : "", storage, fused, (long long)s->in_stride, (long long)s->out_stride,
            batch, (unsigned long long)scale_bits);
 }

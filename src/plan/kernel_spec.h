@@ -51,7 +51,25 @@ typedef struct zipfft__kernel_spec {
   int fft_major; /* 1: consecutive threads take consecutive transforms */
   zipfft_storage in_storage, out_storage; /* how global data is stored */
   double scale; /* multiplied into the outputs; 1 = none */
+  /* Fused four-step twiddle: when > 0, output element e of transform g is multiplied by
+   * exp(sign 2 pi i m e / twiddle_length), m = g's innermost batch digit. */
+  int64_t twiddle_length;
+  /* 1: the outputs leave through shared memory with neighbouring threads on neighbouring
+   * transforms (coalesced when the transforms are adjacent in the output, e.g. the
+   * transposed store of a four-step row pass). */
+  int store_major;
+  /* When > 0 the kernel computes a transform of this length by Bluestein's method: its
+   * input is multiplied by a chirp and implicitly zero-padded to n, convolved with the
+   * chirp's spectrum by two n-point FFTs through shared memory, and its first bluestein_n
+   * outputs are multiplied by the chirp again. */
+  int64_t bluestein_n;
 } zipfft__kernel_spec;
+
+/* The transform length the kernel's loads and stores see: bluestein_n, else n. */
+int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
+/* 1 when the kernel's last pass leaves its result in shared memory for a separate store
+ * phase (store_major and Bluestein kernels). */
+int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned. */
 enum {

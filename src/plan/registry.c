@@ -4,6 +4,7 @@
 #include "api/error.h"
 
 static const zipfft__strategy *const strategies[] = {
+    &zipfft__strategy_fourstep, /* only where one kernel cannot do the length */
     &zipfft__strategy_axes,
 };
 

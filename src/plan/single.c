@@ -99,7 +99,8 @@ static factorization factorize(int64_t n) {
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), at least
  * 16 where shared memory allows (a 128-byte row of fp32 complex values per warp access) and
  * up to about target_block_threads threads. */
-static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms, size_t max_shared) {
+static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms,
+                                       size_t max_shared) {
   int64_t best = 1, t = s->threads_per_fft;
   for (int64_t f = 2;
        f <= transforms && f * t <= max_block_threads && (f <= 16 || f * t <= target_block_threads);
@@ -119,19 +120,46 @@ static int64_t threads_per_transform(int64_t n, int largest_radix) {
   return (butterflies + per_thread - 1) / per_thread;
 }
 
-int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
-  int64_t n = s->n;
-  if (n > 32 * max_threads_per_fft) return 0;
-  factorization f = factorize(n);
-  if (f.count == 0) return 0;
+/* Sizes a spec whose n factorises: radices, threads, transforms per block. */
+static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transforms,
+                       const zipfft__target *t) {
   s->pass_count = f.count;
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
-  s->threads_per_fft = (int)threads_per_transform(n, f.radices[0]);
+  s->threads_per_fft = (int)threads_per_transform(s->n, f.radices[0]);
   s->ffts_per_block = 1;
-  if (s->fft_major)
+  if (s->fft_major || s->store_major)
     s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
-  if (!s->fft_major || s->ffts_per_block == 1)
+  if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
-  if (s->ffts_per_block == 1) s->fft_major = 0;
+  if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
+}
+
+/* The FFT length of Bluestein's method for a length n: the smallest 7-smooth length of at
+ * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
+static int64_t bluestein_length(int64_t n) {
+  for (int64_t m = 2 * n - 1;; m++) {
+    int64_t r = m;
+    for (int p = 2; p <= 7; p++)
+      while (r % p == 0) r /= p;
+    if (r == 1) return m;
+  }
+}
+
+int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
+                               const zipfft__target *t) {
+  s->bluestein_n = 0;
+  if (s->n > 32 * max_threads_per_fft) return 0;
+  factorization f = factorize(s->n);
+  if (f.count > 0) return size_smooth(s, f, transforms, t);
+  if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
+  /* A prime factor above 13: Bluestein's method inside the kernel. */
+  int64_t n = s->n;
+  s->n = bluestein_length(n);
+  s->bluestein_n = n;
+  f = factorize(s->n);
+  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  s->n = n;
+  s->bluestein_n = 0;
+  return 0;
 }

@@ -5,10 +5,12 @@
 #include "plan/kernel_spec.h"
 #include "plan/strategy.h"
 
-/* Completes a spec whose precision, sign, n, strides, batch dimensions, fft_major wish and
- * scale are set: chooses the radices, threads per transform and transforms per block (at
- * most `transforms`). Returns 0 when n cannot be done in one kernel on the target (a prime
- * factor above 13, too many threads, or too much shared memory). */
+/* Completes a spec whose precision, sign, n, strides, batch dimensions, fft_major and
+ * store_major wishes and scale are set: chooses the radices, threads per transform and
+ * transforms per block (at most `transforms`). A length with a prime factor above 13 is
+ * done by Bluestein's method (bluestein_n = the length, n = the padded FFT length).
+ * Returns 0 when the length cannot be done in one kernel on the target (too many threads
+ * or too much shared memory), leaving n as it was. */
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
 #endif

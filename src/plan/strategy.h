@@ -4,6 +4,7 @@
 #define ZIPFFT_STRATEGY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api/desc.h"
 #include "gen/strbuf.h"
@@ -11,13 +12,21 @@
 
 enum { ZIPFFT__MAX_KERNELS = 4 };
 
-/* What a strategy decides: the kernels to run, in order. Each kernel reads the user's
- * input or output array (src_is_output) and writes one of them (dst_is_output);
- * `transforms` is the number of transforms it launches. */
+/* The arrays a kernel reads and writes: the user's, or the plan's workspace. */
+typedef enum zipfft__array {
+  ZIPFFT__ARRAY_INPUT,
+  ZIPFFT__ARRAY_OUTPUT,
+  ZIPFFT__ARRAY_WORKSPACE
+} zipfft__array;
+
+/* What a strategy decides: the kernels to run, in order, each reading array src[i] and
+ * writing dst[i]; `transforms` is the number of transforms kernel i launches, and
+ * workspace_bytes the size of the plan's workspace (0: none). */
 typedef struct zipfft__decomposition {
   int kernel_count;
   zipfft__kernel_spec kernels[ZIPFFT__MAX_KERNELS];
-  int src_is_output[ZIPFFT__MAX_KERNELS], dst_is_output[ZIPFFT__MAX_KERNELS];
+  zipfft__array src[ZIPFFT__MAX_KERNELS], dst[ZIPFFT__MAX_KERNELS];
+  uint64_t workspace_bytes;
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
 } zipfft__decomposition;
@@ -40,6 +49,13 @@ typedef struct zipfft__strategy {
 
 /* One single-kernel Stockham pass per axis, ranks 1-3 (plan/axes.c). */
 extern const zipfft__strategy zipfft__strategy_axes;
+/* Rank-1 C2C lengths beyond one kernel: N = N1 * ... * Np, one kernel per factor with
+ * the twiddles fused into its stores (plan/fourstep.c). */
+extern const zipfft__strategy zipfft__strategy_fourstep;
+
+/* Appends what kernel i of a decomposition does (kind, arrays, length, radices, threads,
+ * fused operations), one or two lines (plan/describe.c). */
+void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb);
 
 /* 1 when axis k of the description can be transformed by one kernel (used to name the
  * offending length when nothing applies). */

@@ -61,19 +61,113 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) 
   return offset;
 }
 
+zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
+  zipfft__table_layout l = {0};
+  int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
+  l.split = at;
+  if (zipfft__kind_is_half(s->kind)) at += s->n / 2 + 1;
+  if (s->twiddle_length > 0) {
+    while (((int64_t)1 << (2 * l.large_shift)) < s->twiddle_length) l.large_shift++;
+    int64_t low = (int64_t)1 << l.large_shift;
+    l.large_low = at;
+    l.large_high = at + low;
+    at += low + (s->twiddle_length + low - 1) / low;
+  }
+  l.chirp = at;
+  if (s->bluestein_n > 0) at += s->bluestein_n;
+  l.filter = at;
+  if (s->bluestein_n > 0) at += s->n;
+  l.count = at;
+  return l;
+}
+
 int64_t zipfft__twiddle_count(const zipfft__kernel_spec *s) {
-  int64_t count = zipfft__stockham_twiddle_offset(s, s->pass_count);
-  return count + (zipfft__kind_is_half(s->kind) ? s->n / 2 + 1 : 0);
+  return zipfft__table_layout_of(s).count;
 }
 
 /* The split/merge twiddles of HALF kinds: exp(sign 2 pi i k / 2n), k = 0..n/2. */
 static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
-  int64_t base = zipfft__stockham_twiddle_offset(s, s->pass_count);
+  int64_t base = zipfft__table_layout_of(s).split;
   for (int64_t k = 0; k <= s->n / 2; k++) {
     long double c, sn;
     unit_root(k, 2 * s->n, &c, &sn);
     put(table, base + k, s->precision, c, s->sign * sn);
   }
+}
+
+/* The two levels of the four-step twiddle exp(sign 2 pi i e / L). */
+static void put_large_twiddles(const zipfft__kernel_spec *s, void *table) {
+  zipfft__table_layout l = zipfft__table_layout_of(s);
+  int64_t low = (int64_t)1 << l.large_shift, big = s->twiddle_length;
+  long double c, sn;
+  for (int64_t e = 0; e < low; e++) {
+    unit_root(e % big, big, &c, &sn);
+    put(table, l.large_low + e, s->precision, c, s->sign * sn);
+  }
+  for (int64_t h = 0; h * low < big; h++) {
+    unit_root(h * low, big, &c, &sn);
+    put(table, l.large_high + h, s->precision, c, s->sign * sn);
+  }
+}
+
+/* In-place long-double FFT of n complex pairs (any n), sign of the exponent given, by
+ * recursive decimation in time over the smallest prime factor; roots[k] = exp(sign 2 pi i
+ * k / total) with total = n * step. */
+static void host_fft(long double *x, int64_t n, int64_t step, const long double *roots,
+                     long double *scratch) {
+  if (n == 1) return;
+  int64_t r = 2;
+  while (n % r != 0) r++;
+  int64_t m = n / r;
+  for (int64_t q = 0; q < r; q++) /* gather the r decimated sequences */
+    for (int64_t j = 0; j < m; j++) {
+      scratch[2 * (q * m + j)] = x[2 * (j * r + q)];
+      scratch[2 * (q * m + j) + 1] = x[2 * (j * r + q) + 1];
+    }
+  for (int64_t i = 0; i < 2 * n; i++) x[i] = scratch[i];
+  for (int64_t q = 0; q < r; q++) host_fft(x + 2 * q * m, m, step * r, roots, scratch);
+  for (int64_t k = 0; k < n; k++) {
+    long double re = 0, im = 0;
+    for (int64_t q = 0; q < r; q++) {
+      int64_t idx = (q * k % n) * step;
+      long double wr = roots[2 * idx], wi = roots[2 * idx + 1];
+      long double ar = x[2 * (q * m + k % m)], ai = x[2 * (q * m + k % m) + 1];
+      re += ar * wr - ai * wi;
+      im += ar * wi + ai * wr;
+    }
+    scratch[2 * k] = re;
+    scratch[2 * k + 1] = im;
+  }
+  for (int64_t i = 0; i < 2 * n; i++) x[i] = scratch[i];
+}
+
+/* Bluestein's chirp c_e = exp(sign pi i e^2 / N) (the exponent reduced mod 2N exactly) and
+ * the filter: the kernel's n-point FFT of b, b[m] = b[n-m] = conj(c_m) for m < N, else 0,
+ * divided by n. Returns 0 when memory runs out. */
+static int put_bluestein_tables(const zipfft__kernel_spec *s, void *table) {
+  zipfft__table_layout l = zipfft__table_layout_of(s);
+  int64_t big = s->bluestein_n, n = s->n;
+  long double *b = calloc((size_t)(2 * n), sizeof *b),
+              *roots = malloc((size_t)(2 * n) * sizeof *roots),
+              *scratch = malloc((size_t)(2 * n) * sizeof *scratch);
+  int ok = b && roots && scratch;
+  for (int64_t e = 0; ok && e < big; e++) {
+    long double c, sn;
+    unit_root(e * e % (2 * big), 2 * big, &c, &sn); /* e < 2^31: e * e fits */
+    put(table, l.chirp + e, s->precision, c, s->sign * sn);
+    b[2 * e] = c, b[2 * e + 1] = -s->sign * sn;
+    if (e > 0) b[2 * (n - e)] = c, b[2 * (n - e) + 1] = -s->sign * sn;
+  }
+  for (int64_t k = 0; ok && k < n; k++) {
+    long double c, sn;
+    unit_root(k, n, &c, &sn);
+    roots[2 * k] = c, roots[2 * k + 1] = s->sign * sn;
+  }
+  if (ok) host_fft(b, n, 1, roots, scratch);
+  for (int64_t k = 0; ok && k < n; k++)
+    put(table, l.filter + k, s->precision, b[2 * k] / n, b[2 * k + 1] / n);
+  free(b), free(roots), free(scratch);
+  return ok;
 }
 
 void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
@@ -93,5 +187,10 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
     ns *= r;
   }
   if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
+  if (s->twiddle_length > 0) put_large_twiddles(s, table);
+  if (s->bluestein_n > 0 && !put_bluestein_tables(s, table)) {
+    free(table);
+    return NULL;
+  }
   return table;
 }

@@ -9,15 +9,28 @@
 
 struct zipfft__kernel_spec;
 
+/* Where the parts of a kernel's table start (complex elements; unused parts are empty).
+ * After the Stockham twiddles come, when the kernel needs them:
+ * - split: the HALF kinds' exp(sign 2 pi i k / 2n), k = 0..n/2;
+ * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
+ *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
+ * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
+ * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around, divided by n. */
+typedef struct zipfft__table_layout {
+  int64_t split, large_low, large_high, chirp, filter, count;
+  int large_shift;
+} zipfft__table_layout;
+zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
+
 /* Offset (in complex elements) of pass p's twiddles in the Stockham table of a spec. */
 int64_t zipfft__stockham_twiddle_offset(const struct zipfft__kernel_spec *s, int pass);
-/* Complex entries of the kernel's twiddle table (0: the kernel needs none). The HALF kinds'
- * split/merge twiddles follow the Stockham ones, at offset(pass_count). */
+/* Complex entries of the kernel's table (0: the kernel needs none). */
 int64_t zipfft__twiddle_count(const struct zipfft__kernel_spec *s);
 /* Returns a malloc'ed table holding, for every pass p > 0 of radix r after a stride ns,
  * exp(sign 2 pi i k q / (ns r)) at offset(p) + (q-1)*ns + k, k < ns, q = 1..r-1: the
- * threads of a warp (consecutive k) read consecutive entries. *bytes gets its size;
- * NULL when memory runs out or the spec has one pass. */
+ * threads of a warp (consecutive k) read consecutive entries, followed by the parts of
+ * zipfft__table_layout. *bytes gets its size; NULL when memory runs out or the table is
+ * empty. */
 void *zipfft__stockham_twiddles(const struct zipfft__kernel_spec *s, size_t *bytes);
 
 #endif

@@ -1,0 +1,26 @@
+/* describe.c - the human-readable line of one planned kernel (zipfft_plan_print). */
+#include "plan/strategy.h"
+
+void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
+  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
+                                      "c2r (half length)"};
+  static const char *const arrays[] = {"input", "output", "workspace"};
+  const zipfft__kernel_spec *s = &dec->kernels[i];
+  zipfft__sb_printf(sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
+                    kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
+                    (long long)zipfft__logical_length(s), (long long)dec->transforms[i],
+                    s->pass_count, s->pass_count == 1 ? "" : "es");
+  for (int r = 0; r < s->pass_count; r++)
+    zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
+  zipfft__sb_printf(
+      sb, ", %d threads per transform, %d transform%s per block%s%s\n", s->threads_per_fft,
+      s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
+      s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "",
+      s->store_major ? " (stored by neighbouring threads on neighbouring transforms)" : "");
+  if (s->twiddle_length)
+    zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
+                      s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);
+  if (s->bluestein_n)
+    zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
+                      (long long)s->n, (long long)s->n);
+}

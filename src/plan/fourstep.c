@@ -1,0 +1,204 @@
+/* fourstep.c - strategy: a rank-1 C2C length too long for one kernel, split as
+ * N = N0 * N1 * ... * N(P-1) with one kernel per factor (Bailey's four-step, generalised).
+ *
+ * Kernel i < P-1 transforms columns of length Ni at stride Mi = N(i+1)*...*N(P-1) inside
+ * each block of Ni*Mi elements, neighbouring threads on neighbouring columns (coalesced),
+ * and multiplies output k of column m by exp(sign 2 pi i m k / (Ni*Mi)) while storing. The
+ * last kernel transforms the contiguous rows of length N(P-1) and stores them transposed
+ * (output k0 + N0*k1 + N0*N1*k2 ...) through shared memory, neighbouring threads on
+ * neighbouring rows. The first kernel reads the input, the last writes the output, and the
+ * data in between live in the plan's workspace: every kernel reads and writes each element
+ * once, P reads and P writes in all. */
+#include <stdlib.h>
+
+#include "api/error.h"
+#include "plan/single.h"
+#include "plan/strategy.h"
+
+enum { max_factors = 4 };
+
+typedef struct split {
+  int count;
+  int64_t factors[max_factors];
+} split;
+
+/* Length of ZIPFFT__FOURSTEP_MAX_SINGLE (tests): when set, lengths above it are split even
+ * if one kernel could do them, so that small lengths exercise every multi-kernel path. */
+static int64_t forced_single_max(void) {
+  const char *env = getenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  return env && *env ? atoll(env) : 0;
+}
+
+/* 1 when a transform of length n fits one kernel (as a column pass) on the target. */
+static int fits_one_kernel(const struct zipfft_desc_s *d, int64_t n, const zipfft__target *t) {
+  int64_t cap = forced_single_max();
+  if (n < 2 || (cap > 0 && n > cap)) return 0;
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = d->precision,
+                           .sign = -1,
+                           .n = n,
+                           .in_stride = 1024,
+                           .out_stride = 1024,
+                           .batch_dims = 2,
+                           .batch_counts = {1, 1024},
+                           .batch_in_strides = {1024 * n, 1},
+                           .batch_out_strides = {1024 * n, 1},
+                           .fft_major = 1,
+                           .scale = 1.0};
+  return zipfft__size_single_kernel(&s, 1024, t);
+}
+
+/* Splits n into `count` factors that each fit one kernel, the first ones as large as the
+ * balance allows (each factor the largest divisor not above the count-th root of what is
+ * left); 0 when impossible. */
+static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, const zipfft__target *t,
+                      split *out) {
+  if (count == 1) {
+    if (!fits_one_kernel(d, n, t)) return 0;
+    out->factors[out->count++] = n;
+    return 1;
+  }
+  int64_t root = 1;
+  while (1) { /* largest root with root^count <= n */
+    int64_t next = root + 1, power = 1;
+    for (int i = 0; i < count && power <= n; i++) power *= next;
+    if (power > n) break;
+    root = next;
+  }
+  for (int64_t f = root; f >= 2; f--) {
+    if (n % f != 0 || !fits_one_kernel(d, f, t)) continue;
+    int saved = out->count;
+    out->factors[out->count++] = f;
+    if (split_into(d, n / f, count - 1, t, out)) return 1;
+    out->count = saved;
+  }
+  return 0;
+}
+
+/* The split with the fewest kernels (2 to max_factors); count 0 when none exists. */
+static split choose_split(const struct zipfft_desc_s *d, const zipfft__target *t) {
+  split s = {0};
+  for (int count = 2; count <= max_factors; count++) {
+    s.count = 0;
+    if (split_into(d, d->lengths[0], count, t, &s)) return s;
+  }
+  s.count = 0;
+  return s;
+}
+
+static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
+  if (d->rank != 1 || d->type != ZIPFFT_C2C) return 0;
+  int64_t cap = forced_single_max();
+  if (zipfft__axis_supported(d, 0, t) && !(cap > 0 && d->lengths[0] > cap)) return 0;
+  return choose_split(d, t).count > 0;
+}
+
+/* Product of factors [from, to). */
+static int64_t product(const split *sp, int from, int to) {
+  int64_t p = 1;
+  for (int i = from; i < to; i++) p *= sp->factors[i];
+  return p;
+}
+
+/* Kernel i < P-1: columns of length Ni at stride Mi, batch = (user batch, the blocks of
+ * Ni*Mi elements before, the columns), twiddles fused into the stores. */
+static void column_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, const split *sp,
+                        int i, zipfft__kernel_spec *s) {
+  int64_t n = d->lengths[0], stride = i == 0 ? l->in_strides[0] : 1, dist = i == 0 ? l->in_dist : n,
+          m = product(sp, i + 1, sp->count), blocks = product(sp, 0, i);
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = d->precision,
+                             .sign = zipfft__desc_sign(d),
+                             .n = sp->factors[i],
+                             .in_stride = m * stride,
+                             .out_stride = m,
+                             .fft_major = 1,
+                             .in_storage = i == 0 ? d->in_storage : ZIPFFT_STORAGE_DEFAULT,
+                             .out_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .scale = 1.0,
+                             .twiddle_length = sp->factors[i] * m};
+  int b = 0;
+  s->batch_counts[b] = d->batch, s->batch_in_strides[b] = dist, s->batch_out_strides[b++] = n;
+  if (blocks > 1) {
+    s->batch_counts[b] = blocks;
+    s->batch_in_strides[b] = sp->factors[i] * m * stride;
+    s->batch_out_strides[b++] = sp->factors[i] * m;
+  }
+  s->batch_counts[b] = m, s->batch_in_strides[b] = stride, s->batch_out_strides[b++] = 1;
+  s->batch_dims = b;
+}
+
+/* The last kernel: contiguous rows of length N(P-1); batch = (user batch, k(P-2), ...,
+ * k0) so that neighbouring transforms are neighbours in the output (k0 has stride 1). */
+static void row_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, const split *sp,
+                     zipfft__kernel_spec *s) {
+  int last = sp->count - 1;
+  int64_t n = d->lengths[0], out_stride = l->out_strides[0];
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = d->precision,
+                             .sign = zipfft__desc_sign(d),
+                             .n = sp->factors[last],
+                             .in_stride = 1,
+                             .out_stride = product(sp, 0, last) * out_stride,
+                             .store_major = 1,
+                             .in_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .out_storage = d->out_storage,
+                             .scale = d->scale};
+  int b = 0;
+  s->batch_counts[b] = d->batch, s->batch_in_strides[b] = n,
+  s->batch_out_strides[b++] = l->out_dist;
+  for (int j = last - 1; j >= 0; j--, b++) {
+    s->batch_counts[b] = sp->factors[j];
+    s->batch_in_strides[b] = product(sp, j + 1, sp->count);
+    s->batch_out_strides[b] = product(sp, 0, j) * out_stride;
+  }
+  s->batch_dims = b;
+}
+
+static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
+                                   const zipfft__target *t, zipfft__decomposition *out) {
+  split sp = choose_split(d, t);
+  int64_t n = d->lengths[0];
+  if (sp.count == 0)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of lengths[0] = %lld",
+                        (long long)n);
+  out->kernel_count = sp.count;
+  for (int i = 0; i < sp.count; i++) {
+    zipfft__kernel_spec *s = &out->kernels[i];
+    int last = i == sp.count - 1;
+    if (last)
+      row_spec(d, l, &sp, s);
+    else
+      column_spec(d, l, &sp, i, s);
+    out->transforms[i] = d->batch * (n / sp.factors[i]);
+    if (!zipfft__size_single_kernel(s, out->transforms[i], t))
+      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "four-step factor %lld of %lld does not fit",
+                          (long long)sp.factors[i], (long long)n);
+    out->src[i] = i == 0 ? ZIPFFT__ARRAY_INPUT : ZIPFFT__ARRAY_WORKSPACE;
+    out->dst[i] = last ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_WORKSPACE;
+    out->axis[i] = 0;
+  }
+  out->workspace_bytes = (uint64_t)n * (uint64_t)d->batch *
+                         zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
+  return ZIPFFT_SUCCESS;
+}
+
+static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
+  zipfft__sb_printf(sb, "n = ");
+  for (int i = 0; i < dec->kernel_count; i++)
+    zipfft__sb_printf(sb, "%s%lld", i ? " x " : "",
+                      (long long)zipfft__logical_length(&dec->kernels[i]));
+  zipfft__sb_printf(sb, ", %d kernels (columns with fused twiddles, then rows stored transposed)\n",
+                    dec->kernel_count);
+  for (int i = 0; i < dec->kernel_count; i++) {
+    zipfft__sb_printf(sb, "    kernel %d: ", i);
+    zipfft__print_kernel(dec, i, sb);
+  }
+}
+
+const zipfft__strategy zipfft__strategy_fourstep = {
+    .name = "fourstep",
+    .applicable = fourstep_applicable,
+    .make = fourstep_make,
+    .print = fourstep_print,
+};
