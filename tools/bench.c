@@ -170,14 +170,29 @@ typedef struct size_info {
 } size_info;
 
 static const size_info sizes[] = {
-    {1, {64}, 0, 0, 0, ZIPFFT_C2C},         {1, {128}, 0, 0, 0, ZIPFFT_C2C},
-    {1, {256}, 0, 1, 0, ZIPFFT_C2C},        {1, {512}, 0, 0, 0, ZIPFFT_C2C},
-    {1, {1024}, 0, 0, 0, ZIPFFT_C2C},       {1, {2048}, 0, 0, 0, ZIPFFT_C2C},
-    {1, {4096}, 0, 1, 0, ZIPFFT_C2C},       {1, {8192}, 0, 0, 0, ZIPFFT_C2C},
-    {1, {1000}, 0, 1, 0, ZIPFFT_C2C},       {1, {2187}, 0, 0, 0, ZIPFFT_C2C},
-    {1, {2401}, 0, 0, 0, ZIPFFT_C2C},       {1, {3125}, 0, 0, 0, ZIPFFT_C2C},
-    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C}, {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
-    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C}, {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
+    {1, {64}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {128}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {256}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {512}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {1024}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {2048}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {4096}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {8192}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {1000}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {2187}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {2401}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {3125}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {16384}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {65536}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {1 << 20}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {1 << 24}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {1 << 27}, 0, 0, 1, ZIPFFT_C2C},
+    {1, {4099}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {10007}, 0, 1, 1, ZIPFFT_C2C},
+    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C},
+    {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
+    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},
+    {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
 };
 
 typedef struct run_counts {
@@ -215,6 +230,7 @@ typedef struct bench_options {
   int quick;
   const char *md_path; /* NULL: no Markdown file */
   const char *only;    /* NULL, "f32" or "f64" */
+  const char *sizes;   /* NULL, or a comma-separated list of total lengths to run */
 } bench_options;
 
 typedef struct bench_context {
@@ -359,7 +375,7 @@ static double relative_l2_difference(const void *a, const void *b, size_t reals,
 /* Prints the subcommand's usage. */
 static void print_usage(void) {
   printf(
-      "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--md FILE]\n"
+      "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N..] [--md FILE]\n"
       "  batched 1D C2C forward out-of-place FFTs, zipfft against cuFFT, 2^27 (f32) or\n"
       "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
 }
@@ -393,6 +409,24 @@ static int apply_only(bench_options *opt, const char *value) {
   return 1;
 }
 
+/* --sizes N,N,...: only the problems whose total length (product of lengths) is listed. */
+static int apply_sizes(bench_options *opt, const char *value) {
+  opt->sizes = value;
+  return strspn(value, "0123456789,") == strlen(value) && *value;
+}
+
+/* 1 when the --sizes list is absent or names n. */
+static int size_selected(const bench_options *opt, int64_t n) {
+  if (!opt->sizes) return 1;
+  for (const char *p = opt->sizes; *p;) {
+    char *end = NULL;
+    if (strtoll(p, &end, 10) == n) return 1;
+    p = *end == ',' ? end + 1 : end;
+    if (end == p && *p) p++;
+  }
+  return 0;
+}
+
 typedef struct option_spec {
   const char *name;
   int takes_value;
@@ -400,10 +434,8 @@ typedef struct option_spec {
 } option_spec;
 
 static const option_spec option_specs[] = {
-    {"--device", 1, apply_device},
-    {"--quick", 0, apply_quick},
-    {"--md", 1, apply_md},
-    {"--only", 1, apply_only},
+    {"--device", 1, apply_device}, {"--quick", 0, apply_quick}, {"--md", 1, apply_md},
+    {"--only", 1, apply_only},     {"--sizes", 1, apply_sizes},
 };
 
 /* The option named name, or NULL. */
@@ -458,6 +490,9 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
       if (opt->quick && !sizes[s].quick) continue;
       if (sizes[s].f32_only && precisions[p].precision != ZIPFFT_F32) continue;
+      int64_t total = 1;
+      for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
+      if (!size_selected(opt, total)) continue;
       bench_problem *problem = &problems[count++];
       memset(problem, 0, sizeof *problem);
       problem->prec = &precisions[p];
@@ -742,12 +777,12 @@ static int hermitian_input(bench_context *ctx, const bench_problem *p) {
   bench_problem forward = *p;
   zipfft_plan plan = NULL;
   forward.type = ZIPFFT_R2C;
-  int ok = upload_input(ctx, p->prec, array_bytes(&forward, 0)) &&
-           zipfft_plan_for(ctx, ZIPFFT_R2C, p->prec->precision, p->rank, p->lengths, p->batch,
-                           &plan) &&
-           zipfft_runner(ctx, &plan) &&
-           cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_in, ctx->d_out, array_bytes(p, 0)),
-                 "cuMemcpyDtoH (C2R input)");
+  int ok =
+      upload_input(ctx, p->prec, array_bytes(&forward, 0)) &&
+      zipfft_plan_for(ctx, ZIPFFT_R2C, p->prec->precision, p->rank, p->lengths, p->batch, &plan) &&
+      zipfft_runner(ctx, &plan) &&
+      cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_in, ctx->d_out, array_bytes(p, 0)),
+            "cuMemcpyDtoH (C2R input)");
   zipfft_plan_destroy(plan);
   ctx->host_in_precision = -1; /* custom content: refill for the next problem */
   ctx->host_in_hermitian = ok;

@@ -48,13 +48,22 @@ static int fits_one_kernel(const struct zipfft_desc_s *d, int64_t n, const zipff
   return zipfft__size_single_kernel(&s, 1024, t);
 }
 
-/* Splits n into `count` factors that each fit one kernel, the first ones as large as the
- * balance allows (each factor the largest divisor not above the count-th root of what is
- * left); 0 when impossible. */
-static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, const zipfft__target *t,
-                      split *out) {
+/* Largest factors, in bytes of one transform, that run near the memory bandwidth in
+ * their role (measured on an H200, fp32): a column kernel needs at least 8 neighbouring
+ * columns per block within a third of the shared memory (1024 points: 76% of the copy
+ * bandwidth per pass; 4096 points, 4 columns per block: 33% of the DRAM bandwidth); the
+ * row kernel needs 4 rows per block for its transposed stores. 2^24 as 256 x 256 x 256
+ * ran at 1.02x cuFFT's speed, as 4096 x 4096 at 0.93x. */
+enum { good_column_bytes = 8 * 1024, good_row_bytes = 32 * 1024 };
+
+/* Splits n into `count` factors that each fit one kernel (and, when strict, stay within
+ * the good sizes of their role), the first ones as large as the balance allows (each the
+ * largest divisor not above the count-th root of what is left); 0 when impossible. */
+static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, int strict,
+                      const zipfft__target *t, split *out) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
   if (count == 1) {
-    if (!fits_one_kernel(d, n, t)) return 0;
+    if (!fits_one_kernel(d, n, t) || (strict && n * bytes > good_row_bytes)) return 0;
     out->factors[out->count++] = n;
     return 1;
   }
@@ -66,22 +75,27 @@ static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, const
     root = next;
   }
   for (int64_t f = root; f >= 2; f--) {
-    if (n % f != 0 || !fits_one_kernel(d, f, t)) continue;
+    if (n % f != 0 || (strict && f * bytes > good_column_bytes) || !fits_one_kernel(d, f, t))
+      continue;
     int saved = out->count;
     out->factors[out->count++] = f;
-    if (split_into(d, n / f, count - 1, t, out)) return 1;
+    if (split_into(d, n / f, count - 1, strict, t, out)) return 1;
     out->count = saved;
   }
   return 0;
 }
 
-/* The split with the fewest kernels (2 to max_factors); count 0 when none exists. */
+/* The split with the fewest kernels (2 to max_factors) whose factors are all good for
+ * their role, else the fewest kernels of any size; count 0 when none exists. */
 static split choose_split(const struct zipfft_desc_s *d, const zipfft__target *t) {
   split s = {0};
-  for (int count = 2; count <= max_factors; count++) {
-    s.count = 0;
-    if (split_into(d, d->lengths[0], count, t, &s)) return s;
-  }
+  const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
+  int fewest = env && *env ? atoi(env) : 2;
+  for (int strict = 1; strict >= 0; strict--)
+    for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
+      s.count = 0;
+      if (split_into(d, d->lengths[0], count, strict, t, &s)) return s;
+    }
   s.count = 0;
   return s;
 }

@@ -13,19 +13,26 @@
 static const int radices[] = {32, 30, 28, 26, 25, 24, 22, 21, 20, 18, 16, 15, 14,
                               13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
-enum { small_radix_cap = 16, large_radix_min_length = 2048 };
+enum { small_radix_cap = 16, large_radix_min_length = 2048, bluestein_radix_cap = 12 };
 
-/* Largest radix for a length. A thread holds about that many complex values; radices
+/* Largest radix for a kernel. A thread holds about that many complex values; radices
  * above 16 cost registers (occupancy) and pay only when they save a whole pass of a long
  * transform (measured on an H200: 8192 fp32 0.90 -> 0.97x cuFFT's speed, fp64 0.84 ->
  * 1.0x, 3125 fp32 0.80 -> 1.29x; 512 fp32 slower, 0.99 -> 0.96x). The search prefers fewer
- * passes, so a large radix is chosen only where it removes one.
+ * passes, so a large radix is chosen only where it removes one. Two exceptions, measured:
+ * - kernels whose threads go across transforms (columns, transposed stores) from 1024 up:
+ *   the four-step 2^20 = 1024 x 1024 went 0.95 -> 1.00x cuFFT with radix 32;
+ * - Bluestein kernels take at most 12: they hold one block per multiprocessor, and smaller
+ *   butterflies mean more threads to hide latency (10007: 1.08 -> 1.51x, 4099: 2.06 ->
+ *   2.14x cuFFT).
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
-static int max_radix(int64_t n) {
+static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
-  int cap = env && *env                   ? atoi(env)
-            : n >= large_radix_min_length ? ZIPFFT__MAX_RADIX
-                                          : small_radix_cap;
+  int across = (s->fft_major || s->store_major) && s->n >= 1024;
+  int cap = env && *env                                ? atoi(env)
+            : s->bluestein_n > 0                       ? bluestein_radix_cap
+            : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
+                                                       : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
 }
 
@@ -33,7 +40,8 @@ enum {
   max_threads_per_fft = 1024,
   max_block_threads = 1024,
   target_block_threads = 256,
-  preferred_shared_bytes = 48 * 1024
+  preferred_shared_bytes = 48 * 1024,
+  major_shared_bytes = 72 * 1024
 };
 
 /* Threads lost to partly filled warps when f transforms of t threads share a block. */
@@ -89,24 +97,34 @@ static void search(int64_t n, const int *list, int list_len, factorization *cur,
 }
 
 /* Factorises n into pass radices; count 0 when impossible (a prime factor above 13). */
-static factorization factorize(int64_t n) {
-  factorization cur = {.cap = max_radix(n)}, best = {0};
+static factorization factorize(const zipfft__kernel_spec *s) {
+  int64_t n = s->n;
+  factorization cur = {.cap = max_radix(s)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
 
-/* Transform-major thread mapping: adjacent transforms per block (a power of two), at least
- * 16 where shared memory allows (a 128-byte row of fp32 complex values per warp access) and
- * up to about target_block_threads threads. */
+/* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
+ * (a 128-byte row of fp32 complex values per warp access) and about target_block_threads
+ * threads, within shared memory. Beyond the count that gives 32-byte rows (a whole
+ * sector), a count is taken only while the block keeps within major_shared_bytes, so that
+ * three blocks share a multiprocessor and one's loads overlap another's arithmetic
+ * (measured on an H200: 1024-point columns 0.89 -> 0.95x cuFFT with 8 instead of 16, but
+ * 256-point columns at 16 are faster than at 8, and 2 is 4x slower). */
 static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms,
                                        size_t max_shared) {
   int64_t best = 1, t = s->threads_per_fft;
-  for (int64_t f = 2;
-       f <= transforms && f * t <= max_block_threads && (f <= 16 || f * t <= target_block_threads);
+  const char *env = getenv("ZIPFFT_MAJOR_FFTS"); /* tuning: the largest count tried */
+  int64_t cap = env && *env ? atoll(env) : (int64_t)1 << 30;
+  for (int64_t f = 2; f <= transforms && f <= cap && f * t <= max_block_threads &&
+                      (f <= 16 || f * t <= target_block_threads);
        f *= 2) {
     s->ffts_per_block = (int)f;
-    if (zipfft__c2c_shared_bytes(s) > max_shared) break;
+    size_t bytes = zipfft__c2c_shared_bytes(s);
+    int whole_sector =
+        f * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) <= 32;
+    if (bytes > max_shared || (!whole_sector && bytes > major_shared_bytes)) break;
     best = f;
   }
   return (int)best;
@@ -150,14 +168,14 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
-  factorization f = factorize(s->n);
+  factorization f = factorize(s);
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 13: Bluestein's method inside the kernel. */
   int64_t n = s->n;
   s->n = bluestein_length(n);
   s->bluestein_n = n;
-  f = factorize(s->n);
+  f = factorize(s);
   if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
   s->n = n;
   s->bluestein_n = 0;
