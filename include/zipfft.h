@@ -103,7 +103,13 @@ const char *zipfft_status_string(zipfft_status s);
 const char *zipfft_last_error(void);
 
 /* Creates a description of a rank-dimensional transform of the given lengths (row-major,
- * lengths[rank-1] fastest). Defaults: forward, batch 1, contiguous layout, out-of-place,
+ * lengths[rank-1] fastest). Supported lengths, per axis: any length one kernel can hold
+ * (13-smooth lengths up to 16384 in fp32 and 8192 in fp64 on a Hopper GPU; lengths with a
+ * larger prime factor by Bluestein's method when its padded length, the smallest 7-smooth
+ * length >= 2n-1, fits: up to about 14500 in fp32 and 7000 in fp64). Rank-1 C2C lengths
+ * beyond that are split into 2 to 4 kernels when they factor into such lengths (2^27 and
+ * beyond, memory permitting), with a workspace (zipfft_plan_workspace_size). Other lengths
+ * give ZIPFFT_ERROR_UNSUPPORTED_LENGTH at plan creation. Defaults: forward, batch 1, contiguous layout, out-of-place,
  * scale 1, backend AUTO on device 0. On success *d owns a new description, to be freed with
  * zipfft_desc_destroy. On failure *d is left unchanged. Lengths are copied. */
 zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec, int rank,

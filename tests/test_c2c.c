@@ -512,6 +512,33 @@ static void run_full_sweep(void) {
   }
 }
 
+/* Full tier, Bluestein and four-step: every prime up to 1024 (fp32 forward, fp64 inverse),
+ * and long lengths split over 2 to 4 kernels with lowered single-kernel limits. */
+static void run_full_bluestein_fourstep(void) {
+  for (int64_t n = 17; n <= 1024; n++) {
+    int prime = 1;
+    for (int64_t d = 2; d * d <= n && prime; d++) prime = n % d != 0;
+    if (!prime) continue;
+    c2c_case fwd = basic_case(ZIPFFT_F32, n, 2, ZIPFFT_FORWARD);
+    c2c_case inv = basic_case(ZIPFFT_F64, n, 2, ZIPFFT_INVERSE);
+    run_case(&fwd);
+    run_case(&inv);
+  }
+  static const struct {
+    const char *cap; /* every factor at most this, at most 4 factors */
+    int64_t n;
+  } splits[] = {{"8", 96},    {"8", 700},    {"8", 1024},     {"16", 2310},    {"17", 4913},
+                {"64", 6561}, {"64", 20000}, {"16", 1 << 16}, {"64", 1 << 17}, {"512", 1 << 17}};
+  for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+    setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", splits[i].cap, 1);
+    c2c_case f32 = basic_case(ZIPFFT_F32, splits[i].n, 1, ZIPFFT_FORWARD);
+    c2c_case f64 = basic_case(ZIPFFT_F64, splits[i].n, 1, ZIPFFT_INVERSE);
+    run_case(&f32);
+    run_case(&f64);
+  }
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that
  * the result equals the input within the gate. */
 static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan inv) {
@@ -632,7 +659,10 @@ static void run_tiers(void) {
   for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
     run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
   check_large_batch_plan();
-  if (zt_full_tier()) run_full_sweep();
+  if (zt_full_tier()) {
+    run_full_sweep();
+    run_full_bluestein_fourstep();
+  }
 }
 
 /* Usage: test_c2c [problem string...]. Without arguments runs the tiers. */

@@ -13,8 +13,9 @@ static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zi
   int axis = 0;
   while (axis + 1 < d->rank && zipfft__axis_supported(d, axis, t)) axis++;
   return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                      "lengths[%d] = %lld: this version supports lengths whose prime factors are "
-                      "all <= 13 and that fit one kernel (see zipfft.h)",
+                      "lengths[%d] = %lld: this version supports, per axis, lengths that one "
+                      "kernel can do (Bluestein's padded length included) and rank-1 C2C "
+                      "lengths that factor into such lengths (see zipfft.h)",
                       axis, (long long)d->lengths[axis]);
 }
 
