@@ -249,14 +249,6 @@ static int64_t count_non_finite(const double *v, int64_t count, int64_t *first) 
   return bad;
 }
 
-/* 1 when every prime factor of n is at most 13. */
-static int smooth13(int64_t n) {
-  static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
-  for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++)
-    while (n % primes[i] == 0) n /= primes[i];
-  return n == 1;
-}
-
 /* Unit of the accuracy gate of a case: u * sqrt(log2 n), with log2 n := 1 for n <= 2. */
 static double gate_unit(const c2c_case *c) {
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
@@ -279,7 +271,7 @@ static void check_accuracy(const c2c_case *c, const double *input, const double 
       worst_batch = t;
     }
   }
-  double gate = smooth13(c->n) ? 10 : 30; /* 30: Bluestein */
+  double gate = zt_is_13_smooth(c->n) ? 10 : 30; /* 30: Bluestein */
   if (!(worst <= gate))
     case_fail(c, "relative L2 error %.3g = %.2f u*sqrt(log2 n) in transform %lld (gate %g)",
               worst * unit, worst, (long long)worst_batch, gate);
@@ -495,7 +487,7 @@ static void run_quick_fourstep(void) {
 static void run_full_sweep(void) {
   int64_t above = 0;
   for (int64_t n = 1; n <= 16384; n++) {
-    if (!smooth13(n)) continue;
+    if (!zt_is_13_smooth(n)) continue;
     for (int p = 0; p < 2; p++) {
       zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
       if (n > sweep_max(prec) && prec == ZIPFFT_F64) continue;

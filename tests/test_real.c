@@ -170,12 +170,7 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
   }
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
   int bluestein = 0; /* a prime factor above 13: gate 30 instead of 10 */
-  for (int k = 0; k < c->rank; k++) {
-    int64_t r = c->lengths[k];
-    for (int p = 2; p <= 13; p++)
-      while (r % p == 0) r /= p;
-    bluestein |= r > 1;
-  }
+  for (int k = 0; k < c->rank; k++) bluestein |= !zt_is_13_smooth(c->lengths[k]);
   double gate = (bluestein ? 30 : 10) * u * sqrt(per > 2 ? log2((double)per) : 1.0);
   double err = zr_rel_l2(ref, got, (size_t)count);
   ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);

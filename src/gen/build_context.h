@@ -73,6 +73,11 @@ static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__bl
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
 zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
                                                  int major);
+/* Declares a complex value and loads it from element `at` of global memory, shared memory
+ * or the table (ptr). */
+zipfft__cval zipfft__load_value(zipfft__stockham_build *c, zipfft__block *blk,
+                                const zipfft__var *ptr, const zipfft__expr *at,
+                                zipfft__access access, zipfft_storage storage);
 /* Loads entry offset + e of the kernel's table (e any integer expression). */
 zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
                                  const zipfft__expr *e);

@@ -23,25 +23,13 @@ static zipfft__cval cscale(zipfft__stockham_build *c, zipfft__cval x, long doubl
                         bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
 }
 
-/* Loads complex element `at` of global (ptr = in), shared (smem) or the twiddle table. */
-static zipfft__cval load_value(zipfft__stockham_build *c, zipfft__block *b, const zipfft__var *ptr,
-                               const zipfft__expr *at, zipfft__access access,
-                               zipfft_storage storage) {
-  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, b, re, NULL);
-  zipfft__s_decl(c->a, b, im, NULL);
-  zipfft__s_load_complex(c->a, b, re, im, ptr, at, access, storage);
-  return (zipfft__cval){var(c, re), var(c, im)};
-}
-
 /* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
 static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
                                   const zipfft__expr *k) {
   int64_t offset = zipfft__stockham_twiddle_offset(c->s, c->s->pass_count);
   const zipfft__expr *at =
       zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, offset)));
-  return load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  return zipfft__load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* n - k, or 0 for k = 0 (the partner of element k modulo n). */
@@ -88,10 +76,10 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
   for (int b = 0; b < per; b++) {
     const zipfft__expr *kk;
     zipfft__block *g = open_pair(c, body, &k, b, &kk);
-    zipfft__cval a = load_value(c, g, c->smem, zipfft__shared_index(c, &k, kk),
-                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    zipfft__cval z = load_value(c, g, c->smem, zipfft__shared_index(c, &k, partner(c, kk)),
-                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval a = zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &k, kk),
+                                        ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval z = zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &k, partner(c, kk)),
+                                        ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     zipfft__cval w = split_twiddle(c, g, kk);
     zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
     zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */

@@ -311,17 +311,22 @@ static void emit_shared_stores(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
-                                 const zipfft__expr *e) {
-  const zipfft__var *re = zipfft__var_new(c->a, "tr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "ti", ZIPFFT__T_REAL);
+zipfft__cval zipfft__load_value(zipfft__stockham_build *c, zipfft__block *blk,
+                                const zipfft__var *ptr, const zipfft__expr *at,
+                                zipfft__access access, zipfft_storage storage) {
+  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
   zipfft__s_decl(c->a, blk, re, NULL);
   zipfft__s_decl(c->a, blk, im, NULL);
+  zipfft__s_load_complex(c->a, blk, re, im, ptr, at, access, storage);
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
+                                 const zipfft__expr *e) {
   const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
                                zipfft__e_int(c->a, ZIPFFT__T_I64, offset));
-  zipfft__s_load_complex(c->a, blk, re, im, c->tw, at, ZIPFFT__ACCESS_VECTOR,
-                         ZIPFFT_STORAGE_DEFAULT);
-  return (zipfft__cval){var(c, re), var(c, im)};
+  return zipfft__load_value(c, blk, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* The column m of the four-step twiddle: the innermost batch digit of transform g (I64);
@@ -440,13 +445,7 @@ static void emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_sh
 /* Loads the complex value at shared-memory index `at`. */
 static zipfft__cval shared_value(zipfft__stockham_build *c, zipfft__block *blk,
                                  const zipfft__expr *at) {
-  const zipfft__var *re = zipfft__var_new(c->a, "vr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "vi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, blk, re, NULL);
-  zipfft__s_decl(c->a, blk, im, NULL);
-  zipfft__s_load_complex(c->a, blk, re, im, c->smem, at, ZIPFFT__ACCESS_VECTOR,
-                         ZIPFFT_STORAGE_DEFAULT);
-  return (zipfft__cval){var(c, re), var(c, im)};
+  return zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* Elements e = t + i*T (T threads per transform) of this thread's transform, one at a time:
