@@ -103,15 +103,22 @@ const char *zipfft_status_string(zipfft_status s);
 const char *zipfft_last_error(void);
 
 /* Creates a description of a rank-dimensional transform of the given lengths (row-major,
- * lengths[rank-1] fastest). Supported lengths, per axis: any length one kernel can hold
- * (13-smooth lengths up to 16384 in fp32 and 8192 in fp64 on a Hopper GPU; lengths with a
- * larger prime factor by Bluestein's method when its padded length, the smallest 7-smooth
- * length >= 2n-1, fits: up to about 14500 in fp32 and 7000 in fp64). Rank-1 C2C lengths
- * beyond that are split into 2 to 4 kernels when they factor into such lengths (2^27 and
- * beyond, memory permitting), with a workspace (zipfft_plan_workspace_size). Other lengths
- * give ZIPFFT_ERROR_UNSUPPORTED_LENGTH at plan creation. Defaults: forward, batch 1, contiguous layout, out-of-place,
- * scale 1, backend AUTO on device 0. On success *d owns a new description, to be freed with
- * zipfft_desc_destroy. On failure *d is left unchanged. Lengths are copied. */
+ * lengths[rank-1] fastest). Every length is supported, memory permitting:
+ * - one kernel per axis where it fits: 13-smooth lengths up to 16384 in fp32 and 8192 in
+ *   fp64 on a Hopper GPU, and lengths with a larger prime factor by Bluestein's method when
+ *   its padded length (the smallest 7-smooth length >= 2n-1) fits, up to about 14500 in
+ *   fp32 and 7000 in fp64;
+ * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
+ *   workspace (2^27 and beyond);
+ * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime
+ *   factor) beyond one kernel: a pass through a workspace of two copies of the axis's rows
+ *   as complex values (gather, 2-4 four-step kernels, or Bluestein's method with two such
+ *   FFTs of the padded length, then scatter).
+ * A plan holds at most 24 kernels (at most two or three axes beyond one kernel); beyond
+ * that, plan creation gives ZIPFFT_ERROR_UNSUPPORTED_LENGTH. Defaults: forward, batch 1,
+ * contiguous layout, out-of-place, scale 1, backend AUTO on device 0. On success *d owns a
+ * new description, to be freed with zipfft_desc_destroy. On failure *d is left unchanged.
+ * Lengths are copied. */
 zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precision prec, int rank,
                                  const int64_t *lengths);
 /* Frees a description. NULL is accepted and ignored. */
@@ -163,7 +170,9 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed);
 /* Bytes of workspace the plan holds for its executions: 0 for transforms done in one kernel
  * per axis; a copy of the data in the compute precision (batch * n complex values) for 1D
- * lengths split over several kernels. The plan allocates it at creation (on the plan's
+ * C2C lengths split over several kernels; two copies of the longest such axis's rows as
+ * complex values (of Bluestein's padded length where it applies) for the other axes beyond
+ * one kernel. The plan allocates it at creation (on the plan's
  * backend) and frees it in zipfft_plan_destroy; plan creation fails with
  * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
  * exceed the device's memory. */

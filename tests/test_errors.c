@@ -223,7 +223,7 @@ typedef struct plan_case {
 
 /* Builds the description of a plan_case row. */
 static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
-  int64_t lengths[2] = {c->n, c->n}, one = 1, two = 2;
+  int64_t lengths[3] = {c->n, c->n, c->n}, one = 1, two = 2;
   zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
   if (s == ZIPFFT_SUCCESS && c->layout == 1) s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
@@ -245,9 +245,9 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
 static void check_plan_create(void) {
   static const plan_case rows[] = {
       {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
-      /* a prime too long for Bluestein inside one kernel */
-      {ZIPFFT_C2C, 2, 16411, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "16411"},
-      {ZIPFFT_C2C, 1, 16411, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "16411"},
+      /* three Bluestein axes through the workspace: 4.4e12 points, refused by size */
+      {ZIPFFT_C2C, 3, 16411, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
+      {ZIPFFT_R2C, 3, 20011, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
       /* a workspace of 8 TiB: refused before anything is allocated */
       {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "8796093022208"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
@@ -268,6 +268,17 @@ static void check_plan_create(void) {
     zipfft_desc_destroy(d);
     d = NULL;
   }
+  /* With one-kernel lengths capped at 2 (a test hook), 5 has no decomposition: neither 5
+   * nor its Bluestein length 9 splits into factors of at most 2. */
+  static const plan_case capped = {ZIPFFT_C2C,      1, 5, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                                   "lengths[0] = 5"};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "2", 1);
+  ZT_OK(plan_case_desc(&capped, &d));
+  snprintf(where, sizeof where, "(plan_create, capped single-kernel length)");
+  EXPECT(zipfft_plan_create(&p, d), capped.expect, capped.value);
+  ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
+  zipfft_desc_destroy(d);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));
   EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, NULL);

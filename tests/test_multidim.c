@@ -175,10 +175,19 @@ static const md_case cases[] = {
     {ZIPFFT_F64, 3, {3, 13, 2}, 1, ZIPFFT_INVERSE, DENSE, 1},
 };
 
+/* A 2D transform whose rows are too long for one kernel, at their true size. */
+static const md_case long_case = {ZIPFFT_F32, 2, {3, 32768}, 1, ZIPFFT_INVERSE, PADDED, 0};
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_multidim", 0);
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  /* Axes longer than one kernel (a four-step split or Bluestein's method through the
+   * workspace), by lowering the single-kernel limit to 8 points. */
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  ran += run_case(&long_case);
   printf("test_multidim (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_multidim", ran);
 }

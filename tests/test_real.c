@@ -276,6 +276,15 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {19, 12}, 1, GAPS},
 };
 
+/* Real lengths beyond one kernel at their true size: a power of two, and a prime whose
+ * Bluestein length is beyond one kernel. */
+static const real_case long_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 10007}, 1, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {20011}, 1, DENSE},
+};
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   int ran = 0;
@@ -285,6 +294,14 @@ int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     if (cases[i].type == ZIPFFT_C2R) run_case(&cases[i]), ran++;
   unsetenv("ZIPFFT_C2R_HALF");
+  /* Axes longer than one kernel go through the workspace (full-length complex rows, a
+   * four-step split or Bluestein's method): exercised by lowering the single-kernel
+   * limit to 8 points. */
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++, ran++) run_case(&cases[i]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++, ran++)
+    run_case(&long_cases[i]);
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);
 }

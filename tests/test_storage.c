@@ -271,6 +271,11 @@ int main(void) {
   test_encode(ZIPFFT_STORAGE_BF16, decode_bf16, 0x7f80u, 127, "bf16");
   for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++)
     test_transform(&transforms[i]);
+  /* Again with every axis longer than 8 points going through the workspace. */
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
+  for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++)
+    test_transform(&transforms[i]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   test_errors();
-  return zt_finish("test_storage", 5 + (int)(sizeof transforms / sizeof *transforms));
+  return zt_finish("test_storage", 5 + 2 * (int)(sizeof transforms / sizeof *transforms));
 }

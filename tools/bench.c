@@ -193,6 +193,11 @@ static const size_info sizes[] = {
     {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
+    /* axes too long for one kernel, through the workspace (no targets: for the record) */
+    {1, {1000003}, 0, 0, 1, ZIPFFT_C2C},
+    {1, {1 << 24}, 0, 0, 1, ZIPFFT_R2C},
+    {1, {1 << 24}, 0, 0, 1, ZIPFFT_C2R},
+    {2, {16, 1 << 20}, 0, 0, 1, ZIPFFT_C2C},
 };
 
 typedef struct run_counts {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/bluestein_filter.h"
 #include "api/desc.h"
 #include "api/error.h"
 #include "api/plan_internal.h"
@@ -104,7 +105,9 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
   if (!table) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "twiddle table of %zu bytes", bytes);
-  s = p->backend->ops->alloc(p->backend, bytes, &pk->twiddles);
+  if (pk->spec.pointwise == ZIPFFT__PW_FILTER)
+    s = zipfft__bluestein_filter(&pk->spec, p->backend_kind, p->desc.device, p->backend, table);
+  if (s == ZIPFFT_SUCCESS) s = p->backend->ops->alloc(p->backend, bytes, &pk->twiddles);
   if (s == ZIPFFT_SUCCESS) s = p->backend->ops->upload(p->backend, pk->twiddles, table, bytes);
   free(table);
   return s;
@@ -237,7 +240,9 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
   zipfft_status s = check_execute_args(p, in, out, stream);
   if (s != ZIPFFT_SUCCESS) return s;
   if (!out) out = (void *)in;
-  void *arrays[3] = {(void *)in, out, p->workspace};
+  void *second =
+      p->workspace ? (char *)p->workspace + p->decomposition.second_workspace_offset : NULL;
+  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)in, out, p->workspace, second};
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
     const zipfft__decomposition *dec = &p->decomposition;
     s = launch_kernel(p, i, arrays[dec->src[i]], arrays[dec->dst[i]], stream);

@@ -263,6 +263,12 @@ static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, 
   return ZIPFFT_SUCCESS;
 }
 
+static zipfft_status cpu_download(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
+  (void)b;
+  memcpy(dst, src, bytes);
+  return ZIPFFT_SUCCESS;
+}
+
 static void cpu_free(zipfft__backend *b, void *ptr) {
   (void)b;
   free(ptr);
@@ -289,6 +295,7 @@ static const zipfft__backend_ops cpu_ops = {
     .release_kernel = cpu_release_kernel,
     .alloc = cpu_alloc,
     .upload = cpu_upload,
+    .download = cpu_download,
     .free = cpu_free,
     .memory_bytes = cpu_memory_bytes,
     .max_shared_bytes = cpu_max_shared_bytes,

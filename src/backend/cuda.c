@@ -174,18 +174,30 @@ static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   return status;
 }
 
-/* Copies bytes from host memory to device memory (synchronously). */
-static zipfft_status cuda_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
+/* Copies bytes between host and device memory (synchronously, after the default
+ * stream's work), in the direction to_device says. */
+static zipfft_status cuda_copy(zipfft__backend *b, int to_device, void *dst, const void *src,
+                               size_t bytes) {
   cuda_backend *cb = as_cuda(b);
+  const char *what = to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH";
   if (bytes == 0) return ZIPFFT_SUCCESS;
-  if (!dst || !src) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "cuda upload: NULL pointer");
+  if (!dst || !src) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "%s: NULL pointer", what);
   char subject[48];
   snprintf(subject, sizeof subject, "%zu bytes", bytes);
   zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", subject);
   if (status != ZIPFFT_SUCCESS) return status;
-  CUresult r = cb->cu->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes);
+  CUresult r = to_device ? cb->cu->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes)
+                         : cb->cu->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
   pop_context(cb);
-  return check(r, "cuMemcpyHtoD", subject);
+  return check(r, what, subject);
+}
+
+static zipfft_status cuda_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
+  return cuda_copy(b, 1, dst, src, bytes);
+}
+
+static zipfft_status cuda_download(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
+  return cuda_copy(b, 0, dst, src, bytes);
 }
 
 /* Frees device memory from cuda_alloc; NULL is ignored; never records an error. */
@@ -224,6 +236,7 @@ static const zipfft__backend_ops cuda_ops = {
     .release_kernel = cuda_release_kernel,
     .alloc = cuda_alloc,
     .upload = cuda_upload,
+    .download = cuda_download,
     .free = cuda_free,
     .memory_bytes = cuda_memory_bytes,
     .max_shared_bytes = cuda_max_shared_bytes,

@@ -90,6 +90,29 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
 /* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
 const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft__thread_coords *k,
                                          const zipfft__expr *e);
+/* Loads element e of a transform starting at base into the variables of x, as the
+ * kernel's kind says: complex (C2C), real with zero imaginary part (R2C), or for C2R the
+ * Hermitian half (X[e] for e <= n/2, else conj(X[n - e]), n the logical length). */
+void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                               const zipfft__expr *base, const zipfft__expr *e,
+                               zipfft__access access);
+/* Bluestein's load: for e < bluestein_n the element times the chirp c_e; x keeps its zeros
+ * beyond (the padding is never read). */
+void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                             const zipfft__expr *base, const zipfft__expr *e,
+                             zipfft__access access);
+/* Stores y as element e of a transform starting at base, as the kind says: complex
+ * (C2C; R2C only for e <= n/2) or the real part (C2R). */
+void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
+                                const zipfft__expr *base, const zipfft__expr *e,
+                                zipfft__access access);
+/* The value stored for output element e: Bluestein's conj(y) times the chirp (when
+ * bluestein_n > 0), the four-step twiddle (column not NULL), then the scale. */
+zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__expr *column, const zipfft__expr *e,
+                                   zipfft__cval y);
+/* The body of a pointwise kernel (gen/build_pointwise.c). */
+void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

@@ -108,9 +108,9 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
 /* Loads element e of the transform into x: a complex element (C2C), a real one with zero
  * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
  * conj(X[n - e]). */
-static void emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
-                              const zipfft__expr *base, const zipfft__expr *e,
-                              zipfft__access access) {
+void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                               const zipfft__expr *base, const zipfft__expr *e,
+                               zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
   int64_t stride = c->s->in_stride;
   if (c->s->kind == ZIPFFT__KIND_R2C) {
@@ -143,9 +143,9 @@ static void emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const
 
 /* Stores element e of the transform: complex (C2C), only e <= n/2 (R2C, the Hermitian
  * half), or the real part (C2R). */
-static void emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
-                               const zipfft__expr *base, const zipfft__expr *e,
-                               zipfft__access access) {
+void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
+                                const zipfft__expr *base, const zipfft__expr *e,
+                                zipfft__access access) {
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) { /* z[e] is the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     zipfft__s_store_real(c->a, g, c->out, zipfft__global_offset(c, base, even, c->s->out_stride),
@@ -166,6 +166,17 @@ static void emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipf
   zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
 }
 
+void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                             const zipfft__expr *base, const zipfft__expr *e,
+                             zipfft__access access) {
+  zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, c->s->bluestein_n)));
+  zipfft__emit_load_element(c, inside, x, base, e, access);
+  zipfft__cval w = zipfft__table_value(c, inside, zipfft__table_layout_of(c->s).chirp, e);
+  zipfft__cval prod = zipfft__cval_materialize(c->a, inside, zipfft__cval_mul(c->a, *x, w));
+  zipfft__s_assign(c->a, inside, x->re->u.var, prod.re);
+  zipfft__s_assign(c->a, inside, x->im->u.var, prod.im);
+}
+
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
@@ -180,17 +191,10 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         const zipfft__cval *xv = &x[b * ps->radix + r];
-        if (c->s->bluestein_n == 0) {
-          emit_load_element(c, g, xv, base, e, access_of_branch[v]);
-          continue;
-        }
-        /* Bluestein: elements past the logical length are zeros that are never read. */
-        zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, c->s->bluestein_n)));
-        emit_load_element(c, inside, xv, base, e, access_of_branch[v]);
-        zipfft__cval w = zipfft__table_value(c, inside, zipfft__table_layout_of(c->s).chirp, e);
-        zipfft__cval prod = zipfft__cval_materialize(c->a, inside, zipfft__cval_mul(c->a, *xv, w));
-        zipfft__s_assign(c->a, inside, xv->re->u.var, prod.re);
-        zipfft__s_assign(c->a, inside, xv->im->u.var, prod.im);
+        if (c->s->bluestein_n == 0)
+          zipfft__emit_load_element(c, g, xv, base, e, access_of_branch[v]);
+        else
+          zipfft__emit_chirp_load(c, g, xv, base, e, access_of_branch[v]);
       }
     }
   }
@@ -361,9 +365,9 @@ static zipfft__cval apply_large_twiddle(zipfft__stockham_build *c, zipfft__block
 
 /* The value stored for output element e: Bluestein's conjugate times the chirp, the
  * four-step twiddle (column not NULL), the scale. */
-static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
-                                  const zipfft__expr *column, const zipfft__expr *e,
-                                  zipfft__cval y) {
+zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__expr *column, const zipfft__expr *e,
+                                   zipfft__cval y) {
   if (c->s->bluestein_n > 0) {
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
@@ -387,8 +391,8 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        zipfft__cval out = finish_output(c, g, column, e, y[b * ps->radix + r]);
-        emit_store_element(c, g, out, base, e, access_of_branch[v]);
+        zipfft__cval out = zipfft__finish_output(c, g, column, e, y[b * ps->radix + r]);
+        zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
       }
     }
   }
@@ -498,13 +502,21 @@ static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
       const zipfft__expr *e;
       zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
       zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
-      emit_store_element(c, g, finish_output(c, g, column, e, y), base, e, access_of_branch[v]);
+      zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
+                                 access_of_branch[v]);
     }
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
 static const char *check_spec(const zipfft__kernel_spec *s) {
   int64_t product = 1;
+  if (s->pointwise != ZIPFFT__PW_NONE)
+    return s->pass_count == 0 && s->threads_per_fft == ZIPFFT__POINTWISE_THREADS &&
+                   s->ffts_per_block == 1 && s->batch_dims >= 2 &&
+                   s->batch_dims <= ZIPFFT__MAX_BATCH_DIMS && s->pointwise_range > 0 &&
+                   s->pointwise_range <= s->n
+               ? NULL
+               : "bad pointwise kernel";
   if (s->pass_count < 1 || s->pass_count > ZIPFFT__MAX_PASSES) return "bad pass count";
   for (int p = 0; p < s->pass_count; p++) {
     if (s->radices[p] < 1 || s->radices[p] > ZIPFFT__MAX_RADIX) return "bad radix";
@@ -544,6 +556,10 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
                             .shared_bytes = zipfft__c2c_shared_bytes(spec),
                             .param_count = ZIPFFT__ARG_COUNT};
   for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
+  if (spec->pointwise != ZIPFFT__PW_NONE) {
+    zipfft__emit_pointwise(&c, &k->body);
+    return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
+  }
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
     zipfft__emit_merge(&c, &k->body);
     zipfft__s_barrier(a, &k->body);

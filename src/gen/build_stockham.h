@@ -1,4 +1,5 @@
-/* build_stockham.h - builds the AST of a single-kernel batched 1D pass (C2C, R2C or C2R). */
+/* build_stockham.h - builds the AST of a single-kernel batched 1D pass (C2C, R2C or C2R) or
+ * of a pointwise kernel. */
 #ifndef ZIPFFT_BUILD_STOCKHAM_H
 #define ZIPFFT_BUILD_STOCKHAM_H
 

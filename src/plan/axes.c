@@ -1,12 +1,13 @@
-/* axes.c - strategy: a rank-1..3 transform as one single-kernel batched pass per axis,
- * fastest axis first; the other axes and the user's batch are the pass's batch. R2C starts
- * with the real pass over the last axis, C2R ends with it. */
+/* axes.c - strategy: a rank-1..3 transform as one batched pass per axis, fastest axis
+ * first; the other axes and the user's batch are the pass's batch. R2C starts with the
+ * real pass over the last axis, C2R ends with it. A pass is one single kernel, or for an
+ * axis too long for one a pass through the workspace (plan/long_axis.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/error.h"
+#include "plan/long_axis.h"
 #include "plan/single.h"
-#include "plan/strategy.h"
 
 /* One of the user's arrays as a pass sees it. */
 typedef struct array_view {
@@ -72,10 +73,10 @@ static void half_length_if_even(zipfft__kernel_spec *s) {
   s->n /= 2;
 }
 
-/* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
-static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     const pass_plan *pp, int last, const zipfft__target *t,
-                     zipfft__kernel_spec *s) {
+/* The spec of one pass before sizing: full length, the arrays' strides, the batch. */
+static void pass_template(const struct zipfft_desc_s *d, const array_view *src,
+                          const array_view *dst, const pass_plan *pp, int last,
+                          zipfft__kernel_spec *s) {
   int k = pp->axis;
   *s = (zipfft__kernel_spec){.kind = pp->kind,
                              .precision = d->precision,
@@ -87,6 +88,16 @@ static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const
                              .in_storage = src->storage,
                              .out_storage = dst->storage};
   batch_of(d, src, dst, k, s);
+}
+
+/* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
+static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
+                     const pass_plan *pp, int last, const zipfft__target *t,
+                     zipfft__kernel_spec *s) {
+  int k = pp->axis;
+  int64_t cap = zipfft__single_kernel_cap();
+  pass_template(d, src, dst, pp, last, s);
+  if (cap > 0 && d->lengths[k] > cap) return 0;
   half_length_if_even(s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
@@ -127,34 +138,58 @@ int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__t
   return pass_spec(d, &unit, &unit, &pp, 1, t, &s);
 }
 
+int zipfft__axis_possible(const struct zipfft_desc_s *d, int k, const zipfft__target *t) {
+  return zipfft__axis_supported(d, k, t) ||
+         zipfft__long_axis_possible(d->precision, d->lengths[k], t);
+}
+
 static int axes_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
   for (int k = 0; k < d->rank; k++)
-    if (!zipfft__axis_supported(d, k, t)) return 0;
+    if (!zipfft__axis_possible(d, k, t)) return 0;
   return 1;
+}
+
+/* Appends pass pp: one kernel when the axis fits one, else a pass through the workspace. */
+static zipfft_status append_pass(const struct zipfft_desc_s *d, const array_view views[2],
+                                 const pass_plan *pp, int last, const zipfft__target *t,
+                                 zipfft__decomposition *out) {
+  const array_view *src = &views[pp->src_is_output], *dst = &views[pp->dst_is_output];
+  zipfft__array from = pp->src_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT,
+                to = pp->dst_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
+  int64_t transforms = transforms_of(d, src, pp->axis);
+  zipfft__kernel_spec s;
+  if (!pass_spec(d, src, dst, pp, last, t, &s)) {
+    pass_template(d, src, dst, pp, last, &s);
+    return zipfft__long_axis_append(&s, transforms, t, from, to, out);
+  }
+  if (out->kernel_count == ZIPFFT__MAX_KERNELS)
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "a plan of more than %d kernels",
+                        ZIPFFT__MAX_KERNELS);
+  int i = out->kernel_count++;
+  out->kernels[i] = s;
+  out->src[i] = from, out->dst[i] = to;
+  out->transforms[i] = transforms;
+  return ZIPFFT_SUCCESS;
 }
 
 static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                const zipfft__target *t, zipfft__decomposition *out) {
-  pass_plan passes[ZIPFFT__MAX_KERNELS];
+  pass_plan passes[ZIPFFT__MAX_RANK + 1];
   array_view views[2] = {view_of(d, l, 0), view_of(d, l, 1)};
-  out->kernel_count = passes_of(d, passes);
-  for (int i = 0; i < out->kernel_count; i++) {
-    const pass_plan *pp = &passes[i];
-    const array_view *src = &views[pp->src_is_output], *dst = &views[pp->dst_is_output];
-    if (!pass_spec(d, src, dst, pp, i == out->kernel_count - 1, t, &out->kernels[i]))
-      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "planning failed for lengths[%d] = %lld", pp->axis,
-                          (long long)d->lengths[pp->axis]);
-    out->src[i] = pp->src_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
-    out->dst[i] = pp->dst_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
-    out->transforms[i] = transforms_of(d, src, pp->axis);
-    out->axis[i] = pp->axis;
+  int count = passes_of(d, passes);
+  out->kernel_count = 0;
+  for (int p = 0; p < count; p++) {
+    int first = out->kernel_count;
+    zipfft_status s = append_pass(d, views, &passes[p], p == count - 1, t, out);
+    if (s != ZIPFFT_SUCCESS) return s;
+    for (int i = first; i < out->kernel_count; i++) out->axis[i] = passes[p].axis;
   }
   return ZIPFFT_SUCCESS;
 }
 
 static void axes_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
-  zipfft__sb_printf(sb, "%d pass%s, one per axis\n", dec->kernel_count,
-                    dec->kernel_count == 1 ? "" : "es");
+  zipfft__sb_printf(sb, "%d kernel%s, one pass per axis\n", dec->kernel_count,
+                    dec->kernel_count == 1 ? "" : "s");
   for (int i = 0; i < dec->kernel_count; i++) {
     zipfft__sb_printf(sb, "    axis %d: ", dec->axis[i]);
     zipfft__print_kernel(dec, i, sb);

@@ -4,8 +4,21 @@
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
                                       "c2r (half length)"};
-  static const char *const arrays[] = {"input", "output", "workspace"};
+  static const char *const arrays[] = {"input", "output", "workspace", "workspace B"};
   const zipfft__kernel_spec *s = &dec->kernels[i];
+  if (s->pointwise != ZIPFFT__PW_NONE) {
+    static const char *const ops[] = {"",
+                                      "gather",
+                                      "gather times chirp, zero-padded",
+                                      "Bluestein filter multiply",
+                                      "scatter",
+                                      "scatter times chirp"};
+    int64_t chunks = s->batch_counts[s->batch_dims - 1];
+    zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
+                      kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
+                      (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks));
+    return;
+  }
   zipfft__sb_printf(sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
                     kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
                     (long long)zipfft__logical_length(s), (long long)dec->transforms[i],

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 
 #include "api/error.h"
+#include "plan/fourstep.h"
 #include "plan/single.h"
-#include "plan/strategy.h"
 
 enum { max_factors = 4 };
 
@@ -22,19 +22,12 @@ typedef struct split {
   int64_t factors[max_factors];
 } split;
 
-/* Length of ZIPFFT__FOURSTEP_MAX_SINGLE (tests): when set, lengths above it are split even
- * if one kernel could do them, so that small lengths exercise every multi-kernel path. */
-static int64_t forced_single_max(void) {
-  const char *env = getenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  return env && *env ? atoll(env) : 0;
-}
-
 /* 1 when a transform of length n fits one kernel (as a column pass) on the target. */
-static int fits_one_kernel(const struct zipfft_desc_s *d, int64_t n, const zipfft__target *t) {
-  int64_t cap = forced_single_max();
+static int fits_one_kernel(zipfft_precision precision, int64_t n, const zipfft__target *t) {
+  int64_t cap = zipfft__single_kernel_cap();
   if (n < 2 || (cap > 0 && n > cap)) return 0;
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
-                           .precision = d->precision,
+                           .precision = precision,
                            .sign = -1,
                            .n = n,
                            .in_stride = 1024,
@@ -59,11 +52,11 @@ enum { good_column_bytes = 8 * 1024, good_row_bytes = 32 * 1024 };
 /* Splits n into `count` factors that each fit one kernel (and, when strict, stay within
  * the good sizes of their role), the first ones as large as the balance allows (each the
  * largest divisor not above the count-th root of what is left); 0 when impossible. */
-static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, int strict,
+static int split_into(zipfft_precision precision, int64_t n, int count, int strict,
                       const zipfft__target *t, split *out) {
-  int64_t bytes = (int64_t)zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
   if (count == 1) {
-    if (!fits_one_kernel(d, n, t) || (strict && n * bytes > good_row_bytes)) return 0;
+    if (!fits_one_kernel(precision, n, t) || (strict && n * bytes > good_row_bytes)) return 0;
     out->factors[out->count++] = n;
     return 1;
   }
@@ -75,11 +68,12 @@ static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, int s
     root = next;
   }
   for (int64_t f = root; f >= 2; f--) {
-    if (n % f != 0 || (strict && f * bytes > good_column_bytes) || !fits_one_kernel(d, f, t))
+    if (n % f != 0 || (strict && f * bytes > good_column_bytes) ||
+        !fits_one_kernel(precision, f, t))
       continue;
     int saved = out->count;
     out->factors[out->count++] = f;
-    if (split_into(d, n / f, count - 1, strict, t, out)) return 1;
+    if (split_into(precision, n / f, count - 1, strict, t, out)) return 1;
     out->count = saved;
   }
   return 0;
@@ -87,24 +81,26 @@ static int split_into(const struct zipfft_desc_s *d, int64_t n, int count, int s
 
 /* The split with the fewest kernels (2 to max_factors) whose factors are all good for
  * their role, else the fewest kernels of any size; count 0 when none exists. */
-static split choose_split(const struct zipfft_desc_s *d, const zipfft__target *t) {
+static split choose_split(zipfft_precision precision, int64_t n, const zipfft__target *t) {
   split s = {0};
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
   int fewest = env && *env ? atoi(env) : 2;
   for (int strict = 1; strict >= 0; strict--)
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
-      if (split_into(d, d->lengths[0], count, strict, t, &s)) return s;
+      if (split_into(precision, n, count, strict, t, &s)) return s;
     }
   s.count = 0;
   return s;
 }
 
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft__target *t) {
+  return choose_split(precision, n, t).count;
+}
+
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
-  if (d->rank != 1 || d->type != ZIPFFT_C2C) return 0;
-  int64_t cap = forced_single_max();
-  if (zipfft__axis_supported(d, 0, t) && !(cap > 0 && d->lengths[0] > cap)) return 0;
-  return choose_split(d, t).count > 0;
+  if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__axis_supported(d, 0, t)) return 0;
+  return zipfft__fourstep_kernels(d->precision, d->lengths[0], t) > 0;
 }
 
 /* Product of factors [from, to). */
@@ -114,25 +110,25 @@ static int64_t product(const split *sp, int from, int to) {
   return p;
 }
 
-/* Kernel i < P-1: columns of length Ni at stride Mi, batch = (user batch, the blocks of
- * Ni*Mi elements before, the columns), twiddles fused into the stores. */
-static void column_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, const split *sp,
-                        int i, zipfft__kernel_spec *s) {
-  int64_t n = d->lengths[0], stride = i == 0 ? l->in_strides[0] : 1, dist = i == 0 ? l->in_dist : n,
+/* Kernel i < P-1: columns of length Ni at stride Mi, batch = (the job's batch, the blocks
+ * of Ni*Mi elements before, the columns), twiddles fused into the stores. */
+static void column_spec(const zipfft__fourstep_job *job, const split *sp, int i,
+                        zipfft__kernel_spec *s) {
+  int64_t n = job->n, stride = i == 0 ? job->in_stride : 1, dist = i == 0 ? job->in_dist : n,
           m = product(sp, i + 1, sp->count), blocks = product(sp, 0, i);
   *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
-                             .precision = d->precision,
-                             .sign = zipfft__desc_sign(d),
+                             .precision = job->precision,
+                             .sign = job->sign,
                              .n = sp->factors[i],
                              .in_stride = m * stride,
                              .out_stride = m,
                              .fft_major = 1,
-                             .in_storage = i == 0 ? d->in_storage : ZIPFFT_STORAGE_DEFAULT,
+                             .in_storage = i == 0 ? job->in_storage : ZIPFFT_STORAGE_DEFAULT,
                              .out_storage = ZIPFFT_STORAGE_DEFAULT,
                              .scale = 1.0,
                              .twiddle_length = sp->factors[i] * m};
   int b = 0;
-  s->batch_counts[b] = d->batch, s->batch_in_strides[b] = dist, s->batch_out_strides[b++] = n;
+  s->batch_counts[b] = job->batch, s->batch_in_strides[b] = dist, s->batch_out_strides[b++] = n;
   if (blocks > 1) {
     s->batch_counts[b] = blocks;
     s->batch_in_strides[b] = sp->factors[i] * m * stride;
@@ -142,25 +138,24 @@ static void column_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, 
   s->batch_dims = b;
 }
 
-/* The last kernel: contiguous rows of length N(P-1); batch = (user batch, k(P-2), ...,
- * k0) so that neighbouring transforms are neighbours in the output (k0 has stride 1). */
-static void row_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, const split *sp,
-                     zipfft__kernel_spec *s) {
+/* The last kernel: contiguous rows of length N(P-1); batch = (the job's batch, k(P-2),
+ * ..., k0) so that neighbouring transforms are neighbours in the output (k0 has stride 1). */
+static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__kernel_spec *s) {
   int last = sp->count - 1;
-  int64_t n = d->lengths[0], out_stride = l->out_strides[0];
+  int64_t n = job->n, out_stride = job->out_stride;
   *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
-                             .precision = d->precision,
-                             .sign = zipfft__desc_sign(d),
+                             .precision = job->precision,
+                             .sign = job->sign,
                              .n = sp->factors[last],
                              .in_stride = 1,
                              .out_stride = product(sp, 0, last) * out_stride,
                              .store_major = 1,
                              .in_storage = ZIPFFT_STORAGE_DEFAULT,
-                             .out_storage = d->out_storage,
-                             .scale = d->scale};
+                             .out_storage = job->out_storage,
+                             .scale = job->scale};
   int b = 0;
-  s->batch_counts[b] = d->batch, s->batch_in_strides[b] = n,
-  s->batch_out_strides[b++] = l->out_dist;
+  s->batch_counts[b] = job->batch, s->batch_in_strides[b] = n,
+  s->batch_out_strides[b++] = job->out_dist;
   for (int j = last - 1; j >= 0; j--, b++) {
     s->batch_counts[b] = sp->factors[j];
     s->batch_in_strides[b] = product(sp, j + 1, sp->count);
@@ -169,32 +164,52 @@ static void row_spec(const struct zipfft_desc_s *d, const zipfft__layout *l, con
   s->batch_dims = b;
 }
 
+zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
+                                      zipfft__array src, zipfft__array via, zipfft__array dst,
+                                      zipfft__decomposition *out) {
+  split sp = choose_split(job->precision, job->n, t);
+  if (sp.count == 0)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of %lld", (long long)job->n);
+  if (out->kernel_count + sp.count > ZIPFFT__MAX_KERNELS)
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                        "a plan of more than %d kernels (four-step split of %lld)",
+                        ZIPFFT__MAX_KERNELS, (long long)job->n);
+  for (int i = 0; i < sp.count; i++) {
+    int at = out->kernel_count++, last = i == sp.count - 1;
+    zipfft__kernel_spec *s = &out->kernels[at];
+    if (last)
+      row_spec(job, &sp, s);
+    else
+      column_spec(job, &sp, i, s);
+    out->transforms[at] = job->batch * (job->n / sp.factors[i]);
+    if (!zipfft__size_single_kernel(s, out->transforms[at], t))
+      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "four-step factor %lld of %lld does not fit",
+                          (long long)sp.factors[i], (long long)job->n);
+    out->src[at] = i == 0 ? src : via;
+    out->dst[at] = last ? dst : via;
+  }
+  return ZIPFFT_SUCCESS;
+}
+
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                    const zipfft__target *t, zipfft__decomposition *out) {
-  split sp = choose_split(d, t);
-  int64_t n = d->lengths[0];
-  if (sp.count == 0)
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of lengths[0] = %lld",
-                        (long long)n);
-  out->kernel_count = sp.count;
-  for (int i = 0; i < sp.count; i++) {
-    zipfft__kernel_spec *s = &out->kernels[i];
-    int last = i == sp.count - 1;
-    if (last)
-      row_spec(d, l, &sp, s);
-    else
-      column_spec(d, l, &sp, i, s);
-    out->transforms[i] = d->batch * (n / sp.factors[i]);
-    if (!zipfft__size_single_kernel(s, out->transforms[i], t))
-      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "four-step factor %lld of %lld does not fit",
-                          (long long)sp.factors[i], (long long)n);
-    out->src[i] = i == 0 ? ZIPFFT__ARRAY_INPUT : ZIPFFT__ARRAY_WORKSPACE;
-    out->dst[i] = last ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_WORKSPACE;
-    out->axis[i] = 0;
-  }
-  out->workspace_bytes = (uint64_t)n * (uint64_t)d->batch *
+  zipfft__fourstep_job job = {.precision = d->precision,
+                              .sign = zipfft__desc_sign(d),
+                              .n = d->lengths[0],
+                              .batch = d->batch,
+                              .in_stride = l->in_strides[0],
+                              .in_dist = l->in_dist,
+                              .out_stride = l->out_strides[0],
+                              .out_dist = l->out_dist,
+                              .in_storage = d->in_storage,
+                              .out_storage = d->out_storage,
+                              .scale = d->scale};
+  out->kernel_count = 0;
+  zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
+                                            ZIPFFT__ARRAY_OUTPUT, out);
+  out->workspace_bytes = (uint64_t)job.n * (uint64_t)d->batch *
                          zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
-  return ZIPFFT_SUCCESS;
+  return s;
 }
 
 static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {

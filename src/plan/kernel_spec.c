@@ -14,10 +14,19 @@ int zipfft__kind_is_half(zipfft__kernel_kind k) {
   return k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_C2R_HALF;
 }
 
+int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s) {
+  return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER;
+}
+
+int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s) {
+  return s->pointwise == ZIPFFT__PW_SCATTER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER;
+}
+
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   int r2c = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
   int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
-  int real = out ? c2r : r2c;
+  int workspace_side = out ? zipfft__pointwise_is_gather(s) : zipfft__pointwise_is_scatter(s);
+  int real = !workspace_side && s->pointwise != ZIPFFT__PW_FILTER && (out ? c2r : r2c);
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
   return real ? complex_bytes / 2 : complex_bytes;
 }
@@ -27,7 +36,7 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
-  return s->store_major || s->bluestein_n > 0;
+  return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || s->bluestein_n > 0);
 }
 
 int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s) {
@@ -84,12 +93,15 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->bluestein_n)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",
              (long long)s->bluestein_n);
+  if (s->pointwise)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pw%d_%lld", (int)s->pointwise,
+             (long long)s->pointwise_range);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh"};
   snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s%s_is%lld_os%lld%s_s%016llx",
            kinds[s->kind], s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
            (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
-           s->fft_major ? "_tm" : "", storage, fused, (long long)s->in_stride, (long long)s->out_stride,
-           batch, (unsigned long long)scale_bits);
+           s->fft_major ? "_tm" : "", storage, fused, (long long)s->in_stride,
+           (long long)s->out_stride, batch, (unsigned long long)scale_bits);
 }

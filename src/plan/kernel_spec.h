@@ -10,6 +10,28 @@
 
 enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 512 };
 
+/* Pointwise kernels (no FFT passes) move the rows of an axis too long for one kernel into
+ * and out of the plan's workspace. Each thread block takes one chunk of
+ * ZIPFFT__POINTWISE_CHUNK positions of one row, ZIPFFT__POINTWISE_THREADS threads apart. */
+enum { ZIPFFT__POINTWISE_THREADS = 256, ZIPFFT__POINTWISE_CHUNK = 1024 };
+
+/* What a pointwise kernel does to position e of each row (a row runs over
+ * pointwise_range positions; the chunk index is the innermost batch digit, stride 0):
+ * - GATHER: loads element e as the kind says (complex, real with zero imaginary part, or
+ *   the Hermitian half expanded), stores it as a complex value;
+ * - CHIRP_GATHER: the same times Bluestein's chirp for e < bluestein_n, zero beyond;
+ * - FILTER: complex in, conj(value * filter[e]) out (Bluestein, between its FFTs);
+ * - SCATTER: complex in, stored as the kind says (complex, or the real part), scaled;
+ * - CHIRP_SCATTER: the same after conj(value) * chirp[e]. */
+typedef enum zipfft__pointwise_op {
+  ZIPFFT__PW_NONE,
+  ZIPFFT__PW_GATHER,
+  ZIPFFT__PW_CHIRP_GATHER,
+  ZIPFFT__PW_FILTER,
+  ZIPFFT__PW_SCATTER,
+  ZIPFFT__PW_CHIRP_SCATTER
+} zipfft__pointwise_op;
+
 /* What the kernel reads and writes: complex to complex, real input to the Hermitian half
  * (elements 0..n/2) of the spectrum, or that half back to a real output. R2C and C2R run a
  * full-length complex transform; the real data and the half spectrum exist only in the
@@ -39,18 +61,18 @@ typedef struct zipfft__kernel_spec {
   zipfft__kernel_kind kind;
   zipfft_precision precision;
   int sign;  /* -1 forward, +1 inverse */
-  int64_t n;                         /* complex transform length (HALF kinds: real length 2n) */
+  int64_t n; /* complex transform length (HALF kinds: real length 2n) */
   int pass_count;
   int radices[ZIPFFT__MAX_PASSES]; /* radix of each pass, first to last; product = n */
   int threads_per_fft;             /* threads cooperating on one transform */
   int ffts_per_block;              /* transforms per thread block */
-  int64_t in_stride, out_stride; /* between elements of one transform (complex elements) */
-  int batch_dims;                 /* 1..ZIPFFT__MAX_BATCH_DIMS */
+  int64_t in_stride, out_stride;   /* between elements of one transform (complex elements) */
+  int batch_dims;                  /* 1..ZIPFFT__MAX_BATCH_DIMS */
   int64_t batch_counts[ZIPFFT__MAX_BATCH_DIMS];
   int64_t batch_in_strides[ZIPFFT__MAX_BATCH_DIMS], batch_out_strides[ZIPFFT__MAX_BATCH_DIMS];
-  int fft_major; /* 1: consecutive threads take consecutive transforms */
+  int fft_major;                          /* 1: consecutive threads take consecutive transforms */
   zipfft_storage in_storage, out_storage; /* how global data is stored */
-  double scale; /* multiplied into the outputs; 1 = none */
+  double scale;                           /* multiplied into the outputs; 1 = none */
   /* Fused four-step twiddle: when > 0, output element e of transform g is multiplied by
    * exp(sign 2 pi i m e / twiddle_length), m = g's innermost batch digit. */
   int64_t twiddle_length;
@@ -63,7 +85,18 @@ typedef struct zipfft__kernel_spec {
    * chirp's spectrum by two n-point FFTs through shared memory, and its first bluestein_n
    * outputs are multiplied by the chirp again. */
   int64_t bluestein_n;
+  /* Not NONE: a pointwise kernel (pass_count 0) over pointwise_range positions per row.
+   * Its kind applies to the loads of the gathers and to the stores of the scatters (the
+   * workspace side is complex); n is the length whose Hermitian half a C2R gather expands
+   * or, with bluestein_n, Bluestein's padded length (the filter's length). */
+  zipfft__pointwise_op pointwise;
+  int64_t pointwise_range;
 } zipfft__kernel_spec;
+
+/* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
+int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
+/* 1 for the pointwise scatters (the input is the complex workspace), 0 otherwise. */
+int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s);
 
 /* The transform length the kernel's loads and stores see: bluestein_n, else n. */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);

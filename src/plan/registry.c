@@ -11,11 +11,10 @@ static const zipfft__strategy *const strategies[] = {
 /* Explains why no strategy applies, most general reason first. */
 static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zipfft__target *t) {
   int axis = 0;
-  while (axis + 1 < d->rank && zipfft__axis_supported(d, axis, t)) axis++;
+  while (axis + 1 < d->rank && zipfft__axis_possible(d, axis, t)) axis++;
   return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                      "lengths[%d] = %lld: this version supports, per axis, lengths that one "
-                      "kernel can do (Bluestein's padded length included) and rank-1 C2C "
-                      "lengths that factor into such lengths (see zipfft.h)",
+                      "lengths[%d] = %lld: neither it nor Bluestein's padded length for it "
+                      "splits into at most 4 factors that one kernel each can do (see zipfft.h)",
                       axis, (long long)d->lengths[axis]);
 }
 

@@ -153,15 +153,18 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }
 
-/* The FFT length of Bluestein's method for a length n: the smallest 7-smooth length of at
- * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
-static int64_t bluestein_length(int64_t n) {
+int64_t zipfft__bluestein_length(int64_t n) {
   for (int64_t m = 2 * n - 1;; m++) {
     int64_t r = m;
     for (int p = 2; p <= 7; p++)
       while (r % p == 0) r /= p;
     if (r == 1) return m;
   }
+}
+
+int64_t zipfft__single_kernel_cap(void) {
+  const char *env = getenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  return env && *env ? atoll(env) : 0;
 }
 
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
@@ -173,7 +176,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 13: Bluestein's method inside the kernel. */
   int64_t n = s->n;
-  s->n = bluestein_length(n);
+  s->n = zipfft__bluestein_length(n);
   s->bluestein_n = n;
   f = factorize(s);
   if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;

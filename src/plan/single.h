@@ -13,4 +13,12 @@
  * or too much shared memory), leaving n as it was. */
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
+/* The FFT length of Bluestein's method for a length n: the smallest 7-smooth length of at
+ * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
+int64_t zipfft__bluestein_length(int64_t n);
+
+/* ZIPFFT_FOURSTEP_MAX_SINGLE (tests; 0 when unset): lengths above it are treated as too
+ * long for one kernel, so that small lengths exercise every multi-kernel path. */
+int64_t zipfft__single_kernel_cap(void);
+
 #endif

@@ -10,23 +10,28 @@
 #include "gen/strbuf.h"
 #include "plan/kernel_spec.h"
 
-enum { ZIPFFT__MAX_KERNELS = 4 };
+/* A pass through the workspace takes 2 + P kernels, or 3 + 2P with Bluestein, for a split
+ * into P <= 4 kernels (P = 2 up to about 2^28 points): three Bluestein axes of P = 2 fit. */
+enum { ZIPFFT__MAX_KERNELS = 24 };
 
-/* The arrays a kernel reads and writes: the user's, or the plan's workspace. */
+/* The arrays a kernel reads and writes: the user's, or one of the two parts of the plan's
+ * workspace (the second starts at second_workspace_offset). */
 typedef enum zipfft__array {
   ZIPFFT__ARRAY_INPUT,
   ZIPFFT__ARRAY_OUTPUT,
-  ZIPFFT__ARRAY_WORKSPACE
+  ZIPFFT__ARRAY_WORKSPACE,
+  ZIPFFT__ARRAY_WORKSPACE2,
+  ZIPFFT__ARRAY_COUNT
 } zipfft__array;
 
 /* What a strategy decides: the kernels to run, in order, each reading array src[i] and
- * writing dst[i]; `transforms` is the number of transforms kernel i launches, and
- * workspace_bytes the size of the plan's workspace (0: none). */
+ * writing dst[i]; `transforms` is the number of transforms (pointwise kernels: row chunks)
+ * kernel i launches, and workspace_bytes the size of the plan's workspace (0: none). */
 typedef struct zipfft__decomposition {
   int kernel_count;
   zipfft__kernel_spec kernels[ZIPFFT__MAX_KERNELS];
   zipfft__array src[ZIPFFT__MAX_KERNELS], dst[ZIPFFT__MAX_KERNELS];
-  uint64_t workspace_bytes;
+  uint64_t workspace_bytes, second_workspace_offset;
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
 } zipfft__decomposition;
@@ -47,7 +52,8 @@ typedef struct zipfft__strategy {
   void (*print)(const zipfft__decomposition *dec, zipfft__strbuf *sb);
 } zipfft__strategy;
 
-/* One single-kernel Stockham pass per axis, ranks 1-3 (plan/axes.c). */
+/* One pass per axis, ranks 1-3: a single-kernel Stockham pass, or for an axis too long
+ * for one kernel a pass through the workspace (plan/axes.c, plan/long_axis.c). */
 extern const zipfft__strategy zipfft__strategy_axes;
 /* Rank-1 C2C lengths beyond one kernel: N = N1 * ... * Np, one kernel per factor with
  * the twiddles fused into its stores (plan/fourstep.c). */
@@ -57,9 +63,11 @@ extern const zipfft__strategy zipfft__strategy_fourstep;
  * fused operations), one or two lines (plan/describe.c). */
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb);
 
-/* 1 when axis k of the description can be transformed by one kernel (used to name the
- * offending length when nothing applies). */
+/* 1 when axis k of the description can be transformed by one kernel. */
 int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__target *t);
+/* 1 when axis k can be transformed by one kernel or through the workspace (used to name
+ * the offending length when nothing applies). */
+int zipfft__axis_possible(const struct zipfft_desc_s *d, int k, const zipfft__target *t);
 
 /* Finds the first applicable strategy in the registry; NULL when none applies (the detail
  * says why: unsupported type, rank or length). */

@@ -61,6 +61,15 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) 
   return offset;
 }
 
+int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
+  return s->bluestein_n > 0 && s->pointwise != ZIPFFT__PW_FILTER;
+}
+
+int zipfft__needs_filter(const zipfft__kernel_spec *s) {
+  return s->bluestein_n > 0 &&
+         (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER);
+}
+
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   zipfft__table_layout l = {0};
   int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
@@ -74,9 +83,9 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
     at += low + (s->twiddle_length + low - 1) / low;
   }
   l.chirp = at;
-  if (s->bluestein_n > 0) at += s->bluestein_n;
+  if (zipfft__needs_chirp(s)) at += s->bluestein_n;
   l.filter = at;
-  if (s->bluestein_n > 0) at += s->n;
+  if (zipfft__needs_filter(s)) at += s->n;
   l.count = at;
   return l;
 }
@@ -141,23 +150,55 @@ static void host_fft(long double *x, int64_t n, int64_t step, const long double 
   for (int64_t i = 0; i < 2 * n; i++) x[i] = scratch[i];
 }
 
-/* Bluestein's chirp c_e = exp(sign pi i e^2 / N) (the exponent reduced mod 2N exactly) and
- * the filter: the kernel's n-point FFT of b, b[m] = b[n-m] = conj(c_m) for m < N, else 0,
- * divided by n. Returns 0 when memory runs out. */
-static int put_bluestein_tables(const zipfft__kernel_spec *s, void *table) {
+/* Bluestein's chirp c_e = exp(sign pi i e^2 / N) for length N = big, with the exponent
+ * reduced mod 2N exactly (e < 2^31, so e * e fits). */
+static void chirp(int64_t big, int64_t e, int sign, long double *re, long double *im) {
+  unit_root(e * e % (2 * big), 2 * big, re, im);
+  *im *= sign;
+}
+
+static void put_chirp(const zipfft__kernel_spec *s, void *table) {
+  int64_t base = zipfft__table_layout_of(s).chirp;
+  for (int64_t e = 0; e < s->bluestein_n; e++) {
+    long double c, sn;
+    chirp(s->bluestein_n, e, s->sign, &c, &sn);
+    put(table, base + e, s->precision, c, sn);
+  }
+}
+
+typedef void (*complex_writer)(void *b, int64_t i, long double re, long double im);
+static void write_long_double(void *b, int64_t i, long double re, long double im) {
+  ((long double *)b)[2 * i] = re, ((long double *)b)[2 * i + 1] = im;
+}
+static void write_double(void *b, int64_t i, long double re, long double im) {
+  ((double *)b)[2 * i] = (double)re, ((double *)b)[2 * i + 1] = (double)im;
+}
+
+/* Writes b[e] = b[n-e] = conj(c_e) for e < big, zeros elsewhere (b has n entries). */
+static void filter_source(int64_t big, int64_t n, int sign, complex_writer write, void *b) {
+  for (int64_t i = big; i <= n - big; i++) write(b, i, 0, 0);
+  for (int64_t e = 0; e < big; e++) {
+    long double c, sn;
+    chirp(big, e, sign, &c, &sn);
+    write(b, e, c, -sn);
+    if (e > 0) write(b, n - e, c, -sn);
+  }
+}
+
+void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b) {
+  filter_source(big, n, sign, write_double, b);
+}
+
+/* Bluestein's filter: the kernel's n-point FFT of b, b[m] = b[n-m] = conj(c_m) for m < N,
+ * else 0, divided by n, computed in long double. Returns 0 when memory runs out. */
+static int put_filter(const zipfft__kernel_spec *s, void *table) {
   zipfft__table_layout l = zipfft__table_layout_of(s);
   int64_t big = s->bluestein_n, n = s->n;
   long double *b = calloc((size_t)(2 * n), sizeof *b),
               *roots = malloc((size_t)(2 * n) * sizeof *roots),
               *scratch = malloc((size_t)(2 * n) * sizeof *scratch);
   int ok = b && roots && scratch;
-  for (int64_t e = 0; ok && e < big; e++) {
-    long double c, sn;
-    unit_root(e * e % (2 * big), 2 * big, &c, &sn); /* e < 2^31: e * e fits */
-    put(table, l.chirp + e, s->precision, c, s->sign * sn);
-    b[2 * e] = c, b[2 * e + 1] = -s->sign * sn;
-    if (e > 0) b[2 * (n - e)] = c, b[2 * (n - e) + 1] = -s->sign * sn;
-  }
+  if (ok) filter_source(big, n, s->sign, write_long_double, b);
   for (int64_t k = 0; ok && k < n; k++) {
     long double c, sn;
     unit_root(k, n, &c, &sn);
@@ -188,7 +229,10 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
   }
   if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
   if (s->twiddle_length > 0) put_large_twiddles(s, table);
-  if (s->bluestein_n > 0 && !put_bluestein_tables(s, table)) {
+  if (zipfft__needs_chirp(s)) put_chirp(s, table);
+  /* A pointwise FILTER kernel's filter is left to the plan (api/bluestein_filter.c): its
+   * length is beyond what a host FFT in long double does quickly. */
+  if (zipfft__needs_filter(s) && s->pointwise == ZIPFFT__PW_NONE && !put_filter(s, table)) {
     free(table);
     return NULL;
   }

@@ -22,6 +22,16 @@ typedef struct zipfft__table_layout {
 } zipfft__table_layout;
 zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
 
+/* 1 when the kernel's table holds Bluestein's chirp (Bluestein kernels, chirp gathers and
+ * scatters), respectively its filter (Bluestein kernels, pointwise FILTER kernels). */
+int zipfft__needs_chirp(const struct zipfft__kernel_spec *s);
+int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
+
+/* Fills b (2n doubles, interleaved complex) with the sequence whose n-point FFT (sign
+ * given), divided by n, is Bluestein's filter for length big: b[m] = b[n-m] = conj(c_m)
+ * for m < big, else 0, each rounded once from long double. */
+void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b);
+
 /* Offset (in complex elements) of pass p's twiddles in the Stockham table of a spec. */
 int64_t zipfft__stockham_twiddle_offset(const struct zipfft__kernel_spec *s, int pass);
 /* Complex entries of the kernel's table (0: the kernel needs none). */

@@ -1,0 +1,75 @@
+/* build_pointwise.c - the body of a pointwise kernel: the gathers, filter multiply and
+ * scatters that move an axis too long for one kernel through the plan's workspace. */
+#include "gen/build_context.h"
+#include "plan/twiddle.h"
+
+/* Declares a complex value initialised to zero. */
+static zipfft__cval zero_value(zipfft__stockham_build *c, zipfft__block *blk) {
+  const zipfft__var *re = zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
+  const zipfft__var *im = zipfft__var_new(c->a, "xi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, blk, re, zipfft__e_real(c->a, 0));
+  zipfft__s_decl(c->a, blk, im, zipfft__e_real(c->a, 0));
+  return (zipfft__cval){var(c, re), var(c, im)};
+}
+
+/* Stores a complex value as element e of the row at base in the (complex) output. */
+static void store_complex(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *base,
+                          const zipfft__expr *e, zipfft__cval y, zipfft__access access) {
+  zipfft__s_store_complex(c->a, blk, c->out, zipfft__global_offset(c, base, e, c->s->out_stride),
+                          y.re, y.im, access, c->s->out_storage);
+}
+
+/* Loads element e of the row at base from the (complex) input. */
+static zipfft__cval load_complex(zipfft__stockham_build *c, zipfft__block *blk,
+                                 const zipfft__expr *base, const zipfft__expr *e,
+                                 zipfft__access access) {
+  return zipfft__load_value(c, blk, c->in, zipfft__global_offset(c, base, e, c->s->in_stride),
+                            access, c->s->in_storage);
+}
+
+/* What the kernel does at position e of one row. */
+static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
+                          const zipfft__expr *out, const zipfft__expr *e, zipfft__access access) {
+  const zipfft__kernel_spec *s = c->s;
+  if (zipfft__pointwise_is_gather(s)) {
+    zipfft__cval x = zero_value(c, blk);
+    if (s->pointwise == ZIPFFT__PW_CHIRP_GATHER)
+      zipfft__emit_chirp_load(c, blk, &x, in, e, access);
+    else
+      zipfft__emit_load_element(c, blk, &x, in, e, access);
+    store_complex(c, blk, out, e, x, access);
+  } else if (s->pointwise == ZIPFFT__PW_FILTER) {
+    zipfft__cval f = zipfft__table_value(c, blk, zipfft__table_layout_of(s).filter, e);
+    zipfft__cval z = zipfft__cval_materialize(
+        c->a, blk, zipfft__cval_mul(c->a, load_complex(c, blk, in, e, access), f));
+    store_complex(c, blk, out, e, (zipfft__cval){z.re, zipfft__e_neg(c->a, z.im)}, access);
+  } else {
+    zipfft__cval y = load_complex(c, blk, in, e, access);
+    zipfft__emit_store_element(c, blk, zipfft__finish_output(c, blk, NULL, e, y), out, e, access);
+  }
+}
+
+void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
+  const zipfft__kernel_spec *s = c->s;
+  zipfft__s_comment(c->a, body, "pointwise: one chunk of one row per block");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  int64_t chunks = s->batch_counts[s->batch_dims - 1];
+  const zipfft__expr *chunk = zipfft__e_cast(
+      c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_MOD, k.g, zipfft__e_int(c->a, ZIPFFT__T_I64, chunks)));
+  const zipfft__expr *first = let(
+      c, body, "p",
+      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, chunk, i32(c, ZIPFFT__POINTWISE_CHUNK)), k.t));
+  const zipfft__expr *in = zipfft__batch_offset(c, body, &k, 0);
+  const zipfft__expr *out = zipfft__batch_offset(c, body, &k, 1);
+  zipfft__block *targets[2];
+  open_alignment_branches(c, open_if(c, body, k.active), targets);
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < ZIPFFT__POINTWISE_CHUNK / ZIPFFT__POINTWISE_THREADS; i++) {
+      const zipfft__expr *e =
+          let(c, targets[v], "e",
+              bin(c, ZIPFFT__OP_ADD, first, i32(c, (int64_t)i * ZIPFFT__POINTWISE_THREADS)));
+      zipfft__block *inside =
+          open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, e, i32(c, s->pointwise_range)));
+      emit_position(c, inside, in, out, e, access_of_branch[v]);
+    }
+}

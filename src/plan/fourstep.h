@@ -1,0 +1,31 @@
+/* fourstep.h - the kernels of a batched 1D C2C transform too long for one kernel
+ * (plan/fourstep.c), for the rank-1 strategy and for long axes of the others. */
+#ifndef ZIPFFT_FOURSTEP_H
+#define ZIPFFT_FOURSTEP_H
+
+#include "plan/strategy.h"
+
+/* A batched 1D C2C transform: `batch` transforms of n points, element strides and batch
+ * distances in elements of the arrays as stored. */
+typedef struct zipfft__fourstep_job {
+  zipfft_precision precision;
+  int sign;
+  int64_t n, batch;
+  int64_t in_stride, in_dist, out_stride, out_dist;
+  zipfft_storage in_storage, out_storage;
+  double scale;
+} zipfft__fourstep_job;
+
+/* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
+ * target; 0 when n has no such split. */
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft__target *t);
+
+/* Appends the kernels of the job to dec: the first reads array src, the intermediate
+ * results live in array via (batch * n complex values of the compute precision; the job
+ * may read src == via), the last writes dst (!= via). Fails with UNSUPPORTED_LENGTH when
+ * dec would pass ZIPFFT__MAX_KERNELS. */
+zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
+                                      zipfft__array src, zipfft__array via, zipfft__array dst,
+                                      zipfft__decomposition *dec);
+
+#endif
