@@ -113,6 +113,26 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
                                    zipfft__cval y);
 /* The body of a pointwise kernel (gen/build_pointwise.c). */
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
+/* R2C_HALF, one pair: from Z[kk] (a) and Z[n - kk] (z), stores the scaled spectrum values
+ * X[kk] and (unless the same) X[n - kk] to the output row at base (alignment-branched). */
+void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z);
+/* n - k, or 0 for k = 0: the split partner of element k. */
+const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k);
+/* C2R_HALF, one pair: loads X[kk] into p and X[n - kk] into q from the input row at base
+ * (alignment-branched; p and q are declared variables). */
+void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q);
+/* Where a merge writes Z[kk] and Z[n - kk]: shared memory or the workspace (complex, the
+ * compute precision, vector accesses). */
+typedef struct zipfft__merge_target {
+  const zipfft__var *ptr;
+  const zipfft__expr *at_k, *at_other;
+} zipfft__merge_target;
+/* C2R_HALF, one pair: Z[kk] and (unless kk = 0 or the same) Z[n - kk] from p and q. */
+void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
+                             const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
+                             zipfft__cval q);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

@@ -49,6 +49,25 @@ static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const z
   }
 }
 
+/* MERGE at pair e: the half spectrum's X[e], X[n-e] in, Z[e], Z[n-e] to the workspace. */
+static void emit_merge_at(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
+                          const zipfft__expr *out, const zipfft__expr *e) {
+  zipfft__cval p = zero_value(c, blk), q = zero_value(c, blk);
+  zipfft__load_merge_pair(c, blk, in, e, p, q);
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e);
+  zipfft__merge_target to = {c->out, zipfft__global_offset(c, out, e, c->s->out_stride),
+                             zipfft__global_offset(c, out, other, c->s->out_stride)};
+  zipfft__emit_merge_pair(c, blk, &to, e, p, q);
+}
+
+/* SPLIT at pair e: Z[e], Z[n-e] from the workspace, X[e], X[n-e] to the output. */
+static void emit_split_at(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
+                          const zipfft__expr *out, const zipfft__expr *e) {
+  zipfft__cval a = load_complex(c, blk, in, e, ZIPFFT__ACCESS_VECTOR);
+  zipfft__cval z = load_complex(c, blk, in, zipfft__split_partner(c, e), ZIPFFT__ACCESS_VECTOR);
+  zipfft__emit_split_pair(c, blk, out, e, a, z);
+}
+
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *s = c->s;
   zipfft__s_comment(c->a, body, "pointwise: one chunk of one row per block");
@@ -61,15 +80,21 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
       bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, chunk, i32(c, ZIPFFT__POINTWISE_CHUNK)), k.t));
   const zipfft__expr *in = zipfft__batch_offset(c, body, &k, 0);
   const zipfft__expr *out = zipfft__batch_offset(c, body, &k, 1);
-  zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, body, k.active), targets);
-  for (int v = 0; v < 2; v++)
+  int pairs = s->pointwise == ZIPFFT__PW_MERGE || s->pointwise == ZIPFFT__PW_SPLIT;
+  zipfft__block *targets[2] = {open_if(c, body, k.active), NULL};
+  if (!pairs) open_alignment_branches(c, targets[0], targets);
+  for (int v = 0; v < (pairs ? 1 : 2); v++)
     for (int i = 0; i < ZIPFFT__POINTWISE_CHUNK / ZIPFFT__POINTWISE_THREADS; i++) {
       const zipfft__expr *e =
           let(c, targets[v], "e",
               bin(c, ZIPFFT__OP_ADD, first, i32(c, (int64_t)i * ZIPFFT__POINTWISE_THREADS)));
       zipfft__block *inside =
           open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, e, i32(c, s->pointwise_range)));
-      emit_position(c, inside, in, out, e, access_of_branch[v]);
+      if (s->pointwise == ZIPFFT__PW_MERGE)
+        emit_merge_at(c, inside, in, out, e); /* branches on the alignment itself */
+      else if (s->pointwise == ZIPFFT__PW_SPLIT)
+        emit_split_at(c, inside, in, out, e);
+      else
+        emit_position(c, inside, in, out, e, access_of_branch[v]);
     }
 }

@@ -65,6 +65,27 @@ static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipff
   }
 }
 
+void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z) {
+  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
+  zipfft__cval w = split_twiddle(c, g, kk);
+  zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
+  zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
+  zipfft__cval odd = zipfft__cval_materialize(
+      c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
+  zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
+  zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
+  zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
+  store_split(
+      c, g, base, kk,
+      (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
+      (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
+}
+
+const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k) {
+  return partner(c, k);
+}
+
 /* R2C_HALF: X[k] = Xe + W^k Xo and X[n-k] = conj(Xe - W^k Xo), where Xe = (Z[k] +
  * conj(Z[n-k]))/2 and Xo = (Z[k] - conj(Z[n-k]))/(2i), for k = 0..n/2. */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
@@ -72,7 +93,6 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
   int pairs = (int)(c->s->n / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
-  const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
   for (int b = 0; b < per; b++) {
     const zipfft__expr *kk;
     zipfft__block *g = open_pair(c, body, &k, b, &kk);
@@ -80,18 +100,7 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     zipfft__cval z = zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &k, partner(c, kk)),
                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    zipfft__cval w = split_twiddle(c, g, kk);
-    zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
-    zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
-    zipfft__cval odd = zipfft__cval_materialize(
-        c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
-    zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
-    zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
-    zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
-    store_split(
-        c, g, base, kk,
-        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
-        (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
+    zipfft__emit_split_pair(c, g, base, kk, a, z);
   }
 }
 
@@ -104,9 +113,8 @@ static zipfft__cval declare_zero(zipfft__stockham_build *c, zipfft__block *b) {
   return (zipfft__cval){var(c, re), var(c, im)};
 }
 
-/* Loads X[kk] into p and X[n - kk] into q (aligned or byte-wise) in g. */
-static void load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                            const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
   const zipfft__cval *dst[2] = {&p, &q};
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
   zipfft__block *targets[2];
@@ -118,16 +126,15 @@ static void load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const z
                              access_of_branch[v], c->s->in_storage);
 }
 
-/* Merges the pair loaded for kk into Z[kk] and (unless it is the same element or kk = 0)
- * Z[n - kk] in shared memory. */
-static void merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__thread_coords *k,
-                       const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
+                             const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
+                             zipfft__cval q) {
   zipfft__cval w = split_twiddle(c, g, kk);
   zipfft__cval b1 =
       zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
   zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
-  zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, k, kk), z1.re, z1.im,
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  zipfft__s_store_complex(c->a, g, to->ptr, to->at_k, z1.re, z1.im, ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
   zipfft__block *second = open_if(c, g,
                                   bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
@@ -136,8 +143,8 @@ static void merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft
   zipfft__cval b2 =
       zipfft__cval_materialize(c->a, second, zipfft__cval_mul(c->a, csub(c, q, cconj(c, p)), w2));
   zipfft__cval z2 = cadd(c, cadd(c, q, cconj(c, p)), ctimes_i(c, b2));
-  zipfft__s_store_complex(c->a, second, c->smem, zipfft__shared_index(c, k, other), z2.re, z2.im,
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  zipfft__s_store_complex(c->a, second, to->ptr, to->at_other, z2.re, z2.im, ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
@@ -159,11 +166,14 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
     p[b] = declare_zero(c, body);
     q[b] = declare_zero(c, body);
     zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
-    load_merge_pair(c, g, base, kk[b], p[b], q[b]);
+    zipfft__load_merge_pair(c, g, base, kk[b], p[b], q[b]);
   }
   for (int b = 0; b < per; b++) {
     const zipfft__expr *ok =
         bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, c->s->n / 2)));
-    merge_pair(c, open_if(c, body, ok), &k, kk[b], p[b], q[b]);
+    zipfft__merge_target to = {
+        c->smem, zipfft__shared_index(c, &k, kk[b]),
+        zipfft__shared_index(c, &k, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk[b]))};
+    zipfft__emit_merge_pair(c, open_if(c, body, ok), &to, kk[b], p[b], q[b]);
   }
 }

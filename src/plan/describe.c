@@ -12,7 +12,9 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                                       "gather times chirp, zero-padded",
                                       "Bluestein filter multiply",
                                       "scatter",
-                                      "scatter times chirp"};
+                                      "scatter times chirp",
+                                      "merge of the half spectrum",
+                                      "split into the half spectrum"};
     int64_t chunks = s->batch_counts[s->batch_dims - 1];
     zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
                       kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],

@@ -15,11 +15,13 @@ int zipfft__kind_is_half(zipfft__kernel_kind k) {
 }
 
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s) {
-  return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER;
+  return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER ||
+         s->pointwise == ZIPFFT__PW_MERGE;
 }
 
 int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s) {
-  return s->pointwise == ZIPFFT__PW_SCATTER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER;
+  return s->pointwise == ZIPFFT__PW_SCATTER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER ||
+         s->pointwise == ZIPFFT__PW_SPLIT;
 }
 
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
@@ -63,6 +65,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
+  if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s))
     return 0;
   return (size_t)(2 * s->ffts_per_block * zipfft__c2c_shared_stride(s)) *

@@ -22,14 +22,20 @@ enum { ZIPFFT__POINTWISE_THREADS = 256, ZIPFFT__POINTWISE_CHUNK = 1024 };
  * - CHIRP_GATHER: the same times Bluestein's chirp for e < bluestein_n, zero beyond;
  * - FILTER: complex in, conj(value * filter[e]) out (Bluestein, between its FFTs);
  * - SCATTER: complex in, stored as the kind says (complex, or the real part), scaled;
- * - CHIRP_SCATTER: the same after conj(value) * chirp[e]. */
+ * - CHIRP_SCATTER: the same after conj(value) * chirp[e];
+ * - MERGE (kind C2R_HALF): from the half spectrum X[e], X[n-e] (e <= n/2) of a real
+ *   length 2n, the complex values Z[e], Z[n-e] whose n-point FFT gives the real pairs;
+ * - SPLIT (kind R2C_HALF): from Z[e], Z[n-e] (the n-point FFT of the real pairs), the
+ *   half spectrum X[e], X[n-e], scaled. */
 typedef enum zipfft__pointwise_op {
   ZIPFFT__PW_NONE,
   ZIPFFT__PW_GATHER,
   ZIPFFT__PW_CHIRP_GATHER,
   ZIPFFT__PW_FILTER,
   ZIPFFT__PW_SCATTER,
-  ZIPFFT__PW_CHIRP_SCATTER
+  ZIPFFT__PW_CHIRP_SCATTER,
+  ZIPFFT__PW_MERGE,
+  ZIPFFT__PW_SPLIT
 } zipfft__pointwise_op;
 
 /* What the kernel reads and writes: complex to complex, real input to the Hermitian half

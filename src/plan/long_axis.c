@@ -7,8 +7,10 @@
  * scaled). A length with no split (a large prime factor) runs Bluestein's method: the
  * gather multiplies by the chirp and pads with zeros, two four-step FFTs of the padded
  * length have a pointwise filter multiply between them, and the scatter multiplies by the
- * chirp again. Real transforms run at full complex length here (no half-length method).
- * Each pass reads and writes every element once more than a fused four-step would. */
+ * chirp again. Even real lengths run at half length: the gather takes the real data as
+ * complex pairs and a split scatter (R2C), or a merge gather and a scatter of pairs (C2R),
+ * do the half-length method's pre- and post-processing. Each pass reads and writes every
+ * element once more than a fused four-step would. */
 #include "plan/long_axis.h"
 
 #include "api/error.h"
@@ -45,15 +47,55 @@ static void make_pointwise(zipfft__kernel_spec *s, zipfft__pointwise_op op, int6
   s->batch_dims++;
 }
 
+/* How a pass moves through the workspace: the rows' length there, and the kind, operation
+ * and positions per row of the gather (into the workspace) and of the scatter. */
+typedef struct route {
+  int64_t length;
+  zipfft__kernel_kind gather_kind, scatter_kind;
+  zipfft__pointwise_op gather, scatter;
+  int64_t gather_range, scatter_range;
+} route;
+
+/* The route of a pass; length 0 when there is none. Even real lengths whose half splits
+ * run a half-length complex FFT (the real data taken as pairs, with a merge gather for C2R
+ * and a split scatter for R2C): half the bytes of the full-length route (measured on an
+ * H200, R2C 2^24 fp32: 0.45x cuFFT at full length). */
+static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) {
+  int64_t n = pass->n, half = n / 2;
+  int real = pass->kind != ZIPFFT__KIND_C2C;
+  if (real && n % 2 == 0 && zipfft__fourstep_kernels(pass->precision, half, t) > 0) {
+    if (pass->kind == ZIPFFT__KIND_R2C)
+      return (route){
+          half, ZIPFFT__KIND_R2C_HALF, ZIPFFT__KIND_R2C_HALF, ZIPFFT__PW_GATHER, ZIPFFT__PW_SPLIT,
+          half, half / 2 + 1};
+    return (route){half,
+                   ZIPFFT__KIND_C2R_HALF,
+                   ZIPFFT__KIND_C2R_HALF,
+                   ZIPFFT__PW_MERGE,
+                   ZIPFFT__PW_SCATTER,
+                   half / 2 + 1,
+                   half};
+  }
+  int64_t length = workspace_length(pass->precision, n, t);
+  int bluestein = length != n;
+  return (route){length,
+                 pass->kind,
+                 pass->kind,
+                 bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER,
+                 bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER,
+                 length,
+                 pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n};
+}
+
 /* The gather (to_workspace) or scatter of a pass: its batch digits keep their strides on
- * the user's side and become row strides of `length` on the workspace side. */
-static void transfer_spec(const zipfft__kernel_spec *pass, int64_t length, int to_workspace,
+ * the user's side and become row strides of the route's length on the workspace side. */
+static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int to_workspace,
                           zipfft__kernel_spec *s) {
-  int bluestein = length != pass->n;
   *s = *pass;
-  s->n = length;
-  s->bluestein_n = bluestein ? pass->n : 0;
-  int64_t row = length;
+  s->kind = to_workspace ? r->gather_kind : r->scatter_kind;
+  s->n = r->length;
+  s->bluestein_n = zipfft__kind_is_half(s->kind) || r->length == pass->n ? 0 : pass->n;
+  int64_t row = r->length;
   for (int d = s->batch_dims - 1; d >= 0; d--) {
     if (to_workspace)
       s->batch_out_strides[d] = row;
@@ -63,11 +105,10 @@ static void transfer_spec(const zipfft__kernel_spec *pass, int64_t length, int t
   }
   if (to_workspace) {
     s->out_stride = 1, s->out_storage = ZIPFFT_STORAGE_DEFAULT, s->scale = 1.0;
-    make_pointwise(s, bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER, length);
+    make_pointwise(s, r->gather, r->gather_range);
   } else {
     s->in_stride = 1, s->in_storage = ZIPFFT_STORAGE_DEFAULT;
-    int64_t range = pass->kind == ZIPFFT__KIND_R2C ? pass->n / 2 + 1 : pass->n;
-    make_pointwise(s, bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER, range);
+    make_pointwise(s, r->scatter, r->scatter_range);
   }
 }
 
@@ -109,12 +150,14 @@ static void reserve_workspace(zipfft__decomposition *dec, uint64_t part) {
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
                                        const zipfft__target *t, zipfft__array src,
                                        zipfft__array dst, zipfft__decomposition *dec) {
-  int64_t length = workspace_length(pass->precision, pass->n, t);
+  route r = route_of(pass, t);
+  int64_t length = r.length;
+  int bluestein = r.gather == ZIPFFT__PW_CHIRP_GATHER;
   if (length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
   int split = zipfft__fourstep_kernels(pass->precision, length, t),
-      kernels = length == pass->n ? 2 + split : 3 + 2 * split;
+      kernels = bluestein ? 3 + 2 * split : 2 + split;
   if (dec->kernel_count + kernels > ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "
@@ -133,15 +176,15 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                               .scale = 1.0};
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
   zipfft__kernel_spec s;
-  transfer_spec(pass, length, 1, &s);
+  transfer_spec(pass, &r, 1, &s);
   zipfft_status status = append_pointwise(&s, rows, src, a, dec);
   if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
-  if (status == ZIPFFT_SUCCESS && length != pass->n) {
+  if (status == ZIPFFT_SUCCESS && bluestein) {
     filter_spec(pass, length, rows, &s);
     status = append_pointwise(&s, rows, a, a, dec);
     if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
   }
-  transfer_spec(pass, length, 0, &s);
+  transfer_spec(pass, &r, 0, &s);
   if (status == ZIPFFT_SUCCESS) status = append_pointwise(&s, rows, a, dst, dec);
   return status;
 }
