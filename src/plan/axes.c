@@ -134,7 +134,7 @@ int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__t
   int64_t ones[ZIPFFT__MAX_RANK] = {1, 1, 1};
   array_view unit = {{1, 1, 1}, ones, 1, ZIPFFT_STORAGE_DEFAULT};
   pass_plan pp = {k, ZIPFFT__KIND_C2C, 0, 1};
-  zipfft__kernel_spec s;
+  zipfft__kernel_spec s = {0};
   return pass_spec(d, &unit, &unit, &pp, 1, t, &s);
 }
 

@@ -140,51 +140,120 @@ static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows
   return ZIPFFT_SUCCESS;
 }
 
-/* Grows the workspace to two parts of `part` bytes at least. */
-static void reserve_workspace(zipfft__decomposition *dec, uint64_t part) {
-  if (dec->second_workspace_offset < part) dec->second_workspace_offset = part;
-  if (dec->workspace_bytes < 2 * dec->second_workspace_offset)
-    dec->workspace_bytes = 2 * dec->second_workspace_offset;
+/* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
+static void reserve_workspace(zipfft__decomposition *dec, uint64_t part, int parts) {
+  if (parts == 2 && dec->second_workspace_offset < part) dec->second_workspace_offset = part;
+  uint64_t need = parts == 2 ? 2 * dec->second_workspace_offset : part;
+  if (dec->workspace_bytes < need) dec->workspace_bytes = need;
+}
+
+/* Whether the four-step kernels read the source and write the destination directly,
+ * skipping the gather or scatter: only plain copies (C2C, or real data as complex pairs)
+ * of a batch whose digits nest into one dimension (each stride the next inner one times
+ * its count), and for pairs a real stride of 1 and an even distance. */
+typedef struct ends {
+  int direct_in, direct_out;
+  int64_t in_stride, in_dist, out_stride, out_dist; /* complex elements, when direct */
+} ends;
+
+static int nested_batch(const zipfft__kernel_spec *pass, int out, int64_t *dist) {
+  const int64_t *strides = out ? pass->batch_out_strides : pass->batch_in_strides;
+  for (int d = pass->batch_dims - 1; d > 0; d--)
+    if (strides[d - 1] != strides[d] * pass->batch_counts[d]) return 0;
+  *dist = strides[pass->batch_dims - 1];
+  return 1;
+}
+
+/* 1 when one side (stride, batch distance) can be read or written by the four-step
+ * kernels; pairs (real data as complex values) become complex units. */
+static int direct_side(const zipfft__kernel_spec *pass, int out, int pairs, int64_t *stride,
+                       int64_t *dist) {
+  *stride = out ? pass->out_stride : pass->in_stride;
+  if (!nested_batch(pass, out, dist)) return 0;
+  if (!pairs) return 1;
+  if (*stride != 1 || *dist % 2 != 0) return 0;
+  *dist /= 2;
+  return 1;
+}
+
+static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
+  ends e = {0};
+  int pairs_in = r->gather_kind == ZIPFFT__KIND_R2C_HALF,
+      pairs_out = r->scatter_kind == ZIPFFT__KIND_C2R_HALF;
+  if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in))
+    e.direct_in = direct_side(pass, 0, pairs_in, &e.in_stride, &e.in_dist);
+  if (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out))
+    e.direct_out = direct_side(pass, 1, pairs_out, &e.out_stride, &e.out_dist);
+  return e;
+}
+
+/* The four-step job of a pass: between the workspace rows, or the user's arrays where the
+ * ends are direct. */
+static zipfft__fourstep_job job_of(const zipfft__kernel_spec *pass, int64_t length, int64_t rows,
+                                   const ends *e) {
+  return (zipfft__fourstep_job){
+      .precision = pass->precision,
+      .sign = pass->sign,
+      .n = length,
+      .batch = rows,
+      .in_stride = e->direct_in ? e->in_stride : 1,
+      .in_dist = e->direct_in ? e->in_dist : length,
+      .in_storage = e->direct_in ? pass->in_storage : ZIPFFT_STORAGE_DEFAULT,
+      .out_stride = e->direct_out ? e->out_stride : 1,
+      .out_dist = e->direct_out ? e->out_dist : length,
+      .out_storage = e->direct_out ? pass->out_storage : ZIPFFT_STORAGE_DEFAULT,
+      .scale = e->direct_out ? pass->scale : 1.0};
+}
+
+/* Appends the kernels of a route: gather, four-step (and for Bluestein the filter and a
+ * second four-step), scatter; a direct end leaves out its gather or scatter. */
+static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
+                                  const zipfft__target *t, const route *r, const ends *e,
+                                  zipfft__array src, zipfft__array dst,
+                                  zipfft__decomposition *dec) {
+  const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
+  int one_part = e->direct_in && e->direct_out;
+  zipfft__fourstep_job job = job_of(pass, r->length, rows, e);
+  zipfft__kernel_spec s;
+  zipfft_status status = ZIPFFT_SUCCESS;
+  if (!e->direct_in) {
+    transfer_spec(pass, r, 1, &s);
+    status = append_pointwise(&s, rows, src, a, dec);
+  }
+  if (status == ZIPFFT_SUCCESS)
+    status = zipfft__fourstep_append(&job, t, e->direct_in ? src : a, one_part ? a : b,
+                                     e->direct_out ? dst : a, dec);
+  if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
+    filter_spec(pass, r->length, rows, &s);
+    status = append_pointwise(&s, rows, a, a, dec);
+    if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
+  }
+  if (status == ZIPFFT_SUCCESS && !e->direct_out) {
+    transfer_spec(pass, r, 0, &s);
+    status = append_pointwise(&s, rows, a, dst, dec);
+  }
+  return status;
 }
 
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
                                        const zipfft__target *t, zipfft__array src,
                                        zipfft__array dst, zipfft__decomposition *dec) {
   route r = route_of(pass, t);
-  int64_t length = r.length;
-  int bluestein = r.gather == ZIPFFT__PW_CHIRP_GATHER;
-  if (length == 0)
+  if (r.length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
-  int split = zipfft__fourstep_kernels(pass->precision, length, t),
-      kernels = bluestein ? 3 + 2 * split : 2 + split;
+  ends e = ends_of(pass, &r);
+  int split = zipfft__fourstep_kernels(pass->precision, r.length, t);
+  int kernels =
+      !e.direct_in + !e.direct_out + split + (r.gather == ZIPFFT__PW_CHIRP_GATHER ? 1 + split : 0);
   if (dec->kernel_count + kernels > ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "
                         "(at most two axes can be longer than one kernel)",
                         (long long)pass->n, kernels, ZIPFFT__MAX_KERNELS);
-  reserve_workspace(dec, (uint64_t)rows * (uint64_t)length *
-                             zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT));
-  zipfft__fourstep_job job = {.precision = pass->precision,
-                              .sign = pass->sign,
-                              .n = length,
-                              .batch = rows,
-                              .in_stride = 1,
-                              .in_dist = length,
-                              .out_stride = 1,
-                              .out_dist = length,
-                              .scale = 1.0};
-  const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
-  zipfft__kernel_spec s;
-  transfer_spec(pass, &r, 1, &s);
-  zipfft_status status = append_pointwise(&s, rows, src, a, dec);
-  if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
-  if (status == ZIPFFT_SUCCESS && bluestein) {
-    filter_spec(pass, length, rows, &s);
-    status = append_pointwise(&s, rows, a, a, dec);
-    if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
-  }
-  transfer_spec(pass, &r, 0, &s);
-  if (status == ZIPFFT_SUCCESS) status = append_pointwise(&s, rows, a, dst, dec);
-  return status;
+  reserve_workspace(dec,
+                    (uint64_t)rows * (uint64_t)r.length *
+                        zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
+                    e.direct_in && e.direct_out ? 1 : 2);
+  return append_route(pass, rows, t, &r, &e, src, dst, dec);
 }
