@@ -139,7 +139,7 @@ zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, i
                                      const int64_t *out_strides, int64_t out_dist);
 /* Sets in-place (the output overwrites the input; in and out layouts must be equal and
  * zipfft_execute must get in == out or out == NULL) or out-of-place (in != out; the input is
- * never modified). */
+ * never modified, except by C2R of rank 2 and 3, see zipfft_type). */
 zipfft_status zipfft_desc_set_placement(zipfft_desc d, zipfft_placement p);
 /* Sets a factor multiplied into every output (finite; default 1). */
 zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
