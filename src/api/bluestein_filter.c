@@ -21,18 +21,6 @@ static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backen
   return st;
 }
 
-/* Rounds the n values of x / n into the table at the filter's offset. */
-static void put_filter(const zipfft__kernel_spec *s, const double *x, void *table) {
-  int64_t base = zipfft__table_layout_of(s).filter, n = s->n;
-  for (int64_t k = 0; k < 2 * n; k++) {
-    double v = x[k] / (double)n;
-    if (s->precision == ZIPFFT_F32)
-      ((float *)table)[2 * base + k] = (float)v;
-    else
-      ((double *)table)[2 * base + k] = v;
-  }
-}
-
 zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_backend kind,
                                        int device, zipfft__backend *b, void *table) {
   size_t bytes = (size_t)s->n * 2 * sizeof(double);
@@ -48,7 +36,7 @@ zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_back
   if (st == ZIPFFT_SUCCESS) st = b->ops->upload(b, in, host, bytes);
   if (st == ZIPFFT_SUCCESS) st = zipfft_execute(p, in, out, NULL);
   if (st == ZIPFFT_SUCCESS) st = b->ops->download(b, host, out, bytes);
-  if (st == ZIPFFT_SUCCESS) put_filter(s, host, table);
+  if (st == ZIPFFT_SUCCESS) zipfft__put_filter_spectrum(s, host, table);
   if (in) b->ops->free(b, in);
   if (out) b->ops->free(b, out);
   free(host);

@@ -73,6 +73,10 @@ static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__bl
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
 zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
                                                  int major);
+/* Declares a complex value initialised to zero, named prefix + r / i (live: kept across
+ * barriers, as the C emitter needs for values that outlive a phase). */
+zipfft__cval zipfft__zero_value(zipfft__stockham_build *c, zipfft__block *blk, const char *prefix,
+                                int live);
 /* Declares a complex value and loads it from element `at` of global memory, shared memory
  * or the table (ptr). */
 zipfft__cval zipfft__load_value(zipfft__stockham_build *c, zipfft__block *blk,

@@ -3,15 +3,6 @@
 #include "gen/build_context.h"
 #include "plan/twiddle.h"
 
-/* Declares a complex value initialised to zero. */
-static zipfft__cval zero_value(zipfft__stockham_build *c, zipfft__block *blk) {
-  const zipfft__var *re = zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "xi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, blk, re, zipfft__e_real(c->a, 0));
-  zipfft__s_decl(c->a, blk, im, zipfft__e_real(c->a, 0));
-  return (zipfft__cval){var(c, re), var(c, im)};
-}
-
 /* Stores a complex value as element e of the row at base in the (complex) output. */
 static void store_complex(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *base,
                           const zipfft__expr *e, zipfft__cval y, zipfft__access access) {
@@ -32,7 +23,7 @@ static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const z
                           const zipfft__expr *out, const zipfft__expr *e, zipfft__access access) {
   const zipfft__kernel_spec *s = c->s;
   if (zipfft__pointwise_is_gather(s)) {
-    zipfft__cval x = zero_value(c, blk);
+    zipfft__cval x = zipfft__zero_value(c, blk, "x", 0);
     if (s->pointwise == ZIPFFT__PW_CHIRP_GATHER)
       zipfft__emit_chirp_load(c, blk, &x, in, e, access);
     else
@@ -52,7 +43,7 @@ static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const z
 /* MERGE at pair e: the half spectrum's X[e], X[n-e] in, Z[e], Z[n-e] to the workspace. */
 static void emit_merge_at(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
                           const zipfft__expr *out, const zipfft__expr *e) {
-  zipfft__cval p = zero_value(c, blk), q = zero_value(c, blk);
+  zipfft__cval p = zipfft__zero_value(c, blk, "x", 0), q = zipfft__zero_value(c, blk, "x", 0);
   zipfft__load_merge_pair(c, blk, in, e, p, q);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e);
   zipfft__merge_target to = {c->out, zipfft__global_offset(c, out, e, c->s->out_stride),

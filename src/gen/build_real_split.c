@@ -104,15 +104,6 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-/* Declares a zero complex value in b. */
-static zipfft__cval declare_zero(zipfft__stockham_build *c, zipfft__block *b) {
-  const zipfft__var *re = zipfft__var_new(c->a, "mr", ZIPFFT__T_REAL);
-  const zipfft__var *im = zipfft__var_new(c->a, "mi", ZIPFFT__T_REAL);
-  zipfft__s_decl(c->a, b, re, zipfft__e_real(c->a, 0));
-  zipfft__s_decl(c->a, b, im, zipfft__e_real(c->a, 0));
-  return (zipfft__cval){var(c, re), var(c, im)};
-}
-
 void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                              const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
   const zipfft__cval *dst[2] = {&p, &q};
@@ -163,8 +154,8 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
     return;
   }
   for (int b = 0; b < per; b++) {
-    p[b] = declare_zero(c, body);
-    q[b] = declare_zero(c, body);
+    p[b] = zipfft__zero_value(c, body, "m", 0);
+    q[b] = zipfft__zero_value(c, body, "m", 0);
     zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
     zipfft__load_merge_pair(c, g, base, kk[b], p[b], q[b]);
   }

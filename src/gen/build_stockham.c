@@ -61,18 +61,22 @@ static const zipfft__expr *butterfly_guard(zipfft__stockham_build *c, const pass
   return bin(c, ZIPFFT__OP_LT, j, i32(c, ps->m));
 }
 
+zipfft__cval zipfft__zero_value(zipfft__stockham_build *c, zipfft__block *blk, const char *prefix,
+                                int live) {
+  const zipfft__var *parts[2];
+  for (int i = 0; i < 2; i++) {
+    const char *name = zipfft__arena_printf(c->a, "%s%c", prefix, i ? 'i' : 'r');
+    parts[i] = live ? zipfft__var_new_live(c->a, name, ZIPFFT__T_REAL)
+                    : zipfft__var_new(c->a, name, ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, blk, parts[i], zipfft__e_real(c->a, 0));
+  }
+  return (zipfft__cval){var(c, parts[0]), var(c, parts[1])};
+}
+
 /* Declares zero-initialised registers for every value this thread holds in a pass. */
 static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, int count, int live,
                            zipfft__cval *x) {
-  for (int i = 0; i < count; i++) {
-    const zipfft__var *re = live ? zipfft__var_new_live(c->a, "xr", ZIPFFT__T_REAL)
-                                 : zipfft__var_new(c->a, "xr", ZIPFFT__T_REAL);
-    const zipfft__var *im = live ? zipfft__var_new_live(c->a, "xi", ZIPFFT__T_REAL)
-                                 : zipfft__var_new(c->a, "xi", ZIPFFT__T_REAL);
-    zipfft__s_decl(c->a, blk, re, zipfft__e_real(c->a, 0));
-    zipfft__s_decl(c->a, blk, im, zipfft__e_real(c->a, 0));
-    x[i] = (zipfft__cval){var(c, re), var(c, im)};
-  }
+  for (int i = 0; i < count; i++) x[i] = zipfft__zero_value(c, blk, "x", live);
 }
 
 /* Offset (I64) of the first element of transform g: the digits of g over the batch

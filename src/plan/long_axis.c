@@ -18,15 +18,19 @@
 #include "plan/single.h"
 
 /* Length of the rows in the workspace: n when it splits, else Bluestein's padded length
- * when that splits, else 0. */
-static int64_t workspace_length(zipfft_precision precision, int64_t n, const zipfft__target *t) {
-  if (zipfft__fourstep_kernels(precision, n, t) > 0) return n;
+ * when that splits, else 0; *split gets the number of kernels of that split. */
+static int64_t workspace_length(zipfft_precision precision, int64_t n, const zipfft__target *t,
+                                int *split) {
+  *split = zipfft__fourstep_kernels(precision, n, t);
+  if (*split > 0) return n;
   int64_t m = zipfft__bluestein_length(n);
-  return zipfft__fourstep_kernels(precision, m, t) > 0 ? m : 0;
+  *split = zipfft__fourstep_kernels(precision, m, t);
+  return *split > 0 ? m : 0;
 }
 
 int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, const zipfft__target *t) {
-  return workspace_length(precision, n, t) > 0;
+  int split;
+  return workspace_length(precision, n, t, &split) > 0;
 }
 
 static int64_t chunks_of(int64_t range) {
@@ -54,6 +58,7 @@ typedef struct route {
   zipfft__kernel_kind gather_kind, scatter_kind;
   zipfft__pointwise_op gather, scatter;
   int64_t gather_range, scatter_range;
+  int split; /* kernels of the four-step split of length */
 } route;
 
 /* The route of a pass; length 0 when there is none. Even real lengths whose half splits
@@ -63,20 +68,26 @@ typedef struct route {
 static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) {
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
-  if (real && n % 2 == 0 && zipfft__fourstep_kernels(pass->precision, half, t) > 0) {
-    if (pass->kind == ZIPFFT__KIND_R2C)
-      return (route){
-          half, ZIPFFT__KIND_R2C_HALF, ZIPFFT__KIND_R2C_HALF, ZIPFFT__PW_GATHER, ZIPFFT__PW_SPLIT,
-          half, half / 2 + 1};
+  int split = real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, t) : 0;
+  if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
+    return (route){half,
+                   ZIPFFT__KIND_R2C_HALF,
+                   ZIPFFT__KIND_R2C_HALF,
+                   ZIPFFT__PW_GATHER,
+                   ZIPFFT__PW_SPLIT,
+                   half,
+                   half / 2 + 1,
+                   split};
+  if (split > 0)
     return (route){half,
                    ZIPFFT__KIND_C2R_HALF,
                    ZIPFFT__KIND_C2R_HALF,
                    ZIPFFT__PW_MERGE,
                    ZIPFFT__PW_SCATTER,
                    half / 2 + 1,
-                   half};
-  }
-  int64_t length = workspace_length(pass->precision, n, t);
+                   half,
+                   split};
+  int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
   return (route){length,
                  pass->kind,
@@ -84,7 +95,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                  bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER,
                  bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER,
                  length,
-                 pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n};
+                 pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
+                 split};
 }
 
 /* The gather (to_workspace) or scatter of a pass: its batch digits keep their strides on
@@ -94,7 +106,6 @@ static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int t
   *s = *pass;
   s->kind = to_workspace ? r->gather_kind : r->scatter_kind;
   s->n = r->length;
-  s->bluestein_n = zipfft__kind_is_half(s->kind) || r->length == pass->n ? 0 : pass->n;
   int64_t row = r->length;
   for (int d = s->batch_dims - 1; d >= 0; d--) {
     if (to_workspace)
@@ -110,6 +121,8 @@ static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int t
     s->in_stride = 1, s->in_storage = ZIPFFT_STORAGE_DEFAULT;
     make_pointwise(s, r->scatter, r->scatter_range);
   }
+  int chirp = s->pointwise == ZIPFFT__PW_CHIRP_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER;
+  s->bluestein_n = chirp ? pass->n : 0;
 }
 
 /* Bluestein's filter multiply, in place over `rows` contiguous rows of length m. */
@@ -243,9 +256,8 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
   ends e = ends_of(pass, &r);
-  int split = zipfft__fourstep_kernels(pass->precision, r.length, t);
-  int kernels =
-      !e.direct_in + !e.direct_out + split + (r.gather == ZIPFFT__PW_CHIRP_GATHER ? 1 + split : 0);
+  int kernels = !e.direct_in + !e.direct_out + r.split +
+                (r.gather == ZIPFFT__PW_CHIRP_GATHER ? 1 + r.split : 0);
   if (dec->kernel_count + kernels > ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "

@@ -189,6 +189,14 @@ void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b
   filter_source(big, n, sign, write_double, b);
 }
 
+void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, const double *spectrum,
+                                 void *table) {
+  int64_t base = zipfft__table_layout_of(s).filter, n = s->n;
+  for (int64_t k = 0; k < n; k++)
+    put(table, base + k, s->precision, spectrum[2 * k] / (double)n,
+        spectrum[2 * k + 1] / (double)n);
+}
+
 /* Bluestein's filter: the kernel's n-point FFT of b, b[m] = b[n-m] = conj(c_m) for m < N,
  * else 0, divided by n, computed in long double. Returns 0 when memory runs out. */
 static int put_filter(const zipfft__kernel_spec *s, void *table) {

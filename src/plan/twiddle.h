@@ -32,6 +32,12 @@ int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
  * for m < big, else 0, each rounded once from long double. */
 void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b);
 
+/* Writes the filter part of a kernel's table: spectrum (n interleaved complex values, the
+ * n-point FFT of zipfft__bluestein_filter_source's sequence) divided by n in double
+ * precision, rounded to the kernel's precision. */
+void zipfft__put_filter_spectrum(const struct zipfft__kernel_spec *s, const double *spectrum,
+                                 void *table);
+
 /* Offset (in complex elements) of pass p's twiddles in the Stockham table of a spec. */
 int64_t zipfft__stockham_twiddle_offset(const struct zipfft__kernel_spec *s, int pass);
 /* Complex entries of the kernel's table (0: the kernel needs none). */
