@@ -147,6 +147,18 @@ zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
  * and BF16 need ZIPFFT_F32 compute (checked at plan creation). Strides still count complex
  * elements, now of 4 bytes. */
 zipfft_status zipfft_desc_set_storage(zipfft_desc d, zipfft_storage in, zipfft_storage out);
+/* Zero-padded input: the input array holds only extent[k] <= its length along axis k
+ * (elements of the array's own logical shape: the last axis of a C2R input has n/2+1); the
+ * transform treats the rest as zeros that are never read, and skips whole rows and columns
+ * of zeros where its passes allow. The layout (zipfft_desc_set_layout, or the contiguous
+ * default) then describes the extent-sized array as stored. NULL restores the whole array.
+ * INVALID_LAYOUT names an extent outside 1..length. Extents need an out-of-place plan. */
+zipfft_status zipfft_desc_set_input_extent(zipfft_desc d, const int64_t *extent);
+/* Cropped output: only the first extent[k] outputs along each axis are stored (the last
+ * axis of an R2C output counts n/2+1 complex values), into an extent-sized array that the
+ * layout describes; outputs that are not stored are not computed where the passes allow.
+ * NULL restores the whole array. Same checks as zipfft_desc_set_input_extent. */
+zipfft_status zipfft_desc_set_output_extent(zipfft_desc d, const int64_t *extent);
 /* Chooses the backend and, for CUDA, the device ordinal (>= 0). AUTO picks CUDA when the
  * driver loads and the device exists, else the CPU. */
 zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device);

@@ -287,6 +287,32 @@ static void check_plan_create(void) {
   zipfft_desc_destroy(d);
 }
 
+/* Extents: each outside 1..length names its axis and value (lengths of the array's own
+ * logical shape: n/2+1 on an R2C output), a NULL description is refused, an in-place plan
+ * with extents is refused at creation; a refused extent leaves the description as it was. */
+static void check_extents(void) {
+  int64_t lengths[2] = {16, 16}, zero[2] = {0, 4}, wide[2] = {16, 10}, ok[2] = {16, 9};
+  zipfft_desc d = NULL;
+  zipfft_plan p = sentinel();
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F32, 2, lengths));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  EXPECT(zipfft_desc_set_input_extent(d, zero), ZIPFFT_ERROR_INVALID_LAYOUT, "input_extent[0] = 0");
+  EXPECT(zipfft_desc_set_output_extent(d, wide), ZIPFFT_ERROR_INVALID_LAYOUT,
+         "output_extent[1] = 10");
+  EXPECT(zipfft_desc_set_output_extent(NULL, ok), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_desc_set_input_extent(NULL, ok), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_desc_set_output_extent(d, ok), ZIPFFT_SUCCESS, NULL); /* 9 = 16/2+1: whole */
+  int64_t rows[2] = {5, 16};
+  EXPECT(zipfft_desc_set_input_extent(d, rows), ZIPFFT_SUCCESS, NULL);
+  ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_INPLACE));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_INVALID_PLACEMENT, "extents");
+  ZT_CHECK(p == sentinel(), "plan_create with extents in place changed *p");
+  ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_OUTOFPLACE));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL);
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+}
+
 /* A contiguous 1D f32 plan of 8 points, batch 2, on a backend, placed as asked. */
 static zipfft_plan small_plan(zipfft_backend b, zipfft_placement place) {
   int64_t n = 8;
@@ -434,6 +460,7 @@ int main(void) {
   check_desc_create();
   check_setters();
   check_plan_create();
+  check_extents();
   check_execute();
   check_plan_print();
   check_null_handles();

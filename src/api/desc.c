@@ -129,6 +129,46 @@ zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale) {
   return ZIPFFT_SUCCESS;
 }
 
+/* Sets the input (out = 0) or output extents after checking them against the array's
+ * logical lengths; NULL resets to the whole array. */
+static zipfft_status set_extent(zipfft_desc d, int out, const int64_t *extent) {
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  zipfft__array_lengths(d, out, lengths);
+  for (int k = 0; extent && k < d->rank; k++)
+    if (extent[k] < 1 || extent[k] > lengths[k])
+      return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                          "%s_extent[%d] = %lld is outside 1..%lld (the %s array's length)",
+                          out ? "output" : "input", k, (long long)extent[k], (long long)lengths[k],
+                          out ? "output" : "input");
+  int64_t *to = out ? d->out_extent : d->in_extent;
+  for (int k = 0; k < d->rank; k++) to[k] = extent && extent[k] < lengths[k] ? extent[k] : 0;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_desc_set_input_extent(zipfft_desc d, const int64_t *extent) {
+  REQUIRE_DESC(d);
+  return set_extent(d, 0, extent);
+}
+
+zipfft_status zipfft_desc_set_output_extent(zipfft_desc d, const int64_t *extent) {
+  REQUIRE_DESC(d);
+  return set_extent(d, 1, extent);
+}
+
+void zipfft__array_extents(const struct zipfft_desc_s *d, int out, int64_t *extents) {
+  const int64_t *set = out ? d->out_extent : d->in_extent;
+  zipfft__array_lengths(d, out, extents);
+  for (int k = 0; k < d->rank; k++)
+    if (set[k] > 0) extents[k] = set[k];
+}
+
+int zipfft__desc_has_extents(const struct zipfft_desc_s *d) {
+  for (int k = 0; k < d->rank; k++)
+    if (d->in_extent[k] > 0 || d->out_extent[k] > 0) return 1;
+  return 0;
+}
+
 /* 1 when s is a zipfft_storage value. */
 static int storage_known(zipfft_storage s) {
   return s == ZIPFFT_STORAGE_DEFAULT || s == ZIPFFT_STORAGE_F16 || s == ZIPFFT_STORAGE_BF16;
@@ -233,7 +273,7 @@ static void resolve(const struct zipfft_desc_s *d, int out, int64_t *strides, in
   int given = out ? d->has_out_strides : d->has_in_strides;
   const int64_t *user = out ? d->out_strides : d->in_strides;
   int64_t lengths[ZIPFFT__MAX_RANK], s = 1;
-  zipfft__array_lengths(d, out, lengths);
+  zipfft__array_extents(d, out, lengths);
   if (padded_real_side(d, out)) lengths[d->rank - 1] = 2 * (d->lengths[d->rank - 1] / 2 + 1);
   for (int k = d->rank - 1; k >= 0; k--) {
     strides[k] = given ? user[k] : s;
@@ -247,7 +287,7 @@ static void resolve(const struct zipfft_desc_s *d, int out, int64_t *strides, in
 static int axes_of(const struct zipfft_desc_s *d, int out, const int64_t *strides, int64_t dist,
                    axis *a) {
   int64_t lengths[ZIPFFT__MAX_RANK];
-  zipfft__array_lengths(d, out, lengths);
+  zipfft__array_extents(d, out, lengths);
   for (int k = 0; k < d->rank; k++) a[k] = (axis){lengths[k], strides[k]};
   a[d->rank] = (axis){d->batch, dist};
   return d->rank + 1;
@@ -286,6 +326,10 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
   zipfft__layout l = {{0}, {0}, 0, 0};
   axis in_axes[ZIPFFT__MAX_RANK + 1], out_axes[ZIPFFT__MAX_RANK + 1];
   char text[256];
+  if (d->placement == ZIPFFT_INPLACE && zipfft__desc_has_extents(d))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
+                        "an in-place transform cannot have input or output extents (set "
+                        "ZIPFFT_OUTOFPLACE, or extents equal to the lengths)");
   resolve(d, 0, l.in_strides, &l.in_dist);
   resolve(d, 1, l.out_strides, &l.out_dist);
   int n_in = axes_of(d, 0, l.in_strides, l.in_dist, in_axes);

@@ -21,6 +21,9 @@ struct zipfft_desc_s {
   zipfft_backend backend;
   int device;
   zipfft_storage in_storage, out_storage;
+  /* Zero-padded input and cropped output: elements held along each axis of the input and
+   * output arrays (0: the whole axis). */
+  int64_t in_extent[ZIPFFT__MAX_RANK], out_extent[ZIPFFT__MAX_RANK];
 };
 
 /* The layout of a batched transform after defaults are applied (element units). */
@@ -37,9 +40,14 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
 /* Exponent sign of the transform: -1 for R2C, +1 for C2R, the set direction for C2C. */
 int zipfft__desc_sign(const struct zipfft_desc_s *d);
 
-/* Lengths of the input (out = 0) or output (out = 1) array: the transform's lengths, with
- * the last one n/2+1 on the complex side of R2C (output) and C2R (input). */
+/* Logical lengths of the input (out = 0) or output (out = 1) array: the transform's
+ * lengths, with the last one n/2+1 on the complex side of R2C (output) and C2R (input). */
 void zipfft__array_lengths(const struct zipfft_desc_s *d, int out, int64_t *lengths);
+/* Lengths of the input or output array as stored: the extents where set, else the logical
+ * lengths. */
+void zipfft__array_extents(const struct zipfft_desc_s *d, int out, int64_t *extents);
+/* 1 when an input or output extent is set smaller than its axis. */
+int zipfft__desc_has_extents(const struct zipfft_desc_s *d);
 
 /* Checks the storage types against the precision and placement (INVALID_STORAGE). */
 zipfft_status zipfft__desc_check_storage(const struct zipfft_desc_s *d);

@@ -242,7 +242,9 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
   if (!out) out = (void *)in;
   void *second =
       p->workspace ? (char *)p->workspace + p->decomposition.second_workspace_offset : NULL;
-  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)in, out, p->workspace, second};
+  void *mid =
+      p->workspace ? (char *)p->workspace + p->decomposition.intermediate_offset : NULL;
+  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)in, out, p->workspace, second, mid};
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
     const zipfft__decomposition *dec = &p->decomposition;
     s = launch_kernel(p, i, arrays[dec->src[i]], arrays[dec->dst[i]], stream);

@@ -54,11 +54,17 @@ static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipff
   zipfft__block *targets[2];
   open_alignment_branches(c, g, targets);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk);
+  int64_t extent = c->s->store_extent;
   for (int v = 0; v < 2; v++) {
-    zipfft__s_store_complex(c->a, targets[v], c->out,
+    zipfft__block *first =
+        extent > 0 ? open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, kk, i32(c, extent))) : targets[v];
+    zipfft__s_store_complex(c->a, first, c->out,
                             zipfft__global_offset(c, base, kk, c->s->out_stride), x1.re, x1.im,
                             access_of_branch[v], c->s->out_storage);
-    zipfft__block *distinct = open_if(c, targets[v], bin(c, ZIPFFT__OP_NE, other, kk));
+    const zipfft__expr *wanted = bin(c, ZIPFFT__OP_NE, other, kk);
+    if (extent > 0)
+      wanted = bin(c, ZIPFFT__OP_AND, wanted, bin(c, ZIPFFT__OP_LT, other, i32(c, extent)));
+    zipfft__block *distinct = open_if(c, targets[v], wanted);
     zipfft__s_store_complex(c->a, distinct, c->out,
                             zipfft__global_offset(c, base, other, c->s->out_stride), x2.re, x2.im,
                             access_of_branch[v], c->s->out_storage);
@@ -110,11 +116,23 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
   zipfft__block *targets[2];
   open_alignment_branches(c, g, targets);
+  int64_t extent = c->s->load_extent;
   for (int v = 0; v < 2; v++)
     for (int i = 0; i < 2; i++)
-      zipfft__s_load_complex(c->a, targets[v], dst[i]->re->u.var, dst[i]->im->u.var, c->in,
-                             zipfft__global_offset(c, base, at[i], c->s->in_stride),
-                             access_of_branch[v], c->s->in_storage);
+      zipfft__s_load_complex(
+          c->a,
+          extent > 0 ? open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, at[i], i32(c, extent)))
+                     : targets[v],
+          dst[i]->re->u.var, dst[i]->im->u.var, c->in,
+          zipfft__global_offset(c, base, at[i], c->s->in_stride), access_of_branch[v],
+          c->s->in_storage);
+  /* The DC and Nyquist terms (the pair of kk = 0) must be real: their imaginary parts are
+   * ignored, as the full-length C2R does by keeping the real part of its result. */
+  const zipfft__expr *dc = bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0));
+  for (int i = 0; i < 2; i++)
+    zipfft__s_assign(
+        c->a, g, dst[i]->im->u.var,
+        zipfft__e_select(c->a, dc, zipfft__e_real(c->a, 0), var(c, dst[i]->im->u.var)));
 }
 
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,

@@ -109,27 +109,36 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
   return bin(c, ZIPFFT__OP_ADD, base, scaled);
 }
 
+/* Opens `if (index < extent)` when the extent is set (> 0); else returns g itself. */
+static zipfft__block *open_within(zipfft__stockham_build *c, zipfft__block *g,
+                                  const zipfft__expr *index, int64_t extent) {
+  return extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, index, i32(c, extent))) : g;
+}
+
+/* Loads real element `at` of the row at base into re, when it lies within the load extent. */
+static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const zipfft__var *re,
+                             const zipfft__expr *base, const zipfft__expr *at,
+                             zipfft__access access) {
+  zipfft__s_load_real(c->a, open_within(c, g, at, c->s->load_extent), re, c->in,
+                      zipfft__global_offset(c, base, at, c->s->in_stride), access,
+                      c->s->in_storage);
+}
+
 /* Loads element e of the transform into x: a complex element (C2C), a real one with zero
  * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
- * conj(X[n - e]). */
+ * conj(X[n - e]). Elements at or beyond the load extent are not read (x keeps its zeros). */
 void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
-  int64_t stride = c->s->in_stride;
   if (c->s->kind == ZIPFFT__KIND_R2C) {
-    zipfft__s_load_real(c->a, g, re, c->in, zipfft__global_offset(c, base, e, stride), access,
-                        c->s->in_storage);
+    load_real_within(c, g, re, base, e, access);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C_HALF) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
-    zipfft__s_load_real(c->a, g, re, c->in, zipfft__global_offset(c, base, even, stride), access,
-                        c->s->in_storage);
-    zipfft__s_load_real(
-        c->a, g, im, c->in,
-        zipfft__global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), stride), access,
-        c->s->in_storage);
+    load_real_within(c, g, re, base, even, access);
+    load_real_within(c, g, im, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), access);
     return;
   }
   const zipfft__expr *low = NULL;
@@ -137,37 +146,45 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     int64_t n = zipfft__logical_length(c->s);
     low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, n / 2)));
     e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, n), e));
+    if (c->s->load_extent > 0) e = let(c, g, "a", e);
   }
-  zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, stride), access,
-                         c->s->in_storage);
+  g = open_within(c, g, e, c->s->load_extent);
+  zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, c->s->in_stride),
+                         access, c->s->in_storage);
   if (low)
     zipfft__s_assign(c->a, g, im,
                      zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
 }
 
+/* Stores real element `at` of the row at base, when it lies within the store extent. */
+static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                              const zipfft__expr *at, const zipfft__expr *value,
+                              zipfft__access access) {
+  zipfft__s_store_real(c->a, open_within(c, g, at, c->s->store_extent), c->out,
+                       zipfft__global_offset(c, base, at, c->s->out_stride), value, access,
+                       c->s->out_storage);
+}
+
 /* Stores element e of the transform: complex (C2C), only e <= n/2 (R2C, the Hermitian
- * half), or the real part (C2R). */
+ * half), or the real part (C2R); nothing at or beyond the store extent. */
 void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                 const zipfft__expr *base, const zipfft__expr *e,
                                 zipfft__access access) {
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) { /* z[e] is the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
-    zipfft__s_store_real(c->a, g, c->out, zipfft__global_offset(c, base, even, c->s->out_stride),
-                         y.re, access, c->s->out_storage);
-    zipfft__s_store_real(
-        c->a, g, c->out,
-        zipfft__global_offset(c, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), c->s->out_stride),
-        y.im, access, c->s->out_storage);
+    store_real_within(c, g, base, even, y.re, access);
+    store_real_within(c, g, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), y.im, access);
     return;
   }
-  const zipfft__expr *at = zipfft__global_offset(c, base, e, c->s->out_stride);
   if (c->s->kind == ZIPFFT__KIND_C2R) {
-    zipfft__s_store_real(c->a, g, c->out, at, y.re, access, c->s->out_storage);
+    store_real_within(c, g, base, e, y.re, access);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C)
     g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, zipfft__logical_length(c->s) / 2)));
-  zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
+  g = open_within(c, g, e, c->s->store_extent);
+  zipfft__s_store_complex(c->a, g, c->out, zipfft__global_offset(c, base, e, c->s->out_stride),
+                          y.re, y.im, access, c->s->out_storage);
 }
 
 void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
@@ -193,6 +210,7 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
+        if (r * ps->m >= zipfft__load_bound(c->s)) continue; /* padding: stays zero */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         const zipfft__cval *xv = &x[b * ps->radix + r];
         if (c->s->bluestein_n == 0)
@@ -382,6 +400,14 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
   return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, y.re, scale), bin(c, ZIPFFT__OP_MUL, y.im, scale)};
 }
 
+/* Number of leading elements of a row (as the last pass addresses them) that are stored. */
+static int64_t store_bound(const zipfft__kernel_spec *s) {
+  int64_t extent = s->store_extent;
+  if (extent == 0) return s->n;
+  if (s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2;
+  return extent < s->n ? extent : s->n;
+}
+
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
 static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
@@ -394,6 +420,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
+        if (r * ps->m >= store_bound(c->s)) continue; /* cropped */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         zipfft__cval out = zipfft__finish_output(c, g, column, e, y[b * ps->radix + r]);
         zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
@@ -499,6 +526,7 @@ static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__expr *column = large_twiddle_column(c, body, &k);
   int64_t limit = zipfft__logical_length(c->s);
   if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
+  if (c->s->store_extent > 0 && c->s->store_extent < limit) limit = c->s->store_extent;
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++)

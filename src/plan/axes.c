@@ -9,53 +9,62 @@
 #include "plan/long_axis.h"
 #include "plan/single.h"
 
-/* One of the user's arrays as a pass sees it. */
+/* An array a pass reads or writes: the user's input or output (extent-sized, as stored),
+ * or the plan's intermediate array (contiguous complex values in the compute precision,
+ * used when padded or cropped intermediate results do not fit the user's array). */
 typedef struct array_view {
-  int64_t lengths[ZIPFFT__MAX_RANK];
-  const int64_t *strides;
+  int64_t strides[ZIPFFT__MAX_RANK];
   int64_t dist;
   zipfft_storage storage;
 } array_view;
 
-/* The input (out = 0) or output (out = 1) array of the description. */
-static array_view view_of(const struct zipfft_desc_s *d, const zipfft__layout *l, int out) {
-  array_view v = {{0},
-                  out ? l->out_strides : l->in_strides,
-                  out ? l->out_dist : l->in_dist,
-                  out ? d->out_storage : d->in_storage};
-  zipfft__array_lengths(d, out, v.lengths);
-  return v;
-}
+/* What the passes of a description see: the three arrays, the extents of the data before
+ * and after each axis is transformed, and the intermediate array's shape. */
+typedef struct pass_context {
+  array_view views[ZIPFFT__ARRAY_COUNT];
+  int64_t in_extent[ZIPFFT__MAX_RANK], out_extent[ZIPFFT__MAX_RANK];
+  int64_t logical_in[ZIPFFT__MAX_RANK], logical_out[ZIPFFT__MAX_RANK];
+  int64_t intermediate_elements; /* 0: no intermediate array */
+} pass_context;
 
-/* One planned pass: which axis, which kind, from which array to which. */
+/* One planned pass: which axis, which kind, from which array to which; done[a] says
+ * whether axis a was transformed by an earlier pass. */
 typedef struct pass_plan {
   int axis;
   zipfft__kernel_kind kind;
-  int src_is_output, dst_is_output;
+  zipfft__array src, dst;
+  int done[ZIPFFT__MAX_RANK];
 } pass_plan;
+
+/* Elements of axis a a pass sees: the output extent once transformed, else the input's. */
+static int64_t count_of(const pass_context *c, const pass_plan *pp, int a) {
+  return pp->done[a] ? c->out_extent[a] : c->in_extent[a];
+}
 
 /* The batch of the pass over axis k: the user's batch (slowest) then the other axes in
  * array order. */
-static void batch_of(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     int k, zipfft__kernel_spec *s) {
+static void batch_of(const struct zipfft_desc_s *d, const pass_context *c, const pass_plan *pp,
+                     zipfft__kernel_spec *s) {
+  const array_view *src = &c->views[pp->src], *dst = &c->views[pp->dst];
   s->batch_counts[0] = d->batch;
   s->batch_in_strides[0] = src->dist;
   s->batch_out_strides[0] = dst->dist;
   s->batch_dims = 1;
   for (int a = 0; a < d->rank; a++) {
-    if (a == k || src->lengths[a] == 1) continue;
-    s->batch_counts[s->batch_dims] = src->lengths[a];
+    if (a == pp->axis || count_of(c, pp, a) == 1) continue;
+    s->batch_counts[s->batch_dims] = count_of(c, pp, a);
     s->batch_in_strides[s->batch_dims] = src->strides[a];
     s->batch_out_strides[s->batch_dims] = dst->strides[a];
     s->batch_dims++;
   }
 }
 
-/* Transforms of the pass over axis k: the batch times every other length of the array. */
-static int64_t transforms_of(const struct zipfft_desc_s *d, const array_view *src, int k) {
+/* Transforms of the pass over axis k: the batch times every other axis's count. */
+static int64_t transforms_of(const struct zipfft_desc_s *d, const pass_context *c,
+                             const pass_plan *pp) {
   int64_t count = d->batch;
   for (int a = 0; a < d->rank; a++)
-    if (a != k) count *= src->lengths[a];
+    if (a != pp->axis) count *= count_of(c, pp, a);
   return count;
 }
 
@@ -73,11 +82,12 @@ static void half_length_if_even(zipfft__kernel_spec *s) {
   s->n /= 2;
 }
 
-/* The spec of one pass before sizing: full length, the arrays' strides, the batch. */
-static void pass_template(const struct zipfft_desc_s *d, const array_view *src,
-                          const array_view *dst, const pass_plan *pp, int last,
-                          zipfft__kernel_spec *s) {
+/* The spec of one pass before sizing: full length, the arrays' strides, the batch, the
+ * padded loads and cropped stores along the axis. */
+static void pass_template(const struct zipfft_desc_s *d, const pass_context *c,
+                          const pass_plan *pp, int last, zipfft__kernel_spec *s) {
   int k = pp->axis;
+  const array_view *src = &c->views[pp->src], *dst = &c->views[pp->dst];
   *s = (zipfft__kernel_spec){.kind = pp->kind,
                              .precision = d->precision,
                              .sign = zipfft__desc_sign(d),
@@ -87,16 +97,20 @@ static void pass_template(const struct zipfft_desc_s *d, const array_view *src,
                              .scale = last ? d->scale : 1.0,
                              .in_storage = src->storage,
                              .out_storage = dst->storage};
-  batch_of(d, src, dst, k, s);
+  int64_t loads = pp->kind == ZIPFFT__KIND_C2R ? c->logical_in[k] : d->lengths[k];
+  int64_t stores = pp->kind == ZIPFFT__KIND_R2C ? c->logical_out[k] : d->lengths[k];
+  s->load_extent = c->in_extent[k] < loads ? c->in_extent[k] : 0;
+  s->store_extent = c->out_extent[k] < stores ? c->out_extent[k] : 0;
+  batch_of(d, c, pp, s);
 }
 
 /* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
-static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const array_view *dst,
-                     const pass_plan *pp, int last, const zipfft__target *t,
-                     zipfft__kernel_spec *s) {
+static int pass_spec(const struct zipfft_desc_s *d, const pass_context *c, const pass_plan *pp,
+                     int last, const zipfft__target *t, zipfft__kernel_spec *s) {
   int k = pp->axis;
   int64_t cap = zipfft__single_kernel_cap();
-  pass_template(d, src, dst, pp, last, s);
+  int64_t transforms = transforms_of(d, c, pp);
+  pass_template(d, c, pp, last, s);
   if (cap > 0 && d->lengths[k] > cap) return 0;
   half_length_if_even(s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
@@ -105,37 +119,71 @@ static int pass_spec(const struct zipfft_desc_s *d, const array_view *src, const
   s->fft_major = s->batch_dims > 1 || d->batch > 1
                      ? s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0
                      : 0;
-  if (zipfft__size_single_kernel(s, transforms_of(d, src, k), t)) return 1;
+  if (zipfft__size_single_kernel(s, transforms, t)) return 1;
   if (!zipfft__kind_is_half(s->kind)) return 0;
   /* Half of the even length does not fit (e.g. it has a large prime factor): full length. */
   s->kind = s->kind == ZIPFFT__KIND_R2C_HALF ? ZIPFFT__KIND_R2C : ZIPFFT__KIND_C2R;
   s->n *= 2;
-  return zipfft__size_single_kernel(s, transforms_of(d, src, k), t);
+  return zipfft__size_single_kernel(s, transforms, t);
+}
+
+/* Whether the intermediate results fit the user's array they would live in (the output
+ * for C2C and R2C, the input for C2R): every axis not yet transformed holds no more than
+ * that array's extent. Padded and cropped transforms may need the intermediate array. */
+static int intermediate_fits(const struct zipfft_desc_s *d, const pass_context *c) {
+  for (int a = 0; a + 1 < d->rank; a++) {
+    int64_t before = c->in_extent[a], after = c->out_extent[a];
+    if (d->type == ZIPFFT_C2R ? after > before : before > after) return 0;
+  }
+  return 1;
+}
+
+/* Marks the pass's axis done for the passes after it. */
+static void add_pass(pass_plan *passes, int *count, int axis, zipfft__kernel_kind kind,
+                     zipfft__array src, zipfft__array dst) {
+  pass_plan pp = {axis, kind, src, dst, {0}};
+  if (*count > 0)
+    for (int a = 0; a < ZIPFFT__MAX_RANK; a++) pp.done[a] = passes[*count - 1].done[a];
+  if (*count > 0) pp.done[passes[*count - 1].axis] = 1;
+  passes[(*count)++] = pp;
 }
 
 /* The passes of a description, in execution order. C2C: every axis longer than 1, fastest
  * first (the first reads the input, the others work in the output). R2C: the real pass
  * over the last axis, then the other axes in the output. C2R: the other axes in place in
- * the input (which it therefore overwrites), then the real pass into the output. */
-static int passes_of(const struct zipfft_desc_s *d, pass_plan *out) {
+ * the input (which it therefore overwrites), then the real pass into the output. Where
+ * intermediate results do not fit that array, they go through the intermediate array. */
+static int passes_of(const struct zipfft_desc_s *d, int use_intermediate, pass_plan *out) {
   int count = 0, last = d->rank - 1, real = d->type != ZIPFFT_C2C;
-  if (d->type == ZIPFFT_R2C) out[count++] = (pass_plan){last, ZIPFFT__KIND_R2C, 0, 1};
-  for (int k = last; k >= 0; k--) {
-    if ((real && k == last) || d->lengths[k] == 1) continue;
-    int src_out = d->type == ZIPFFT_R2C || (d->type == ZIPFFT_C2C && count > 0);
-    out[count++] = (pass_plan){k, ZIPFFT__KIND_C2C, src_out, d->type != ZIPFFT_C2R};
+  zipfft__array in = ZIPFFT__ARRAY_INPUT, res = ZIPFFT__ARRAY_OUTPUT;
+  zipfft__array mid = use_intermediate ? ZIPFFT__ARRAY_INTERMEDIATE
+                      : d->type == ZIPFFT_C2R ? ZIPFFT__ARRAY_INPUT
+                                              : ZIPFFT__ARRAY_OUTPUT;
+  int axes[ZIPFFT__MAX_RANK + 1], n_axes = 0;
+  for (int k = last; k >= 0; k--)
+    if (!(real && k == last) && d->lengths[k] > 1) axes[n_axes++] = k;
+  int total = n_axes + real;
+  if (d->type == ZIPFFT_R2C)
+    add_pass(out, &count, last, ZIPFFT__KIND_R2C, in, total == 1 ? res : mid);
+  for (int i = 0; i < n_axes; i++) {
+    int first = count == 0, final = count == total - 1;
+    add_pass(out, &count, axes[i], ZIPFFT__KIND_C2C, first ? in : mid, final ? res : mid);
   }
-  if (d->type == ZIPFFT_C2R) out[count++] = (pass_plan){last, ZIPFFT__KIND_C2R, 0, 1};
-  if (count == 0) out[count++] = (pass_plan){last, ZIPFFT__KIND_C2C, 0, 1}; /* all lengths 1 */
+  if (d->type == ZIPFFT_C2R) add_pass(out, &count, last, ZIPFFT__KIND_C2R, count ? mid : in, res);
+  if (count == 0) add_pass(out, &count, last, ZIPFFT__KIND_C2C, in, res); /* all lengths 1 */
   return count;
 }
 
 int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__target *t) {
-  int64_t ones[ZIPFFT__MAX_RANK] = {1, 1, 1};
-  array_view unit = {{1, 1, 1}, ones, 1, ZIPFFT_STORAGE_DEFAULT};
-  pass_plan pp = {k, ZIPFFT__KIND_C2C, 0, 1};
+  pass_context c = {0};
+  for (int i = 0; i < ZIPFFT__ARRAY_COUNT; i++)
+    c.views[i] = (array_view){{1, 1, 1}, 1, ZIPFFT_STORAGE_DEFAULT};
+  for (int a = 0; a < ZIPFFT__MAX_RANK; a++)
+    c.in_extent[a] = c.out_extent[a] = c.logical_in[a] = c.logical_out[a] = 1;
+  c.in_extent[k] = c.out_extent[k] = c.logical_in[k] = c.logical_out[k] = d->lengths[k];
+  pass_plan pp = {k, ZIPFFT__KIND_C2C, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, {0}};
   zipfft__kernel_spec s = {0};
-  return pass_spec(d, &unit, &unit, &pp, 1, t, &s);
+  return pass_spec(d, &c, &pp, 1, t, &s);
 }
 
 int zipfft__axis_possible(const struct zipfft_desc_s *d, int k, const zipfft__target *t) {
@@ -150,40 +198,70 @@ static int axes_applicable(const struct zipfft_desc_s *d, const zipfft__target *
 }
 
 /* Appends pass pp: one kernel when the axis fits one, else a pass through the workspace. */
-static zipfft_status append_pass(const struct zipfft_desc_s *d, const array_view views[2],
+static zipfft_status append_pass(const struct zipfft_desc_s *d, const pass_context *c,
                                  const pass_plan *pp, int last, const zipfft__target *t,
                                  zipfft__decomposition *out) {
-  const array_view *src = &views[pp->src_is_output], *dst = &views[pp->dst_is_output];
-  zipfft__array from = pp->src_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT,
-                to = pp->dst_is_output ? ZIPFFT__ARRAY_OUTPUT : ZIPFFT__ARRAY_INPUT;
-  int64_t transforms = transforms_of(d, src, pp->axis);
+  int64_t transforms = transforms_of(d, c, pp);
   zipfft__kernel_spec s;
-  if (!pass_spec(d, src, dst, pp, last, t, &s)) {
-    pass_template(d, src, dst, pp, last, &s);
-    return zipfft__long_axis_append(&s, transforms, t, from, to, out);
+  if (!pass_spec(d, c, pp, last, t, &s)) {
+    pass_template(d, c, pp, last, &s);
+    return zipfft__long_axis_append(&s, transforms, t, pp->src, pp->dst, out);
   }
   if (out->kernel_count == ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "a plan of more than %d kernels",
                         ZIPFFT__MAX_KERNELS);
   int i = out->kernel_count++;
   out->kernels[i] = s;
-  out->src[i] = from, out->dst[i] = to;
+  out->src[i] = pp->src, out->dst[i] = pp->dst;
   out->transforms[i] = transforms;
   return ZIPFFT_SUCCESS;
+}
+
+/* The arrays and extents the passes see; the intermediate array (contiguous, each axis as
+ * long as the larger of its extents) only when intermediate results do not fit. */
+static void context_of(const struct zipfft_desc_s *d, const zipfft__layout *l, pass_context *c) {
+  *c = (pass_context){0};
+  zipfft__array_extents(d, 0, c->in_extent);
+  zipfft__array_extents(d, 1, c->out_extent);
+  zipfft__array_lengths(d, 0, c->logical_in);
+  zipfft__array_lengths(d, 1, c->logical_out);
+  for (int k = 0; k < d->rank; k++) {
+    c->views[ZIPFFT__ARRAY_INPUT].strides[k] = l->in_strides[k];
+    c->views[ZIPFFT__ARRAY_OUTPUT].strides[k] = l->out_strides[k];
+  }
+  c->views[ZIPFFT__ARRAY_INPUT].dist = l->in_dist;
+  c->views[ZIPFFT__ARRAY_OUTPUT].dist = l->out_dist;
+  c->views[ZIPFFT__ARRAY_INPUT].storage = d->in_storage;
+  c->views[ZIPFFT__ARRAY_OUTPUT].storage = d->out_storage;
+  if (intermediate_fits(d, c)) return;
+  array_view *mid = &c->views[ZIPFFT__ARRAY_INTERMEDIATE];
+  int64_t size = 1, last = d->rank - 1;
+  for (int k = last; k >= 0; k--) {
+    int64_t big = c->in_extent[k] > c->out_extent[k] ? c->in_extent[k] : c->out_extent[k];
+    if (k == last) big = d->type == ZIPFFT_C2R ? c->in_extent[k] : c->out_extent[k];
+    mid->strides[k] = size;
+    size *= big;
+  }
+  mid->dist = size;
+  c->intermediate_elements = size * d->batch;
 }
 
 static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                const zipfft__target *t, zipfft__decomposition *out) {
   pass_plan passes[ZIPFFT__MAX_RANK + 1];
-  array_view views[2] = {view_of(d, l, 0), view_of(d, l, 1)};
-  int count = passes_of(d, passes);
+  pass_context c;
+  context_of(d, l, &c);
+  int count = passes_of(d, c.intermediate_elements > 0, passes);
   out->kernel_count = 0;
   for (int p = 0; p < count; p++) {
     int first = out->kernel_count;
-    zipfft_status s = append_pass(d, views, &passes[p], p == count - 1, t, out);
+    zipfft_status s = append_pass(d, &c, &passes[p], p == count - 1, t, out);
     if (s != ZIPFFT_SUCCESS) return s;
     for (int i = first; i < out->kernel_count; i++) out->axis[i] = passes[p].axis;
   }
+  zipfft__reserve_intermediate(
+      out, (uint64_t)c.intermediate_elements *
+               zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
   return ZIPFFT_SUCCESS;
 }
 

@@ -99,7 +99,9 @@ int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft
 }
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
-  if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__axis_supported(d, 0, t)) return 0;
+  if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__desc_has_extents(d) ||
+      zipfft__axis_supported(d, 0, t))
+    return 0; /* extents: the axes strategy pads and crops in its gather and scatter */
   return zipfft__fourstep_kernels(d->precision, d->lengths[0], t) > 0;
 }
 

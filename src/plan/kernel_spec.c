@@ -37,6 +37,14 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
   return s->bluestein_n > 0 ? s->bluestein_n : s->n;
 }
 
+int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
+  int64_t bound = zipfft__logical_length(s), extent = s->load_extent;
+  if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0)
+    return s->n; /* the Hermitian half is read mirrored: any element may be non-zero */
+  if (s->kind == ZIPFFT__KIND_R2C_HALF) extent = (extent + 1) / 2;
+  return extent < bound ? extent : bound;
+}
+
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || s->bluestein_n > 0);
 }
@@ -90,7 +98,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  char storage[16] = "", fused[96] = "";
+  char storage[16] = "", fused[192] = "";
   if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
   if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
   if (s->bluestein_n)
@@ -99,6 +107,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->pointwise)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pw%d_%lld", (int)s->pointwise,
              (long long)s->pointwise_range);
+  if (s->load_extent || s->store_extent)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_x%lld_%lld",
+             (long long)s->load_extent, (long long)s->store_extent);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh"};

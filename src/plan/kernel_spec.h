@@ -97,12 +97,22 @@ typedef struct zipfft__kernel_spec {
    * or, with bluestein_n, Bluestein's padded length (the filter's length). */
   zipfft__pointwise_op pointwise;
   int64_t pointwise_range;
+  /* Zero-padded input and cropped output (0: none). Only the first load_extent elements of
+   * each input row are read (reals for a real input, elements of the Hermitian half for a
+   * C2R input); the others are zeros never read. Only the first store_extent elements of
+   * each output row (reals for a real output) are stored. */
+  int64_t load_extent, store_extent;
 } zipfft__kernel_spec;
 
 /* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
 /* 1 for the pointwise scatters (the input is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s);
+
+/* Number of leading elements of a row the kernel's loads may find non-zero, in the units
+ * the first pass addresses (complex elements; pairs of reals for R2C_HALF), n when every
+ * element may be: lets the loads of elements beyond it be dropped at generation time. */
+int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 
 /* The transform length the kernel's loads and stores see: bluestein_n, else n. */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);

@@ -193,9 +193,12 @@ static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
   ends e = {0};
   int pairs_in = r->gather_kind == ZIPFFT__KIND_R2C_HALF,
       pairs_out = r->scatter_kind == ZIPFFT__KIND_C2R_HALF;
-  if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in))
+  /* Padded loads and cropped stores happen only in the gather and the scatter. */
+  if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in) &&
+      pass->load_extent == 0)
     e.direct_in = direct_side(pass, 0, pairs_in, &e.in_stride, &e.in_dist);
-  if (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out))
+  if (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out) &&
+      pass->store_extent == 0)
     e.direct_out = direct_side(pass, 1, pairs_out, &e.out_stride, &e.out_dist);
   return e;
 }

@@ -18,6 +18,13 @@ static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zi
                       axis, (long long)d->lengths[axis]);
 }
 
+void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint64_t align = 256;
+  dec->intermediate_offset = (dec->workspace_bytes + align - 1) / align * align;
+  dec->workspace_bytes = dec->intermediate_offset + bytes;
+}
+
 const zipfft__strategy *zipfft__choose_strategy(const struct zipfft_desc_s *d,
                                                 const zipfft__target *t, zipfft_status *why) {
   for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)

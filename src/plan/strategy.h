@@ -14,13 +14,16 @@
  * into P <= 4 kernels (P = 2 up to about 2^28 points): three Bluestein axes of P = 2 fit. */
 enum { ZIPFFT__MAX_KERNELS = 24 };
 
-/* The arrays a kernel reads and writes: the user's, or one of the two parts of the plan's
- * workspace (the second starts at second_workspace_offset). */
+/* The arrays a kernel reads and writes: the user's, one of the two parts of the plan's
+ * workspace for long axes (the second starts at second_workspace_offset), or the
+ * intermediate array of padded and cropped multi-axis transforms (after both parts, at
+ * intermediate_offset). */
 typedef enum zipfft__array {
   ZIPFFT__ARRAY_INPUT,
   ZIPFFT__ARRAY_OUTPUT,
   ZIPFFT__ARRAY_WORKSPACE,
   ZIPFFT__ARRAY_WORKSPACE2,
+  ZIPFFT__ARRAY_INTERMEDIATE,
   ZIPFFT__ARRAY_COUNT
 } zipfft__array;
 
@@ -31,10 +34,13 @@ typedef struct zipfft__decomposition {
   int kernel_count;
   zipfft__kernel_spec kernels[ZIPFFT__MAX_KERNELS];
   zipfft__array src[ZIPFFT__MAX_KERNELS], dst[ZIPFFT__MAX_KERNELS];
-  uint64_t workspace_bytes, second_workspace_offset;
+  uint64_t workspace_bytes, second_workspace_offset, intermediate_offset;
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
 } zipfft__decomposition;
+
+/* Places an intermediate array of `bytes` after the workspace parts (none when 0). */
+void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes);
 
 /* Limits of the target that shape the decomposition. */
 typedef struct zipfft__target {
