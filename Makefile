@@ -17,7 +17,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	$(BUILD)/zipfft demo
+	$(BUILD)/zipfft match
 
 # The CI suite: the quick tier, plain and under AddressSanitizer + UndefinedBehaviorSanitizer.
 test: build

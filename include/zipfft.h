@@ -194,6 +194,86 @@ zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b);
 /* Frees a plan and its device resources. NULL is accepted and ignored. */
 zipfft_status zipfft_plan_destroy(zipfft_plan p);
 
+/*
+ * Fused convolution and cross-correlation (zipfft_corr)
+ *
+ * A plan keeps the spectrum of one real filter of the given lengths (rank 1-3; the FFT
+ * size is the filter's size) and, per call, takes a batch of small real signals of
+ * signal_lengths <= lengths, implicitly zero-padded. With indices taken modulo the lengths
+ * (circular), the full result is
+ *   correlation: full[x] = sum_y filter[x + y] * signal[y]
+ *   convolution: full[x] = sum_y filter[x - y] * signal[y]
+ * (the naive sums, no normalisation factor). The region says which part is stored:
+ *   FULL  - every x, lengths in each axis;
+ *   SAME  - lengths in each axis, centred on the signal: out[x] = full[x - c] (correlation)
+ *           or full[x + c] (convolution), c = signal_length / 2 (rounded down);
+ *   VALID - the lengths - signal_lengths + 1 positions where no index wraps: out[x] =
+ *           full[x] (correlation) or full[x + signal_length - 1] (convolution).
+ * Signals are contiguous row-major arrays of signal_lengths reals, one after the other;
+ * outputs contiguous arrays of zipfft_corr_output_lengths reals. On CUDA every pointer is
+ * device memory; on the CPU host memory.
+ * The passes: a padded R2C along the last axis over only the signal's rows, forward C2C
+ * along the middle axis (rank 3), then one kernel per column of the first axis that does
+ * the forward FFT, the multiply by the kept spectrum and the inverse FFT, storing only the
+ * rows the region needs; the inverse passes back, the last one storing only the region.
+ */
+typedef struct zipfft_corr_s *zipfft_corr;
+typedef enum zipfft_corr_mode { ZIPFFT_CORRELATE = 0, ZIPFFT_CONVOLVE = 1 } zipfft_corr_mode;
+typedef enum zipfft_corr_region {
+  ZIPFFT_REGION_FULL = 0,
+  ZIPFFT_REGION_SAME = 1,
+  ZIPFFT_REGION_VALID = 2
+} zipfft_corr_region;
+
+/* Options of a correlation plan; a NULL config means all zeros: correlation, FULL region,
+ * the spectrum kept in the precision's type, backend AUTO on device 0. */
+typedef struct zipfft_corr_config {
+  zipfft_corr_mode mode;
+  zipfft_corr_region region;
+  /* How the kept spectrum is stored: DEFAULT (the precision's type) or F16 (half the
+   * bytes read per pass; ZIPFFT_F32 only; see docs for its accuracy cost). */
+  zipfft_storage spectrum_storage;
+  zipfft_backend backend;
+  int device;
+} zipfft_corr_config;
+
+/* Creates a correlation plan: filter (FFT) lengths, signal lengths (each 1..lengths[k]),
+ * and the largest number of signals one call takes (batch >= 1). Compiles its kernels and
+ * allocates its spectrum and workspace. On failure *c is left unchanged. */
+zipfft_status zipfft_corr_create(zipfft_corr *c, zipfft_precision prec, int rank,
+                                 const int64_t *lengths, const int64_t *signal_lengths,
+                                 int64_t batch, const zipfft_corr_config *config);
+/* The lengths of one output (rank values): lengths, or lengths - signal_lengths + 1 for
+ * VALID. */
+zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths);
+/* Transforms the real filter (contiguous, lengths) once and keeps its spectrum (in fp64,
+ * then rounded to the spectrum storage). Must be called before the first execution;
+ * calling it again replaces the filter. Synchronises with the device. */
+zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter);
+/* Correlates (or convolves) count signals (1..batch) with the filter and stores count
+ * outputs. Enqueues kernels only on CUDA (stream: a CUstream or NULL); never allocates. */
+zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t count, void *out,
+                                  void *stream);
+/* 2DTM statistics. The plan holds per output position the maximum over every signal
+ * accumulated, the index of the signal that gave it (the lowest index on ties), and the
+ * sum and sum of squares (accumulated in double). zipfft_corr_stats_reset clears them
+ * (and allocates them on the first call); zipfft_corr_accumulate correlates count
+ * signals, numbered first_index, first_index + 1, ..., and folds their outputs into the
+ * statistics in the last kernel, without writing any output. Both only enqueue on CUDA. */
+zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream);
+zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t count,
+                                     int32_t first_index, void *stream);
+/* Waits for the accumulations and writes host arrays of the output size (any may be
+ * NULL): the maximum, its signal index (-1 where nothing was accumulated), the mean and
+ * standard deviation over every signal accumulated since the reset, and the z-score
+ * (max - mean) / stddev (0 where stddev is 0). Computed in double on the host. */
+zipfft_status zipfft_corr_finalize(zipfft_corr c, float *max, int32_t *index, float *mean,
+                                   float *stddev, float *zscore);
+/* The backend the plan runs on. */
+zipfft_status zipfft_corr_backend(zipfft_corr c, zipfft_backend *b);
+/* Frees a correlation plan. NULL is accepted and ignored. */
+zipfft_status zipfft_corr_destroy(zipfft_corr c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,3 +104,30 @@ zipfft_status zt_execute(zipfft_plan p, zt_buffer *in, zt_buffer *out, void *str
     return execute_on_device(p, in, out, stream);
   return zipfft_execute(p, in ? in->data : NULL, out ? out->data : NULL, stream);
 }
+
+void *zt_mem_alloc(size_t bytes) {
+  if (zt_backend() == ZT_BACKEND_CPU) return malloc(bytes ? bytes : 1);
+  CUdeviceptr p = 0;
+  if (!zt_device_ready() || !cuda_ok(cuda->cuMemAlloc(&p, bytes ? bytes : 1), "cuMemAlloc"))
+    return NULL;
+  return (void *)(uintptr_t)p;
+}
+
+int zt_mem_upload(void *dst, const void *src, size_t bytes) {
+  if (zt_backend() == ZT_BACKEND_CPU) return memcpy(dst, src, bytes) != NULL;
+  return cuda_ok(cuda->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes), "cuMemcpyHtoD");
+}
+
+int zt_mem_download(void *dst, const void *src, size_t bytes) {
+  if (zt_backend() == ZT_BACKEND_CPU) return memcpy(dst, src, bytes) != NULL;
+  return cuda_ok(cuda->cuCtxSynchronize(), "cuCtxSynchronize") &&
+         cuda_ok(cuda->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes), "cuMemcpyDtoH");
+}
+
+void zt_mem_free(void *p) {
+  if (!p) return;
+  if (zt_backend() == ZT_BACKEND_CPU)
+    free(p);
+  else
+    cuda->cuMemFree((CUdeviceptr)(uintptr_t)p);
+}

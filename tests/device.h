@@ -31,4 +31,13 @@ int zt_device_ready(void);
  * copies. */
 zipfft_status zt_execute(zipfft_plan p, zt_buffer *in, zt_buffer *out, void *stream);
 
+/* Memory of the backend under test (device memory on CUDA, host memory on the CPU), for
+ * APIs that take backend pointers (zipfft_corr). Allocation returns NULL after printing
+ * and counting a failure; the copies return 1 on success (the download first waits for
+ * the device). */
+void *zt_mem_alloc(size_t bytes);
+int zt_mem_upload(void *dst, const void *src, size_t bytes);
+int zt_mem_download(void *dst, const void *src, size_t bytes);
+void zt_mem_free(void *p);
+
 #endif

@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "demo.h"
 #include "gen_command.h"
+#include "match_command.h"
 
 typedef struct subcommand {
   const char *name;
@@ -19,6 +20,9 @@ static const subcommand subcommands[] = {
      "gen [--c] PROBLEM...  print the generated kernel source (CUDA, or C)"},
     {"plan", zipfft_tool_plan, "plan PROBLEM...       print the plan chosen for a problem"},
     {"bench", zipfft_tool_bench, "bench [--quick] [--md FILE] [--only f32|f64] [--device D]"},
+    {"match", zipfft_tool_match,
+     "match [--image F.mrc --templates T.mrc] [--out DIR] [--batch B] [--threshold Z] "
+     "[--backend auto|cpu|cuda]"},
 };
 
 static int usage(void) {

@@ -153,6 +153,20 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
                       p->backend->ops->name, (unsigned long long)have);
 }
 
+/* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
+ * workspace (zeroed); releases the plan on failure. */
+static zipfft_status prepare_plan(zipfft_plan p) {
+  zipfft_status s = check_memory_fits(p);
+  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
+    p->kernels[i].spec = p->decomposition.kernels[i];
+    s = prepare_kernel(p, &p->kernels[i]);
+  }
+  if (s == ZIPFFT_SUCCESS && p->decomposition.workspace_bytes > 0)
+    s = p->backend->ops->alloc(p->backend, (size_t)p->decomposition.workspace_bytes, &p->workspace);
+  if (s != ZIPFFT_SUCCESS) release_plan(p);
+  return s;
+}
+
 zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   if (!out) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: p is NULL");
   if (!d) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_create: desc is NULL");
@@ -162,21 +176,39 @@ zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   zipfft_status s = zipfft__desc_check_storage(d);
   if (s == ZIPFFT_SUCCESS) s = open_backend(d, &p->backend_kind, &p->backend);
   if (s == ZIPFFT_SUCCESS) s = decompose(p);
-  if (s == ZIPFFT_SUCCESS) s = check_memory_fits(p);
-  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    p->kernels[i].spec = p->decomposition.kernels[i];
-    s = prepare_kernel(p, &p->kernels[i]);
-  }
-  if (s == ZIPFFT_SUCCESS && p->decomposition.workspace_bytes > 0)
-    s = p->backend->ops->alloc(p->backend, (size_t)p->decomposition.workspace_bytes, &p->workspace);
   if (s != ZIPFFT_SUCCESS) {
     release_plan(p);
     return s;
   }
+  s = prepare_plan(p);
+  if (s != ZIPFFT_SUCCESS) return s;
   *out = p;
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }
+
+zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_desc_s *d,
+                                       const zipfft__strategy *strategy,
+                                       zipfft__decompose_fn make, const void *problem) {
+  zipfft_plan p = calloc(1, sizeof *p);
+  if (!p) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a plan");
+  p->desc = *d;
+  p->strategy = strategy;
+  zipfft_status s = open_backend(d, &p->backend_kind, &p->backend);
+  if (s == ZIPFFT_SUCCESS) {
+    zipfft__target target = {p->backend->ops->max_shared_bytes(p->backend)};
+    s = make(problem, &target, &p->decomposition);
+  }
+  if (s != ZIPFFT_SUCCESS) {
+    release_plan(p);
+    return s;
+  }
+  s = prepare_plan(p);
+  if (s == ZIPFFT_SUCCESS) *out = p;
+  return s;
+}
+
+zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p) { return p->backend; }
 
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {
@@ -216,22 +248,47 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
   return ZIPFFT_SUCCESS;
 }
 
-/* Launches kernel i over all its transforms, in grid-sized chunks. */
-static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *out, void *stream) {
+/* Launches kernel i over all its transforms (those of `count` of the plan's batch), in
+ * grid-sized chunks. */
+static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
+                                   const zipfft__run *run) {
   const plan_kernel *pk = &p->kernels[i];
   const zipfft__kernel_spec *s = &pk->spec;
+  const zipfft__decomposition *dec = &p->decomposition;
+  const void *in = arrays[dec->src[i]], *tw = pk->twiddles;
+  void *out = arrays[dec->dst[i]];
+  const void *aux = s->fused != ZIPFFT__FUSED_NONE ? run->spectrum : NULL;
+  int64_t loop_count = run->count, first_index = run->first_index;
   size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
-  int64_t batch = p->decomposition.transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
-  const void *tw = pk->twiddles;
+  int64_t batch = dec->transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
+  if (!s->statistics) batch = batch / p->desc.batch * run->count; /* the batch is slowest */
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
-    void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw,
-                                     &batch,      &offset,      &aligned};
+    void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw, &batch,      &offset,
+                                     &aligned,    (void *)&aux, &loop_count, &first_index};
     zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block),
-                        zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), stream, args};
+                        zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), run->stream,
+                        args};
     zipfft_status st = p->backend->ops->launch(p->backend, pk->handle, &l);
     if (st != ZIPFFT_SUCCESS) return st;
+  }
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run) {
+  const zipfft__decomposition *dec = &p->decomposition;
+  void *second = p->workspace ? (char *)p->workspace + dec->second_workspace_offset : NULL;
+  void *mid = p->workspace ? (char *)p->workspace + dec->intermediate_offset : NULL;
+  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)run->in, run->out, p->workspace,
+                                       second,          mid,      run->stats};
+  for (int i = 0; i < dec->kernel_count; i++) {
+    /* Of the last two kernels of a plan with statistics, the one the run asks for. */
+    if (dec->has_statistics && i >= dec->kernel_count - 2 &&
+        (i == dec->kernel_count - 1) != run->statistics)
+      continue;
+    zipfft_status s = launch_kernel(p, i, arrays, run);
+    if (s != ZIPFFT_SUCCESS) return s;
   }
   return ZIPFFT_SUCCESS;
 }
@@ -239,19 +296,10 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, const void *in, void *o
 zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream) {
   zipfft_status s = check_execute_args(p, in, out, stream);
   if (s != ZIPFFT_SUCCESS) return s;
-  if (!out) out = (void *)in;
-  void *second =
-      p->workspace ? (char *)p->workspace + p->decomposition.second_workspace_offset : NULL;
-  void *mid =
-      p->workspace ? (char *)p->workspace + p->decomposition.intermediate_offset : NULL;
-  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)in, out, p->workspace, second, mid};
-  for (int i = 0; i < p->decomposition.kernel_count; i++) {
-    const zipfft__decomposition *dec = &p->decomposition;
-    s = launch_kernel(p, i, arrays[dec->src[i]], arrays[dec->dst[i]], stream);
-    if (s != ZIPFFT_SUCCESS) return s;
-  }
-  zipfft__clear_error();
-  return ZIPFFT_SUCCESS;
+  zipfft__run run = {in, out ? out : (void *)in, NULL, NULL, p->desc.batch, 0, 0, stream};
+  s = zipfft__plan_run(p, &run);
+  if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
+  return s;
 }
 
 static const char *const type_names[] = {"c2c", "r2c", "c2r"};

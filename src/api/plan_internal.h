@@ -16,4 +16,38 @@ int zipfft__plan_kernel_count(zipfft_plan p);
  * malloc'ed into *text. */
 zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text);
 
+/* One execution of a plan's kernels: the arrays, and for correlation plans the kept
+ * spectrum, the statistics arrays, the signals of this call (count <= the plan's batch),
+ * the index of the first (statistics) and whether the statistics kernel runs instead of
+ * the kernel that stores outputs. */
+typedef struct zipfft__run {
+  const void *in;
+  void *out;
+  const void *spectrum;
+  void *stats;
+  int64_t count, first_index;
+  int statistics;
+  void *stream;
+} zipfft__run;
+
+struct zipfft_desc_s;
+struct zipfft__strategy;
+struct zipfft__target;
+struct zipfft__decomposition;
+struct zipfft__backend;
+/* Fills a decomposition for a problem of its own kind (correlation plans). */
+typedef zipfft_status (*zipfft__decompose_fn)(const void *problem,
+                                              const struct zipfft__target *t,
+                                              struct zipfft__decomposition *out);
+/* Creates a plan whose kernels `make` chooses for `problem`, on the backend, precision and
+ * batch of d (the strategy prints it). On failure *out is left unchanged. */
+zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_desc_s *d,
+                                       const struct zipfft__strategy *strategy,
+                                       zipfft__decompose_fn make, const void *problem);
+/* The backend a plan runs on (its memory operations serve companions of the plan). */
+struct zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p);
+
+/* Enqueues the plan's kernels for one run (no argument checks). */
+zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run);
+
 #endif

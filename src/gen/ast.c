@@ -367,6 +367,26 @@ zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__exp
 
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b) { stmt(a, b, ZIPFFT__S_BARRIER); }
 
+zipfft__stmt *zipfft__s_for(zipfft__arena *a, zipfft__block *b, const zipfft__var *var,
+                            const zipfft__expr *count) {
+  zipfft__stmt *s = stmt(a, b, ZIPFFT__S_FOR);
+  s->u.for_.var = var;
+  s->u.for_.count = count;
+  return s;
+}
+
+void zipfft__s_call(zipfft__arena *a, zipfft__block *b, const char *function, int arg_count,
+                    const zipfft__expr *const *args) {
+  if (arg_count > ZIPFFT__MAX_CALL_ARGS) {
+    zipfft__arena_set_error(a, "too many call arguments");
+    return;
+  }
+  zipfft__stmt *s = stmt(a, b, ZIPFFT__S_CALL);
+  s->u.call.function = function;
+  s->u.call.arg_count = arg_count;
+  for (int i = 0; i < arg_count; i++) s->u.call.args[i] = args[i];
+}
+
 void zipfft__s_comment(zipfft__arena *a, zipfft__block *b, const char *text) {
   zipfft__stmt *s = stmt(a, b, ZIPFFT__S_COMMENT);
   s->u.comment = text;
@@ -379,6 +399,11 @@ static const char *validate_block(const zipfft__block *b, int top_level) {
       case ZIPFFT__S_BARRIER:
         if (!top_level) return "barrier under control flow (must be uniform, top level)";
         break;
+      case ZIPFFT__S_FOR: {
+        const char *m = validate_block(&s->u.for_.body, top_level);
+        if (m) return m;
+        break;
+      }
       case ZIPFFT__S_IF: {
         const char *m = validate_block(&s->u.if_.then_block, 0);
         if (!m) m = validate_block(&s->u.if_.else_block, 0);

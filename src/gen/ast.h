@@ -86,9 +86,13 @@ typedef enum zipfft__stmt_kind {
   ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of global or shared memory */
   ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of global or shared memory = (re, im) */
   ZIPFFT__S_IF,
-  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel */
-  ZIPFFT__S_COMMENT
+  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel (or of a loop there) */
+  ZIPFFT__S_COMMENT,
+  ZIPFFT__S_FOR, /* for (var = 0; var < count; var++) body: count uniform over the block */
+  ZIPFFT__S_CALL /* a function of the emitters' prelude, called for its effect */
 } zipfft__stmt_kind;
+
+enum { ZIPFFT__MAX_CALL_ARGS = 8 };
 
 /* How a complex element is moved between registers and global memory. */
 typedef enum zipfft__access {
@@ -136,6 +140,16 @@ struct zipfft__stmt {
       zipfft__block then_block, else_block;
     } if_;
     const char *comment;
+    struct {
+      const zipfft__var *var;
+      const zipfft__expr *count;
+      zipfft__block body;
+    } for_;
+    struct {
+      const char *function;
+      int arg_count;
+      const zipfft__expr *args[ZIPFFT__MAX_CALL_ARGS];
+    } call;
   } u;
 };
 
@@ -150,6 +164,7 @@ typedef struct zipfft__kernel_ast {
   const zipfft__var *shared; /* NULL when the kernel uses no shared memory */
   unsigned block_threads;
   size_t shared_bytes;
+  int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
   zipfft__block body;
 } zipfft__kernel_ast;
 
@@ -217,6 +232,15 @@ void zipfft__s_store_real(zipfft__arena *a, zipfft__block *b, const zipfft__var 
 /* Appends an if statement and returns it so the caller fills then/else blocks. */
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);
+/* Appends a loop of var (I64, declared by the loop) from 0 to count - 1 and returns it so
+ * the caller fills its body; a loop at the top level may hold barriers (count must then be
+ * the same for every thread of the block). */
+zipfft__stmt *zipfft__s_for(zipfft__arena *a, zipfft__block *b, const zipfft__var *var,
+                            const zipfft__expr *count);
+/* Appends a call of a prelude function (see emit.h) with up to ZIPFFT__MAX_CALL_ARGS
+ * arguments (a pointer argument is a variable expression). */
+void zipfft__s_call(zipfft__arena *a, zipfft__block *b, const char *function, int arg_count,
+                    const zipfft__expr *const *args);
 void zipfft__s_comment(zipfft__arena *a, zipfft__block *b, const char *text);
 
 /* Checks the structural rules every emitter relies on: barriers only at the top level

@@ -11,7 +11,12 @@ typedef struct zipfft__stockham_build {
   zipfft__arena *a;
   const zipfft__kernel_spec *s;
   const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
+  const zipfft__var *aux, *loop_count, *first_index;
   int64_t shared_stride; /* complex elements per transform in shared memory */
+  /* Statistics kernels: the loop's signal number (NULL outside the loop) and the registers
+   * of every output real a thread folds (slot-major: 2 per slot for C2R_HALF). */
+  const zipfft__var *signal;
+  struct zipfft__stats_regs *stats;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -115,6 +120,10 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
 zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                    const zipfft__expr *column, const zipfft__expr *e,
                                    zipfft__cval y);
+/* Offset (I64) of the first element of transform g for the given per-digit strides. */
+const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
+                                              const zipfft__thread_coords *k,
+                                              const int64_t *strides, const char *name);
 /* The body of a pointwise kernel (gen/build_pointwise.c). */
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF, one pair: from Z[kk] (a) and Z[n - kk] (z), stores the scaled spectrum values

@@ -79,11 +79,9 @@ static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, int co
   for (int i = 0; i < count; i++) x[i] = zipfft__zero_value(c, blk, "x", live);
 }
 
-/* Offset (I64) of the first element of transform g: the digits of g over the batch
- * dimensions, each times its stride (in or out). */
-const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
-                                         const zipfft__thread_coords *k, int out) {
-  const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
+const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
+                                              const zipfft__thread_coords *k,
+                                              const int64_t *strides, const char *name) {
   const zipfft__expr *rest = k->g, *offset = zipfft__e_int(c->a, ZIPFFT__T_I64, 0);
   for (int d = c->s->batch_dims - 1; d >= 0; d--) {
     const zipfft__expr *digit = rest;
@@ -95,7 +93,21 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
     offset = bin(c, ZIPFFT__OP_ADD, offset,
                  bin(c, ZIPFFT__OP_MUL, digit, zipfft__e_int(c->a, ZIPFFT__T_I64, strides[d])));
   }
-  return let(c, b, out ? "ob" : "ib", offset);
+  return let(c, b, name, offset);
+}
+
+/* Offset (I64) of the first element of transform g: the digits of g over the batch
+ * dimensions, each times its stride (in or out); inside a statistics loop the input moves
+ * by loop_in_stride per signal. */
+const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
+                                         const zipfft__thread_coords *k, int out) {
+  const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
+  const zipfft__expr *offset = zipfft__batch_offset_with(c, b, k, strides, out ? "ob" : "ib");
+  if (out || !c->signal) return offset;
+  const zipfft__expr *shift =
+      bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, c->signal)),
+          zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
+  return let(c, b, "is", bin(c, ZIPFFT__OP_ADD, offset, shift));
 }
 
 /* Global element offset (I64) of element `e` of a transform starting at base. */
@@ -131,7 +143,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
-  if (c->s->kind == ZIPFFT__KIND_R2C) {
+  if (c->s->kind == ZIPFFT__KIND_R2C || c->s->kind == ZIPFFT__KIND_R2R) {
     load_real_within(c, g, re, base, e, access);
     return;
   }
@@ -176,7 +188,7 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
     store_real_within(c, g, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), y.im, access);
     return;
   }
-  if (c->s->kind == ZIPFFT__KIND_C2R) {
+  if (c->s->kind == ZIPFFT__KIND_C2R || c->s->kind == ZIPFFT__KIND_R2R) {
     store_real_within(c, g, base, e, y.re, access);
     return;
   }
@@ -394,6 +406,7 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
+  if (c->s->fused != ZIPFFT__FUSED_NONE) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
   if (column) y = apply_large_twiddle(c, blk, column, e, zipfft__cval_materialize(c->a, blk, y));
   if (c->s->scale == 1.0) return y;
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
@@ -408,22 +421,130 @@ static int64_t store_bound(const zipfft__kernel_spec *s) {
   return extent < s->n ? extent : s->n;
 }
 
+/* The statistics registers of a thread: for each slot (butterfly b, radix index r of the
+ * last pass) and each real it holds (2 for C2R_HALF), the maximum, the loop index of the
+ * signal that gave it, the sum and the sum of squares. */
+struct zipfft__stats_regs {
+  int count;
+  const zipfft__var **max, **index, **sum, **squares;
+};
+
+static int reals_per_slot(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF ? 2 : 1;
+}
+
+/* Real p (0 or 1) of output element e: its position in the row and its value. */
+static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__expr *e, int p) {
+  if (reals_per_slot(c->s) == 1) return e;
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
+}
+
+/* Folds output element e (slot `slot`) of the current signal into the registers. */
+static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
+                              const zipfft__expr *e, zipfft__cval y) {
+  const struct zipfft__stats_regs *st = c->stats;
+  for (int p = 0; p < reals_per_slot(c->s); p++) {
+    int i = slot * reals_per_slot(c->s) + p;
+    zipfft__block *in = open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
+    const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
+    zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v));
+    zipfft__s_assign(c->a, higher, st->max[i], v);
+    zipfft__s_assign(c->a, higher, st->index[i],
+                     zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal)));
+    zipfft__s_assign(c->a, in, st->sum[i], bin(c, ZIPFFT__OP_ADD, var(c, st->sum[i]), v));
+    zipfft__s_assign(c->a, in, st->squares[i],
+                     bin(c, ZIPFFT__OP_ADD, var(c, st->squares[i]), bin(c, ZIPFFT__OP_MUL, v, v)));
+  }
+}
+
+/* Declares the statistics registers (live across the loop's barriers) and opens the loop
+ * over the signals; returns its body. */
+static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body) {
+  pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
+  struct zipfft__stats_regs *st = zipfft__arena_alloc(c->a, sizeof *st);
+  int count = ps.butterflies * ps.radix * reals_per_slot(c->s);
+  const zipfft__var ***arrays[4] = {&st->max, &st->index, &st->sum, &st->squares};
+  static const char *const names[4] = {"smax", "sidx", "ssum", "ssq"};
+  long double lowest = c->s->precision == ZIPFFT_F32 ? -3.0e38L : -1.0e308L;
+  for (int a = 0; a < 4; a++)
+    *arrays[a] = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+  if (zipfft__arena_error(c->a)) return body;
+  st->count = count;
+  zipfft__s_comment(c->a, body, "statistics: the outputs of every signal folded in registers");
+  for (int i = 0; i < count; i++)
+    for (int a = 0; a < 4; a++) {
+      zipfft__type t = a == 1 ? ZIPFFT__T_I32 : ZIPFFT__T_REAL;
+      (*arrays[a])[i] = zipfft__var_new_live(c->a, names[a], t);
+      const zipfft__expr *init = a == 0   ? zipfft__e_real(c->a, lowest)
+                                 : a == 1 ? i32(c, -1)
+                                          : zipfft__e_real(c->a, 0);
+      zipfft__s_decl(c->a, body, (*arrays[a])[i], init);
+    }
+  c->stats = st;
+  c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
+  return &zipfft__s_for(c->a, body, c->signal, var(c, c->loop_count))->u.for_.body;
+}
+
+/* After the loop: each register set merged into the statistics arrays (the kernel's out)
+ * at its output position, with the signal index made absolute (first_index + loop index). */
+static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
+  const struct zipfft__stats_regs *st = c->stats;
+  pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
+  zipfft__s_comment(c->a, body, "statistics: merge into the arrays");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *j[max_values];
+  emit_butterfly_indices(c, body, &k, &ps, j);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  zipfft__block *active = open_if(c, body, k.active);
+  for (int b = 0; b < ps.butterflies; b++) {
+    zipfft__block *g = open_if(c, active, butterfly_guard(c, &ps, b, j[b]));
+    for (int r = 0; r < ps.radix; r++) {
+      if (r * ps.m >= store_bound(c->s)) continue;
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps.m));
+      for (int p = 0; p < reals_per_slot(c->s); p++) {
+        int i = (b * ps.radix + r) * reals_per_slot(c->s) + p;
+        const zipfft__expr *pixel = stats_pixel(c, e, p);
+        zipfft__block *in = open_within(c, g, pixel, c->s->store_extent);
+        const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
+        const zipfft__expr *args[7] = {
+            var(c, c->out),
+            zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane),
+            zipfft__global_offset(c, base, pixel, c->s->out_stride),
+            var(c, st->max[i]),
+            zipfft__e_select(c->a,
+                             bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
+                             zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                             bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
+            var(c, st->sum[i]),
+            var(c, st->squares[i])};
+        zipfft__s_call(c->a, in, "zstats_merge", 7, args);
+      }
+    }
+  }
+}
+
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
 static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
-  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 1);
+  const zipfft__expr *base = c->stats ? NULL : zipfft__batch_offset(c, blk, k, 1);
   const zipfft__expr *column = large_twiddle_column(c, blk, k);
   zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, blk, k->active), targets);
-  for (int v = 0; v < 2; v++) {
+  if (c->stats) /* no global accesses: one branch */
+    targets[0] = open_if(c, blk, k->active);
+  else
+    open_alignment_branches(c, open_if(c, blk, k->active), targets);
+  for (int v = 0; v < (c->stats ? 1 : 2); v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         if (r * ps->m >= store_bound(c->s)) continue; /* cropped */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         zipfft__cval out = zipfft__finish_output(c, g, column, e, y[b * ps->radix + r]);
-        zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
+        if (c->stats)
+          emit_stats_update(c, g, b * ps->radix + r, e, out);
+        else
+          zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
       }
     }
   }
@@ -515,6 +636,28 @@ static void emit_bluestein_multiply(zipfft__stockham_build *c, zipfft__block *bo
   }
 }
 
+/* Fused correlation, between the two FFTs: w = Z * K or conj(Z) * K in shared memory, K
+ * element e of the transform's column of the kept spectrum (the aux array). */
+static void emit_spectrum_multiply(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "fused correlation: multiply by the kept spectrum");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *column =
+      zipfft__batch_offset_with(c, body, &k, c->s->batch_aux_strides, "kb");
+  for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
+    const zipfft__expr *e;
+    zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
+    const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
+    zipfft__cval z = shared_value(c, g, at);
+    if (c->s->fused == ZIPFFT__FUSED_CONVOLVE) z.im = zipfft__e_neg(c->a, z.im);
+    zipfft__cval f =
+        zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, c->s->aux_stride),
+                           ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
+    zipfft__cval w = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, z, f));
+    zipfft__s_store_complex(c->a, g, c->smem, at, w.re, w.im, ZIPFFT__ACCESS_VECTOR,
+                            ZIPFFT_STORAGE_DEFAULT);
+  }
+}
+
 /* The store phase of kernels whose last pass left the result in shared memory (natural
  * order): element e of each transform is read back and stored, with neighbouring threads
  * on neighbouring transforms when store_major. */
@@ -558,6 +701,8 @@ static const char *check_spec(const zipfft__kernel_spec *s) {
   }
   if (product != s->n) return "radices do not multiply to n";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
+  if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
+    return "statistics need real outputs stored from registers";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
   for (int d = 1; d < s->batch_dims; d++)
     if (s->batch_counts[d] < 1) return "bad batch count";
@@ -575,10 +720,13 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
   c.batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
+  c.aux = zipfft__param_new(a, "aux", ZIPFFT__T_BYTES_IN);
+  c.loop_count = zipfft__param_new(a, "loop_count", ZIPFFT__T_I64);
+  c.first_index = zipfft__param_new(a, "first_index", ZIPFFT__T_I64);
   c.smem =
       zipfft__c2c_shared_bytes(spec) > 0 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
-  const zipfft__var *params[ZIPFFT__ARG_COUNT] = {c.in,    c.out,          c.tw,
-                                                  c.batch, c.batch_offset, c.aligned};
+  const zipfft__var *params[ZIPFFT__ARG_COUNT] = {
+      c.in, c.out, c.tw, c.batch, c.batch_offset, c.aligned, c.aux, c.loop_count, c.first_index};
   char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
@@ -592,21 +740,33 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
     zipfft__emit_pointwise(&c, &k->body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
+  zipfft__block *body = &k->body;
+  if (spec->statistics) body = open_statistics_loop(&c, body);
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
-    zipfft__emit_merge(&c, &k->body);
-    zipfft__s_barrier(a, &k->body);
+    zipfft__emit_merge(&c, body);
+    zipfft__s_barrier(a, body);
   }
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
-  emit_fft(&c, &k->body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged);
-  if (spec->bluestein_n > 0) {
-    emit_bluestein_multiply(&c, &k->body);
-    zipfft__s_barrier(a, &k->body);
-    emit_fft(&c, &k->body, 1, 0);
+  int two = zipfft__two_ffts(spec);
+  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
+  if (two) {
+    if (spec->bluestein_n > 0)
+      emit_bluestein_multiply(&c, body);
+    else
+      emit_spectrum_multiply(&c, body);
+    zipfft__s_barrier(a, body);
+    emit_fft(&c, body, 1, !staged);
   }
   if (spec->kind == ZIPFFT__KIND_R2C_HALF)
-    zipfft__emit_split(&c, &k->body);
+    zipfft__emit_split(&c, body);
   else if (staged)
-    emit_staged_stores(&c, &k->body);
+    emit_staged_stores(&c, body);
+  if (spec->statistics) {
+    zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
+    c.signal = NULL;
+    emit_stats_merge(&c, &k->body);
+    k->uses_statistics = 1;
+  }
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);
 }

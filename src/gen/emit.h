@@ -33,6 +33,12 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
 /* Prints every statement of a block. */
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                         const zipfft__block *b, int indent);
+/* Prints "for (long long v = 0; v < count; v++) {" of a loop statement (no indentation). */
+void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                           const zipfft__stmt *s);
+/* The statistics merge function zstats_merge, for kernels with uses_statistics; the
+ * dialect defines ZSTAT (its function qualifiers) before it. */
+extern const char zipfft__stats_prelude[];
 /* Prints the comma-separated parameter list of a kernel. */
 void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__kernel_ast *k);
 

@@ -50,10 +50,41 @@ static void declare_live_vars(zipfft__strbuf *sb, const zipfft__block *b, unsign
       declare_live_vars(sb, &s->u.if_.then_block, threads);
       declare_live_vars(sb, &s->u.if_.else_block, threads);
     }
+    if (s->kind == ZIPFFT__S_FOR) declare_live_vars(sb, &s->u.for_.body, threads);
   }
 }
 
-/* Prints the block function: one loop over the threads per barrier-separated phase. */
+/* Prints a block's statements as phases: one loop over the threads per barrier-separated
+ * run of statements; a loop statement (uniform, it may hold barriers) stays a loop around
+ * the phases of its body. */
+static void emit_phases(zipfft__strbuf *sb, const zipfft__kernel_ast *k, const zipfft__block *b,
+                        int indent) {
+  const zipfft__dialect *d = &c_dialect;
+  const zipfft__stmt *s = b->first;
+  while (s) {
+    if (s->kind == ZIPFFT__S_BARRIER) { /* the end of a thread loop is the barrier */
+      s = s->next;
+      continue;
+    }
+    if (s->kind == ZIPFFT__S_FOR) {
+      zipfft__sb_indent(sb, indent);
+      zipfft__emit_for_open(sb, d, k->precision, s);
+      emit_phases(sb, k, &s->u.for_.body, indent + 1);
+      zipfft__sb_indent(sb, indent);
+      zipfft__sb_printf(sb, "}\n");
+      s = s->next;
+      continue;
+    }
+    zipfft__sb_indent(sb, indent);
+    zipfft__sb_printf(sb, "for (int32_t tid = 0; tid < %u; tid++) {\n", k->block_threads);
+    for (; s && s->kind != ZIPFFT__S_BARRIER && s->kind != ZIPFFT__S_FOR; s = s->next)
+      zipfft__emit_stmt(sb, d, k->precision, s, indent + 1);
+    zipfft__sb_indent(sb, indent);
+    zipfft__sb_printf(sb, "}\n");
+  }
+}
+
+/* Prints the block function: the kernel's phases for one block. */
 static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   const zipfft__dialect *d = &c_dialect;
   zipfft__sb_printf(sb, "static void %s_block(", k->name);
@@ -62,14 +93,7 @@ static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k)
                     k->shared ? k->shared->name : "zshared_unused");
   if (!k->shared) zipfft__sb_printf(sb, "  (void)zshared_unused;\n");
   declare_live_vars(sb, &k->body, k->block_threads);
-  const zipfft__stmt *s = k->body.first;
-  while (s) {
-    zipfft__sb_printf(sb, "  for (int32_t tid = 0; tid < %u; tid++) {\n", k->block_threads);
-    for (; s && s->kind != ZIPFFT__S_BARRIER; s = s->next)
-      zipfft__emit_stmt(sb, d, k->precision, s, 2);
-    zipfft__sb_printf(sb, "  }\n");
-    if (s) s = s->next; /* skip the barrier: the loop end is the barrier */
-  }
+  emit_phases(sb, k, &k->body, 1);
   zipfft__sb_printf(sb, "}\n");
 }
 
@@ -112,6 +136,8 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "%s", c_word_prelude);
     zipfft__emit_storage_prelude(&sb, &c_dialect);
   }
+  if (k->uses_statistics)
+    zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   emit_block_function(&sb, k);
   zipfft__sb_printf(&sb,
                     "void %s(void **args, int64_t block_begin, int64_t block_end,"

@@ -242,8 +242,49 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
     case ZIPFFT__S_COMMENT:
       zipfft__sb_printf(sb, "// %s\n", s->u.comment);
       break;
+    case ZIPFFT__S_FOR:
+      zipfft__emit_for_open(sb, d, prec, s);
+      zipfft__emit_block(sb, d, prec, &s->u.for_.body, indent + 1);
+      zipfft__sb_indent(sb, indent);
+      zipfft__sb_printf(sb, "}\n");
+      break;
+    case ZIPFFT__S_CALL:
+      zipfft__sb_printf(sb, "%s(", s->u.call.function);
+      for (int i = 0; i < s->u.call.arg_count; i++) {
+        if (i) zipfft__sb_printf(sb, ", ");
+        zipfft__emit_expr(sb, d, prec, s->u.call.args[i]);
+      }
+      zipfft__sb_printf(sb, ");\n");
+      break;
   }
 }
+
+void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
+                           const zipfft__stmt *s) {
+  const char *v = s->u.for_.var->name;
+  zipfft__sb_printf(sb, "for (%s %s = 0; %s < ", d->type_names[ZIPFFT__T_I64], v, v);
+  zipfft__emit_expr(sb, d, prec, s->u.for_.count);
+  zipfft__sb_printf(sb, "; %s++) {\n", v);
+}
+
+/* The statistics merge: folds one output real's maximum (with its signal index, -1 for
+ * none), sum and sum of squares into the arrays at stats (float maximum, int32 index,
+ * double sum, double sum of squares, `plane` values each), keeping the lowest index on a
+ * tie. Printed in both dialects after the dialect's ZSTAT qualifier. */
+const char zipfft__stats_prelude[] =
+    "ZSTAT void zstats_merge(unsigned char *stats, long long plane, long long at, zreal m,\n"
+    "                        long long index, zreal sum, zreal sumsq) {\n"
+    "  float *mx = (float *)stats;\n"
+    "  int *ix = (int *)(stats + 4 * plane);\n"
+    "  double *sm = (double *)(stats + 8 * plane), *sq = (double *)(stats + 16 * plane);\n"
+    "  float mf = (float)m;\n"
+    "  if (index >= 0 && (ix[at] < 0 || mf > mx[at] || (mf == mx[at] && index < ix[at]))) {\n"
+    "    mx[at] = mf;\n"
+    "    ix[at] = (int)index;\n"
+    "  }\n"
+    "  sm[at] += (double)sum;\n"
+    "  sq[at] += (double)sumsq;\n"
+    "}\n";
 
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                         const zipfft__block *b, int indent) {

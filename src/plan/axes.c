@@ -104,27 +104,28 @@ static void pass_template(const struct zipfft_desc_s *d, const pass_context *c,
   batch_of(d, c, pp, s);
 }
 
-/* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
-static int pass_spec(const struct zipfft_desc_s *d, const pass_context *c, const pass_plan *pp,
-                     int last, const zipfft__target *t, zipfft__kernel_spec *s) {
-  int k = pp->axis;
-  int64_t cap = zipfft__single_kernel_cap();
-  int64_t transforms = transforms_of(d, c, pp);
-  pass_template(d, c, pp, last, s);
-  if (cap > 0 && d->lengths[k] > cap) return 0;
+int zipfft__size_axis_pass(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
   half_length_if_even(s);
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
   int inner = s->batch_dims - 1;
-  s->fft_major = s->batch_dims > 1 || d->batch > 1
-                     ? s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0
-                     : 0;
+  s->fft_major = transforms > 1 && s->batch_in_strides[inner] < s->in_stride &&
+                 s->batch_in_strides[inner] > 0;
   if (zipfft__size_single_kernel(s, transforms, t)) return 1;
   if (!zipfft__kind_is_half(s->kind)) return 0;
   /* Half of the even length does not fit (e.g. it has a large prime factor): full length. */
   s->kind = s->kind == ZIPFFT__KIND_R2C_HALF ? ZIPFFT__KIND_R2C : ZIPFFT__KIND_C2R;
   s->n *= 2;
   return zipfft__size_single_kernel(s, transforms, t);
+}
+
+/* Fills the spec of one pass; 0 when the axis does not fit one kernel. */
+static int pass_spec(const struct zipfft_desc_s *d, const pass_context *c, const pass_plan *pp,
+                     int last, const zipfft__target *t, zipfft__kernel_spec *s) {
+  int64_t cap = zipfft__single_kernel_cap();
+  pass_template(d, c, pp, last, s);
+  if (cap > 0 && d->lengths[pp->axis] > cap) return 0;
+  return zipfft__size_axis_pass(s, transforms_of(d, c, pp), t);
 }
 
 /* Whether the intermediate results fit the user's array they would live in (the output

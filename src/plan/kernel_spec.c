@@ -14,6 +14,14 @@ int zipfft__kind_is_half(zipfft__kernel_kind k) {
   return k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_C2R_HALF;
 }
 
+int zipfft__kind_real_in(zipfft__kernel_kind k) {
+  return k == ZIPFFT__KIND_R2C || k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_R2R;
+}
+
+int zipfft__kind_real_out(zipfft__kernel_kind k) {
+  return k == ZIPFFT__KIND_C2R || k == ZIPFFT__KIND_C2R_HALF || k == ZIPFFT__KIND_R2R;
+}
+
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER ||
          s->pointwise == ZIPFFT__PW_MERGE;
@@ -25,8 +33,7 @@ int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s) {
 }
 
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
-  int r2c = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
-  int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
+  int r2c = zipfft__kind_real_in(s->kind), c2r = zipfft__kind_real_out(s->kind);
   int workspace_side = out ? zipfft__pointwise_is_gather(s) : zipfft__pointwise_is_scatter(s);
   int real = !workspace_side && s->pointwise != ZIPFFT__PW_FILTER && (out ? c2r : r2c);
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
@@ -42,11 +49,16 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0)
     return s->n; /* the Hermitian half is read mirrored: any element may be non-zero */
   if (s->kind == ZIPFFT__KIND_R2C_HALF) extent = (extent + 1) / 2;
+  if (s->fused != ZIPFFT__FUSED_NONE) bound = s->n;
   return extent < bound ? extent : bound;
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || s->bluestein_n > 0);
+}
+
+int zipfft__two_ffts(const zipfft__kernel_spec *s) {
+  return s->pointwise == ZIPFFT__PW_NONE && (s->bluestein_n > 0 || s->fused != ZIPFFT__FUSED_NONE);
 }
 
 int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s) {
@@ -74,7 +86,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
-  if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s))
+  if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
+      !zipfft__two_ffts(s))
     return 0;
   return (size_t)(2 * s->ffts_per_block * zipfft__c2c_shared_stride(s)) *
          zipfft__real_size(s->precision);
@@ -98,7 +111,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  char storage[16] = "", fused[192] = "";
+  char storage[16] = "", fused[320] = "";
   if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
   if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
   if (s->bluestein_n)
@@ -110,9 +123,18 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->load_extent || s->store_extent)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_x%lld_%lld",
              (long long)s->load_extent, (long long)s->store_extent);
+  if (s->fused)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_fu%d_%lld_%d", (int)s->fused,
+             (long long)s->aux_stride, (int)s->aux_storage);
+  for (int i = 0; s->fused && i < s->batch_dims; i++)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
+             (long long)s->batch_aux_strides[i]);
+  if (s->statistics)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld",
+             (long long)s->loop_in_stride, (long long)s->stats_plane);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
-  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh"};
+  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh", "r2r"};
   snprintf(buf, len, "zipfft_%s_%s_%s_n%lld_r%s_t%d_f%d%s%s%s_is%lld_os%lld%s_s%016llx",
            kinds[s->kind], s->precision == ZIPFFT_F32 ? "f32" : "f64", s->sign < 0 ? "fwd" : "inv",
            (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,

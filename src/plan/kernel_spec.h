@@ -8,7 +8,7 @@
 
 #include "zipfft.h"
 
-enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 512 };
+enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 768 };
 
 /* Pointwise kernels (no FFT passes) move the rows of an axis too long for one kernel into
  * and out of the plan's workspace. Each thread block takes one chunk of
@@ -50,8 +50,19 @@ typedef enum zipfft__kernel_kind {
   ZIPFFT__KIND_R2C,
   ZIPFFT__KIND_C2R,
   ZIPFFT__KIND_R2C_HALF,
-  ZIPFFT__KIND_C2R_HALF
+  ZIPFFT__KIND_C2R_HALF,
+  ZIPFFT__KIND_R2R /* real loads and real stores around complex FFTs (fused rank-1 correlation) */
 } zipfft__kernel_kind;
+
+/* The multiply between the two FFTs of a fused correlation kernel: Z (the forward FFT of
+ * the loaded signal) becomes Z * K (CORRELATE) or conj(Z) * K (CONVOLVE), K the kept
+ * spectrum (the filter's conjugate, scaled); a second forward FFT and a conjugate on the
+ * store then give the inverse FFT of conj(Z * K) or conj(conj(Z) * K). */
+typedef enum zipfft__fused_op {
+  ZIPFFT__FUSED_NONE,
+  ZIPFFT__FUSED_CORRELATE,
+  ZIPFFT__FUSED_CONVOLVE
+} zipfft__fused_op;
 
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
  * even with a single pass. */
@@ -102,6 +113,19 @@ typedef struct zipfft__kernel_spec {
    * C2R input); the others are zeros never read. Only the first store_extent elements of
    * each output row (reals for a real output) are stored. */
   int64_t load_extent, store_extent;
+  /* Fused correlation: the kept spectrum is the kernel's aux array (complex, aux_storage),
+   * element e of transform g at sum_d digit_d * batch_aux_strides[d] + e * aux_stride. */
+  zipfft__fused_op fused;
+  int64_t aux_stride, batch_aux_strides[ZIPFFT__MAX_BATCH_DIMS];
+  zipfft_storage aux_storage;
+  /* 2DTM statistics: when set, the kernel runs its whole transform once per signal
+   * (loop_count of them, the input moving by loop_in_stride elements each time) and keeps
+   * per output real the maximum, the signal that gave it, the sum and the sum of squares
+   * in registers; after the last signal it folds them into the statistics arrays (its out:
+   * maximum, index, sum, sum of squares, each stats_plane values, at the output layout's
+   * positions) instead of storing outputs. */
+  int statistics;
+  int64_t loop_in_stride, stats_plane;
 } zipfft__kernel_spec;
 
 /* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
@@ -120,7 +144,13 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
  * phase (store_major and Bluestein kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
 
-/* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned. */
+/* 1 when the kernel runs two FFTs with a multiply between them (Bluestein, fused
+ * correlation). */
+int zipfft__two_ffts(const zipfft__kernel_spec *s);
+
+/* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
+ * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the
+ * signals of this launch and the index of the first). */
 enum {
   ZIPFFT__ARG_IN,
   ZIPFFT__ARG_OUT,
@@ -128,8 +158,16 @@ enum {
   ZIPFFT__ARG_BATCH,
   ZIPFFT__ARG_BATCH_OFFSET,
   ZIPFFT__ARG_ALIGNED,
+  ZIPFFT__ARG_AUX,
+  ZIPFFT__ARG_LOOP_COUNT,
+  ZIPFFT__ARG_FIRST_INDEX,
   ZIPFFT__ARG_COUNT
 };
+
+/* 1 when the kernel loads reals (R2C, R2C_HALF's pairs, R2R), 0 otherwise. */
+int zipfft__kind_real_in(zipfft__kernel_kind k);
+/* 1 when the kernel stores reals (C2R, C2R_HALF's pairs, R2R), 0 otherwise. */
+int zipfft__kind_real_out(zipfft__kernel_kind k);
 
 /* Size of one real of the precision (4 or 8). */
 size_t zipfft__real_size(zipfft_precision p);

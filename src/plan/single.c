@@ -13,7 +13,14 @@
 static const int radices[] = {32, 30, 28, 26, 25, 24, 22, 21, 20, 18, 16, 15, 14,
                               13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
-enum { small_radix_cap = 16, large_radix_min_length = 2048, bluestein_radix_cap = 12 };
+/* Statistics kernels keep four registers per output real a thread holds: radix 8 keeps a
+ * 4096-point C2R row at 16 reals per thread (64 registers). */
+enum {
+  small_radix_cap = 16,
+  large_radix_min_length = 2048,
+  bluestein_radix_cap = 12,
+  statistics_radix_cap = 8
+};
 
 /* Largest radix for a kernel. A thread holds about that many complex values; radices
  * above 16 cost registers (occupancy) and pay only when they save a whole pass of a long
@@ -30,6 +37,7 @@ static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int cap = env && *env                                ? atoi(env)
+            : s->statistics                            ? statistics_radix_cap
             : s->bluestein_n > 0                       ? bluestein_radix_cap
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;

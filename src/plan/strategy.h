@@ -24,6 +24,7 @@ typedef enum zipfft__array {
   ZIPFFT__ARRAY_WORKSPACE,
   ZIPFFT__ARRAY_WORKSPACE2,
   ZIPFFT__ARRAY_INTERMEDIATE,
+  ZIPFFT__ARRAY_STATS, /* correlation plans: the statistics arrays */
   ZIPFFT__ARRAY_COUNT
 } zipfft__array;
 
@@ -37,6 +38,9 @@ typedef struct zipfft__decomposition {
   uint64_t workspace_bytes, second_workspace_offset, intermediate_offset;
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
+  /* Correlation plans with statistics: the last kernel is the statistics variant of the
+   * one before it (the kernel that stores outputs); a run launches one of the two. */
+  int has_statistics;
 } zipfft__decomposition;
 
 /* Places an intermediate array of `bytes` after the workspace parts (none when 0). */
@@ -68,6 +72,11 @@ extern const zipfft__strategy zipfft__strategy_fourstep;
 /* Appends what kernel i of a decomposition does (kind, arrays, length, radices, threads,
  * fused operations), one or two lines (plan/describe.c). */
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb);
+
+/* Sizes the single kernel of an axis pass whose kind, length, strides, batch, extents and
+ * scale are set: R2C and C2R of even lengths at half length where that fits, neighbouring
+ * threads on neighbouring transforms for columns. Returns 0 when no single kernel fits. */
+int zipfft__size_axis_pass(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
 /* 1 when axis k of the description can be transformed by one kernel. */
 int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__target *t);

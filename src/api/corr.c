@@ -1,0 +1,159 @@
+/* corr.c - zipfft_corr: fused convolution and cross-correlation plans, the kept spectrum,
+ * and the 2DTM statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/desc.h"
+#include "api/error.h"
+#include "api/plan_internal.h"
+#include "backend/backend.h"
+#include "api/corr_internal.h"
+
+static const zipfft_corr_config default_config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_FULL,
+                                                  ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO, 0};
+
+/* Checks the config's values (NAMES the first bad one). */
+static zipfft_status check_config(zipfft_precision prec, const zipfft_corr_config *c) {
+  if (c->mode != ZIPFFT_CORRELATE && c->mode != ZIPFFT_CONVOLVE)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "config->mode = %d is not a mode",
+                        (int)c->mode);
+  if (c->region < ZIPFFT_REGION_FULL || c->region > ZIPFFT_REGION_VALID)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "config->region = %d is not a region",
+                        (int)c->region);
+  if (c->spectrum_storage != ZIPFFT_STORAGE_DEFAULT &&
+      (c->spectrum_storage != ZIPFFT_STORAGE_F16 || prec != ZIPFFT_F32))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "config->spectrum_storage = %d (DEFAULT, or F16 with ZIPFFT_F32)",
+                        (int)c->spectrum_storage);
+  return ZIPFFT_SUCCESS;
+}
+
+/* Checks the shape arguments of zipfft_corr_create. */
+static zipfft_status check_shape(zipfft_precision prec, int rank, const int64_t *lengths,
+                                 const int64_t *signal, int64_t batch) {
+  if (prec != ZIPFFT_F32 && prec != ZIPFFT_F64)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_PRECISION, "precision = %d", (int)prec);
+  if (rank < 1 || rank > ZIPFFT__MAX_RANK)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_RANK, "rank = %d is outside 1..3", rank);
+  if (!lengths || !signal)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_create: %s is NULL",
+                        lengths ? "signal_lengths" : "lengths");
+  for (int k = 0; k < rank; k++) {
+    if (lengths[k] < 1 || lengths[k] > ((int64_t)1 << 31))
+      return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH, "lengths[%d] = %lld is outside 1..2^31", k,
+                          (long long)lengths[k]);
+    if (signal[k] < 1 || signal[k] > lengths[k])
+      return zipfft__fail(ZIPFFT_ERROR_INVALID_LENGTH,
+                          "signal_lengths[%d] = %lld is outside 1..lengths[%d] = %lld", k,
+                          (long long)signal[k], k, (long long)lengths[k]);
+  }
+  if (batch < 1)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_BATCH, "batch = %lld is less than 1",
+                        (long long)batch);
+  return ZIPFFT_SUCCESS;
+}
+
+/* The problem, output lengths and shift of a region (see zipfft.h). */
+static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const int64_t *lengths,
+                         const int64_t *signal, int64_t batch, const zipfft_corr_config *cfg) {
+  zipfft__corr_problem *p = &c->problem;
+  *p = (zipfft__corr_problem){.precision = prec, .rank = rank, .batch = batch};
+  p->op = cfg->mode == ZIPFFT_CONVOLVE ? ZIPFFT__FUSED_CONVOLVE : ZIPFFT__FUSED_CORRELATE;
+  p->spectrum_storage = cfg->spectrum_storage;
+  int conv = cfg->mode == ZIPFFT_CONVOLVE;
+  for (int k = 0; k < rank; k++) {
+    p->lengths[k] = lengths[k], p->signal[k] = signal[k];
+    int valid = cfg->region == ZIPFFT_REGION_VALID, same = cfg->region == ZIPFFT_REGION_SAME;
+    p->out[k] = valid ? lengths[k] - signal[k] + 1 : lengths[k];
+    int64_t centre = signal[k] / 2;
+    c->shift[k] = same ? (conv ? centre : -centre) : valid && conv ? signal[k] - 1 : 0;
+  }
+}
+
+/* Elements of the kept spectrum. */
+static int64_t spectrum_count(const zipfft__corr_problem *p) {
+  int64_t lengths[ZIPFFT__MAX_RANK], n = 1;
+  zipfft__corr_spectrum_lengths(p, lengths);
+  for (int k = 0; k < p->rank; k++) n *= lengths[k];
+  return n;
+}
+
+static size_t spectrum_bytes(const zipfft__corr_problem *p) {
+  return (size_t)spectrum_count(p) * zipfft__complex_bytes(p->precision, p->spectrum_storage);
+}
+
+/* Creates the plan of kernels and the spectrum's memory. */
+static zipfft_status build(zipfft_corr c) {
+  struct zipfft_desc_s d = {.type = ZIPFFT_R2C,
+                            .precision = c->problem.precision,
+                            .rank = c->problem.rank,
+                            .batch = c->problem.batch,
+                            .scale = 1.0,
+                            .backend = c->backend_kind,
+                            .device = c->device};
+  for (int k = 0; k < d.rank; k++) d.lengths[k] = c->problem.lengths[k];
+  zipfft_status s = zipfft__plan_create_with(&c->plan, &d, &zipfft__strategy_corr,
+                                             zipfft__corr_decompose, &c->problem);
+  if (s != ZIPFFT_SUCCESS) return s;
+  c->backend = zipfft__plan_backend_ops(c->plan);
+  zipfft_plan_backend(c->plan, &c->backend_kind);
+  return c->backend->ops->alloc(c->backend, spectrum_bytes(&c->problem), &c->spectrum);
+}
+
+zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int rank,
+                                 const int64_t *lengths, const int64_t *signal_lengths,
+                                 int64_t batch, const zipfft_corr_config *config) {
+  if (!out) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_create: c is NULL");
+  const zipfft_corr_config *cfg = config ? config : &default_config;
+  zipfft_status s = check_shape(prec, rank, lengths, signal_lengths, batch);
+  if (s == ZIPFFT_SUCCESS) s = check_config(prec, cfg);
+  if (s != ZIPFFT_SUCCESS) return s;
+  if (cfg->device < 0 || cfg->backend < ZIPFFT_BACKEND_AUTO || cfg->backend > ZIPFFT_BACKEND_CUDA)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "config backend = %d, device = %d",
+                        (int)cfg->backend, cfg->device);
+  zipfft_corr c = calloc(1, sizeof *c);
+  if (!c) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a correlation plan");
+  fill_problem(c, prec, rank, lengths, signal_lengths, batch, cfg);
+  c->backend_kind = cfg->backend, c->device = cfg->device;
+  s = build(c);
+  if (s != ZIPFFT_SUCCESS) {
+    zipfft_status keep = s;
+    char detail[1024];
+    snprintf(detail, sizeof detail, "%s", zipfft_last_error());
+    zipfft_corr_destroy(c);
+    return zipfft__fail(keep, "%s", detail);
+  }
+  *out = c;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_corr_destroy(zipfft_corr c) {
+  if (!c) return ZIPFFT_SUCCESS;
+  if (c->spectrum) c->backend->ops->free(c->backend, c->spectrum);
+  if (c->stats) c->backend->ops->free(c->backend, c->stats);
+  zipfft_plan_destroy(c->plan);
+  free(c);
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths) {
+  if (!c || !lengths)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_output_lengths: %s is NULL",
+                        c ? "lengths" : "c");
+  for (int k = 0; k < c->problem.rank; k++) lengths[k] = c->problem.out[k];
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_corr_backend(zipfft_corr c, zipfft_backend *b) {
+  if (!c || !b)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_backend: %s is NULL",
+                        c ? "b" : "c");
+  *b = c->backend_kind;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}

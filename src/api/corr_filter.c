@@ -1,0 +1,141 @@
+/* corr_filter.c - the kept spectrum of a correlation plan: the filter's fp64 spectrum,
+ * conjugated, shifted for the region, scaled, rounded to the spectrum's storage. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/corr_internal.h"
+#include "api/error.h"
+
+/* IEEE binary16 bits of v, rounded to nearest even (overflow to infinity). */
+static uint16_t half_bits(float v) {
+  uint32_t x;
+  memcpy(&x, &v, sizeof x);
+  uint32_t sign = (x >> 16) & 0x8000u, abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
+  if (abs >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds past 65504 */
+  if (abs < 0x38800000u) {                 /* subnormal or zero: scale into the 10-bit fraction */
+    float scaled = fabsf(v) * 16777216.0f; /* 2^24: one unit = the smallest subnormal */
+    return (uint16_t)(sign | (uint32_t)nearbyintf(scaled));
+  }
+  uint32_t rounded = abs + 0x0fffu + ((abs >> 13) & 1u);
+  return (uint16_t)(sign | ((rounded - 0x38000000u) >> 13));
+}
+
+/* Writes complex value i of the kept spectrum in its storage. */
+static void put_value(const zipfft__corr_problem *p, unsigned char *to, int64_t i, double re,
+                      double im) {
+  if (p->spectrum_storage == ZIPFFT_STORAGE_F16) {
+    uint16_t h[2] = {half_bits((float)re), half_bits((float)im)};
+    memcpy(to + 4 * i, h, sizeof h);
+  } else if (p->precision == ZIPFFT_F32) {
+    float f[2] = {(float)re, (float)im};
+    memcpy(to + 8 * i, f, sizeof f);
+  } else {
+    double d[2] = {re, im};
+    memcpy(to + 16 * i, d, sizeof d);
+  }
+}
+
+/* Element (re, im) of the filter's full spectrum at flat index `at` of the spectrum shape,
+ * from its Hermitian half (rank 1 expands it: F[k] = conj(F[n - k]) beyond n/2). */
+static void spectrum_value(const zipfft__corr_problem *p, const double *half, int64_t at,
+                           double *re, double *im) {
+  if (p->rank > 1) {
+    *re = half[2 * at], *im = half[2 * at + 1];
+    return;
+  }
+  int64_t n = p->lengths[0], k = at <= n / 2 ? at : n - at;
+  *re = half[2 * k], *im = at <= n / 2 ? half[2 * k + 1] : -half[2 * k + 1];
+}
+
+/* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) / sqrt(N), written in the storage. */
+static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char *to) {
+  const zipfft__corr_problem *p = &c->problem;
+  int64_t shape[ZIPFFT__MAX_RANK], count = 1;
+  double n = 1;
+  zipfft__corr_spectrum_lengths(p, shape);
+  for (int k = 0; k < p->rank; k++) count *= shape[k], n *= (double)p->lengths[k];
+  for (int64_t i = 0; i < count; i++) {
+    double turns = 0, re, im; /* the phase in turns, each axis's share reduced exactly */
+    for (int64_t a = p->rank - 1, rest = i; a >= 0; rest /= shape[a], a--) {
+      int64_t k = rest % shape[a], L = p->lengths[a];
+      int64_t shift = ((c->shift[a] % L) + L) % L;
+      turns += (double)((k * shift) % L) / (double)L;
+    }
+    spectrum_value(p, half, i, &re, &im);
+    double cs = cos(2 * M_PI * turns), sn = -sin(2 * M_PI * turns), scale = 1 / sqrt(n);
+    put_value(p, to, i, (re * cs + im * sn) * scale, (re * sn - im * cs) * scale);
+  }
+}
+
+/* The filter's Hermitian-half spectrum in fp64, by an fp64 R2C plan of the library on the
+ * plan's backend: host *half (malloc'ed) of the R2C output's elements. */
+static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double **half) {
+  const zipfft__corr_problem *p = &c->problem;
+  zipfft__backend *b = c->backend;
+  int64_t n = 1, halves = p->lengths[p->rank - 1] / 2 + 1;
+  for (int k = 0; k < p->rank; k++) n *= p->lengths[k];
+  halves *= n / p->lengths[p->rank - 1];
+  size_t real = p->precision == ZIPFFT_F32 ? 4 : 8;
+  unsigned char *raw = malloc((size_t)n * real);
+  double *x = malloc((size_t)n * sizeof *x);
+  *half = malloc((size_t)halves * 2 * sizeof **half);
+  void *in = NULL, *out = NULL;
+  zipfft_plan plan = NULL;
+  zipfft_desc d = NULL;
+  zipfft_status s = raw && x && *half
+                        ? ZIPFFT_SUCCESS
+                        : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
+                                       "host copies of a filter of %lld reals", (long long)n);
+  if (s == ZIPFFT_SUCCESS) s = b->ops->download(b, raw, filter, (size_t)n * real);
+  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < n; i++) {
+    float f;
+    if (real == 4)
+      memcpy(&f, raw + 4 * i, 4), x[i] = f;
+    else
+      memcpy(&x[i], raw + 8 * i, 8);
+  }
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F64, p->rank, p->lengths);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, c->backend_kind, c->device);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(&plan, d);
+  if (s == ZIPFFT_SUCCESS) s = b->ops->alloc(b, (size_t)n * sizeof *x, &in);
+  if (s == ZIPFFT_SUCCESS) s = b->ops->alloc(b, (size_t)halves * 16, &out);
+  if (s == ZIPFFT_SUCCESS) s = b->ops->upload(b, in, x, (size_t)n * sizeof *x);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_execute(plan, in, out, NULL);
+  if (s == ZIPFFT_SUCCESS) s = b->ops->download(b, *half, out, (size_t)halves * 16);
+  if (in) b->ops->free(b, in);
+  if (out) b->ops->free(b, out);
+  zipfft_plan_destroy(plan);
+  zipfft_desc_destroy(d);
+  free(raw);
+  free(x);
+  if (s != ZIPFFT_SUCCESS) free(*half), *half = NULL;
+  return s;
+}
+
+zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter) {
+  if (!c || !filter)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_set_filter: %s is NULL",
+                        c ? "filter" : "c");
+  double *half = NULL;
+  zipfft_status s = filter_spectrum(c, filter, &half);
+  int64_t count = 1, shape[ZIPFFT__MAX_RANK];
+  zipfft__corr_spectrum_lengths(&c->problem, shape);
+  for (int k = 0; k < c->problem.rank; k++) count *= shape[k];
+  size_t bytes =
+      (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
+  unsigned char *kept = s == ZIPFFT_SUCCESS ? malloc(bytes) : NULL;
+  if (s == ZIPFFT_SUCCESS && !kept)
+    s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", bytes);
+  if (s == ZIPFFT_SUCCESS) {
+    fill_spectrum(c, half, kept);
+    s = c->backend->ops->upload(c->backend, c->spectrum, kept, bytes);
+  }
+  free(half);
+  free(kept);
+  if (s != ZIPFFT_SUCCESS) return s;
+  c->has_filter = 1;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}

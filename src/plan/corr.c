@@ -1,0 +1,220 @@
+/* corr.c - the kernels of a fused correlation plan: padded forward passes, one kernel per
+ * column of the first axis that transforms, multiplies by the kept spectrum and transforms
+ * back, cropped inverse passes, and the statistics variant of the last one. */
+#include "plan/corr.h"
+
+#include <math.h>
+
+#include "api/error.h"
+#include "plan/single.h"
+
+void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengths) {
+  for (int k = 0; k < p->rank; k++) lengths[k] = p->lengths[k];
+  if (p->rank > 1) lengths[p->rank - 1] = p->lengths[p->rank - 1] / 2 + 1;
+}
+
+/* Row-major strides of a contiguous array of the given shape; returns its size. */
+static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
+  int64_t size = 1;
+  for (int k = rank - 1; k >= 0; k--) strides[k] = size, size *= shape[k];
+  return size;
+}
+
+/* The arrays the passes see: signals, intermediate (the spectrum's shape), outputs. */
+typedef struct corr_arrays {
+  int64_t mid_shape[ZIPFFT__MAX_RANK];
+  int64_t sig[ZIPFFT__MAX_RANK], mid[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
+  int64_t sig_dist, mid_dist, out_dist;
+} corr_arrays;
+
+static corr_arrays arrays_of(const zipfft__corr_problem *p) {
+  corr_arrays a;
+  zipfft__corr_spectrum_lengths(p, a.mid_shape);
+  a.sig_dist = contiguous(p->signal, p->rank, a.sig);
+  a.mid_dist = contiguous(a.mid_shape, p->rank, a.mid);
+  a.out_dist = contiguous(p->out, p->rank, a.out);
+  return a;
+}
+
+/* A pass's spec before its batch and sizing: kind, axis length, sign, precision. */
+static zipfft__kernel_spec base_spec(const zipfft__corr_problem *p, zipfft__kernel_kind kind,
+                                     int axis, int sign) {
+  return (zipfft__kernel_spec){
+      .kind = kind, .precision = p->precision, .sign = sign, .n = p->lengths[axis], .scale = 1.0};
+}
+
+/* Extent of `count` elements along an axis of n: 0 (whole) when it covers the axis. */
+static int64_t extent(int64_t count, int64_t n) { return count < n ? count : 0; }
+
+/* Appends a batch digit (a count of 1 only as the first, the run-time batch). */
+static void add_digit(zipfft__kernel_spec *s, int64_t count, int64_t in, int64_t out, int64_t aux) {
+  if (count == 1 && s->batch_dims > 0) return;
+  int d = s->batch_dims++;
+  s->batch_counts[d] = count;
+  s->batch_in_strides[d] = in;
+  s->batch_out_strides[d] = out;
+  s->batch_aux_strides[d] = aux;
+}
+
+/* Sizes one kernel and appends it. */
+static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, zipfft__array dst,
+                            const zipfft__target *t, zipfft__decomposition *out) {
+  zipfft__kernel_spec s = *pass;
+  int64_t transforms = 1;
+  for (int d = 0; d < s.batch_dims; d++) transforms *= s.batch_counts[d];
+  int fits = zipfft__size_axis_pass(&s, transforms, t);
+  if (!fits || (s.fused && s.bluestein_n > 0))
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                        "correlation length %lld: each axis must fit one kernel, and the first "
+                        "axis (the fused one) must be 13-smooth",
+                        (long long)pass->n);
+  if (s.statistics && zipfft__stores_from_shared(&s))
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                        "statistics of length %lld along the last axis (a Bluestein length)",
+                        (long long)pass->n);
+  if (out->kernel_count == ZIPFFT__MAX_KERNELS)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");
+  int i = out->kernel_count++;
+  out->kernels[i] = s;
+  out->src[i] = src, out->dst[i] = dst;
+  out->transforms[i] = transforms;
+  return ZIPFFT_SUCCESS;
+}
+
+/* 1 / sqrt(N): the last pass's share of the 1/N that makes the result the naive sum (the
+ * kept spectrum holds the other share, which keeps it near 1 for 16-bit storage). */
+static double output_scale(const zipfft__corr_problem *p) {
+  double n = 1;
+  for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
+  return 1.0 / sqrt(n);
+}
+
+/* Rank 1: one kernel of full complex FFTs: real loads, multiply, real stores. */
+static zipfft_status decompose_line(const zipfft__corr_problem *p, const zipfft__target *t,
+                                    zipfft__decomposition *out) {
+  zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_R2R, 0, -1);
+  s.in_stride = s.out_stride = s.aux_stride = 1;
+  s.load_extent = extent(p->signal[0], p->lengths[0]);
+  s.store_extent = extent(p->out[0], p->lengths[0]);
+  s.fused = p->op, s.aux_storage = p->spectrum_storage, s.scale = output_scale(p);
+  zipfft__kernel_spec stats = s;
+  add_digit(&s, p->batch, p->signal[0], p->out[0], 0);
+  zipfft_status st = append(&s, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, t, out);
+  stats.statistics = 1, stats.loop_in_stride = p->signal[0], stats.stats_plane = p->out[0];
+  add_digit(&stats, 1, 0, 0, 0);
+  return st == ZIPFFT_SUCCESS ? append(&stats, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_STATS, t, out)
+                              : st;
+}
+
+/* The padded R2C pass over the signal's rows, into the intermediate array. */
+static zipfft_status forward_rows(const zipfft__corr_problem *p, const corr_arrays *a,
+                                  const zipfft__target *t, zipfft__decomposition *out) {
+  int last = p->rank - 1;
+  zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_R2C, last, -1);
+  s.in_stride = s.out_stride = 1;
+  s.load_extent = extent(p->signal[last], p->lengths[last]);
+  add_digit(&s, p->batch, a->sig_dist, a->mid_dist, 0);
+  for (int k = 0; k < last; k++) add_digit(&s, p->signal[k], a->sig[k], a->mid[k], 0);
+  return append(&s, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
+}
+
+/* A C2C pass over axis k of the intermediate array; counts[] gives every axis's rows. */
+static zipfft__kernel_spec middle_pass(const zipfft__corr_problem *p, const corr_arrays *a, int k,
+                                       int sign, const int64_t *counts) {
+  zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_C2C, k, sign);
+  s.in_stride = s.out_stride = a->mid[k];
+  add_digit(&s, p->batch, a->mid_dist, a->mid_dist, 0);
+  for (int x = 0; x < p->rank; x++)
+    if (x != k) add_digit(&s, counts[x], a->mid[x], a->mid[x], a->mid[x]);
+  return s;
+}
+
+/* Rows of each axis a pass over axis k sees: the output's for the axes before k already
+ * transformed back, the signal's for those not yet transformed, whole otherwise. */
+static void counts_of(const zipfft__corr_problem *p, const corr_arrays *a, int k, int inverse,
+                      int64_t *counts) {
+  for (int x = 0; x < p->rank; x++)
+    counts[x] = x < k ? (inverse ? p->out[x] : p->signal[x]) : a->mid_shape[x];
+}
+
+/* The passes over the first rank - 1 axes: forward C2C (middle axes), the fused kernel of
+ * the first axis, inverse C2C (middle axes). */
+static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arrays *a,
+                                   const zipfft__target *t, zipfft__decomposition *out) {
+  const zipfft__array mid = ZIPFFT__ARRAY_INTERMEDIATE;
+  int last = p->rank - 1;
+  int64_t counts[ZIPFFT__MAX_RANK];
+  zipfft_status st = ZIPFFT_SUCCESS;
+  for (int k = last - 1; k >= 1 && st == ZIPFFT_SUCCESS; k--) {
+    counts_of(p, a, k, 0, counts);
+    zipfft__kernel_spec s = middle_pass(p, a, k, -1, counts);
+    s.load_extent = extent(p->signal[k], p->lengths[k]);
+    st = append(&s, mid, mid, t, out);
+  }
+  counts_of(p, a, 0, 0, counts);
+  zipfft__kernel_spec fused = middle_pass(p, a, 0, -1, counts);
+  fused.batch_aux_strides[0] = 0; /* every signal multiplies the same spectrum */
+  fused.load_extent = extent(p->signal[0], p->lengths[0]);
+  fused.store_extent = extent(p->out[0], p->lengths[0]);
+  fused.fused = p->op, fused.aux_stride = a->mid[0], fused.aux_storage = p->spectrum_storage;
+  if (st == ZIPFFT_SUCCESS) st = append(&fused, mid, mid, t, out);
+  for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
+    counts_of(p, a, k, 1, counts);
+    zipfft__kernel_spec s = middle_pass(p, a, k, 1, counts);
+    s.store_extent = extent(p->out[k], p->lengths[k]);
+    st = append(&s, mid, mid, t, out);
+  }
+  return st;
+}
+
+/* The cropped C2R pass into the outputs, then its statistics variant (one launch over the
+ * output rows, looping over the signals). */
+static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arrays *a,
+                                  const zipfft__target *t, zipfft__decomposition *out) {
+  int last = p->rank - 1;
+  zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_C2R, last, 1);
+  s.in_stride = s.out_stride = 1;
+  s.store_extent = extent(p->out[last], p->lengths[last]);
+  s.scale = output_scale(p);
+  zipfft__kernel_spec stats = s;
+  add_digit(&s, p->batch, a->mid_dist, a->out_dist, 0);
+  for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);
+  zipfft_status st = append(&s, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_OUTPUT, t, out);
+  stats.statistics = 1, stats.loop_in_stride = a->mid_dist, stats.stats_plane = a->out_dist;
+  for (int k = 0; k < last; k++) add_digit(&stats, p->out[k], a->mid[k], a->out[k], 0);
+  if (st == ZIPFFT_SUCCESS)
+    st = append(&stats, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_STATS, t, out);
+  return st;
+}
+
+zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *t,
+                                     zipfft__decomposition *out) {
+  const zipfft__corr_problem *p = problem;
+  *out = (zipfft__decomposition){.has_statistics = 1};
+  if (p->rank == 1) return decompose_line(p, t, out);
+  corr_arrays a = arrays_of(p);
+  zipfft_status st = forward_rows(p, &a, t, out);
+  if (st == ZIPFFT_SUCCESS) st = column_passes(p, &a, t, out);
+  if (st == ZIPFFT_SUCCESS) st = inverse_rows(p, &a, t, out);
+  zipfft__reserve_intermediate(out,
+                               (uint64_t)(a.mid_dist * p->batch) *
+                                   zipfft__complex_bytes(p->precision, ZIPFFT_STORAGE_DEFAULT));
+  for (int i = 0; i < out->kernel_count; i++) out->axis[i] = -1;
+  return st;
+}
+
+static void corr_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
+  zipfft__sb_printf(sb, "%d kernels (the last: the statistics variant of the one before)\n",
+                    dec->kernel_count);
+  for (int i = 0; i < dec->kernel_count; i++) {
+    zipfft__sb_printf(sb, "    ");
+    zipfft__print_kernel(dec, i, sb);
+  }
+}
+
+const zipfft__strategy zipfft__strategy_corr = {
+    .name = "fused correlation",
+    .applicable = NULL,
+    .make = NULL,
+    .print = corr_print,
+};

@@ -1,0 +1,33 @@
+/* corr.h - the kernels of a fused correlation plan (plan/corr.c). */
+#ifndef ZIPFFT_PLAN_CORR_H
+#define ZIPFFT_PLAN_CORR_H
+
+#include "plan/strategy.h"
+
+/* A correlation problem: batch real signals of signal[] (contiguous, one after the other)
+ * correlated with (or convolved by) a filter of lengths[], the output region of out[]
+ * (contiguous), the kept spectrum stored as spectrum_storage. */
+typedef struct zipfft__corr_problem {
+  zipfft_precision precision;
+  int rank;
+  int64_t lengths[ZIPFFT__MAX_RANK], signal[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
+  int64_t batch;
+  zipfft__fused_op op;
+  zipfft_storage spectrum_storage;
+} zipfft__corr_problem;
+
+/* Lengths of the kept spectrum: lengths[], the last one n/2+1 from rank 2 on (the real
+ * passes keep the Hermitian half), all n for rank 1 (one kernel of full complex FFTs). */
+void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengths);
+
+/* Fills the decomposition of a correlation problem (a zipfft__decompose_fn): rank 1, one
+ * fused kernel; ranks 2-3, the padded R2C pass, forward C2C passes, the fused kernel along
+ * the first axis, inverse C2C passes and the cropped C2R pass through the intermediate
+ * array, then the statistics variant of the last kernel. */
+zipfft_status zipfft__corr_decompose(const void *problem, const struct zipfft__target *t,
+                                     struct zipfft__decomposition *out);
+
+/* Prints a correlation plan's kernels. */
+extern const zipfft__strategy zipfft__strategy_corr;
+
+#endif

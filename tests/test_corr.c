@@ -1,0 +1,264 @@
+/* test_corr.c - fused correlation and convolution plans (zipfft_corr) against the naive
+ * double-precision sums, every rank, region and mode; the 2DTM statistics against a
+ * double-precision reduction of the same plan's outputs; the argument checks. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "test_util.h"
+
+typedef struct corr_case {
+  zipfft_precision prec;
+  int rank;
+  int64_t lengths[3], signal[3];
+  zipfft_corr_mode mode;
+  zipfft_corr_region region;
+  zipfft_storage spectrum;
+  int64_t batch, count; /* plan batch, signals per call (<= batch) */
+} corr_case;
+
+static int64_t product(const int64_t *v, int rank) {
+  int64_t n = 1;
+  for (int k = 0; k < rank; k++) n *= v[k];
+  return n;
+}
+
+static void describe(const corr_case *c, char *buf, size_t len) {
+  static const char *const regions[] = {"full", "same", "valid"};
+  snprintf(buf, len, "%s %s rank %d L=%lldx%lldx%lld s=%lldx%lldx%lld %s%s b%lld/%lld",
+           c->prec == ZIPFFT_F32 ? "f32" : "f64", c->mode == ZIPFFT_CORRELATE ? "corr" : "conv",
+           c->rank, (long long)c->lengths[0], (long long)c->lengths[1], (long long)c->lengths[2],
+           (long long)c->signal[0], (long long)c->signal[1], (long long)c->signal[2],
+           regions[c->region], c->spectrum == ZIPFFT_STORAGE_F16 ? " f16-spectrum" : "",
+           (long long)c->count, (long long)c->batch);
+}
+
+/* Naive sum at output index `at` (row-major over out[]) of signal s, per zipfft.h. */
+static double naive(const corr_case *c, const double *filter, const double *s, const int64_t *out,
+                    int64_t at) {
+  int64_t x[3], L[3] = {1, 1, 1}, shift[3] = {0, 0, 0};
+  for (int k = c->rank - 1; k >= 0; k--) x[k] = at % out[k], at /= out[k];
+  int conv = c->mode == ZIPFFT_CONVOLVE;
+  for (int k = 0; k < c->rank; k++) {
+    L[k] = c->lengths[k];
+    if (c->region == ZIPFFT_REGION_SAME) shift[k] = conv ? c->signal[k] / 2 : -(c->signal[k] / 2);
+    if (c->region == ZIPFFT_REGION_VALID && conv) shift[k] = c->signal[k] - 1;
+  }
+  double sum = 0;
+  for (int64_t j = 0; j < product(c->signal, c->rank); j++) {
+    int64_t y[3], rest = j, f = 0;
+    for (int k = c->rank - 1; k >= 0; k--) y[k] = rest % c->signal[k], rest /= c->signal[k];
+    for (int k = 0; k < c->rank; k++) {
+      int64_t i = x[k] + shift[k] + (conv ? -y[k] : y[k]);
+      f = f * L[k] + ((i % L[k]) + L[k]) % L[k];
+    }
+    sum += filter[f] * s[j];
+  }
+  return sum;
+}
+
+/* Backend copy of `count` reals of the precision (rounded), their values in *values. */
+static void *upload_reals(const corr_case *c, int64_t count, uint64_t seed, double **values) {
+  size_t rs = zt_real_size(c->prec);
+  unsigned char *host = malloc((size_t)count * rs);
+  *values = malloc((size_t)count * sizeof **values);
+  for (int64_t i = 0; i < count; i++) {
+    double v = zt_uniform(seed, (uint64_t)i);
+    float f = (float)v;
+    if (rs == 4)
+      memcpy(host + 4 * i, &f, 4), (*values)[i] = f;
+    else
+      memcpy(host + 8 * i, &v, 8), (*values)[i] = v;
+  }
+  void *dev = zt_mem_alloc((size_t)count * rs);
+  if (dev) zt_mem_upload(dev, host, (size_t)count * rs);
+  free(host);
+  return dev;
+}
+
+static zipfft_status plan_case(const corr_case *c, zipfft_corr *p) {
+  zipfft_corr_config cfg = {c->mode, c->region, c->spectrum, zt_zipfft_backend(), 0};
+  return zipfft_corr_create(p, c->prec, c->rank, c->lengths, c->signal, c->batch, &cfg);
+}
+
+/* Outputs of one execution (count signals) downloaded as doubles. */
+static double *run_outputs(const corr_case *c, zipfft_corr p, const void *signals, int64_t plane) {
+  size_t rs = zt_real_size(c->prec), bytes = (size_t)(plane * c->count) * rs;
+  unsigned char *host = malloc(bytes);
+  for (size_t i = 0; i < bytes; i++) host[i] = 0xff; /* NaN: every output must be written */
+  void *out = zt_mem_alloc(bytes);
+  double *got = malloc((size_t)(plane * c->count) * sizeof *got);
+  zt_mem_upload(out, host, bytes);
+  ZT_OK(zipfft_corr_execute(p, signals, c->count, out, NULL));
+  zt_mem_download(host, out, bytes);
+  for (int64_t i = 0; i < plane * c->count; i++) {
+    float f;
+    if (rs == 4)
+      memcpy(&f, host + 4 * i, 4), got[i] = f;
+    else
+      memcpy(&got[i], host + 8 * i, 8);
+  }
+  zt_mem_free(out);
+  free(host);
+  return got;
+}
+
+/* Relative L2 error of the outputs against the naive sums. */
+static double output_error(const corr_case *c, const double *filter, const double *signals,
+                           const double *got, const int64_t *out) {
+  int64_t plane = product(out, c->rank), sig = product(c->signal, c->rank);
+  double err = 0, ref = 0;
+  for (int64_t b = 0; b < c->count; b++)
+    for (int64_t i = 0; i < plane; i++) {
+      double want = naive(c, filter, signals + b * sig, out, i), d = got[b * plane + i] - want;
+      err += isfinite(d) ? d * d : INFINITY;
+      ref += want * want;
+    }
+  return sqrt(err / ref);
+}
+
+/* The statistics of three accumulations of different signals against the double
+ * reduction of the same plan's outputs for them. */
+static void check_statistics(const corr_case *c, zipfft_corr p, int64_t plane, const char *text) {
+  enum { calls = 3 };
+  int64_t sig = product(c->signal, c->rank);
+  double *got[calls];
+  ZT_OK(zipfft_corr_stats_reset(p, NULL));
+  for (int call = 0; call < calls; call++) {
+    double *values;
+    void *signals = upload_reals(c, sig * c->count, 0x57A7 + (uint64_t)call, &values);
+    got[call] = run_outputs(c, p, signals, plane);
+    ZT_OK(zipfft_corr_accumulate(p, signals, c->count, (int32_t)(100 + call * c->count), NULL));
+    zt_mem_free(signals);
+    free(values);
+  }
+  float *max = malloc((size_t)plane * 4), *mean = malloc((size_t)plane * 4),
+        *sd = malloc((size_t)plane * 4), *z = malloc((size_t)plane * 4);
+  int32_t *index = malloc((size_t)plane * 4);
+  ZT_OK(zipfft_corr_finalize(p, max, index, mean, sd, z));
+  double scale = 0, worst = 0;
+  int64_t wrong_index = 0, n = calls * c->count;
+  for (int call = 0; call < calls; call++)
+    for (int64_t i = 0; i < plane * c->count; i++) scale = fmax(scale, fabs(got[call][i]));
+  for (int64_t i = 0; i < plane; i++) {
+    double best = -INFINITY, second = -INFINITY, sum = 0, sq = 0;
+    int64_t arg = -1;
+    for (int64_t j = 0; j < n; j++) {
+      double v = got[j / c->count][(j % c->count) * plane + i];
+      if (v > best)
+        second = best, best = v, arg = j;
+      else if (v > second)
+        second = v;
+      sum += v, sq += v * v;
+    }
+    double mu = sum / (double)n, var = sq / (double)n - mu * mu;
+    if (best - second > 1e-4 * scale && index[i] != 100 + arg) wrong_index++;
+    worst = fmax(worst, fabs(max[i] - best) / scale);
+    worst = fmax(worst, fabs(mean[i] - mu) / scale);
+    worst = fmax(worst, fabs(sd[i] - sqrt(fmax(var, 0))) / scale);
+    if (sd[i] > 0) worst = fmax(worst, fabs(z[i] - (max[i] - mean[i]) / sd[i]) * sd[i] / scale);
+  }
+  ZT_CHECK(wrong_index == 0, "%s: %lld statistics indices differ", text, (long long)wrong_index);
+  ZT_CHECK(worst < 1e-5, "%s: statistics differ by %.3g of the outputs' scale", text, worst);
+  for (int call = 0; call < calls; call++) free(got[call]);
+  free(max), free(mean), free(sd), free(z), free(index);
+}
+
+static int run_case(const corr_case *c) {
+  char text[256];
+  describe(c, text, sizeof text);
+  zipfft_corr p = NULL;
+  zipfft_status s = plan_case(c, &p);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: create: %s (%s)", text, zipfft_status_name(s),
+           zipfft_last_error());
+  if (s != ZIPFFT_SUCCESS) return 0;
+  int64_t out[3];
+  ZT_OK(zipfft_corr_output_lengths(p, out));
+  int64_t plane = product(out, c->rank), sig = product(c->signal, c->rank);
+  double *filter, *signals;
+  void *dfilter = upload_reals(c, product(c->lengths, c->rank), 0xF17, &filter);
+  void *dsignals = upload_reals(c, sig * c->count, 0x51C, &signals);
+  ZT_OK(zipfft_corr_set_filter(p, dfilter));
+  double *got = run_outputs(c, p, dsignals, plane);
+  double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  double gate = c->spectrum == ZIPFFT_STORAGE_F16
+                    ? 2e-3
+                    : 50 * u * sqrt(log2((double)product(c->lengths, c->rank)) + 1);
+  double err = output_error(c, filter, signals, got, out);
+  ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
+  if (c->spectrum == ZIPFFT_STORAGE_F16) printf("  %s: error %.3g (f16 spectrum)\n", text, err);
+  check_statistics(c, p, plane, text);
+  free(got), free(filter), free(signals);
+  zt_mem_free(dfilter);
+  zt_mem_free(dsignals);
+  zipfft_corr_destroy(p);
+  return 1;
+}
+
+#define CORR ZIPFFT_CORRELATE
+#define CONV ZIPFFT_CONVOLVE
+#define DEF ZIPFFT_STORAGE_DEFAULT
+static const corr_case cases[] = {
+    {ZIPFFT_F32, 1, {64, 1, 1}, {10, 1, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 3, 3},
+    {ZIPFFT_F32, 1, {60, 1, 1}, {7, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 4, 2},
+    {ZIPFFT_F64, 1, {45, 1, 1}, {9, 1, 1}, CORR, ZIPFFT_REGION_SAME, DEF, 2, 2},
+    {ZIPFFT_F32, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    {ZIPFFT_F32, 2, {20, 18, 1}, {6, 4, 1}, CONV, ZIPFFT_REGION_SAME, DEF, 2, 1},
+    {ZIPFFT_F32, 2, {16, 15, 1}, {3, 5, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 2, 2},
+    {ZIPFFT_F32, 2, {32, 48, 1}, {9, 8, 1}, CORR, ZIPFFT_REGION_VALID, ZIPFFT_STORAGE_F16, 2, 2},
+    {ZIPFFT_F64, 2, {12, 10, 1}, {4, 10, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    {ZIPFFT_F32, 3, {8, 6, 10}, {3, 2, 4}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    {ZIPFFT_F32, 3, {6, 8, 8}, {2, 5, 3}, CONV, ZIPFFT_REGION_FULL, DEF, 3, 2},
+};
+
+/* Bad arguments: each named in the detail, nothing created. */
+static void check_errors(void) {
+  int64_t L[2] = {16, 16}, s[2] = {4, 4}, big[2] = {4, 17};
+  zipfft_corr c = (zipfft_corr)(uintptr_t)1;
+  zipfft_corr_config cfg = {CORR, ZIPFFT_REGION_FULL, DEF, zt_zipfft_backend(), 0};
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, big, 2, &cfg),
+                  ZIPFFT_ERROR_INVALID_LENGTH);
+  ZT_CHECK(strstr(zipfft_last_error(), "signal_lengths[1] = 17") != NULL, "detail: %s",
+           zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 4, L, s, 2, &cfg), ZIPFFT_ERROR_INVALID_RANK);
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 0, &cfg), ZIPFFT_ERROR_INVALID_BATCH);
+  cfg.spectrum_storage = ZIPFFT_STORAGE_F16;
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F64, 2, L, s, 2, &cfg),
+                  ZIPFFT_ERROR_INVALID_STORAGE);
+  cfg.spectrum_storage = DEF, cfg.region = (zipfft_corr_region)7;
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
+                  ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a failed create changed *c");
+  cfg.region = ZIPFFT_REGION_FULL;
+  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg));
+  void *buf = zt_mem_alloc(16 * 16 * 4);
+  ZT_CHECK_STATUS(zipfft_corr_execute(c, buf, 1, buf, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(strstr(zipfft_last_error(), "no filter") != NULL, "detail: %s", zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_corr_finalize(c, NULL, NULL, NULL, NULL, NULL),
+                  ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK_STATUS(zipfft_corr_set_filter(c, NULL), ZIPFFT_ERROR_NULL_POINTER);
+  float zeros[256] = {0};
+  zt_mem_upload(buf, zeros, sizeof zeros);
+  ZT_OK(zipfft_corr_set_filter(c, buf));
+  ZT_CHECK_STATUS(zipfft_corr_execute(c, buf, 3, buf, NULL), ZIPFFT_ERROR_INVALID_BATCH);
+  ZT_CHECK(strstr(zipfft_last_error(), "count = 3") != NULL, "detail: %s", zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 1, 0, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_OK(zipfft_corr_stats_reset(c, NULL));
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 1, -4, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
+  int32_t index[256];
+  ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
+  ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);
+  zt_mem_free(buf);
+  zipfft_corr_destroy(c);
+  ZT_OK(zipfft_corr_destroy(NULL));
+}
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_corr", 0);
+  int ran = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  check_errors();
+  printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
+  return zt_finish("test_corr", ran + 1);
+}
