@@ -2,7 +2,6 @@
 #include "bench.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,132 +14,13 @@
 
 #include "backend/cache.h"
 #include "backend/cuda_api.h"
+#include "cufft_loader.h"
 #include "zipfft.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { BENCH_HELP = -1, BENCH_OK = 0, BENCH_FAILED = 1, BENCH_NO_DEVICE = 2 };
 enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
-
-/* ------------------------------------------------------------------------------------------
- * cuFFT, loaded at run time. Declarations follow cufft.h of CUDA 13.0 (cuFFT 12.0).
- * ------------------------------------------------------------------------------------------ */
-
-typedef int cufft_handle; /* cufftHandle */
-typedef int cufft_result; /* cufftResult: 0 = CUFFT_SUCCESS */
-enum {
-  CUFFT_TYPE_C2C = 0x29,
-  CUFFT_TYPE_Z2Z = 0x69,
-  CUFFT_TYPE_R2C = 0x2a,
-  CUFFT_TYPE_C2R = 0x2c,
-  CUFFT_DIRECTION_FORWARD = -1
-};
-
-typedef cufft_result (*cufft_exec_fn)(cufft_handle plan, void *in, void *out, int direction);
-/* cufftExecR2C / cufftExecC2R: no direction argument. */
-typedef cufft_result (*cufft_exec_real_fn)(cufft_handle plan, void *in, void *out);
-
-typedef struct cufft_api {
-  void *library;
-  const char *library_name;
-  cufft_result (*create)(cufft_handle *plan);
-  cufft_result (*make_plan_many64)(cufft_handle plan, int rank, long long *n, long long *inembed,
-                                   long long istride, long long idist, long long *onembed,
-                                   long long ostride, long long odist, int type, long long batch,
-                                   size_t *work_size);
-  cufft_result (*set_stream)(cufft_handle plan, void *stream);
-  cufft_exec_fn exec_c2c;
-  cufft_exec_fn exec_z2z;
-  cufft_exec_real_fn exec_r2c, exec_c2r;
-  cufft_result (*destroy)(cufft_handle plan);
-  cufft_result (*get_version)(int *version);
-} cufft_api;
-
-_Static_assert(sizeof(void *) == sizeof(cufft_exec_fn), "dlsym results must fit function pointers");
-
-typedef struct symbol_slot {
-  const char *name;
-  size_t offset; /* of the function pointer in cufft_api */
-} symbol_slot;
-
-static const symbol_slot cufft_symbols[] = {
-    {"cufftCreate", offsetof(cufft_api, create)},
-    {"cufftMakePlanMany64", offsetof(cufft_api, make_plan_many64)},
-    {"cufftSetStream", offsetof(cufft_api, set_stream)},
-    {"cufftExecC2C", offsetof(cufft_api, exec_c2c)},
-    {"cufftExecZ2Z", offsetof(cufft_api, exec_z2z)},
-    {"cufftExecR2C", offsetof(cufft_api, exec_r2c)},
-    {"cufftExecC2R", offsetof(cufft_api, exec_c2r)},
-    {"cufftDestroy", offsetof(cufft_api, destroy)},
-    {"cufftGetVersion", offsetof(cufft_api, get_version)},
-};
-
-static const char *const cufft_library_names[] = {
-    "libcufft.so.12", "/usr/local/cuda/lib64/libcufft.so.12", "libcufft.so.11", "libcufft.so"};
-
-typedef struct named_code {
-  int code;
-  const char *name;
-} named_code;
-
-static const named_code cufft_result_names[] = {
-    {0x0, "CUFFT_SUCCESS"},
-    {0x1, "CUFFT_INVALID_PLAN"},
-    {0x2, "CUFFT_ALLOC_FAILED"},
-    {0x3, "CUFFT_INVALID_TYPE"},
-    {0x4, "CUFFT_INVALID_VALUE"},
-    {0x5, "CUFFT_INTERNAL_ERROR"},
-    {0x6, "CUFFT_EXEC_FAILED"},
-    {0x7, "CUFFT_SETUP_FAILED"},
-    {0x8, "CUFFT_INVALID_SIZE"},
-    {0x9, "CUFFT_UNALIGNED_DATA"},
-    {0xB, "CUFFT_INVALID_DEVICE"},
-    {0xD, "CUFFT_NO_WORKSPACE"},
-    {0xE, "CUFFT_NOT_IMPLEMENTED"},
-    {0x10, "CUFFT_NOT_SUPPORTED"},
-    {0x11, "CUFFT_MISSING_DEPENDENCY"},
-    {0x12, "CUFFT_NVRTC_FAILURE"},
-};
-
-/* Name of a cuFFT result code; "unknown cuFFT error" for codes not in the table. */
-static const char *cufft_result_name(cufft_result result) {
-  for (size_t i = 0; i < ARRAY_LEN(cufft_result_names); i++)
-    if (cufft_result_names[i].code == result) return cufft_result_names[i].name;
-  return "unknown cuFFT error";
-}
-
-/* Opens the first cuFFT library found and resolves every symbol. Returns 1 on success;
- * otherwise 0 with *api zeroed and the reason in why. */
-static int cufft_load(cufft_api *api, char *why, size_t why_len) {
-  memset(api, 0, sizeof *api);
-  for (size_t i = 0; i < ARRAY_LEN(cufft_library_names) && !api->library; i++) {
-    api->library = dlopen(cufft_library_names[i], RTLD_NOW | RTLD_LOCAL);
-    api->library_name = cufft_library_names[i];
-  }
-  if (!api->library) {
-    const char *error = dlerror();
-    snprintf(why, why_len, "cuFFT not found (%s)", error ? error : "dlopen failed");
-    memset(api, 0, sizeof *api);
-    return 0;
-  }
-  for (size_t i = 0; i < ARRAY_LEN(cufft_symbols); i++) {
-    void *address = dlsym(api->library, cufft_symbols[i].name);
-    if (!address) {
-      snprintf(why, why_len, "%s lacks %s", api->library_name, cufft_symbols[i].name);
-      dlclose(api->library);
-      memset(api, 0, sizeof *api);
-      return 0;
-    }
-    memcpy((char *)api + cufft_symbols[i].offset, &address, sizeof address);
-  }
-  return 1;
-}
-
-/* Closes the library opened by cufft_load (every plan must be destroyed first). */
-static void cufft_unload(cufft_api *api) {
-  if (api->library) dlclose(api->library);
-  memset(api, 0, sizeof *api);
-}
 
 /* ------------------------------------------------------------------------------------------
  * Problems, options and the session state.
@@ -279,7 +159,7 @@ static int cu_ok(bench_context *ctx, CUresult result, const char *what) {
 /* Returns 1 when result is CUFFT_SUCCESS; otherwise prints what failed and returns 0. */
 static int cufft_ok(cufft_result result, const char *what) {
   if (result == 0) return 1;
-  printf("bench: %s failed: %s (%d)\n", what, cufft_result_name(result), result);
+  printf("bench: %s failed: %s (%d)\n", what, zipfft_tool_cufft_result_name(result), result);
   return 0;
 }
 
@@ -572,7 +452,7 @@ static void bench_close_device(bench_context *ctx) {
 
 /* Loads cuFFT and reads its version; on failure notes why (the run goes on without it). */
 static void bench_load_cufft(bench_context *ctx) {
-  ctx->have_cufft = cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why);
+  ctx->have_cufft = zipfft_tool_cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why);
   if (ctx->have_cufft && !cufft_ok(ctx->cufft.get_version(&ctx->cufft_version), "cufftGetVersion"))
     ctx->cufft_version = 0;
 }
@@ -1119,7 +999,7 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
     if (opt->md_path && !write_markdown(ctx, problems, count, opt->md_path)) ok = 0;
   }
   bench_free(ctx);
-  cufft_unload(&ctx->cufft);
+  zipfft_tool_cufft_unload(&ctx->cufft);
   ctx->have_cufft = 0;
   if (!ok && !ctx->copy_gbps) return BENCH_FAILED;
   if (bad) printf("\nbench: %d problem(s) failed or mismatched\n", bad);

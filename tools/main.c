@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_2dtm.h"
 #include "demo.h"
 #include "gen_command.h"
 #include "match_command.h"
@@ -20,6 +21,7 @@ static const subcommand subcommands[] = {
      "gen [--c] PROBLEM...  print the generated kernel source (CUDA, or C)"},
     {"plan", zipfft_tool_plan, "plan PROBLEM...       print the plan chosen for a problem"},
     {"bench", zipfft_tool_bench, "bench [--quick] [--md FILE] [--only f32|f64] [--device D]"},
+    {"bench-2dtm", zipfft_tool_bench_2dtm, "bench-2dtm [--quick] [--md FILE] [--device D]"},
     {"match", zipfft_tool_match,
      "match [--image F.mrc --templates T.mrc] [--out DIR] [--batch B] [--threshold Z] "
      "[--backend auto|cpu|cuda]"},
