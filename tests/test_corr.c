@@ -210,6 +210,9 @@ static const corr_case cases[] = {
     {ZIPFFT_F64, 2, {12, 10, 1}, {4, 10, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
     {ZIPFFT_F32, 3, {8, 6, 10}, {3, 2, 4}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
     {ZIPFFT_F32, 3, {6, 8, 8}, {2, 5, 3}, CONV, ZIPFFT_REGION_FULL, DEF, 3, 2},
+    /* lengths with a prime factor above 13, VALID: FFTs of a padded smooth length */
+    {ZIPFFT_F32, 2, {34, 20, 1}, {5, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    {ZIPFFT_F32, 1, {37, 1, 1}, {6, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
 };
 
 /* Bad arguments: each named in the detail, nothing created. */
@@ -229,6 +232,9 @@ static void check_errors(void) {
   cfg.spectrum_storage = DEF, cfg.region = (zipfft_corr_region)7;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
+  int64_t prime[2] = {34, 16}; /* circular regions keep the length: 17 has no kernel */
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, prime, s, 2, NULL),
+                  ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
   ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a failed create changed *c");
   cfg.region = ZIPFFT_REGION_FULL;
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg));

@@ -55,6 +55,25 @@ static zipfft_status check_shape(zipfft_precision prec, int rank, const int64_t 
   return ZIPFFT_SUCCESS;
 }
 
+/* 1 when every prime factor of n is at most 13 (one kernel's radices). */
+static int smooth13(int64_t n) {
+  for (int p = 2; p <= 13; p++)
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+/* The FFT length of a VALID axis of length n: n when 13-smooth, else the smallest
+ * 7-smooth length above it (no output of the region wraps, so padding changes none). */
+static int64_t fft_length(int64_t n) {
+  if (smooth13(n)) return n;
+  for (int64_t m = n + 1;; m++) {
+    int64_t r = m;
+    for (int q = 2; q <= 7; q++)
+      while (r % q == 0) r /= q;
+    if (r == 1) return m;
+  }
+}
+
 /* The problem, output lengths and shift of a region (see zipfft.h). */
 static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const int64_t *lengths,
                          const int64_t *signal, int64_t batch, const zipfft_corr_config *cfg) {
@@ -64,7 +83,8 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   p->spectrum_storage = cfg->spectrum_storage;
   int conv = cfg->mode == ZIPFFT_CONVOLVE;
   for (int k = 0; k < rank; k++) {
-    p->lengths[k] = lengths[k], p->signal[k] = signal[k];
+    p->filter[k] = lengths[k], p->signal[k] = signal[k];
+    p->lengths[k] = cfg->region == ZIPFFT_REGION_VALID ? fft_length(lengths[k]) : lengths[k];
     int valid = cfg->region == ZIPFFT_REGION_VALID, same = cfg->region == ZIPFFT_REGION_SAME;
     p->out[k] = valid ? lengths[k] - signal[k] + 1 : lengths[k];
     int64_t centre = signal[k] / 2;
@@ -72,11 +92,10 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   }
 }
 
-/* Elements of the kept spectrum. */
+/* Elements of the kept spectrum (its rows pitched). */
 static int64_t spectrum_count(const zipfft__corr_problem *p) {
-  int64_t lengths[ZIPFFT__MAX_RANK], n = 1;
-  zipfft__corr_spectrum_lengths(p, lengths);
-  for (int k = 0; k < p->rank; k++) n *= lengths[k];
+  int64_t n = zipfft__corr_pitch(p);
+  for (int k = 0; k + 1 < p->rank; k++) n *= p->lengths[k];
   return n;
 }
 

@@ -49,12 +49,14 @@ static void spectrum_value(const zipfft__corr_problem *p, const double *half, in
   *re = half[2 * k], *im = at <= n / 2 ? half[2 * k + 1] : -half[2 * k + 1];
 }
 
-/* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) / sqrt(N), written in the storage. */
+/* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) / sqrt(N), written in the storage at
+ * its pitched position (the padding of the rows stays zero). */
 static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char *to) {
   const zipfft__corr_problem *p = &c->problem;
-  int64_t shape[ZIPFFT__MAX_RANK], count = 1;
+  int64_t shape[ZIPFFT__MAX_RANK], count = 1, pitch = zipfft__corr_pitch(p);
   double n = 1;
   zipfft__corr_spectrum_lengths(p, shape);
+  int64_t last = shape[p->rank - 1];
   for (int k = 0; k < p->rank; k++) count *= shape[k], n *= (double)p->lengths[k];
   for (int64_t i = 0; i < count; i++) {
     double turns = 0, re, im; /* the phase in turns, each axis's share reduced exactly */
@@ -65,7 +67,8 @@ static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char
     }
     spectrum_value(p, half, i, &re, &im);
     double cs = cos(2 * M_PI * turns), sn = -sin(2 * M_PI * turns), scale = 1 / sqrt(n);
-    put_value(p, to, i, (re * cs + im * sn) * scale, (re * sn - im * cs) * scale);
+    put_value(p, to, i / last * pitch + i % last, (re * cs + im * sn) * scale,
+              (re * sn - im * cs) * scale);
   }
 }
 
@@ -74,12 +77,12 @@ static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char
 static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double **half) {
   const zipfft__corr_problem *p = &c->problem;
   zipfft__backend *b = c->backend;
-  int64_t n = 1, halves = p->lengths[p->rank - 1] / 2 + 1;
-  for (int k = 0; k < p->rank; k++) n *= p->lengths[k];
+  int64_t n = 1, given = 1, halves = p->lengths[p->rank - 1] / 2 + 1;
+  for (int k = 0; k < p->rank; k++) n *= p->lengths[k], given *= p->filter[k];
   halves *= n / p->lengths[p->rank - 1];
   size_t real = p->precision == ZIPFFT_F32 ? 4 : 8;
-  unsigned char *raw = malloc((size_t)n * real);
-  double *x = malloc((size_t)n * sizeof *x);
+  unsigned char *raw = malloc((size_t)given * real);
+  double *x = calloc((size_t)n, sizeof *x); /* zero-padded to the FFT lengths */
   *half = malloc((size_t)halves * 2 * sizeof **half);
   void *in = NULL, *out = NULL;
   zipfft_plan plan = NULL;
@@ -88,13 +91,16 @@ static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double *
                         ? ZIPFFT_SUCCESS
                         : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
                                        "host copies of a filter of %lld reals", (long long)n);
-  if (s == ZIPFFT_SUCCESS) s = b->ops->download(b, raw, filter, (size_t)n * real);
-  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < n; i++) {
+  if (s == ZIPFFT_SUCCESS) s = b->ops->download(b, raw, filter, (size_t)given * real);
+  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < given; i++) {
+    int64_t at = 0, rest = i, coord[ZIPFFT__MAX_RANK];
+    for (int k = p->rank - 1; k >= 0; k--) coord[k] = rest % p->filter[k], rest /= p->filter[k];
+    for (int k = 0; k < p->rank; k++) at = at * p->lengths[k] + coord[k];
     float f;
     if (real == 4)
-      memcpy(&f, raw + 4 * i, 4), x[i] = f;
+      memcpy(&f, raw + 4 * i, 4), x[at] = f;
     else
-      memcpy(&x[i], raw + 8 * i, 8);
+      memcpy(&x[at], raw + 8 * i, 8);
   }
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F64, p->rank, p->lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, c->backend_kind, c->device);
@@ -120,12 +126,11 @@ zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter) {
                         c ? "filter" : "c");
   double *half = NULL;
   zipfft_status s = filter_spectrum(c, filter, &half);
-  int64_t count = 1, shape[ZIPFFT__MAX_RANK];
-  zipfft__corr_spectrum_lengths(&c->problem, shape);
-  for (int k = 0; k < c->problem.rank; k++) count *= shape[k];
+  int64_t count = zipfft__corr_pitch(&c->problem);
+  for (int k = 0; k + 1 < c->problem.rank; k++) count *= c->problem.lengths[k];
   size_t bytes =
       (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
-  unsigned char *kept = s == ZIPFFT_SUCCESS ? malloc(bytes) : NULL;
+  unsigned char *kept = s == ZIPFFT_SUCCESS ? calloc(1, bytes) : NULL;
   if (s == ZIPFFT_SUCCESS && !kept)
     s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", bytes);
   if (s == ZIPFFT_SUCCESS) {

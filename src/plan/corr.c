@@ -13,6 +13,13 @@ void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengt
   if (p->rank > 1) lengths[p->rank - 1] = p->lengths[p->rank - 1] / 2 + 1;
 }
 
+int64_t zipfft__corr_pitch(const zipfft__corr_problem *p) {
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  zipfft__corr_spectrum_lengths(p, lengths);
+  int64_t last = lengths[p->rank - 1];
+  return p->rank == 1 ? last : (last + 15) / 16 * 16;
+}
+
 /* Row-major strides of a contiguous array of the given shape; returns its size. */
 static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
   int64_t size = 1;
@@ -30,8 +37,11 @@ typedef struct corr_arrays {
 static corr_arrays arrays_of(const zipfft__corr_problem *p) {
   corr_arrays a;
   zipfft__corr_spectrum_lengths(p, a.mid_shape);
+  int64_t pitched[ZIPFFT__MAX_RANK];
+  for (int k = 0; k < p->rank; k++) pitched[k] = a.mid_shape[k];
+  pitched[p->rank - 1] = zipfft__corr_pitch(p);
   a.sig_dist = contiguous(p->signal, p->rank, a.sig);
-  a.mid_dist = contiguous(a.mid_shape, p->rank, a.mid);
+  a.mid_dist = contiguous(pitched, p->rank, a.mid);
   a.out_dist = contiguous(p->out, p->rank, a.out);
   return a;
 }

@@ -10,7 +10,10 @@
 typedef struct zipfft__corr_problem {
   zipfft_precision precision;
   int rank;
-  int64_t lengths[ZIPFFT__MAX_RANK], signal[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
+  /* FFT lengths (the filter's, or for VALID a smooth length at least as long where the
+   * filter's has a large prime factor: the filter is then zero-padded to them) */
+  int64_t lengths[ZIPFFT__MAX_RANK], filter[ZIPFFT__MAX_RANK];
+  int64_t signal[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
   int64_t batch;
   zipfft__fused_op op;
   zipfft_storage spectrum_storage;
@@ -19,6 +22,11 @@ typedef struct zipfft__corr_problem {
 /* Lengths of the kept spectrum: lengths[], the last one n/2+1 from rank 2 on (the real
  * passes keep the Hermitian half), all n for rank 1 (one kernel of full complex FFTs). */
 void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengths);
+
+/* Row pitch (complex elements) of the kept spectrum and of the intermediate array along
+ * their last axis: its length rounded up to 16 elements, so that every row starts on a
+ * 128-byte boundary (columns read as aligned segments). */
+int64_t zipfft__corr_pitch(const zipfft__corr_problem *p);
 
 /* Fills the decomposition of a correlation problem (a zipfft__decompose_fn): rank 1, one
  * fused kernel; ranks 2-3, the padded R2C pass, forward C2C passes, the fused kernel along

@@ -33,11 +33,17 @@ enum {
  *   butterflies mean more threads to hide latency (10007: 1.08 -> 1.51x, 4099: 2.06 ->
  *   2.14x cuFFT).
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
+/* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
+static int statistics_radix(void) {
+  const char *env = getenv("ZIPFFT_STATS_RADIX");
+  return env && *env ? atoi(env) : statistics_radix_cap;
+}
+
 static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int cap = env && *env                                ? atoi(env)
-            : s->statistics                            ? statistics_radix_cap
+            : s->statistics                            ? statistics_radix()
             : s->bluestein_n > 0                       ? bluestein_radix_cap
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;
