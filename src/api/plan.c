@@ -188,8 +188,8 @@ zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
 }
 
 zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_desc_s *d,
-                                       const zipfft__strategy *strategy,
-                                       zipfft__decompose_fn make, const void *problem) {
+                                       const zipfft__strategy *strategy, zipfft__decompose_fn make,
+                                       const void *problem) {
   zipfft_plan p = calloc(1, sizeof *p);
   if (!p) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a plan");
   p->desc = *d;
@@ -262,7 +262,8 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
   int64_t batch = dec->transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
-  if (!s->statistics) batch = batch / p->desc.batch * run->count; /* the batch is slowest */
+  if (!s->statistics && !dec->whole_batch[i]) /* the batch is the slowest digit */
+    batch = batch / p->desc.batch * run->count;
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
     void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw, &batch,      &offset,

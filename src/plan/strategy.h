@@ -41,6 +41,9 @@ typedef struct zipfft__decomposition {
   /* Correlation plans with statistics: the last kernel is the statistics variant of the
    * one before it (the kernel that stores outputs); a run launches one of the two. */
   int has_statistics;
+  /* 1 for kernels that run the plan's whole batch whatever a run's count (their batch is
+   * not the slowest digit). */
+  int whole_batch[ZIPFFT__MAX_KERNELS];
 } zipfft__decomposition;
 
 /* Places an intermediate array of `bytes` after the workspace parts (none when 0). */
