@@ -18,8 +18,9 @@ extern "C" {
  *   1.0/n for a normalised inverse).
  * - Complex data are interleaved (re, im) pairs of the precision's real type.
  * - Strides and distances count elements of the array's own type (reals for the real array
- *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout whose output elements do not
- *   overlap. Pointers may have any alignment; naturally aligned data is fastest.
+ *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout whose
+ * output elements do not overlap. Pointers may have any alignment; naturally aligned data is
+ * fastest.
  * - Every function returns a zipfft_status. On failure, zipfft_last_error() describes the
  *   offending value, nothing the caller owns is modified, and nothing is printed.
  */
@@ -40,7 +41,7 @@ extern "C" {
   X(ZIPFFT_ERROR_INVALID_SCALE, 109, "scale factor is not finite")                          \
   X(ZIPFFT_ERROR_INVALID_BACKEND, 110, "unknown backend or device index")                   \
   X(ZIPFFT_ERROR_INVALID_ARGUMENT, 111, "an argument is invalid")                           \
-  X(ZIPFFT_ERROR_INVALID_STORAGE, 112, "storage type unknown or not allowed here")           \
+  X(ZIPFFT_ERROR_INVALID_STORAGE, 112, "storage type unknown or not allowed here")          \
   X(ZIPFFT_ERROR_UNSUPPORTED_LENGTH, 200, "length not supported by this version")           \
   X(ZIPFFT_ERROR_UNSUPPORTED_TYPE, 201, "transform type not supported by this version")     \
   X(ZIPFFT_ERROR_UNSUPPORTED_RANK, 202, "rank not supported by this version")               \
@@ -159,6 +160,26 @@ zipfft_status zipfft_desc_set_input_extent(zipfft_desc d, const int64_t *extent)
  * layout describes; outputs that are not stored are not computed where the passes allow.
  * NULL restores the whole array. Same checks as zipfft_desc_set_input_extent. */
 zipfft_status zipfft_desc_set_output_extent(zipfft_desc d, const int64_t *extent);
+/* User callbacks (as cuFFT's): C source compiled into the kernels, both as CUDA C++ (NVRTC)
+ * and as C (host compiler), so it must be valid in both. `function` names a function the
+ * source defines with ZIPFFT_CALLBACK in front (device and inline qualifiers), using the
+ * types zreal (the precision's real type) and zcomplex (struct { zreal re, im; }):
+ *   load, complex input:   ZIPFFT_CALLBACK zcomplex f(const void *in, long long offset, void *user)
+ *   load, real input (R2C): ZIPFFT_CALLBACK zreal f(const void *in, long long offset, void *user)
+ *   store, complex output:  ZIPFFT_CALLBACK void f(void *out, long long offset, zcomplex v, void
+ * *user) store, real output (C2R): ZIPFFT_CALLBACK void f(void *out, long long offset, zreal v,
+ * void *user) offset counts elements of the array's type from the array passed to zipfft_execute
+ * (the layout's strides and distances applied); user is user_data, passed to every call. The load
+ * callback replaces the transform's reads of its input, the store callback its final writes of the
+ * output (intermediate results of multi-axis transforms are stored normally); they are called once
+ * per element read or written (never for the zero padding beyond an input extent). Both need the
+ * default storage of their side. A callback that does not compile makes zipfft_plan_create fail
+ * with COMPILE_FAILED (CUDA) or CPU_COMPILER (CPU) and the compiler's log in zipfft_last_error().
+ * source and function are copied; NULL source removes the callback. */
+zipfft_status zipfft_desc_set_load_callback(zipfft_desc d, const char *source, const char *function,
+                                            void *user_data);
+zipfft_status zipfft_desc_set_store_callback(zipfft_desc d, const char *source,
+                                             const char *function, void *user_data);
 /* Chooses the backend and, for CUDA, the device ordinal (>= 0). AUTO picks CUDA when the
  * driver loads and the device exists, else the CPU. */
 zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int device);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/error.h"
 
@@ -54,6 +55,7 @@ zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precis
 }
 
 zipfft_status zipfft_desc_destroy(zipfft_desc d) {
+  if (d) zipfft__desc_free_callbacks(d);
   free(d);
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
@@ -169,6 +171,88 @@ int zipfft__desc_has_extents(const struct zipfft_desc_s *d) {
   return 0;
 }
 
+uint64_t zipfft__callback_hash(const char *source, const char *function) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char *text[2] = {source, function}, **t = text; t < text + 2; t++)
+    for (const char *c = *t; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  return h;
+}
+
+/* 1 when name is a C identifier. */
+static int is_identifier(const char *name) {
+  if (!*name || (*name >= '0' && *name <= '9')) return 0;
+  for (const char *c = name; *c; c++)
+    if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+          (*c >= '0' && *c <= '9')))
+      return 0;
+  return 1;
+}
+
+static char *copy_text(const char *text) {
+  char *c = malloc(strlen(text) + 1);
+  if (c) strcpy(c, text);
+  return c;
+}
+
+/* Replaces one callback of d (source NULL: removes it). */
+static zipfft_status set_callback(zipfft_desc d, zipfft__callback *cb, const char *which,
+                                  const char *source, const char *function, void *user) {
+  if (source && (!function || !is_identifier(function)))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
+                        "%s callback function = \"%s\" is not a C identifier", which,
+                        function ? function : "(null)");
+  zipfft__callback next = {NULL, NULL, user, 0};
+  if (source) {
+    next.source = copy_text(source), next.function = copy_text(function);
+    next.hash = zipfft__callback_hash(source, function);
+    if (!next.source || !next.function) {
+      free(next.source), free(next.function);
+      return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "copying a %s callback", which);
+    }
+  }
+  free(cb->source), free(cb->function);
+  *cb = next;
+  (void)d;
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
+zipfft_status zipfft_desc_set_load_callback(zipfft_desc d, const char *source, const char *function,
+                                            void *user_data) {
+  REQUIRE_DESC(d);
+  return set_callback(d, &d->load_callback, "load", source, function, user_data);
+}
+
+zipfft_status zipfft_desc_set_store_callback(zipfft_desc d, const char *source,
+                                             const char *function, void *user_data) {
+  REQUIRE_DESC(d);
+  return set_callback(d, &d->store_callback, "store", source, function, user_data);
+}
+
+zipfft_status zipfft__desc_own_callbacks(struct zipfft_desc_s *d) {
+  zipfft__callback *cbs[2] = {&d->load_callback, &d->store_callback};
+  zipfft_status s = ZIPFFT_SUCCESS;
+  for (int i = 0; i < 2; i++) {
+    if (!cbs[i]->source) continue;
+    char *source = copy_text(cbs[i]->source), *function = copy_text(cbs[i]->function);
+    if (!source || !function) s = ZIPFFT_ERROR_OUT_OF_MEMORY;
+    cbs[i]->source = source, cbs[i]->function = function;
+  }
+  if (s != ZIPFFT_SUCCESS) {
+    zipfft__desc_free_callbacks(d);
+    return zipfft__fail(s, "copying the callbacks of a description");
+  }
+  return s;
+}
+
+void zipfft__desc_free_callbacks(struct zipfft_desc_s *d) {
+  zipfft__callback *cbs[2] = {&d->load_callback, &d->store_callback};
+  for (int i = 0; i < 2; i++) {
+    free(cbs[i]->source), free(cbs[i]->function);
+    cbs[i]->source = cbs[i]->function = NULL;
+  }
+}
+
 /* 1 when s is a zipfft_storage value. */
 static int storage_known(zipfft_storage s) {
   return s == ZIPFFT_STORAGE_DEFAULT || s == ZIPFFT_STORAGE_F16 || s == ZIPFFT_STORAGE_BF16;
@@ -186,6 +270,13 @@ zipfft_status zipfft_desc_set_storage(zipfft_desc d, zipfft_storage in, zipfft_s
 }
 
 zipfft_status zipfft__desc_check_storage(const struct zipfft_desc_s *d) {
+  if ((d->load_callback.source && d->in_storage != ZIPFFT_STORAGE_DEFAULT) ||
+      (d->store_callback.source && d->out_storage != ZIPFFT_STORAGE_DEFAULT))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "a %s callback with 16-bit storage (in = %d, out = %d): callbacks read "
+                        "and write the precision's own type",
+                        d->load_callback.source && d->in_storage ? "load" : "store",
+                        (int)d->in_storage, (int)d->out_storage);
   int half = d->in_storage != ZIPFFT_STORAGE_DEFAULT || d->out_storage != ZIPFFT_STORAGE_DEFAULT;
   if (half && d->precision != ZIPFFT_F32)
     return zipfft__fail(

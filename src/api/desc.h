@@ -3,6 +3,7 @@
 #define ZIPFFT_DESC_H
 
 #include "zipfft.h"
+#include "plan/callback.h"
 
 enum { ZIPFFT__MAX_RANK = 3 };
 
@@ -24,7 +25,15 @@ struct zipfft_desc_s {
   /* Zero-padded input and cropped output: elements held along each axis of the input and
    * output arrays (0: the whole axis). */
   int64_t in_extent[ZIPFFT__MAX_RANK], out_extent[ZIPFFT__MAX_RANK];
+  /* User callbacks (owned: malloc'ed strings, freed with the description or the plan). */
+  zipfft__callback load_callback, store_callback;
 };
+
+/* Copies a description's callback strings (after a struct copy of it), so that the copy
+ * owns its own; returns OUT_OF_MEMORY on failure (the copy then owns none). */
+zipfft_status zipfft__desc_own_callbacks(struct zipfft_desc_s *d);
+/* Frees a description's callback strings. */
+void zipfft__desc_free_callbacks(struct zipfft_desc_s *d);
 
 /* The layout of a batched transform after defaults are applied (element units). */
 typedef struct zipfft__layout {

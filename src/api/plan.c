@@ -121,6 +121,7 @@ static void release_plan(zipfft_plan p) {
   }
   if (p->workspace) p->backend->ops->free(p->backend, p->workspace);
   if (p->backend) p->backend->ops->close(p->backend);
+  zipfft__desc_free_callbacks(&p->desc);
   free(p);
 }
 
@@ -173,7 +174,8 @@ zipfft_status zipfft_plan_create(zipfft_plan *out, zipfft_desc d) {
   zipfft_plan p = calloc(1, sizeof *p);
   if (!p) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating a plan");
   p->desc = *d;
-  zipfft_status s = zipfft__desc_check_storage(d);
+  zipfft_status s = zipfft__desc_own_callbacks(&p->desc);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__desc_check_storage(d);
   if (s == ZIPFFT_SUCCESS) s = open_backend(d, &p->backend_kind, &p->backend);
   if (s == ZIPFFT_SUCCESS) s = decompose(p);
   if (s != ZIPFFT_SUCCESS) {
@@ -259,6 +261,7 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   void *out = arrays[dec->dst[i]];
   const void *aux = s->fused != ZIPFFT__FUSED_NONE ? run->spectrum : NULL;
   int64_t loop_count = run->count, first_index = run->first_index;
+  const void *load_user = s->load_callback.user, *store_user = s->store_callback.user;
   size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
   int64_t batch = dec->transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
@@ -266,8 +269,9 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
     batch = batch / p->desc.batch * run->count;
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
-    void *args[ZIPFFT__ARG_COUNT] = {(void *)&in, (void *)&out, (void *)&tw, &batch,      &offset,
-                                     &aligned,    (void *)&aux, &loop_count, &first_index};
+    void *args[ZIPFFT__ARG_COUNT] = {(void *)&in,  (void *)&out, (void *)&tw,  &batch,
+                                     &offset,      &aligned,     (void *)&aux, &loop_count,
+                                     &first_index, &load_user,   &store_user};
     zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block),
                         zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), run->stream,
                         args};

@@ -36,8 +36,7 @@ struct zipfft__target;
 struct zipfft__decomposition;
 struct zipfft__backend;
 /* Fills a decomposition for a problem of its own kind (correlation plans). */
-typedef zipfft_status (*zipfft__decompose_fn)(const void *problem,
-                                              const struct zipfft__target *t,
+typedef zipfft_status (*zipfft__decompose_fn)(const void *problem, const struct zipfft__target *t,
                                               struct zipfft__decomposition *out);
 /* Creates a plan whose kernels `make` chooses for `problem`, on the backend, precision and
  * batch of d (the strategy prints it). On failure *out is left unchanged. */

@@ -86,7 +86,8 @@ typedef enum zipfft__stmt_kind {
   ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of global or shared memory */
   ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of global or shared memory = (re, im) */
   ZIPFFT__S_IF,
-  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel (or of a loop there) */
+  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel (or of a loop there)
+                      */
   ZIPFFT__S_COMMENT,
   ZIPFFT__S_FOR, /* for (var = 0; var < count; var++) body: count uniform over the block */
   ZIPFFT__S_CALL /* a function of the emitters' prelude, called for its effect */
@@ -165,6 +166,10 @@ typedef struct zipfft__kernel_ast {
   unsigned block_threads;
   size_t shared_bytes;
   int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
+  /* User callbacks of the loads and stores (NULL: none), and whether the kernel's input
+   * and output elements are reals (the callbacks' value types). */
+  const struct zipfft__callback *load_callback, *store_callback;
+  int real_in, real_out;
   zipfft__block body;
 } zipfft__kernel_ast;
 
@@ -220,15 +225,14 @@ void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__va
                             zipfft_storage storage);
 void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
                              const zipfft__expr *index, const zipfft__expr *re,
-                             const zipfft__expr *im, zipfft__access access,
-                             zipfft_storage storage);
+                             const zipfft__expr *im, zipfft__access access, zipfft_storage storage);
 /* Loads and stores of one real element (real arrays of R2C input and C2R output). */
 void zipfft__s_load_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
                          const zipfft__var *ptr, const zipfft__expr *index, zipfft__access access,
                          zipfft_storage storage);
 void zipfft__s_store_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
-                          const zipfft__expr *index, const zipfft__expr *re,
-                          zipfft__access access, zipfft_storage storage);
+                          const zipfft__expr *index, const zipfft__expr *re, zipfft__access access,
+                          zipfft_storage storage);
 /* Appends an if statement and returns it so the caller fills then/else blocks. */
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);

@@ -709,10 +709,16 @@ static const char *check_spec(const zipfft__kernel_spec *s) {
   return NULL;
 }
 
-const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__arena *a,
+const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
                                    zipfft__kernel_ast *k) {
-  const char *problem = check_spec(spec);
+  const char *problem = check_spec(user_spec);
   if (problem) return problem;
+  /* Callbacks: the accesses to the user's arrays go through them (the name keeps the spec's
+   * own storage, the AST gets the callback's). */
+  zipfft__kernel_spec local = *user_spec;
+  if (local.load_callback.function) local.in_storage = ZIPFFT__STORAGE_CALLBACK;
+  if (local.store_callback.function) local.out_storage = ZIPFFT__STORAGE_CALLBACK;
+  const zipfft__kernel_spec *spec = &local;
   zipfft__stockham_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
   c.in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
   c.out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
@@ -723,12 +729,15 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
   c.aux = zipfft__param_new(a, "aux", ZIPFFT__T_BYTES_IN);
   c.loop_count = zipfft__param_new(a, "loop_count", ZIPFFT__T_I64);
   c.first_index = zipfft__param_new(a, "first_index", ZIPFFT__T_I64);
+  const zipfft__var *load_user = zipfft__param_new(a, "load_user", ZIPFFT__T_BYTES_IN),
+                    *store_user = zipfft__param_new(a, "store_user", ZIPFFT__T_BYTES_IN);
   c.smem =
       zipfft__c2c_shared_bytes(spec) > 0 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
   const zipfft__var *params[ZIPFFT__ARG_COUNT] = {
-      c.in, c.out, c.tw, c.batch, c.batch_offset, c.aligned, c.aux, c.loop_count, c.first_index};
+      c.in,  c.out,        c.tw,          c.batch,   c.batch_offset, c.aligned,
+      c.aux, c.loop_count, c.first_index, load_user, store_user};
   char name[ZIPFFT__KERNEL_NAME_MAX];
-  zipfft__c2c_kernel_name(spec, name, sizeof name);
+  zipfft__c2c_kernel_name(user_spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
                             .precision = spec->precision,
                             .shared = c.smem,
@@ -736,6 +745,12 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *spec, zipfft__aren
                             .shared_bytes = zipfft__c2c_shared_bytes(spec),
                             .param_count = ZIPFFT__ARG_COUNT};
   for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
+  k->load_callback = user_spec->load_callback.function ? &user_spec->load_callback : NULL;
+  k->store_callback = user_spec->store_callback.function ? &user_spec->store_callback : NULL;
+  k->real_in = zipfft__kind_real_in(spec->kind) && !zipfft__pointwise_is_scatter(spec) &&
+               spec->pointwise != ZIPFFT__PW_FILTER;
+  k->real_out = zipfft__kind_real_out(spec->kind) && !zipfft__pointwise_is_gather(spec) &&
+                spec->pointwise != ZIPFFT__PW_FILTER;
   if (spec->pointwise != ZIPFFT__PW_NONE) {
     zipfft__emit_pointwise(&c, &k->body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);

@@ -39,6 +39,11 @@ void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_
 /* The statistics merge function zstats_merge, for kernels with uses_statistics; the
  * dialect defines ZSTAT (its function qualifiers) before it. */
 extern const char zipfft__stats_prelude[];
+/* Prints the user callbacks of a kernel (none: nothing): the types they use (zcomplex),
+ * ZIPFFT_CALLBACK defined as the dialect's qualifier, their source, and the wrappers the
+ * generated accesses call (zload_cb, zstore_real_cb, ...). */
+void zipfft__emit_callback_prelude(zipfft__strbuf *sb, const char *qualifier,
+                                   const zipfft__kernel_ast *k);
 /* Prints the comma-separated parameter list of a kernel. */
 void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__kernel_ast *k);
 

@@ -136,6 +136,7 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "%s", c_word_prelude);
     zipfft__emit_storage_prelude(&sb, &c_dialect);
   }
+  zipfft__emit_callback_prelude(&sb, "static inline", k);
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   emit_block_function(&sb, k);

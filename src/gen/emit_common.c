@@ -1,6 +1,8 @@
 /* emit_common.c - the expression and statement printer shared by the CUDA and C emitters. */
 #include "gen/emit.h"
 
+#include "plan/kernel_spec.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -10,11 +12,11 @@ typedef struct binop_info {
 } binop_info;
 
 static const binop_info binops[ZIPFFT__OP_COUNT] = {
-    [ZIPFFT__OP_ADD] = {"+", 12}, [ZIPFFT__OP_SUB] = {"-", 12}, [ZIPFFT__OP_MUL] = {"*", 13},
-    [ZIPFFT__OP_DIV] = {"/", 13}, [ZIPFFT__OP_MOD] = {"%", 13}, [ZIPFFT__OP_SHR] = {">>", 11},
-    [ZIPFFT__OP_BITAND] = {"&", 8},
-    [ZIPFFT__OP_LT] = {"<", 10},  [ZIPFFT__OP_LE] = {"<=", 10}, [ZIPFFT__OP_EQ] = {"==", 9},
-    [ZIPFFT__OP_NE] = {"!=", 9},  [ZIPFFT__OP_AND] = {"&&", 5}, [ZIPFFT__OP_OR] = {"||", 4},
+    [ZIPFFT__OP_ADD] = {"+", 12},   [ZIPFFT__OP_SUB] = {"-", 12}, [ZIPFFT__OP_MUL] = {"*", 13},
+    [ZIPFFT__OP_DIV] = {"/", 13},   [ZIPFFT__OP_MOD] = {"%", 13}, [ZIPFFT__OP_SHR] = {">>", 11},
+    [ZIPFFT__OP_BITAND] = {"&", 8}, [ZIPFFT__OP_LT] = {"<", 10},  [ZIPFFT__OP_LE] = {"<=", 10},
+    [ZIPFFT__OP_EQ] = {"==", 9},    [ZIPFFT__OP_NE] = {"!=", 9},  [ZIPFFT__OP_AND] = {"&&", 5},
+    [ZIPFFT__OP_OR] = {"||", 4},
 };
 
 enum { prec_select = 3, prec_unary = 15, prec_primary = 16 };
@@ -137,6 +139,9 @@ static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int sto
   if (ptr->type == ZIPFFT__T_SHARED)
     zipfft__sb_printf(sb, "%s(%s%s, ", store ? d->shared_store : d->shared_load,
                       store ? d->shared_store_cast : d->shared_load_cast, ptr->name);
+  else if (storage == ZIPFFT__STORAGE_CALLBACK) /* the user's function, with its pointer */
+    zipfft__sb_printf(sb, "z%s%s_cb(%s, %s, ", store ? "store" : "load", real ? "_real" : "",
+                      store ? "store_user" : "load_user", ptr->name);
   else
     zipfft__sb_printf(sb, "%s%s%s%s(%s, ", store ? d->global_store : d->global_load,
                       real ? "_real" : "", storage_suffix[storage], d->access_suffix[access],
@@ -296,4 +301,36 @@ void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
   for (int i = 0; i < k->param_count; i++)
     zipfft__sb_printf(sb, "%s%s %s", i ? ", " : "", d->type_names[k->params[i]->type],
                       k->params[i]->name);
+}
+
+/* The wrappers between the generated accesses and the user's callbacks (by value type). */
+static const char *const load_wrapper[2] = {
+    "%s void zload_cb(const unsigned char *user, const unsigned char *p, long long i,\n"
+    "                 zreal *re, zreal *im) {\n"
+    "  zcomplex v = %s((const void *)p, i, (void *)user);\n  *re = v.re;\n  *im = v.im;\n}\n",
+    "%s void zload_real_cb(const unsigned char *user, const unsigned char *p, long long i,\n"
+    "                      zreal *re) {\n  *re = %s((const void *)p, i, (void *)user);\n}\n"};
+static const char *const store_wrapper[2] = {
+    "%s void zstore_cb(const unsigned char *user, unsigned char *p, long long i, zreal re,\n"
+    "                  zreal im) {\n"
+    "  zcomplex v;\n  v.re = re;\n  v.im = im;\n  %s((void *)p, i, v, (void *)user);\n}\n",
+    "%s void zstore_real_cb(const unsigned char *user, unsigned char *p, long long i,\n"
+    "                       zreal re) {\n  %s((void *)p, i, re, (void *)user);\n}\n"};
+
+void zipfft__emit_callback_prelude(zipfft__strbuf *sb, const char *qualifier,
+                                   const zipfft__kernel_ast *k) {
+  if (!k->load_callback && !k->store_callback) return;
+  zipfft__sb_printf(sb, "typedef struct zcomplex { zreal re, im; } zcomplex;\n");
+  zipfft__sb_printf(sb, "#define ZIPFFT_CALLBACK %s\n", qualifier);
+  const char *printed = NULL;
+  if (k->load_callback) {
+    zipfft__sb_printf(sb, "%s\n", k->load_callback->source);
+    printed = k->load_callback->source;
+  }
+  if (k->store_callback && (!printed || strcmp(printed, k->store_callback->source) != 0))
+    zipfft__sb_printf(sb, "%s\n", k->store_callback->source);
+  if (k->load_callback)
+    zipfft__sb_printf(sb, load_wrapper[k->real_in], qualifier, k->load_callback->function);
+  if (k->store_callback)
+    zipfft__sb_printf(sb, store_wrapper[k->real_out], qualifier, k->store_callback->function);
 }

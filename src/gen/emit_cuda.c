@@ -90,6 +90,7 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "%s", cuda_word_prelude);
     zipfft__emit_storage_prelude(&sb, d);
   }
+  zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(", k->block_threads,

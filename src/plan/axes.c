@@ -34,6 +34,7 @@ typedef struct pass_plan {
   zipfft__kernel_kind kind;
   zipfft__array src, dst;
   int done[ZIPFFT__MAX_RANK];
+  int first; /* the first pass (the one that reads the user's input) */
 } pass_plan;
 
 /* Elements of axis a a pass sees: the output extent once transformed, else the input's. */
@@ -84,8 +85,8 @@ static void half_length_if_even(zipfft__kernel_spec *s) {
 
 /* The spec of one pass before sizing: full length, the arrays' strides, the batch, the
  * padded loads and cropped stores along the axis. */
-static void pass_template(const struct zipfft_desc_s *d, const pass_context *c,
-                          const pass_plan *pp, int last, zipfft__kernel_spec *s) {
+static void pass_template(const struct zipfft_desc_s *d, const pass_context *c, const pass_plan *pp,
+                          int last, zipfft__kernel_spec *s) {
   int k = pp->axis;
   const array_view *src = &c->views[pp->src], *dst = &c->views[pp->dst];
   *s = (zipfft__kernel_spec){.kind = pp->kind,
@@ -101,6 +102,10 @@ static void pass_template(const struct zipfft_desc_s *d, const pass_context *c,
   int64_t stores = pp->kind == ZIPFFT__KIND_R2C ? c->logical_out[k] : d->lengths[k];
   s->load_extent = c->in_extent[k] < loads ? c->in_extent[k] : 0;
   s->store_extent = c->out_extent[k] < stores ? c->out_extent[k] : 0;
+  /* The user's callbacks: on the first pass's reads of the input, the last pass's writes
+   * of the output (not on intermediate results kept in those arrays). */
+  if (pp->first && pp->src == ZIPFFT__ARRAY_INPUT) s->load_callback = d->load_callback;
+  if (last && pp->dst == ZIPFFT__ARRAY_OUTPUT) s->store_callback = d->store_callback;
   batch_of(d, c, pp, s);
 }
 
@@ -109,8 +114,8 @@ int zipfft__size_axis_pass(zipfft__kernel_spec *s, int64_t transforms, const zip
   /* Columns: when the innermost batch dimension is closer in memory than the transform's
    * own elements, neighbouring threads take neighbouring transforms (coalesced). */
   int inner = s->batch_dims - 1;
-  s->fft_major = transforms > 1 && s->batch_in_strides[inner] < s->in_stride &&
-                 s->batch_in_strides[inner] > 0;
+  s->fft_major =
+      transforms > 1 && s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0;
   if (zipfft__size_single_kernel(s, transforms, t)) return 1;
   if (!zipfft__kind_is_half(s->kind)) return 0;
   /* Half of the even length does not fit (e.g. it has a large prime factor): full length. */
@@ -142,7 +147,7 @@ static int intermediate_fits(const struct zipfft_desc_s *d, const pass_context *
 /* Marks the pass's axis done for the passes after it. */
 static void add_pass(pass_plan *passes, int *count, int axis, zipfft__kernel_kind kind,
                      zipfft__array src, zipfft__array dst) {
-  pass_plan pp = {axis, kind, src, dst, {0}};
+  pass_plan pp = {axis, kind, src, dst, {0}, *count == 0};
   if (*count > 0)
     for (int a = 0; a < ZIPFFT__MAX_RANK; a++) pp.done[a] = passes[*count - 1].done[a];
   if (*count > 0) pp.done[passes[*count - 1].axis] = 1;
@@ -157,7 +162,7 @@ static void add_pass(pass_plan *passes, int *count, int axis, zipfft__kernel_kin
 static int passes_of(const struct zipfft_desc_s *d, int use_intermediate, pass_plan *out) {
   int count = 0, last = d->rank - 1, real = d->type != ZIPFFT_C2C;
   zipfft__array in = ZIPFFT__ARRAY_INPUT, res = ZIPFFT__ARRAY_OUTPUT;
-  zipfft__array mid = use_intermediate ? ZIPFFT__ARRAY_INTERMEDIATE
+  zipfft__array mid = use_intermediate        ? ZIPFFT__ARRAY_INTERMEDIATE
                       : d->type == ZIPFFT_C2R ? ZIPFFT__ARRAY_INPUT
                                               : ZIPFFT__ARRAY_OUTPUT;
   int axes[ZIPFFT__MAX_RANK + 1], n_axes = 0;
@@ -182,7 +187,7 @@ int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__t
   for (int a = 0; a < ZIPFFT__MAX_RANK; a++)
     c.in_extent[a] = c.out_extent[a] = c.logical_in[a] = c.logical_out[a] = 1;
   c.in_extent[k] = c.out_extent[k] = c.logical_in[k] = c.logical_out[k] = d->lengths[k];
-  pass_plan pp = {k, ZIPFFT__KIND_C2C, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, {0}};
+  pass_plan pp = {k, ZIPFFT__KIND_C2C, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, {0}, 1};
   zipfft__kernel_spec s = {0};
   return pass_spec(d, &c, &pp, 1, t, &s);
 }
@@ -260,9 +265,9 @@ static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layo
     if (s != ZIPFFT_SUCCESS) return s;
     for (int i = first; i < out->kernel_count; i++) out->axis[i] = passes[p].axis;
   }
-  zipfft__reserve_intermediate(
-      out, (uint64_t)c.intermediate_elements *
-               zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
+  zipfft__reserve_intermediate(out,
+                               (uint64_t)c.intermediate_elements *
+                                   zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
   return ZIPFFT_SUCCESS;
 }
 

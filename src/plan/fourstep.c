@@ -100,8 +100,8 @@ int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
   if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__desc_has_extents(d) ||
-      zipfft__axis_supported(d, 0, t))
-    return 0; /* extents: the axes strategy pads and crops in its gather and scatter */
+      d->load_callback.function || d->store_callback.function || zipfft__axis_supported(d, 0, t))
+    return 0; /* extents, callbacks: the axes strategy's gather and scatter take them */
   return zipfft__fourstep_kernels(d->precision, d->lengths[0], t) > 0;
 }
 

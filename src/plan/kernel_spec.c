@@ -111,7 +111,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   }
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  char storage[16] = "", fused[320] = "";
+  char storage[16] = "", fused[384] = "";
   if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
   if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
   if (s->bluestein_n)
@@ -132,6 +132,12 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld",
              (long long)s->loop_in_stride, (long long)s->stats_plane);
+  if (s->load_callback.function)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
+             (unsigned long long)s->load_callback.hash);
+  if (s->store_callback.function)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cs%016llx",
+             (unsigned long long)s->store_callback.hash);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh", "r2r"};

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/callback.h"
 #include "zipfft.h"
 
 enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 768 };
@@ -126,7 +127,13 @@ typedef struct zipfft__kernel_spec {
    * positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
+  /* User callbacks replacing the loads from the input and the stores to the output
+   * (function NULL: none); their strings belong to the plan. */
+  zipfft__callback load_callback, store_callback;
 } zipfft__kernel_spec;
+
+/* The storage value of the AST's accesses that go through a user callback (internal). */
+#define ZIPFFT__STORAGE_CALLBACK ((zipfft_storage)3)
 
 /* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
@@ -150,7 +157,8 @@ int zipfft__two_ffts(const zipfft__kernel_spec *s);
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
  * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the
- * signals of this launch and the index of the first). */
+ * signals of this launch and the index of the first), load_user and store_user (the user
+ * pointers of the callbacks). */
 enum {
   ZIPFFT__ARG_IN,
   ZIPFFT__ARG_OUT,
@@ -161,6 +169,8 @@ enum {
   ZIPFFT__ARG_AUX,
   ZIPFFT__ARG_LOOP_COUNT,
   ZIPFFT__ARG_FIRST_INDEX,
+  ZIPFFT__ARG_LOAD_USER,
+  ZIPFFT__ARG_STORE_USER,
   ZIPFFT__ARG_COUNT
 };
 

@@ -114,10 +114,12 @@ static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int t
       s->batch_in_strides[d] = row;
     row *= s->batch_counts[d];
   }
-  if (to_workspace) {
+  if (to_workspace) { /* the workspace side is never a user's array: no callback there */
+    s->store_callback = (zipfft__callback){0};
     s->out_stride = 1, s->out_storage = ZIPFFT_STORAGE_DEFAULT, s->scale = 1.0;
     make_pointwise(s, r->gather, r->gather_range);
   } else {
+    s->load_callback = (zipfft__callback){0};
     s->in_stride = 1, s->in_storage = ZIPFFT_STORAGE_DEFAULT;
     make_pointwise(s, r->scatter, r->scatter_range);
   }
@@ -193,12 +195,12 @@ static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
   ends e = {0};
   int pairs_in = r->gather_kind == ZIPFFT__KIND_R2C_HALF,
       pairs_out = r->scatter_kind == ZIPFFT__KIND_C2R_HALF;
-  /* Padded loads and cropped stores happen only in the gather and the scatter. */
+  /* Padded loads, cropped stores and callbacks happen only in the gather and the scatter. */
   if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in) &&
-      pass->load_extent == 0)
+      pass->load_extent == 0 && !pass->load_callback.function)
     e.direct_in = direct_side(pass, 0, pairs_in, &e.in_stride, &e.in_dist);
   if (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out) &&
-      pass->store_extent == 0)
+      pass->store_extent == 0 && !pass->store_callback.function)
     e.direct_out = direct_side(pass, 1, pairs_out, &e.out_stride, &e.out_dist);
   return e;
 }

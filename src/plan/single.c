@@ -42,8 +42,8 @@ static int statistics_radix(void) {
 static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
-  int cap = env && *env                                ? atoi(env)
-            : s->statistics                            ? statistics_radix()
+  int cap = s->statistics                              ? statistics_radix()
+            : env && *env                              ? atoi(env)
             : s->bluestein_n > 0                       ? bluestein_radix_cap
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;
