@@ -133,9 +133,10 @@ void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const 
 /* n - k, or 0 for k = 0: the split partner of element k. */
 const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k);
 /* C2R_HALF, one pair: loads X[kk] into p and X[n - kk] into q from the input row at base
- * (alignment-branched; p and q are declared variables). */
+ * (alignment-branched; p and q are declared variables); when may_be_dc, the imaginary
+ * parts of the pair kk = 0 (the DC and Nyquist terms) are set to zero. */
 void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q);
+                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q, int may_be_dc);
 /* Where a merge writes Z[kk] and Z[n - kk]: shared memory or the workspace (complex, the
  * compute precision, vector accesses). */
 typedef struct zipfft__merge_target {

@@ -44,7 +44,7 @@ static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const z
 static void emit_merge_at(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
                           const zipfft__expr *out, const zipfft__expr *e) {
   zipfft__cval p = zipfft__zero_value(c, blk, "x", 0), q = zipfft__zero_value(c, blk, "x", 0);
-  zipfft__load_merge_pair(c, blk, in, e, p, q);
+  zipfft__load_merge_pair(c, blk, in, e, p, q, 1);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e);
   zipfft__merge_target to = {c->out, zipfft__global_offset(c, out, e, c->s->out_stride),
                              zipfft__global_offset(c, out, other, c->s->out_stride)};

@@ -111,7 +111,8 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
 }
 
 void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q) {
+                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q,
+                             int may_be_dc) {
   const zipfft__cval *dst[2] = {&p, &q};
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
   zipfft__block *targets[2];
@@ -128,11 +129,10 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
           c->s->in_storage);
   /* The DC and Nyquist terms (the pair of kk = 0) must be real: their imaginary parts are
    * ignored, as the full-length C2R does by keeping the real part of its result. */
-  const zipfft__expr *dc = bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0));
+  if (!may_be_dc) return;
+  zipfft__block *dc = open_if(c, g, bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0)));
   for (int i = 0; i < 2; i++)
-    zipfft__s_assign(
-        c->a, g, dst[i]->im->u.var,
-        zipfft__e_select(c->a, dc, zipfft__e_real(c->a, 0), var(c, dst[i]->im->u.var)));
+    zipfft__s_assign(c->a, dc, dst[i]->im->u.var, zipfft__e_real(c->a, 0));
 }
 
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
@@ -175,7 +175,7 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
     p[b] = zipfft__zero_value(c, body, "m", 0);
     q[b] = zipfft__zero_value(c, body, "m", 0);
     zipfft__block *g = open_pair(c, body, &k, b, &kk[b]);
-    zipfft__load_merge_pair(c, g, base, kk[b], p[b], q[b]);
+    zipfft__load_merge_pair(c, g, base, kk[b], p[b], q[b], b == 0); /* kk = t + b T */
   }
   for (int b = 0; b < per; b++) {
     const zipfft__expr *ok =
