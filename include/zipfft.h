@@ -205,7 +205,9 @@ zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *ne
  * per axis; a copy of the data in the compute precision (batch * n complex values) for 1D
  * C2C lengths split over several kernels; two copies of the longest such axis's rows as
  * complex values (of Bluestein's padded length where it applies) for the other axes beyond
- * one kernel. The plan allocates it at creation (on the plan's
+ * one kernel; plus, for padded or cropped multi-axis transforms whose intermediate results
+ * do not fit the array they would live in, an intermediate array (each axis the larger of
+ * its two extents, complex values of the compute precision). The plan allocates it at creation (on the plan's
  * backend) and frees it in zipfft_plan_destroy; plan creation fails with
  * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
  * exceed the device's memory. */
