@@ -207,8 +207,8 @@ zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *ne
  * complex values (of Bluestein's padded length where it applies) for the other axes beyond
  * one kernel; plus, for padded or cropped multi-axis transforms whose intermediate results
  * do not fit the array they would live in, an intermediate array (each axis the larger of
- * its two extents, complex values of the compute precision). The plan allocates it at creation (on the plan's
- * backend) and frees it in zipfft_plan_destroy; plan creation fails with
+ * its two extents, complex values of the compute precision). The plan allocates it at creation (on
+ * the plan's backend) and frees it in zipfft_plan_destroy; plan creation fails with
  * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
  * exceed the device's memory. */
 zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes);
@@ -273,6 +273,15 @@ zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths);
  * then rounded to the spectrum storage). Must be called before the first execution;
  * calling it again replaces the filter. Synchronises with the device. */
 zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter);
+/* The FFT lengths of the plan (rank values): the filter's lengths, or for VALID along a
+ * length with a prime factor above 13 the next 7-smooth length (the filter zero-padded). */
+zipfft_status zipfft_corr_fft_lengths(zipfft_corr c, int64_t *lengths);
+/* Keeps a filter spectrum given directly instead of a filter (e.g. an image spectrum
+ * whitened or band-passed by the caller): the forward R2C spectrum of the filter zero-padded
+ * to zipfft_corr_fft_lengths, in the R2C output layout (contiguous, the last axis holding
+ * n/2+1 complex values of the precision; rank 1 too). The plan conjugates, shifts and
+ * scales it as it does a transformed filter. Synchronises with the device. */
+zipfft_status zipfft_corr_set_filter_spectrum(zipfft_corr c, const void *spectrum);
 /* Correlates (or convolves) count signals (1..batch) with the filter and stores count
  * outputs. Enqueues kernels only on CUDA (stream: a CUstream or NULL); never allocates. */
 zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t count, void *out,

@@ -261,11 +261,63 @@ static void check_errors(void) {
   ZT_OK(zipfft_corr_destroy(NULL));
 }
 
+/* A spectrum given directly (zipfft_corr_set_filter_spectrum): the filter's R2C spectrum
+ * by a zipfft plan, then the same outputs as the naive sums. Ties: two identical signals,
+ * then the same pair again with lower and higher indices: the lowest index always wins. */
+static void check_spectrum_and_ties(void) {
+  const corr_case c = {ZIPFFT_F64, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2};
+  zipfft_corr p = NULL;
+  ZT_OK(plan_case(&c, &p));
+  if (!p) return;
+  int64_t out[3], fft[3], half = c.lengths[1] / 2 + 1;
+  ZT_OK(zipfft_corr_output_lengths(p, out));
+  ZT_OK(zipfft_corr_fft_lengths(p, fft));
+  ZT_CHECK(fft[0] == 24 && fft[1] == 32, "fft lengths %lldx%lld", (long long)fft[0],
+           (long long)fft[1]);
+  double *filter, *signals;
+  void *dfilter = upload_reals(&c, 24 * 32, 0xF17, &filter);
+  void *dsignals = upload_reals(&c, 35, 0x51C, &signals);
+  void *dspectrum = zt_mem_alloc((size_t)(24 * half) * 16);
+  zipfft_desc d = NULL;
+  zipfft_plan r2c = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F64, 2, c.lengths));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_plan_create(&r2c, d));
+  ZT_OK(zipfft_execute(r2c, dfilter, dspectrum, NULL));
+  ZT_OK(zipfft_corr_set_filter_spectrum(p, dspectrum));
+  /* two identical signals: */
+  double *sig2 = malloc(70 * sizeof *sig2);
+  for (int i = 0; i < 70; i++) sig2[i] = signals[i % 35];
+  void *dpair = zt_mem_alloc(70 * 8);
+  zt_mem_upload(dpair, sig2, 70 * 8);
+  corr_case one = c;
+  one.count = 1;
+  double *got = run_outputs(&one, p, dsignals, out[0] * out[1]);
+  double err = output_error(&one, filter, signals, got, out);
+  ZT_CHECK(err < 1e-12, "spectrum given directly: relative L2 error %.3g", err);
+  int32_t index[20 * 26];
+  const int32_t firsts[3] = {5, 1, 9}, expect[3] = {5, 1, 1};
+  ZT_OK(zipfft_corr_stats_reset(p, NULL));
+  for (int call = 0; call < 3; call++) {
+    ZT_OK(zipfft_corr_accumulate(p, dpair, 2, firsts[call], NULL));
+    ZT_OK(zipfft_corr_finalize(p, NULL, index, NULL, NULL, NULL));
+    int wrong = 0;
+    for (int i = 0; i < 20 * 26; i++) wrong += index[i] != expect[call];
+    ZT_CHECK(wrong == 0, "ties, call %d: %d indices are not %d", call, wrong, expect[call]);
+  }
+  free(got), free(sig2), free(filter), free(signals);
+  zt_mem_free(dfilter), zt_mem_free(dsignals), zt_mem_free(dspectrum), zt_mem_free(dpair);
+  zipfft_plan_destroy(r2c);
+  zipfft_desc_destroy(d);
+  zipfft_corr_destroy(p);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_corr", 0);
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   check_errors();
+  check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
-  return zt_finish("test_corr", ran + 1);
+  return zt_finish("test_corr", ran + 2);
 }

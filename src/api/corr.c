@@ -168,6 +168,15 @@ zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths) {
   return ZIPFFT_SUCCESS;
 }
 
+zipfft_status zipfft_corr_fft_lengths(zipfft_corr c, int64_t *lengths) {
+  if (!c || !lengths)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_fft_lengths: %s is NULL",
+                        c ? "lengths" : "c");
+  for (int k = 0; k < c->problem.rank; k++) lengths[k] = c->problem.lengths[k];
+  zipfft__clear_error();
+  return ZIPFFT_SUCCESS;
+}
+
 zipfft_status zipfft_corr_backend(zipfft_corr c, zipfft_backend *b) {
   if (!c || !b)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_backend: %s is NULL",

@@ -120,27 +120,57 @@ static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double *
   return s;
 }
 
+/* Keeps the spectrum K made from the filter's Hermitian half spectrum (host, fp64). */
+static zipfft_status keep_spectrum(zipfft_corr c, const double *half) {
+  int64_t count = zipfft__corr_pitch(&c->problem);
+  for (int k = 0; k + 1 < c->problem.rank; k++) count *= c->problem.lengths[k];
+  size_t bytes =
+      (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
+  unsigned char *kept = calloc(1, bytes);
+  if (!kept) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", bytes);
+  fill_spectrum(c, half, kept);
+  zipfft_status s = c->backend->ops->upload(c->backend, c->spectrum, kept, bytes);
+  free(kept);
+  if (s == ZIPFFT_SUCCESS) c->has_filter = 1;
+  return s;
+}
+
 zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter) {
   if (!c || !filter)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_set_filter: %s is NULL",
                         c ? "filter" : "c");
   double *half = NULL;
   zipfft_status s = filter_spectrum(c, filter, &half);
-  int64_t count = zipfft__corr_pitch(&c->problem);
-  for (int k = 0; k + 1 < c->problem.rank; k++) count *= c->problem.lengths[k];
-  size_t bytes =
-      (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
-  unsigned char *kept = s == ZIPFFT_SUCCESS ? calloc(1, bytes) : NULL;
-  if (s == ZIPFFT_SUCCESS && !kept)
-    s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", bytes);
-  if (s == ZIPFFT_SUCCESS) {
-    fill_spectrum(c, half, kept);
-    s = c->backend->ops->upload(c->backend, c->spectrum, kept, bytes);
-  }
+  if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
   free(half);
-  free(kept);
-  if (s != ZIPFFT_SUCCESS) return s;
-  c->has_filter = 1;
-  zipfft__clear_error();
-  return ZIPFFT_SUCCESS;
+  if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
+  return s;
+}
+
+zipfft_status zipfft_corr_set_filter_spectrum(zipfft_corr c, const void *spectrum) {
+  if (!c || !spectrum)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_set_filter_spectrum: %s is NULL",
+                        c ? "spectrum" : "c");
+  const zipfft__corr_problem *p = &c->problem;
+  int64_t halves = p->lengths[p->rank - 1] / 2 + 1;
+  for (int k = 0; k + 1 < p->rank; k++) halves *= p->lengths[k];
+  size_t real = p->precision == ZIPFFT_F32 ? 4 : 8;
+  unsigned char *raw = malloc((size_t)halves * 2 * real);
+  double *half = malloc((size_t)halves * 2 * sizeof *half);
+  zipfft_status s =
+      raw && half ? c->backend->ops->download(c->backend, raw, spectrum, (size_t)halves * 2 * real)
+                  : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
+                                 "host copies of a spectrum of %lld values", (long long)halves);
+  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < 2 * halves; i++) {
+    float f;
+    if (real == 4)
+      memcpy(&f, raw + 4 * i, 4), half[i] = f;
+    else
+      memcpy(&half[i], raw + 8 * i, 8);
+  }
+  if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
+  free(raw);
+  free(half);
+  if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
+  return s;
 }
