@@ -256,8 +256,18 @@ static void check_errors(void) {
   int32_t index[256];
   ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
   ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);
-  zt_mem_free(buf);
   zipfft_corr_destroy(c);
+  /* A Bluestein last axis (17): correlations run, the statistics are refused. */
+  int64_t odd[2] = {8, 17}, small[2] = {2, 3};
+  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, odd, small, 1, &cfg));
+  ZT_OK(zipfft_corr_set_filter(c, buf));
+  ZT_OK(zipfft_corr_stats_reset(c, NULL));
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 1, 0, NULL), ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
+  ZT_OK(zipfft_corr_execute(c, buf, 1, buf, NULL));
+  zipfft_corr_destroy(c);
+  int64_t huge = (int64_t)1 << 50;
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, huge, &cfg), ZIPFFT_ERROR_TOO_LARGE);
+  zt_mem_free(buf);
   ZT_OK(zipfft_corr_destroy(NULL));
 }
 

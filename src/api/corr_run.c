@@ -45,7 +45,10 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
 
 zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream) {
   if (!c) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_stats_reset: c is NULL");
-  (void)stream; /* the upload is synchronous */
+  if (stream && c->backend_kind == ZIPFFT_BACKEND_CPU)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
+                        "zipfft_corr_stats_reset: stream %p given to a CPU plan", stream);
+  /* stream only orders nothing here: the upload waits for all the device's work */
   int64_t plane = plane_of(&c->problem);
   size_t bytes = (size_t)plane * 24;
   unsigned char *init = calloc(1, bytes); /* maxima 0, sums 0 */
@@ -64,6 +67,11 @@ zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream) {
 zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t count,
                                      int32_t first_index, void *stream) {
   zipfft_status s = check_run(c, signals, count, stream, "zipfft_corr_accumulate");
+  if (s == ZIPFFT_SUCCESS && !zipfft__plan_has_statistics(c->plan))
+    s = zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                     "zipfft_corr_accumulate: no statistics kernel for a last axis of %lld "
+                     "(a Bluestein length)",
+                     (long long)c->problem.lengths[c->problem.rank - 1]);
   if (s == ZIPFFT_SUCCESS && !c->stats)
     s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
                      "zipfft_corr_accumulate: statistics not reset (zipfft_corr_stats_reset)");

@@ -155,7 +155,7 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
 }
 
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
- * workspace (zeroed); releases the plan on failure. */
+ * workspace (not cleared); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
@@ -211,6 +211,8 @@ zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_des
 }
 
 zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p) { return p->backend; }
+
+int zipfft__plan_has_statistics(zipfft_plan p) { return p->decomposition.has_statistics; }
 
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {

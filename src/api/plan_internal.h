@@ -46,6 +46,9 @@ zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_des
 /* The backend a plan runs on (its memory operations serve companions of the plan). */
 struct zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p);
 
+/* 1 when the plan has a statistics kernel (correlation plans). */
+int zipfft__plan_has_statistics(zipfft_plan p);
+
 /* Enqueues the plan's kernels for one run (no argument checks). */
 zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run);
 

@@ -37,7 +37,8 @@ typedef struct zipfft__backend_ops {
   /* Memory for tables owned by a plan: device memory on CUDA, host memory on the CPU. */
   zipfft_status (*alloc)(zipfft__backend *b, size_t bytes, void **ptr);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
-  /* Copies backend memory to the host after the work queued on the default stream. */
+  /* Copies host memory to the backend's (upload) and back (download), both after all the
+   * work queued on the device (every stream). */
   zipfft_status (*download)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   void (*free)(zipfft__backend *b, void *ptr);
   /* Memory the backend's allocations come from (device memory, or the host's RAM), bytes. */

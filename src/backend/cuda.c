@@ -174,8 +174,9 @@ static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   return status;
 }
 
-/* Copies bytes between host and device memory (synchronously, after the default
- * stream's work), in the direction to_device says. */
+/* Copies bytes between host and device memory, in the direction to_device says, after all
+ * the work queued on the device (every stream: the correlation plans' filter, statistics
+ * reset and finalisation must follow the caller's kernels, whatever their streams). */
 static zipfft_status cuda_copy(zipfft__backend *b, int to_device, void *dst, const void *src,
                                size_t bytes) {
   cuda_backend *cb = as_cuda(b);
@@ -186,8 +187,10 @@ static zipfft_status cuda_copy(zipfft__backend *b, int to_device, void *dst, con
   snprintf(subject, sizeof subject, "%zu bytes", bytes);
   zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", subject);
   if (status != ZIPFFT_SUCCESS) return status;
-  CUresult r = to_device ? cb->cu->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes)
-                         : cb->cu->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
+  CUresult r = cb->cu->cuCtxSynchronize();
+  if (r == 0)
+    r = to_device ? cb->cu->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes)
+                  : cb->cu->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
   pop_context(cb);
   return check(r, what, subject);
 }

@@ -92,6 +92,16 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   return ZIPFFT_SUCCESS;
 }
 
+/* Appends the statistics variant of the last kernel; where the length has none (a
+ * Bluestein kernel stores from shared memory) the plan goes without statistics. */
+static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
+                                       const zipfft__target *t, zipfft__decomposition *out) {
+  zipfft_status st = append(pass, src, ZIPFFT__ARRAY_STATS, t, out);
+  if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
+  out->has_statistics = 0;
+  return ZIPFFT_SUCCESS;
+}
+
 /* 1 / sqrt(N): the last pass's share of the 1/N that makes the result the naive sum (the
  * kept spectrum holds the other share, which keeps it near 1 for 16-bit storage). */
 static double output_scale(const zipfft__corr_problem *p) {
@@ -113,8 +123,7 @@ static zipfft_status decompose_line(const zipfft__corr_problem *p, const zipfft_
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = p->signal[0], stats.stats_plane = p->out[0];
   add_digit(&stats, 1, 0, 0, 0);
-  return st == ZIPFFT_SUCCESS ? append(&stats, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_STATS, t, out)
-                              : st;
+  return st == ZIPFFT_SUCCESS ? append_statistics(&stats, ZIPFFT__ARRAY_INPUT, t, out) : st;
 }
 
 /* The padded R2C pass over the signal's rows, into the intermediate array. */
@@ -228,8 +237,7 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = a->mid_dist, stats.stats_plane = a->out_dist;
   for (int k = 0; k < last; k++) add_digit(&stats, p->out[k], a->mid[k], a->out[k], 0);
-  if (st == ZIPFFT_SUCCESS)
-    st = append(&stats, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_STATS, t, out);
+  if (st == ZIPFFT_SUCCESS) st = append_statistics(&stats, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
   return st;
 }
 
@@ -239,6 +247,12 @@ zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *
   *out = (zipfft__decomposition){.has_statistics = 1};
   if (p->rank == 1) return decompose_line(p, t, out);
   corr_arrays a = arrays_of(p);
+  int64_t elements;
+  if (__builtin_mul_overflow(a.mid_dist, p->batch, &elements) || elements > ((int64_t)1 << 58))
+    return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                        "batch = %lld: the intermediate array of %lld x %lld complex values is "
+                        "too large",
+                        (long long)p->batch, (long long)p->batch, (long long)a.mid_dist);
   zipfft_status st = forward_rows(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = column_passes(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = inverse_rows(p, &a, t, out);
