@@ -421,12 +421,16 @@ static int64_t store_bound(const zipfft__kernel_spec *s) {
   return extent < s->n ? extent : s->n;
 }
 
-/* The statistics registers of a thread: for each slot (butterfly b, radix index r of the
- * last pass) and each real it holds (2 for C2R_HALF), the maximum, the loop index of the
- * signal that gave it, the sum and the sum of squares. */
+/* The statistics of a thread: for each slot (butterfly b, radix index r of the last pass)
+ * and each real it holds (2 for C2R_HALF), the maximum and the loop index of the signal
+ * that gave it in registers, the sum and the sum of squares as one complex value in
+ * shared memory after the transforms' exchange area (element shared_base + i * threads +
+ * thread: neighbouring threads on neighbouring elements). Keeping the sums out of the
+ * registers lets more blocks share a multiprocessor. */
 struct zipfft__stats_regs {
   int count;
-  const zipfft__var **max, **index, **sum, **squares;
+  const zipfft__var **max, **index;
+  int64_t shared_base;
 };
 
 static int reals_per_slot(const zipfft__kernel_spec *s) {
@@ -439,7 +443,13 @@ static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
 }
 
-/* Folds output element e (slot `slot`) of the current signal into the registers. */
+/* Shared-memory element of the sums of the thread's real i. */
+static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
+  int64_t first = c->stats->shared_base + (int64_t)i * zipfft__c2c_block_threads(c->s);
+  return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
+}
+
+/* Folds output element e (slot `slot`) of the current signal into the statistics. */
 static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
                               const zipfft__expr *e, zipfft__cval y) {
   const struct zipfft__stats_regs *st = c->stats;
@@ -451,36 +461,39 @@ static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int s
     zipfft__s_assign(c->a, higher, st->max[i], v);
     zipfft__s_assign(c->a, higher, st->index[i],
                      zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal)));
-    zipfft__s_assign(c->a, in, st->sum[i], bin(c, ZIPFFT__OP_ADD, var(c, st->sum[i]), v));
-    zipfft__s_assign(c->a, in, st->squares[i],
-                     bin(c, ZIPFFT__OP_ADD, var(c, st->squares[i]), bin(c, ZIPFFT__OP_MUL, v, v)));
+    const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
+    zipfft__cval sums =
+        zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_store_complex(c->a, in, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, v),
+                            bin(c, ZIPFFT__OP_ADD, sums.im, bin(c, ZIPFFT__OP_MUL, v, v)),
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
 }
 
-/* Declares the statistics registers (live across the loop's barriers) and opens the loop
- * over the signals; returns its body. */
+/* Declares the maxima and indices (registers live across the loop's barriers), clears the
+ * thread's sums in shared memory, and opens the loop over the signals; returns its body. */
 static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body) {
   pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
   struct zipfft__stats_regs *st = zipfft__arena_alloc(c->a, sizeof *st);
   int count = ps.butterflies * ps.radix * reals_per_slot(c->s);
-  const zipfft__var ***arrays[4] = {&st->max, &st->index, &st->sum, &st->squares};
-  static const char *const names[4] = {"smax", "sidx", "ssum", "ssq"};
   long double lowest = c->s->precision == ZIPFFT_F32 ? -3.0e38L : -1.0e308L;
-  for (int a = 0; a < 4; a++)
-    *arrays[a] = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+  if (st) {
+    st->max = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+    st->index = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+  }
   if (zipfft__arena_error(c->a)) return body;
   st->count = count;
-  zipfft__s_comment(c->a, body, "statistics: the outputs of every signal folded in registers");
-  for (int i = 0; i < count; i++)
-    for (int a = 0; a < 4; a++) {
-      zipfft__type t = a == 1 ? ZIPFFT__T_I32 : ZIPFFT__T_REAL;
-      (*arrays[a])[i] = zipfft__var_new_live(c->a, names[a], t);
-      const zipfft__expr *init = a == 0   ? zipfft__e_real(c->a, lowest)
-                                 : a == 1 ? i32(c, -1)
-                                          : zipfft__e_real(c->a, 0);
-      zipfft__s_decl(c->a, body, (*arrays[a])[i], init);
-    }
+  st->shared_base = (int64_t)c->s->ffts_per_block * zipfft__c2c_shared_stride(c->s);
   c->stats = st;
+  zipfft__s_comment(c->a, body, "statistics: every signal's outputs folded in");
+  for (int i = 0; i < count; i++) {
+    st->max[i] = zipfft__var_new_live(c->a, "smax", ZIPFFT__T_REAL);
+    st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
+    zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
+    zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
+    zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
+                            zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   return &zipfft__s_for(c->a, body, c->signal, var(c, c->loop_count))->u.for_.body;
 }
@@ -506,6 +519,8 @@ static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
         const zipfft__expr *pixel = stats_pixel(c, e, p);
         zipfft__block *in = open_within(c, g, pixel, c->s->store_extent);
         const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
+        zipfft__cval sums = zipfft__load_value(c, in, c->smem, stats_sums_at(c, i),
+                                               ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
         const zipfft__expr *args[7] = {
             var(c, c->out),
             zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane),
@@ -515,8 +530,8 @@ static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
                              bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
                              zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
                              bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
-            var(c, st->sum[i]),
-            var(c, st->squares[i])};
+            sums.re,
+            sums.im};
         zipfft__s_call(c->a, in, "zstats_merge", 7, args);
       }
     }
