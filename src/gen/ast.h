@@ -166,6 +166,7 @@ typedef struct zipfft__kernel_ast {
   unsigned block_threads;
   size_t shared_bytes;
   int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
+  int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */
   /* User callbacks of the loads and stores (NULL: none), and whether the kernel's input
    * and output elements are reals (the callbacks' value types). */
   const struct zipfft__callback *load_callback, *store_callback;

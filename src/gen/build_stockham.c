@@ -760,6 +760,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
                             .shared_bytes = zipfft__c2c_shared_bytes(spec),
                             .param_count = ZIPFFT__ARG_COUNT};
   for (int i = 0; i < ZIPFFT__ARG_COUNT; i++) k->params[i] = params[i];
+  k->min_blocks = user_spec->min_blocks;
   k->load_callback = user_spec->load_callback.function ? &user_spec->load_callback : NULL;
   k->store_callback = user_spec->store_callback.function ? &user_spec->store_callback : NULL;
   k->real_in = zipfft__kind_real_in(spec->kind) && !zipfft__pointwise_is_scatter(spec) &&

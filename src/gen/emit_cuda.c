@@ -93,8 +93,12 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
-  zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(", k->block_threads,
-                    k->name);
+  if (k->min_blocks > 0)
+    zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u, %d) %s(",
+                      k->block_threads, k->min_blocks, k->name);
+  else
+    zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
+                      k->block_threads, k->name);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");
   if (k->shared)

@@ -4,6 +4,7 @@
 #include "plan/corr.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "api/error.h"
 #include "plan/single.h"
@@ -96,7 +97,10 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
  * Bluestein kernel stores from shared memory) the plan goes without statistics. */
 static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
                                        const zipfft__target *t, zipfft__decomposition *out) {
-  zipfft_status st = append(pass, src, ZIPFFT__ARRAY_STATS, t, out);
+  zipfft__kernel_spec s = *pass;
+  const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
+  s.min_blocks = env && *env ? atoi(env) : 0;
+  zipfft_status st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;
   return ZIPFFT_SUCCESS;

@@ -127,6 +127,7 @@ typedef struct zipfft__kernel_spec {
    * positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
+  int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
