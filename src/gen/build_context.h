@@ -17,6 +17,9 @@ typedef struct zipfft__stockham_build {
    * of every output real a thread folds (slot-major: 2 per slot for C2R_HALF). */
   const zipfft__var *signal;
   struct zipfft__stats_regs *stats;
+  /* Fused correlation: the next shared-memory loads (the second FFT's first pass) multiply
+   * by the kept spectrum. */
+  int multiply_on_load;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */

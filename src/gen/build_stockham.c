@@ -272,10 +272,31 @@ static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* Loads a middle or last pass's values x[j + r*m] from shared memory. */
+/* Fused correlation, as the second FFT loads element e: x = Z * K or conj(Z) * K, K element
+ * e of the transform's column of the kept spectrum (the aux array); column is the
+ * column's offset there. */
+static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
+                                 const zipfft__expr *column, const zipfft__expr *e,
+                                 const zipfft__cval *x) {
+  zipfft__cval z = *x;
+  if (c->s->fused == ZIPFFT__FUSED_CONVOLVE) z.im = zipfft__e_neg(c->a, z.im);
+  zipfft__cval f =
+      zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, c->s->aux_stride),
+                         ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
+  zipfft__cval w = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, z, f));
+  zipfft__s_assign(c->a, g, x->re->u.var, w.re);
+  zipfft__s_assign(c->a, g, x->im->u.var, w.im);
+}
+
+/* Loads a middle or last pass's values x[j + r*m] from shared memory (for the first pass
+ * of a fused correlation's second FFT, multiplied by the kept spectrum as they arrive: no
+ * phase and barrier of its own). */
 static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *column =
+      c->multiply_on_load ? zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb")
+                          : NULL;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
@@ -285,7 +306,11 @@ static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
       zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
                              ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     }
+    for (int r = 0; column && r < ps->radix; r++)
+      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
+                           &x[b * ps->radix + r]);
   }
+  c->multiply_on_load = 0;
 }
 
 /* Multiplies x[1..r-1] of butterfly j by w_q = exp(sign 2 pi i (j % ns) q / (ns r)). Only
@@ -651,28 +676,6 @@ static void emit_bluestein_multiply(zipfft__stockham_build *c, zipfft__block *bo
   }
 }
 
-/* Fused correlation, between the two FFTs: w = Z * K or conj(Z) * K in shared memory, K
- * element e of the transform's column of the kept spectrum (the aux array). */
-static void emit_spectrum_multiply(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__s_comment(c->a, body, "fused correlation: multiply by the kept spectrum");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *column =
-      zipfft__batch_offset_with(c, body, &k, c->s->batch_aux_strides, "kb");
-  for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
-    const zipfft__expr *e;
-    zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
-    const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
-    zipfft__cval z = shared_value(c, g, at);
-    if (c->s->fused == ZIPFFT__FUSED_CONVOLVE) z.im = zipfft__e_neg(c->a, z.im);
-    zipfft__cval f =
-        zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, c->s->aux_stride),
-                           ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
-    zipfft__cval w = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, z, f));
-    zipfft__s_store_complex(c->a, g, c->smem, at, w.re, w.im, ZIPFFT__ACCESS_VECTOR,
-                            ZIPFFT_STORAGE_DEFAULT);
-  }
-}
-
 /* The store phase of kernels whose last pass left the result in shared memory (natural
  * order): element e of each transform is read back and stored, with neighbouring threads
  * on neighbouring transforms when store_major. */
@@ -781,11 +784,12 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   int two = zipfft__two_ffts(spec);
   emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
   if (two) {
-    if (spec->bluestein_n > 0)
+    if (spec->bluestein_n > 0) {
       emit_bluestein_multiply(&c, body);
-    else
-      emit_spectrum_multiply(&c, body);
-    zipfft__s_barrier(a, body);
+      zipfft__s_barrier(a, body);
+    } else {
+      c.multiply_on_load = 1; /* the spectrum multiply in the next FFT's first loads */
+    }
     emit_fft(&c, body, 1, !staged);
   }
   if (spec->kind == ZIPFFT__KIND_R2C_HALF)
