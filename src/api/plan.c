@@ -155,7 +155,7 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
 }
 
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
- * workspace (not cleared); releases the plan on failure. */
+ * workspace (zeroed by the backend); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {

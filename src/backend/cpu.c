@@ -252,7 +252,7 @@ static void cpu_release_kernel(zipfft__backend *b, void *kernel) {
 
 static zipfft_status cpu_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   (void)b;
-  *ptr = malloc(bytes ? bytes : 1);
+  *ptr = calloc(1, bytes ? bytes : 1);
   return *ptr ? ZIPFFT_SUCCESS
               : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "host table of %zu bytes", bytes);
 }

@@ -154,7 +154,9 @@ static void cuda_release_kernel(zipfft__backend *b, void *kernel) {
   free(k);
 }
 
-/* Allocates device memory; *ptr is the CUdeviceptr as a pointer (NULL for 0 bytes). */
+/* Allocates device memory, zeroed (workspaces are never read before they are written,
+ * except padding the kernels compute on and discard); *ptr is the CUdeviceptr as a pointer
+ * (NULL for 0 bytes). */
 static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   cuda_backend *cb = as_cuda(b);
   if (!ptr) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "cuda alloc: NULL result pointer");
@@ -166,6 +168,9 @@ static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   if (status != ZIPFFT_SUCCESS) return status;
   CUdeviceptr address = 0;
   CUresult r = cb->cu->cuMemAlloc(&address, bytes);
+  if (r == 0) r = cb->cu->cuMemsetD8(address, 0, bytes);
+  if (r == 0) r = cb->cu->cuCtxSynchronize(); /* before kernels on any stream */
+  if (r != 0 && address) cb->cu->cuMemFree(address);
   pop_context(cb);
   status = check_as(
       r == cuda_error_out_of_memory ? ZIPFFT_ERROR_OUT_OF_MEMORY : ZIPFFT_ERROR_CUDA_FAILED, r,
