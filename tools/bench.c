@@ -14,12 +14,14 @@
 
 #include "backend/cache.h"
 #include "backend/cuda_api.h"
+#include "bench_common.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { BENCH_HELP = -1, BENCH_OK = 0, BENCH_FAILED = 1, BENCH_NO_DEVICE = 2 };
+static const char tool_name[] = "bench"; /* prefix of every message */
 enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
 
 /* ------------------------------------------------------------------------------------------
@@ -156,21 +158,6 @@ static int cu_ok(bench_context *ctx, CUresult result, const char *what) {
   return 0;
 }
 
-/* Returns 1 when result is CUFFT_SUCCESS; otherwise prints what failed and returns 0. */
-static int cufft_ok(cufft_result result, const char *what) {
-  if (result == 0) return 1;
-  printf("bench: %s failed: %s (%d)\n", what, zipfft_tool_cufft_result_name(result), result);
-  return 0;
-}
-
-/* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints what failed with the detail
- * from zipfft_last_error and returns 0. */
-static int zipfft_ok(zipfft_status status, const char *what) {
-  if (status == ZIPFFT_SUCCESS) return 1;
-  printf("bench: %s failed: %s: %s\n", what, zipfft_status_name(status), zipfft_last_error());
-  return 0;
-}
-
 /* Milliseconds on a monotonic clock. */
 static double now_ms(void) {
   struct timespec ts;
@@ -199,36 +186,17 @@ static size_t problem_bytes(const bench_problem *p) {
   return in > out ? in : out;
 }
 
-/* Comparison function for qsort over doubles, ascending. */
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Median of count (>= 1) samples; sorts them in place. */
-static double median(double *samples, int count) {
-  qsort(samples, (size_t)count, sizeof *samples, compare_doubles);
-  if (count % 2) return samples[count / 2];
-  return 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
-}
-
-/* Next value of a 64-bit linear congruential generator (Knuth's MMIX constants). */
-static uint64_t next_random(uint64_t *state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return *state;
-}
-
 /* Fills bytes of buf with deterministic pseudo-random reals of prec's type in [-0.5, 0.5). */
 static void fill_random(void *buf, size_t bytes, const precision_info *prec) {
   uint64_t state = 0x5eed2718281828ULL;
   if (prec->precision == ZIPFFT_F64) {
     double *x = buf;
     for (size_t i = 0; i < bytes / sizeof *x; i++)
-      x[i] = (double)(next_random(&state) >> 11) * 0x1p-53 - 0.5;
+      x[i] = (double)(zipfft_tool_next_random(&state) >> 11) * 0x1p-53 - 0.5;
   } else {
     float *x = buf;
     for (size_t i = 0; i < bytes / sizeof *x; i++)
-      x[i] = (float)((double)(next_random(&state) >> 40) * 0x1p-24 - 0.5);
+      x[i] = (float)((double)(zipfft_tool_next_random(&state) >> 40) * 0x1p-24 - 0.5);
   }
 }
 
@@ -266,36 +234,37 @@ static void print_usage(void) {
 }
 
 /* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
-static int apply_device(bench_options *opt, const char *value) {
-  char *end = NULL;
-  long device = strtol(value, &end, 10);
-  if (*value == '\0' || *end != '\0' || device < 0 || device > 1024) return 0;
-  opt->device = (int)device;
-  return 1;
+static int apply_device(void *options, const char *value) {
+  bench_options *opt = options;
+  return zipfft_tool_parse_device(value, &opt->device);
 }
 
 /* --quick: fewer sizes (f32 only unless --only says otherwise) and fewer runs. */
-static int apply_quick(bench_options *opt, const char *value) {
+static int apply_quick(void *options, const char *value) {
+  bench_options *opt = options;
   (void)value;
   opt->quick = 1;
   return 1;
 }
 
 /* --md FILE: also write the results as Markdown. */
-static int apply_md(bench_options *opt, const char *value) {
+static int apply_md(void *options, const char *value) {
+  bench_options *opt = options;
   opt->md_path = value;
   return 1;
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
-static int apply_only(bench_options *opt, const char *value) {
+static int apply_only(void *options, const char *value) {
+  bench_options *opt = options;
   if (strcmp(value, "f32") != 0 && strcmp(value, "f64") != 0) return 0;
   opt->only = value;
   return 1;
 }
 
 /* --sizes N,N,...: only the problems whose total length (product of lengths) is listed. */
-static int apply_sizes(bench_options *opt, const char *value) {
+static int apply_sizes(void *options, const char *value) {
+  bench_options *opt = options;
   opt->sizes = value;
   return strspn(value, "0123456789,") == strlen(value) && *value;
 }
@@ -312,53 +281,10 @@ static int size_selected(const bench_options *opt, int64_t n) {
   return 0;
 }
 
-typedef struct option_spec {
-  const char *name;
-  int takes_value;
-  int (*apply)(bench_options *opt, const char *value); /* 1 when the value is valid */
-} option_spec;
-
-static const option_spec option_specs[] = {
+static const zipfft_tool_option option_specs[] = {
     {"--device", 1, apply_device}, {"--quick", 0, apply_quick}, {"--md", 1, apply_md},
     {"--only", 1, apply_only},     {"--sizes", 1, apply_sizes},
 };
-
-/* The option named name, or NULL. */
-static const option_spec *find_option(const char *name) {
-  for (size_t i = 0; i < ARRAY_LEN(option_specs); i++)
-    if (strcmp(option_specs[i].name, name) == 0) return &option_specs[i];
-  return NULL;
-}
-
-/* Parses argv[1..] into *opt. Returns BENCH_OK, BENCH_HELP after printing the usage, or
- * BENCH_FAILED after printing the problem. */
-static int parse_options(int argc, char **argv, bench_options *opt) {
-  memset(opt, 0, sizeof *opt);
-  for (int i = 1; i < argc; i++) {
-    const option_spec *spec = find_option(argv[i]);
-    const char *value = NULL;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      print_usage();
-      return BENCH_HELP;
-    }
-    if (!spec) {
-      printf("bench: unknown option %s\n", argv[i]);
-      print_usage();
-      return BENCH_FAILED;
-    }
-    if (spec->takes_value && i + 1 >= argc) {
-      printf("bench: %s needs a value\n", spec->name);
-      return BENCH_FAILED;
-    }
-    if (spec->takes_value) value = argv[++i];
-    if (!spec->apply(opt, value)) {
-      printf("bench: bad value for %s: '%s'\n", spec->name, value);
-      print_usage();
-      return BENCH_FAILED;
-    }
-  }
-  return BENCH_OK;
-}
 
 /* 1 when problems of prec are to be run: the --only choice, else every precision (only f32
  * under --quick). */
@@ -453,7 +379,9 @@ static void bench_close_device(bench_context *ctx) {
 /* Loads cuFFT and reads its version; on failure notes why (the run goes on without it). */
 static void bench_load_cufft(bench_context *ctx) {
   ctx->have_cufft = zipfft_tool_cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why);
-  if (ctx->have_cufft && !cufft_ok(ctx->cufft.get_version(&ctx->cufft_version), "cufftGetVersion"))
+  if (ctx->have_cufft &&
+      !zipfft_tool_cufft_ok(tool_name, ctx->cufft.get_version(&ctx->cufft_version),
+                            "cufftGetVersion"))
     ctx->cufft_version = 0;
 }
 
@@ -528,7 +456,7 @@ static int bench_time(bench_context *ctx, bench_runner run, const void *job, dou
       return 0;
     samples[i] = ms;
   }
-  *median_ms = median(samples, timed);
+  *median_ms = zipfft_tool_median(samples, timed);
   return 1;
 }
 
@@ -542,7 +470,8 @@ static int copy_runner(bench_context *ctx, const void *job) {
 /* Runner: executes the zipfft plan that job points to, from d_in to d_out. */
 static int zipfft_runner(bench_context *ctx, const void *job) {
   zipfft_plan plan = *(const zipfft_plan *)job;
-  return zipfft_ok(
+  return zipfft_tool_zipfft_ok(
+      tool_name,
       zipfft_execute(plan, (const void *)(uintptr_t)ctx->d_in, (void *)(uintptr_t)ctx->d_out, NULL),
       "zipfft_execute");
 }
@@ -557,8 +486,10 @@ typedef struct cufft_job {
 static int cufft_runner(bench_context *ctx, const void *job) {
   const cufft_job *plan = job;
   void *in = (void *)(uintptr_t)ctx->d_in, *out = (void *)(uintptr_t)ctx->d_out;
-  if (plan->exec_real) return cufft_ok(plan->exec_real(plan->handle, in, out), "cufftExec");
-  return cufft_ok(plan->exec(plan->handle, in, out, CUFFT_DIRECTION_FORWARD), "cufftExec");
+  if (plan->exec_real)
+    return zipfft_tool_cufft_ok(tool_name, plan->exec_real(plan->handle, in, out), "cufftExec");
+  return zipfft_tool_cufft_ok(tool_name, plan->exec(plan->handle, in, out, CUFFT_DIRECTION_FORWARD),
+                              "cufftExec");
 }
 
 /* Measures device-to-device copy bandwidth over the whole buffer (bytes read + written) and
@@ -582,11 +513,14 @@ static int bench_copy_bandwidth(bench_context *ctx) {
 static int zipfft_plan_for(const bench_context *ctx, zipfft_type type, zipfft_precision prec,
                            int rank, const int64_t *lengths, int64_t batch, zipfft_plan *plan) {
   zipfft_desc desc = NULL;
-  int ok = zipfft_ok(zipfft_desc_create(&desc, type, prec, rank, lengths), "zipfft_desc_create") &&
-           zipfft_ok(zipfft_desc_set_batch(desc, batch), "zipfft_desc_set_batch") &&
-           zipfft_ok(zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
-                     "zipfft_desc_set_backend") &&
-           zipfft_ok(zipfft_plan_create(plan, desc), "zipfft_plan_create");
+  int ok = zipfft_tool_zipfft_ok(tool_name, zipfft_desc_create(&desc, type, prec, rank, lengths),
+                                 "zipfft_desc_create") &&
+           zipfft_tool_zipfft_ok(tool_name, zipfft_desc_set_batch(desc, batch),
+                                 "zipfft_desc_set_batch") &&
+           zipfft_tool_zipfft_ok(tool_name,
+                                 zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
+                                 "zipfft_desc_set_backend") &&
+           zipfft_tool_zipfft_ok(tool_name, zipfft_plan_create(plan, desc), "zipfft_plan_create");
   zipfft_desc_destroy(desc);
   return ok;
 }
@@ -641,17 +575,18 @@ static int bench_cufft(bench_context *ctx, bench_problem *p) {
   if (p->type != ZIPFFT_C2C) job.exec_real = p->type == ZIPFFT_R2C ? api->exec_r2c : api->exec_c2r;
   long long lengths[3] = {p->lengths[0], p->lengths[1], p->lengths[2]}, n = p->n;
   size_t work_bytes = 0;
-  if (!cufft_ok(api->create(&job.handle), "cufftCreate")) return 0;
-  int ok = cufft_ok(api->make_plan_many64(job.handle, p->rank, lengths, NULL, 1, n, NULL, 1, n,
-                                          cufft_type_of(p), p->batch, &work_bytes),
-                    "cufftMakePlanMany64") &&
-           cufft_ok(api->set_stream(job.handle, NULL), "cufftSetStream") &&
-           upload_input(ctx, p->prec, array_bytes(p, 0)) &&
-           bench_time(ctx, cufft_runner, &job, &p->cufft_ms) &&
-           poison_output(ctx, array_bytes(p, 1)) &&
-           final_output(ctx, p, cufft_runner, &job, ctx->host_cufft);
+  if (!zipfft_tool_cufft_ok(tool_name, api->create(&job.handle), "cufftCreate")) return 0;
+  int ok =
+      zipfft_tool_cufft_ok(tool_name,
+                           api->make_plan_many64(job.handle, p->rank, lengths, NULL, 1, n, NULL, 1,
+                                                 n, cufft_type_of(p), p->batch, &work_bytes),
+                           "cufftMakePlanMany64") &&
+      zipfft_tool_cufft_ok(tool_name, api->set_stream(job.handle, NULL), "cufftSetStream") &&
+      upload_input(ctx, p->prec, array_bytes(p, 0)) &&
+      bench_time(ctx, cufft_runner, &job, &p->cufft_ms) && poison_output(ctx, array_bytes(p, 1)) &&
+      final_output(ctx, p, cufft_runner, &job, ctx->host_cufft);
   if (!ok) p->cufft_ms = 0;
-  cufft_ok(api->destroy(job.handle), "cufftDestroy");
+  zipfft_tool_cufft_ok(tool_name, api->destroy(job.handle), "cufftDestroy");
   return ok;
 }
 
@@ -1012,7 +947,8 @@ int zipfft_tool_bench(int argc, char **argv) {
   bench_options opt;
   bench_context ctx;
   bench_problem problems[ARRAY_LEN(precisions) * ARRAY_LEN(sizes)];
-  int count, rc = parse_options(argc, argv, &opt);
+  int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
+                                            ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
   if (rc == BENCH_HELP) return BENCH_OK;
   if (rc != BENCH_OK) return rc;
   count = build_problems(&opt, problems);

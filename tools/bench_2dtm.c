@@ -10,12 +10,14 @@
 
 #include "backend/backend.h"
 #include "backend/cuda_api.h"
+#include "bench_common.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { TDM_HELP = -1, TDM_OK = 0, TDM_FAILED = 1, TDM_NO_DEVICE = 2 };
+static const char tool_name[] = "bench-2dtm"; /* prefix of every message */
 enum { WARMUP_CALLS = 3, WINDOWS = 11, CALLS_PER_WINDOW = 3, CELL_LEN = 32 };
 enum { BLOCK_THREADS = 256, MAX_GRID = 65536 };
 
@@ -180,48 +182,14 @@ static int cu_ok(tdm_context *ctx, CUresult result, const char *what) {
   return 0;
 }
 
-/* Returns 1 when result is CUFFT_SUCCESS; otherwise prints what failed and returns 0. */
-static int cufft_ok(cufft_result result, const char *what) {
-  if (result == 0) return 1;
-  printf("bench-2dtm: %s failed: %s (%d)\n", what, zipfft_tool_cufft_result_name(result), result);
-  return 0;
-}
-
-/* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints what failed with the detail
- * from zipfft_last_error and returns 0. */
-static int zipfft_ok(zipfft_status status, const char *what) {
-  if (status == ZIPFFT_SUCCESS) return 1;
-  printf("bench-2dtm: %s failed: %s: %s\n", what, zipfft_status_name(status), zipfft_last_error());
-  return 0;
-}
-
 /* A device address as the pointer zipfft and cuFFT take. */
 static void *dptr(CUdeviceptr p) { return (void *)(uintptr_t)p; }
-
-/* Comparison function for qsort over doubles, ascending. */
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Median of count (>= 1) samples; sorts them in place. */
-static double median(double *samples, int count) {
-  qsort(samples, (size_t)count, sizeof *samples, compare_doubles);
-  if (count % 2) return samples[count / 2];
-  return 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
-}
-
-/* Next value of a 64-bit linear congruential generator (Knuth's MMIX constants). */
-static uint64_t next_random(uint64_t *state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return *state;
-}
 
 /* Fills count floats with deterministic pseudo-random values in [-0.5, 0.5). */
 static void fill_random(float *x, size_t count, uint64_t seed) {
   uint64_t state = seed;
   for (size_t i = 0; i < count; i++)
-    x[i] = (float)((double)(next_random(&state) >> 40) * 0x1p-24 - 0.5);
+    x[i] = (float)((double)(zipfft_tool_next_random(&state) >> 40) * 0x1p-24 - 0.5);
 }
 
 /* Shifts and scales count floats to mean 0 and standard deviation 1. */
@@ -259,75 +227,31 @@ static void print_usage(void) {
 }
 
 /* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
-static int apply_device(tdm_options *opt, const char *value) {
-  char *end = NULL;
-  long device = strtol(value, &end, 10);
-  if (*value == '\0' || *end != '\0' || device < 0 || device > 1024) return 0;
-  opt->device = (int)device;
-  return 1;
+static int apply_device(void *options, const char *value) {
+  tdm_options *opt = options;
+  return zipfft_tool_parse_device(value, &opt->device);
 }
 
 /* --quick: only the 4096x4096 image with 512x512 templates at batch 16. */
-static int apply_quick(tdm_options *opt, const char *value) {
+static int apply_quick(void *options, const char *value) {
+  tdm_options *opt = options;
   (void)value;
   opt->quick = 1;
   return 1;
 }
 
 /* --md FILE: also write the results as Markdown. */
-static int apply_md(tdm_options *opt, const char *value) {
+static int apply_md(void *options, const char *value) {
+  tdm_options *opt = options;
   opt->md_path = value;
   return 1;
 }
 
-typedef struct option_spec {
-  const char *name;
-  int takes_value;
-  int (*apply)(tdm_options *opt, const char *value); /* 1 when the value is valid */
-} option_spec;
-
-static const option_spec option_specs[] = {
+static const zipfft_tool_option option_specs[] = {
     {"--device", 1, apply_device},
     {"--quick", 0, apply_quick},
     {"--md", 1, apply_md},
 };
-
-/* The option named name, or NULL. */
-static const option_spec *find_option(const char *name) {
-  for (size_t i = 0; i < ARRAY_LEN(option_specs); i++)
-    if (strcmp(option_specs[i].name, name) == 0) return &option_specs[i];
-  return NULL;
-}
-
-/* Parses argv[1..] into *opt. Returns TDM_OK, TDM_HELP after printing the usage, or
- * TDM_FAILED after printing the problem. */
-static int parse_options(int argc, char **argv, tdm_options *opt) {
-  memset(opt, 0, sizeof *opt);
-  for (int i = 1; i < argc; i++) {
-    const option_spec *spec = find_option(argv[i]);
-    const char *value = NULL;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      print_usage();
-      return TDM_HELP;
-    }
-    if (!spec) {
-      printf("bench-2dtm: unknown option %s\n", argv[i]);
-      print_usage();
-      return TDM_FAILED;
-    }
-    if (spec->takes_value && i + 1 >= argc) {
-      printf("bench-2dtm: %s needs a value\n", spec->name);
-      return TDM_FAILED;
-    }
-    if (spec->takes_value) value = argv[++i];
-    if (!spec->apply(opt, value)) {
-      printf("bench-2dtm: bad value for %s: '%s'\n", spec->name, value);
-      print_usage();
-      return TDM_FAILED;
-    }
-  }
-  return TDM_OK;
-}
 
 /* 1 when the case runs under these options. */
 static int case_selected(const tdm_options *opt, const tdm_case *c) {
@@ -452,7 +376,8 @@ static int load_kernels(tdm_context *ctx) {
 /* Loads cuFFT and the helper kernels; on failure notes why (the run goes on without them). */
 static void load_cufft_pipeline(tdm_context *ctx) {
   if (!zipfft_tool_cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why)) return;
-  if (!cufft_ok(ctx->cufft.get_version(&ctx->cufft_version), "cufftGetVersion")) {
+  if (!zipfft_tool_cufft_ok(tool_name, ctx->cufft.get_version(&ctx->cufft_version),
+                            "cufftGetVersion")) {
     snprintf(ctx->cufft_why, sizeof ctx->cufft_why, "cufftGetVersion failed");
     return;
   }
@@ -530,7 +455,7 @@ static int time_calls(tdm_context *ctx, tdm_runner run, void *job, double *ms) {
       return 0;
     samples[i] = (double)window_ms / CALLS_PER_WINDOW;
   }
-  *ms = median(samples, WINDOWS);
+  *ms = zipfft_tool_median(samples, WINDOWS);
   return 1;
 }
 
@@ -615,9 +540,10 @@ typedef struct zipfft_job {
 static int zipfft_runner(tdm_context *ctx, void *job) {
   zipfft_job *z = job;
   (void)ctx;
-  int ok =
-      zipfft_ok(zipfft_corr_accumulate(z->corr, dptr(z->templates), z->batch, z->first_index, NULL),
-                "zipfft_corr_accumulate");
+  int ok = zipfft_tool_zipfft_ok(
+      tool_name,
+      zipfft_corr_accumulate(z->corr, dptr(z->templates), z->batch, z->first_index, NULL),
+      "zipfft_corr_accumulate");
   z->first_index = next_index(z->first_index, z->batch);
   return ok;
 }
@@ -631,11 +557,15 @@ static int zipfft_open(const tdm_context *ctx, const tdm_data *d, zipfft_storage
                                ctx->ordinal};
   int64_t lengths[2] = {d->H, d->W}, signal[2] = {d->h, d->w}, out[2] = {0, 0};
   *corr = NULL;
-  int ok = zipfft_ok(zipfft_corr_create(corr, ZIPFFT_F32, 2, lengths, signal, d->B, &config),
-                     "zipfft_corr_create") &&
-           zipfft_ok(zipfft_corr_output_lengths(*corr, out), "zipfft_corr_output_lengths") &&
-           zipfft_ok(zipfft_corr_set_filter(*corr, dptr(d->image)), "zipfft_corr_set_filter") &&
-           zipfft_ok(zipfft_corr_stats_reset(*corr, NULL), "zipfft_corr_stats_reset");
+  int ok = zipfft_tool_zipfft_ok(
+               tool_name, zipfft_corr_create(corr, ZIPFFT_F32, 2, lengths, signal, d->B, &config),
+               "zipfft_corr_create") &&
+           zipfft_tool_zipfft_ok(tool_name, zipfft_corr_output_lengths(*corr, out),
+                                 "zipfft_corr_output_lengths") &&
+           zipfft_tool_zipfft_ok(tool_name, zipfft_corr_set_filter(*corr, dptr(d->image)),
+                                 "zipfft_corr_set_filter") &&
+           zipfft_tool_zipfft_ok(tool_name, zipfft_corr_stats_reset(*corr, NULL),
+                                 "zipfft_corr_stats_reset");
   if (ok && (out[0] != d->Ho || out[1] != d->Wo)) {
     printf("bench-2dtm: zipfft output is %lldx%lld, expected %lldx%lld\n", (long long)out[0],
            (long long)out[1], (long long)d->Ho, (long long)d->Wo);
@@ -669,12 +599,13 @@ static int cufft_plan_2d(const tdm_context *ctx, const tdm_data *d, int type, in
   long long n[2] = {d->H, d->W}, real = d->H * d->W, half = d->H * d->P;
   int r2c = type == CUFFT_TYPE_R2C;
   size_t work = 0;
-  if (!cufft_ok(api->create(handle), "cufftCreate")) return 0;
+  if (!zipfft_tool_cufft_ok(tool_name, api->create(handle), "cufftCreate")) return 0;
   *created = 1;
-  return cufft_ok(api->make_plan_many64(*handle, 2, n, NULL, 1, r2c ? real : half, NULL, 1,
-                                        r2c ? half : real, type, batch, &work),
-                  "cufftMakePlanMany64") &&
-         cufft_ok(api->set_stream(*handle, NULL), "cufftSetStream");
+  return zipfft_tool_cufft_ok(tool_name,
+                              api->make_plan_many64(*handle, 2, n, NULL, 1, r2c ? real : half, NULL,
+                                                    1, r2c ? half : real, type, batch, &work),
+                              "cufftMakePlanMany64") &&
+         zipfft_tool_cufft_ok(tool_name, api->set_stream(*handle, NULL), "cufftSetStream");
 }
 
 /* Computes the image's half spectrum into p->image_spectrum with a batch-1 R2C plan. */
@@ -682,10 +613,11 @@ static int image_spectrum(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p
   cufft_handle plan = 0;
   int created = 0;
   int ok = cufft_plan_2d(ctx, d, CUFFT_TYPE_R2C, 1, &plan, &created) &&
-           cufft_ok(ctx->cufft.exec_r2c(plan, dptr(d->image), dptr(p->image_spectrum)),
-                    "cufftExecR2C (image)") &&
+           zipfft_tool_cufft_ok(tool_name,
+                                ctx->cufft.exec_r2c(plan, dptr(d->image), dptr(p->image_spectrum)),
+                                "cufftExecR2C (image)") &&
            cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
-  if (created) cufft_ok(ctx->cufft.destroy(plan), "cufftDestroy");
+  if (created) zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(plan), "cufftDestroy");
   return ok;
 }
 
@@ -717,8 +649,10 @@ static int pipeline_open(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p)
 /* Destroys the pipeline's plans and frees its buffers (after the device is idle). */
 static void pipeline_close(tdm_context *ctx, cufft_pipeline *p) {
   cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
-  if (p->have_forward) cufft_ok(ctx->cufft.destroy(p->forward), "cufftDestroy");
-  if (p->have_inverse) cufft_ok(ctx->cufft.destroy(p->inverse), "cufftDestroy");
+  if (p->have_forward)
+    zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(p->forward), "cufftDestroy");
+  if (p->have_inverse)
+    zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(p->inverse), "cufftDestroy");
   p->have_forward = p->have_inverse = 0;
   CUdeviceptr *buffers[] = {&p->padded, &p->spectra, &p->image_spectrum, &p->cropped, &p->stats};
   for (size_t i = 0; i < ARRAY_LEN(buffers); i++) device_free(ctx, buffers[i]);
@@ -780,11 +714,13 @@ static int pipeline_runner(tdm_context *ctx, void *job) {
   const tdm_data *d = ((pipeline_job *)job)->d;
   cufft_pipeline *p = ((pipeline_job *)job)->p;
   int ok = launch_pad(ctx, d, p) &&
-           cufft_ok(ctx->cufft.exec_r2c(p->forward, dptr(p->padded), dptr(p->spectra)),
-                    "cufftExecR2C") &&
+           zipfft_tool_cufft_ok(tool_name,
+                                ctx->cufft.exec_r2c(p->forward, dptr(p->padded), dptr(p->spectra)),
+                                "cufftExecR2C") &&
            launch_conj_mul(ctx, d, p) &&
-           cufft_ok(ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
-                    "cufftExecC2R") &&
+           zipfft_tool_cufft_ok(tool_name,
+                                ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
+                                "cufftExecC2R") &&
            launch_crop(ctx, d, p) && launch_stats(ctx, d, p);
   p->first_index = next_index(p->first_index, d->B);
   return ok;
@@ -815,17 +751,20 @@ static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr
                            float *max_z, int32_t *index_z, float *max_c, int32_t *index_c) {
   size_t plane = (size_t)(d->Ho * d->Wo);
   pipeline_job job = {d, p};
-  return zipfft_ok(zipfft_corr_stats_reset(corr, NULL), "zipfft_corr_stats_reset") &&
+  return zipfft_tool_zipfft_ok(tool_name, zipfft_corr_stats_reset(corr, NULL),
+                               "zipfft_corr_stats_reset") &&
          pipeline_reset(ctx, d, p) &&
-         zipfft_ok(zipfft_corr_accumulate(corr, dptr(d->templates), d->B, 0, NULL),
-                   "zipfft_corr_accumulate") &&
+         zipfft_tool_zipfft_ok(tool_name,
+                               zipfft_corr_accumulate(corr, dptr(d->templates), d->B, 0, NULL),
+                               "zipfft_corr_accumulate") &&
          pipeline_runner(ctx, &job) &&
          cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
          cu_ok(ctx, ctx->cu->cuMemcpyDtoH(max_c, p->stats, plane * 4), "cuMemcpyDtoH (max)") &&
          cu_ok(ctx, ctx->cu->cuMemcpyDtoH(index_c, p->stats + 4 * plane, plane * 4),
                "cuMemcpyDtoH (argmax)") &&
-         zipfft_ok(zipfft_corr_finalize(corr, max_z, index_z, NULL, NULL, NULL),
-                   "zipfft_corr_finalize");
+         zipfft_tool_zipfft_ok(tool_name,
+                               zipfft_corr_finalize(corr, max_z, index_z, NULL, NULL, NULL),
+                               "zipfft_corr_finalize");
 }
 
 /* Runs the check on d (zipfft plan corr, pipeline p) and records its verdict in ctx. */
@@ -1140,7 +1079,8 @@ int zipfft_tool_bench_2dtm(int argc, char **argv) {
   tdm_options opt;
   tdm_context ctx;
   tdm_row rows[2 * ARRAY_LEN(cases)];
-  int count, rc = parse_options(argc, argv, &opt);
+  int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
+                                            ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
   if (rc == TDM_HELP) return TDM_OK;
   if (rc != TDM_OK) return rc;
   count = build_rows(&opt, rows);

@@ -89,3 +89,9 @@ void zipfft_tool_cufft_unload(cufft_api *api) {
   if (api->library) dlclose(api->library);
   memset(api, 0, sizeof *api);
 }
+
+int zipfft_tool_cufft_ok(const char *tool, cufft_result result, const char *what) {
+  if (result == 0) return 1;
+  printf("%s: %s failed: %s (%d)\n", tool, what, zipfft_tool_cufft_result_name(result), result);
+  return 0;
+}

@@ -46,5 +46,8 @@ void zipfft_tool_cufft_unload(cufft_api *api);
 
 /* Name of a cuFFT result code ("CUFFT_INVALID_SIZE"); "unknown cuFFT error" otherwise. */
 const char *zipfft_tool_cufft_result_name(cufft_result result);
+/* Returns 1 when result is CUFFT_SUCCESS; otherwise prints "tool: what failed: name (code)"
+ * and returns 0. */
+int zipfft_tool_cufft_ok(const char *tool, cufft_result result, const char *what);
 
 #endif

@@ -1,0 +1,39 @@
+/* bench_common.h - what the benchmark subcommands share: option parsing, status checks,
+ * medians and their deterministic random data. */
+#ifndef ZIPFFT_TOOL_BENCH_COMMON_H
+#define ZIPFFT_TOOL_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zipfft.h"
+
+/* Results of zipfft_tool_parse_options. */
+enum { ZIPFFT_TOOL_HELP = -1, ZIPFFT_TOOL_OK = 0, ZIPFFT_TOOL_FAILED = 1 };
+
+/* One command-line option: its name, whether a value follows, and how it is applied to
+ * the tool's options (1 when the value is valid). */
+typedef struct zipfft_tool_option {
+  const char *name;
+  int takes_value;
+  int (*apply)(void *options, const char *value);
+} zipfft_tool_option;
+
+/* Parses argv[1..] into options (cleared first, `size` bytes) by the table of count specs.
+ * Returns ZIPFFT_TOOL_OK, ZIPFFT_TOOL_HELP after printing the usage (--help, -h), or
+ * ZIPFFT_TOOL_FAILED after printing "tool: problem" (unknown option, missing or bad
+ * value). */
+int zipfft_tool_parse_options(const char *tool, int argc, char **argv,
+                              const zipfft_tool_option *specs, size_t count, void *options,
+                              size_t size, void (*usage)(void));
+/* Parses a CUDA device ordinal (0..1024) into *device; 1 when valid. */
+int zipfft_tool_parse_device(const char *value, int *device);
+/* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints "tool: what failed: status:
+ * detail" and returns 0. */
+int zipfft_tool_zipfft_ok(const char *tool, zipfft_status status, const char *what);
+/* Median of count (>= 1) samples; sorts them in place. */
+double zipfft_tool_median(double *samples, int count);
+/* Next value of a 64-bit linear congruential generator (Knuth's MMIX constants). */
+uint64_t zipfft_tool_next_random(uint64_t *state);
+
+#endif
