@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/plan_internal.h"
+#include "backend/backend.h"
 #include "backend/cuda_api.h"
 
 static int cuda_state;               /* 0 not tried, 1 ready, -1 failed */
@@ -130,4 +132,12 @@ void zt_mem_free(void *p) {
     free(p);
   else
     cuda->cuMemFree((CUdeviceptr)(uintptr_t)p);
+}
+
+void zt_check_cuda_source(zipfft_plan p, const char *text) {
+  zipfft_backend backend = ZIPFFT_BACKEND_AUTO;
+  zipfft_plan_backend(p, &backend);
+  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
+    ZT_CHECK(zipfft__plan_check_cuda(p, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
+             zipfft_last_error());
 }

@@ -31,6 +31,11 @@ int zt_device_ready(void);
  * copies. */
 zipfft_status zt_execute(zipfft_plan p, zt_buffer *in, zt_buffer *out, void *stream);
 
+/* When plan p runs on the CPU and NVRTC is available, compiles the CUDA source of its
+ * kernels for sm_90 (so CPU-only machines prove the GPU code compiles); a failure is
+ * counted and printed with `text` and the compiler's log. */
+void zt_check_cuda_source(zipfft_plan p, const char *text);
+
 /* Memory of the backend under test (device memory on CUDA, host memory on the CPU), for
  * APIs that take backend pointers (zipfft_corr). Allocation returns NULL after printing
  * and counting a failure; the copies return 1 on success (the download first waits for

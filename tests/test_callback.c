@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/plan_internal.h"
-#include "backend/backend.h"
 #include "device.h"
 #include "reference.h"
 #include "test_util.h"
@@ -153,11 +151,7 @@ static int run_case(const cb_case *c, void *user) {
   ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s),
            zipfft_last_error());
   if (s != ZIPFFT_SUCCESS) return 0;
-  zipfft_backend backend;
-  zipfft_plan_backend(plan, &backend);
-  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
-    ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
-             zipfft_last_error());
+  zt_check_cuda_source(plan, text);
   zt_buffer ib = zt_buffer_alloc((size_t)in.size * pi * rs, 0),
             ob = zt_buffer_alloc((size_t)out.size * po * rs, 0);
   zt_buffer_poison(&ib, rs);

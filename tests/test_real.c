@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/plan_internal.h"
-#include "backend/backend.h"
 #include "device.h"
 #include "reference.h"
 #include "test_util.h"
@@ -219,11 +217,7 @@ static void run_case(const real_case *c) {
   ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: plan: %s (%s)", text, zipfft_status_name(s),
            zipfft_last_error());
   if (s != ZIPFFT_SUCCESS) return;
-  zipfft_backend backend;
-  zipfft_plan_backend(plan, &backend);
-  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
-    ZT_CHECK(zipfft__plan_check_cuda(plan, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
-             zipfft_last_error());
+  zt_check_cuda_source(plan, text);
   size_t rs = zt_real_size(c->prec), in_bytes = (size_t)in->size * rs * (in->real ? 1 : 2);
   size_t out_bytes = (size_t)out->size * rs * (out->real ? 1 : 2);
   int inplace = c->layout == INPLACE;

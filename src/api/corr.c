@@ -10,6 +10,7 @@
 #include "api/plan_internal.h"
 #include "backend/backend.h"
 #include "api/corr_internal.h"
+#include "plan/single.h"
 
 static const zipfft_corr_config default_config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_FULL,
                                                   ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO, 0};
@@ -64,15 +65,7 @@ static int smooth13(int64_t n) {
 
 /* The FFT length of a VALID axis of length n: n when 13-smooth, else the smallest
  * 7-smooth length above it (no output of the region wraps, so padding changes none). */
-static int64_t fft_length(int64_t n) {
-  if (smooth13(n)) return n;
-  for (int64_t m = n + 1;; m++) {
-    int64_t r = m;
-    for (int q = 2; q <= 7; q++)
-      while (r % q == 0) r /= q;
-    if (r == 1) return m;
-  }
-}
+static int64_t fft_length(int64_t n) { return smooth13(n) ? n : zipfft__smooth_length(n); }
 
 /* The problem, output lengths and shift of a region (see zipfft.h). */
 static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const int64_t *lengths,

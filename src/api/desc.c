@@ -188,12 +188,6 @@ static int is_identifier(const char *name) {
   return 1;
 }
 
-static char *copy_text(const char *text) {
-  char *c = malloc(strlen(text) + 1);
-  if (c) strcpy(c, text);
-  return c;
-}
-
 /* Replaces one callback of d (source NULL: removes it). */
 static zipfft_status set_callback(zipfft_desc d, zipfft__callback *cb, const char *which,
                                   const char *source, const char *function, void *user) {
@@ -203,7 +197,7 @@ static zipfft_status set_callback(zipfft_desc d, zipfft__callback *cb, const cha
                         function ? function : "(null)");
   zipfft__callback next = {NULL, NULL, user, 0};
   if (source) {
-    next.source = copy_text(source), next.function = copy_text(function);
+    next.source = strdup(source), next.function = strdup(function);
     next.hash = zipfft__callback_hash(source, function);
     if (!next.source || !next.function) {
       free(next.source), free(next.function);
@@ -234,7 +228,7 @@ zipfft_status zipfft__desc_own_callbacks(struct zipfft_desc_s *d) {
   zipfft_status s = ZIPFFT_SUCCESS;
   for (int i = 0; i < 2; i++) {
     if (!cbs[i]->source) continue;
-    char *source = copy_text(cbs[i]->source), *function = copy_text(cbs[i]->function);
+    char *source = strdup(cbs[i]->source), *function = strdup(cbs[i]->function);
     if (!source || !function) s = ZIPFFT_ERROR_OUT_OF_MEMORY;
     cbs[i]->source = source, cbs[i]->function = function;
   }

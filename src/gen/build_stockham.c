@@ -458,13 +458,9 @@ struct zipfft__stats_regs {
   int64_t shared_base;
 };
 
-static int reals_per_slot(const zipfft__kernel_spec *s) {
-  return s->kind == ZIPFFT__KIND_C2R_HALF ? 2 : 1;
-}
-
 /* Real p (0 or 1) of output element e: its position in the row and its value. */
 static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__expr *e, int p) {
-  if (reals_per_slot(c->s) == 1) return e;
+  if (zipfft__statistics_reals_per_slot(c->s) == 1) return e;
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
 }
 
@@ -478,8 +474,8 @@ static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
 static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
                               const zipfft__expr *e, zipfft__cval y) {
   const struct zipfft__stats_regs *st = c->stats;
-  for (int p = 0; p < reals_per_slot(c->s); p++) {
-    int i = slot * reals_per_slot(c->s) + p;
+  for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
+    int i = slot * zipfft__statistics_reals_per_slot(c->s) + p;
     zipfft__block *in = open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
     const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
     zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v));
@@ -498,9 +494,8 @@ static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int s
 /* Declares the maxima and indices (registers live across the loop's barriers), clears the
  * thread's sums in shared memory, and opens the loop over the signals; returns its body. */
 static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body) {
-  pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
   struct zipfft__stats_regs *st = zipfft__arena_alloc(c->a, sizeof *st);
-  int count = ps.butterflies * ps.radix * reals_per_slot(c->s);
+  int count = (int)zipfft__statistics_reals_per_thread(c->s);
   long double lowest = c->s->precision == ZIPFFT_F32 ? -3.0e38L : -1.0e308L;
   if (st) {
     st->max = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
@@ -539,8 +534,8 @@ static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
     for (int r = 0; r < ps.radix; r++) {
       if (r * ps.m >= store_bound(c->s)) continue;
       const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps.m));
-      for (int p = 0; p < reals_per_slot(c->s); p++) {
-        int i = (b * ps.radix + r) * reals_per_slot(c->s) + p;
+      for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
+        int i = (b * ps.radix + r) * zipfft__statistics_reals_per_slot(c->s) + p;
         const zipfft__expr *pixel = stats_pixel(c, e, p);
         zipfft__block *in = open_within(c, g, pixel, c->s->store_extent);
         const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));

@@ -84,14 +84,15 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   return stride;
 }
 
-/* Statistics kernels: the complex sums of every output real a thread holds, after the
- * exchange area (complex elements). */
-static int64_t statistics_elements(const zipfft__kernel_spec *s) {
+int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF ? 2 : 1;
+}
+
+int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
   if (!s->statistics || s->pass_count < 1) return 0;
   int64_t radix = s->radices[s->pass_count - 1], m = s->n / radix;
   int64_t butterflies = (m + s->threads_per_fft - 1) / s->threads_per_fft;
-  int64_t reals = butterflies * radix * (s->kind == ZIPFFT__KIND_C2R_HALF ? 2 : 1);
-  return reals * zipfft__c2c_block_threads(s);
+  return butterflies * radix * zipfft__statistics_reals_per_slot(s);
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
@@ -99,7 +100,8 @@ size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics)
     return 0;
-  return (size_t)(2 * (s->ffts_per_block * zipfft__c2c_shared_stride(s) + statistics_elements(s))) *
+  return (size_t)(2 * (s->ffts_per_block * zipfft__c2c_shared_stride(s) +
+                       zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s))) *
          zipfft__real_size(s->precision);
 }
 

@@ -198,6 +198,11 @@ int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s);
 int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 /* Shared-memory stride of one transform (complex elements, padded). */
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
+/* Statistics kernels: output reals per slot of the last pass (2 for C2R_HALF's pairs),
+ * and output reals a thread folds (slots of the last pass times that; 0 for other
+ * kernels). Shared memory holds a complex pair of sums for each, per thread. */
+int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s);
+int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s);
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s);

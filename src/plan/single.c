@@ -167,14 +167,16 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }
 
-int64_t zipfft__bluestein_length(int64_t n) {
-  for (int64_t m = 2 * n - 1;; m++) {
+int64_t zipfft__smooth_length(int64_t at_least) {
+  for (int64_t m = at_least;; m++) {
     int64_t r = m;
     for (int p = 2; p <= 7; p++)
       while (r % p == 0) r /= p;
     if (r == 1) return m;
   }
 }
+
+int64_t zipfft__bluestein_length(int64_t n) { return zipfft__smooth_length(2 * n - 1); }
 
 int64_t zipfft__single_kernel_cap(void) {
   const char *env = getenv("ZIPFFT_FOURSTEP_MAX_SINGLE");

@@ -13,6 +13,9 @@
  * or too much shared memory), leaving n as it was. */
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
+/* The smallest 7-smooth length (prime factors 2, 3, 5, 7: the cheapest radices) at least
+ * at_least. */
+int64_t zipfft__smooth_length(int64_t at_least);
 /* The FFT length of Bluestein's method for a length n: the smallest 7-smooth length of at
  * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
 int64_t zipfft__bluestein_length(int64_t n);
