@@ -22,6 +22,18 @@ static uint16_t half_bits(float v) {
   return (uint16_t)(sign | ((rounded - 0x38000000u) >> 13));
 }
 
+/* Real i of a host copy of the user's data, stored in the plan's precision. */
+static double real_at(const zipfft__corr_problem *p, const unsigned char *raw, int64_t i) {
+  if (p->precision == ZIPFFT_F64) {
+    double d;
+    memcpy(&d, raw + 8 * i, 8);
+    return d;
+  }
+  float f;
+  memcpy(&f, raw + 4 * i, 4);
+  return f;
+}
+
 /* Writes complex value i of the kept spectrum in its storage. */
 static void put_value(const zipfft__corr_problem *p, unsigned char *to, int64_t i, double re,
                       double im) {
@@ -96,11 +108,7 @@ static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double *
     int64_t at = 0, rest = i, coord[ZIPFFT__MAX_RANK];
     for (int k = p->rank - 1; k >= 0; k--) coord[k] = rest % p->filter[k], rest /= p->filter[k];
     for (int k = 0; k < p->rank; k++) at = at * p->lengths[k] + coord[k];
-    float f;
-    if (real == 4)
-      memcpy(&f, raw + 4 * i, 4), x[at] = f;
-    else
-      memcpy(&x[at], raw + 8 * i, 8);
+    x[at] = real_at(p, raw, i);
   }
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F64, p->rank, p->lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, c->backend_kind, c->device);
@@ -161,13 +169,7 @@ zipfft_status zipfft_corr_set_filter_spectrum(zipfft_corr c, const void *spectru
       raw && half ? c->backend->ops->download(c->backend, raw, spectrum, (size_t)halves * 2 * real)
                   : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
                                  "host copies of a spectrum of %lld values", (long long)halves);
-  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < 2 * halves; i++) {
-    float f;
-    if (real == 4)
-      memcpy(&f, raw + 4 * i, 4), half[i] = f;
-    else
-      memcpy(&half[i], raw + 8 * i, 8);
-  }
+  for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < 2 * halves; i++) half[i] = real_at(p, raw, i);
   if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
   free(raw);
   free(half);
