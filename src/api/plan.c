@@ -155,15 +155,20 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
 }
 
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
- * workspace (zeroed by the backend); releases the plan on failure. */
+ * workspace (zeroed); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i]);
   }
-  if (s == ZIPFFT_SUCCESS && p->decomposition.workspace_bytes > 0)
-    s = p->backend->ops->alloc(p->backend, (size_t)p->decomposition.workspace_bytes, &p->workspace);
+  size_t workspace = (size_t)p->decomposition.workspace_bytes;
+  if (s == ZIPFFT_SUCCESS && workspace > 0)
+    s = p->backend->ops->alloc(p->backend, workspace, &p->workspace);
+  /* Zeroed: a correlation plan's fused kernel computes on row padding and unused signal
+   * slots no kernel writes (and discards the results). */
+  if (s == ZIPFFT_SUCCESS && workspace > 0)
+    s = p->backend->ops->zero(p->backend, p->workspace, workspace);
   if (s != ZIPFFT_SUCCESS) release_plan(p);
   return s;
 }

@@ -34,9 +34,11 @@ typedef struct zipfft__backend_ops {
   zipfft_status (*compile)(zipfft__backend *b, const zipfft__kernel_source *src, void **kernel);
   zipfft_status (*launch)(zipfft__backend *b, void *kernel, const zipfft__launch *l);
   void (*release_kernel)(zipfft__backend *b, void *kernel);
-  /* Memory for tables and workspaces owned by a plan, zeroed: device memory on CUDA,
-   * host memory on the CPU. */
+  /* Memory for tables and workspaces owned by a plan: device memory on CUDA, host memory
+   * on the CPU. */
   zipfft_status (*alloc)(zipfft__backend *b, size_t bytes, void **ptr);
+  /* Sets bytes of that memory to zero, done before any later kernel starts. */
+  zipfft_status (*zero)(zipfft__backend *b, void *ptr, size_t bytes);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   /* Copies host memory to the backend's (upload) and back (download), both after all the
    * work queued on the device (every stream). */

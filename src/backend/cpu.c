@@ -252,9 +252,15 @@ static void cpu_release_kernel(zipfft__backend *b, void *kernel) {
 
 static zipfft_status cpu_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   (void)b;
-  *ptr = calloc(1, bytes ? bytes : 1);
+  *ptr = malloc(bytes ? bytes : 1);
   return *ptr ? ZIPFFT_SUCCESS
               : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "host table of %zu bytes", bytes);
+}
+
+static zipfft_status cpu_zero(zipfft__backend *b, void *ptr, size_t bytes) {
+  (void)b;
+  memset(ptr, 0, bytes);
+  return ZIPFFT_SUCCESS;
 }
 
 static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
@@ -294,6 +300,7 @@ static const zipfft__backend_ops cpu_ops = {
     .launch = cpu_launch,
     .release_kernel = cpu_release_kernel,
     .alloc = cpu_alloc,
+    .zero = cpu_zero,
     .upload = cpu_upload,
     .download = cpu_download,
     .free = cpu_free,

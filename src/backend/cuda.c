@@ -154,9 +154,7 @@ static void cuda_release_kernel(zipfft__backend *b, void *kernel) {
   free(k);
 }
 
-/* Allocates device memory, zeroed (workspaces are never read before they are written,
- * except padding the kernels compute on and discard); *ptr is the CUdeviceptr as a pointer
- * (NULL for 0 bytes). */
+/* Allocates device memory; *ptr is the CUdeviceptr as a pointer (NULL for 0 bytes). */
 static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   cuda_backend *cb = as_cuda(b);
   if (!ptr) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "cuda alloc: NULL result pointer");
@@ -168,9 +166,6 @@ static zipfft_status cuda_alloc(zipfft__backend *b, size_t bytes, void **ptr) {
   if (status != ZIPFFT_SUCCESS) return status;
   CUdeviceptr address = 0;
   CUresult r = cb->cu->cuMemAlloc(&address, bytes);
-  if (r == 0) r = cb->cu->cuMemsetD8(address, 0, bytes);
-  if (r == 0) r = cb->cu->cuCtxSynchronize(); /* before kernels on any stream */
-  if (r != 0 && address) cb->cu->cuMemFree(address);
   pop_context(cb);
   status = check_as(
       r == cuda_error_out_of_memory ? ZIPFFT_ERROR_OUT_OF_MEMORY : ZIPFFT_ERROR_CUDA_FAILED, r,
@@ -198,6 +193,20 @@ static zipfft_status cuda_copy(zipfft__backend *b, int to_device, void *dst, con
                   : cb->cu->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes);
   pop_context(cb);
   return check(r, what, subject);
+}
+
+/* Sets bytes of device memory to zero, finished before kernels on any stream start. */
+static zipfft_status cuda_zero(zipfft__backend *b, void *ptr, size_t bytes) {
+  cuda_backend *cb = as_cuda(b);
+  if (bytes == 0) return ZIPFFT_SUCCESS;
+  char subject[48];
+  snprintf(subject, sizeof subject, "%zu bytes", bytes);
+  zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", subject);
+  if (status != ZIPFFT_SUCCESS) return status;
+  CUresult r = cb->cu->cuMemsetD8((CUdeviceptr)(uintptr_t)ptr, 0, bytes);
+  if (r == 0) r = cb->cu->cuCtxSynchronize();
+  pop_context(cb);
+  return check(r, "cuMemsetD8", subject);
 }
 
 static zipfft_status cuda_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
@@ -243,6 +252,7 @@ static const zipfft__backend_ops cuda_ops = {
     .launch = cuda_launch,
     .release_kernel = cuda_release_kernel,
     .alloc = cuda_alloc,
+    .zero = cuda_zero,
     .upload = cuda_upload,
     .download = cuda_download,
     .free = cuda_free,
