@@ -44,34 +44,18 @@ typedef struct cb_case {
   int padded; /* gaps between elements: strides 2 (and rows one element more) */
 } cb_case;
 
-/* An array as stored: logical shape, strides, distance, elements spanned, reals or not. */
-typedef struct side {
-  int64_t shape[2], strides[2], dist, size;
-  int real;
-} side;
-
-static side side_of(const cb_case *c, int out) {
-  side s = {{1, 1}, {1, 1}, 0, 0, out ? c->type == ZIPFFT_C2R : c->type == ZIPFFT_R2C};
-  int half = out ? c->type == ZIPFFT_R2C : c->type == ZIPFFT_C2R;
-  int64_t step = c->padded ? 2 : 1;
-  for (int k = c->rank - 1; k >= 0; k--) {
-    s.shape[k] = half && k == c->rank - 1 ? c->lengths[k] / 2 + 1 : c->lengths[k];
-    s.strides[k] = step;
-    step = step * s.shape[k] + (c->padded ? 1 : 0);
-  }
-  s.dist = step;
-  s.size = s.dist * c->batch;
-  return s;
+/* The input (out = 0) or output array: the logical shape (n/2+1 on the complex side of a
+ * real transform), contiguous or with gaps. */
+static zt_layout side_of(const cb_case *c, int out) {
+  int half = out ? c->type == ZIPFFT_R2C : c->type == ZIPFFT_C2R, last = c->rank - 1;
+  int64_t shape[2] = {c->lengths[0], c->lengths[1]};
+  if (half) shape[last] = c->lengths[last] / 2 + 1;
+  return zt_layout_make(c->rank, shape, c->batch, c->padded, 0,
+                        out ? c->type == ZIPFFT_C2R : c->type == ZIPFFT_R2C);
 }
 
-static int64_t count_of(const side *s, int rank, int64_t batch) {
+static int64_t count_of(const zt_layout *s, int rank, int64_t batch) {
   return batch * s->shape[0] * (rank > 1 ? s->shape[1] : 1);
-}
-
-static int64_t offset_of(const side *s, int rank, int64_t i) {
-  int64_t off = 0;
-  for (int k = rank - 1; k >= 0; k--) off += (i % s->shape[k]) * s->strides[k], i /= s->shape[k];
-  return off + i * s->dist;
 }
 
 /* The reference output (logical order, complex pairs; reals as (x, 0)) of the loaded
@@ -117,8 +101,8 @@ static long double *reference(const cb_case *c, long double *x) {
   return y;
 }
 
-static zipfft_status plan_case(const cb_case *c, const side *in, const side *out, void *user,
-                               zipfft_plan *p) {
+static zipfft_status plan_case(const cb_case *c, const zt_layout *in, const zt_layout *out,
+                               void *user, zipfft_plan *p) {
   zipfft_desc d = NULL;
   zipfft_status s = zipfft_desc_create(&d, c->type, c->prec, c->rank, c->lengths);
   int real_in = in->real, real_out = out->real;
@@ -143,7 +127,7 @@ static int run_case(const cb_case *c, void *user) {
            c->prec == ZIPFFT_F32 ? "f32" : "f64", (long long)c->lengths[0],
            (long long)(c->rank > 1 ? c->lengths[1] : 1), (long long)c->batch,
            c->padded ? " padded" : "");
-  side in = side_of(c, 0), out = side_of(c, 1);
+  zt_layout in = side_of(c, 0), out = side_of(c, 1);
   size_t rs = zt_real_size(c->prec);
   int pi = in.real ? 1 : 2, po = out.real ? 1 : 2;
   zipfft_plan plan = NULL;
@@ -159,7 +143,7 @@ static int run_case(const cb_case *c, void *user) {
   int64_t total = count_of(&in, c->rank, c->batch);
   long double *x = zr_alloc_pairs((size_t)total);
   for (int64_t i = 0; i < total; i++) {
-    int64_t at = offset_of(&in, c->rank, i);
+    int64_t at = zt_layout_offset(&in, c->rank, i);
     for (int part = 0; part < pi; part++) {
       zt_set_real(&ib, c->prec, pi * at + part, zt_uniform(0xCB, (uint64_t)(2 * i + part)));
       x[2 * i + part] = (long double)zt_get_real(&ib, c->prec, pi * at + part) * load_factor(at);
@@ -173,7 +157,7 @@ static int run_case(const cb_case *c, void *user) {
   double *got = calloc((size_t)(2 * outs), sizeof *got);
   char *is_element = calloc((size_t)out.size, 1);
   for (int64_t i = 0; i < outs; i++) {
-    int64_t at = offset_of(&out, c->rank, i);
+    int64_t at = zt_layout_offset(&out, c->rank, i);
     is_element[at] = 1;
     for (int part = 0; part < po; part++)
       got[2 * i + part] = zt_get_real(&ob, c->prec, po * at + part) / store_factor(at);

@@ -20,11 +20,8 @@ typedef struct ext_case {
   int padded; /* 1: gaps between elements and rows (NaN, never to be read or written) */
 } ext_case;
 
-/* An extent-sized array as stored: shape, strides, distance, elements spanned. */
-typedef struct stored {
-  int64_t shape[3], strides[3], dist, size;
-  int real;
-} stored;
+/* An extent-sized array as stored. */
+typedef zt_layout stored;
 
 static int is_real_side(const ext_case *c, int out) {
   return out ? c->type == ZIPFFT_C2R : c->type == ZIPFFT_R2C;
@@ -37,29 +34,14 @@ static int64_t logical_length(const ext_case *c, int out, int k) {
 }
 
 static stored stored_of(const ext_case *c, int out) {
-  stored s = {{1, 1, 1}, {0}, 0, 0, is_real_side(c, out)};
-  int64_t step = c->padded ? 2 : 1;
-  for (int k = c->rank - 1; k >= 0; k--) {
-    s.shape[k] = out ? c->out_extent[k] : c->in_extent[k];
-    s.strides[k] = step;
-    step = step * s.shape[k] + (c->padded ? 1 : 0);
-  }
-  s.dist = step + (c->padded ? 3 : 0);
-  s.size = s.dist * c->batch;
-  return s;
+  return zt_layout_make(c->rank, out ? c->out_extent : c->in_extent, c->batch, c->padded, 3,
+                        is_real_side(c, out));
 }
 
 static int64_t count_of(const int64_t *shape, int rank) {
   int64_t n = 1;
   for (int k = 0; k < rank; k++) n *= shape[k];
   return n;
-}
-
-/* Element offset of index i (row-major over batch and shape) in a stored array. */
-static int64_t offset_of(const stored *s, int rank, int64_t i) {
-  int64_t off = 0;
-  for (int k = rank - 1; k >= 0; k--) off += (i % s->shape[k]) * s->strides[k], i /= s->shape[k];
-  return off + i * s->dist;
 }
 
 /* Index in the logical full array (batch and logical lengths) of stored index i. */
@@ -105,7 +87,7 @@ static long double *fill_input(const ext_case *c, const stored *in, zt_buffer *b
   long double *x = zr_alloc_pairs((size_t)full_count);
   int parts = in->real ? 1 : 2;
   for (int64_t i = 0; i < count_of(in->shape, c->rank) * c->batch; i++) {
-    int64_t at = offset_of(in, c->rank, i), to = full_index(c, in, 0, i);
+    int64_t at = zt_layout_offset(in, c->rank, i), to = full_index(c, in, 0, i);
     for (int part = 0; part < parts; part++) {
       zt_set_real(buf, c->prec, parts * at + part, zt_uniform(0xE47, (uint64_t)(2 * i + part)));
       x[2 * to + part] = (long double)zt_get_real(buf, c->prec, parts * at + part);
@@ -178,7 +160,7 @@ static void check_output(const ext_case *c, const stored *out, const zt_buffer *
   long double *want = zr_alloc_pairs((size_t)total);
   char *is_element = calloc((size_t)out->size, 1);
   for (int64_t i = 0; i < total; i++) {
-    int64_t at = offset_of(out, c->rank, i), from = full_index(c, out, 1, i);
+    int64_t at = zt_layout_offset(out, c->rank, i), from = full_index(c, out, 1, i);
     is_element[at] = 1;
     for (int part = 0; part < parts; part++) {
       got[2 * i + part] = zt_get_real(buf, c->prec, parts * at + part);

@@ -122,3 +122,23 @@ int zt_is_13_smooth(int64_t n) {
     while (n % primes[i] == 0) n /= primes[i];
   return n == 1;
 }
+
+zt_layout zt_layout_make(int rank, const int64_t *shape, int64_t batch, int padded,
+                         int64_t pad_dist, int real) {
+  zt_layout l = {{1, 1, 1}, {0, 0, 0}, 0, 0, real};
+  int64_t step = padded ? 2 : 1;
+  for (int k = rank - 1; k >= 0; k--) {
+    l.shape[k] = shape[k];
+    l.strides[k] = step;
+    step = step * shape[k] + (padded ? 1 : 0);
+  }
+  l.dist = step + (padded ? pad_dist : 0);
+  l.size = l.dist * batch;
+  return l;
+}
+
+int64_t zt_layout_offset(const zt_layout *l, int rank, int64_t i) {
+  int64_t off = 0;
+  for (int k = rank - 1; k >= 0; k--) off += (i % l->shape[k]) * l->strides[k], i /= l->shape[k];
+  return off + i * l->dist;
+}

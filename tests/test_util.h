@@ -73,6 +73,22 @@ double zt_get_real(const zt_buffer *b, zipfft_precision p, int64_t index);
 /* Writes v rounded to the precision as real number `index` of a buffer's data. */
 void zt_set_real(zt_buffer *b, zipfft_precision p, int64_t index, double v);
 
+/* A batch of row-major arrays as stored: rank axes of shape[] elements, strides[] apart,
+ * dist between arrays, size elements spanned in all; real says whether the elements are
+ * reals or complex pairs. */
+typedef struct zt_layout {
+  int64_t shape[3], strides[3], dist, size;
+  int real;
+} zt_layout;
+
+/* The layout of batch arrays of the given shape: contiguous, or when padded with a gap after
+ * every element (stride 2), one more element after every row and pad_dist more between
+ * arrays (gaps a transform must neither read nor write). */
+zt_layout zt_layout_make(int rank, const int64_t *shape, int64_t batch, int padded,
+                         int64_t pad_dist, int real);
+/* Element offset of row-major index i (over the batch and the shape) in the layout. */
+int64_t zt_layout_offset(const zt_layout *l, int rank, int64_t i);
+
 /* Removes a directory tree this test created (files and subdirectories). */
 void zt_remove_tree(const char *path);
 
