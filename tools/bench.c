@@ -14,7 +14,7 @@
 
 #include "backend/cache.h"
 #include "backend/cuda_api.h"
-#include "bench_common.h"
+#include "tool_common.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
@@ -156,13 +156,6 @@ static int cu_ok(bench_context *ctx, CUresult result, const char *what) {
   printf("bench: %s failed: %s\n", what, zipfft__cuda_error_text(result));
   ctx->device_failed = 1;
   return 0;
-}
-
-/* Milliseconds on a monotonic clock. */
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* Throughput in GB/s (1e9 bytes) of moving bytes in ms milliseconds; 0 when ms is not > 0. */
@@ -658,9 +651,9 @@ static int time_plan_creation(const bench_context *ctx, int clear_memory, double
   double start;
   int ok;
   if (clear_memory) zipfft__cache_clear_memory();
-  start = now_ms();
+  start = 1e3 * zipfft_tool_seconds();
   ok = zipfft_plan_for(ctx, ZIPFFT_C2C, ZIPFFT_F32, 1, &plan_timing_n, plan_timing_batch, &plan);
-  *ms = now_ms() - start;
+  *ms = 1e3 * zipfft_tool_seconds() - start;
   zipfft_plan_destroy(plan);
   return ok;
 }

@@ -10,7 +10,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda_api.h"
-#include "bench_common.h"
+#include "tool_common.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend/cuda_api.h"
 #include "reference.h"
+#include "tool_common.h"
 #include "zipfft.h"
 
 typedef struct demo_case {
@@ -30,19 +30,12 @@ typedef struct demo_buffers {
   size_t bytes;
 } demo_buffers;
 
-static double now_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Fills the input with deterministic values in [-0.5, 0.5). */
 static void fill_input(demo_buffers *b, zipfft_precision prec) {
   size_t reals = b->bytes / (prec == ZIPFFT_F32 ? 4 : 8);
   uint64_t state = 0x2545F4914F6CDD1Dull;
   for (size_t i = 0; i < reals; i++) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    double v = (double)(state >> 11) * 0x1.0p-53 - 0.5;
+    double v = (double)(zipfft_tool_next_random(&state) >> 11) * 0x1.0p-53 - 0.5;
     if (prec == ZIPFFT_F32)
       ((float *)b->in)[i] = (float)v;
     else
@@ -71,11 +64,11 @@ static double check_one(const demo_buffers *b, zipfft_precision prec, int64_t n,
 static double time_runs(zipfft_plan p, const demo_buffers *b, int runs) {
   const void *in = b->cu ? (const void *)(uintptr_t)b->d_in : b->in;
   void *out = b->cu ? (void *)(uintptr_t)b->d_out : b->out;
-  double start = now_seconds();
+  double start = zipfft_tool_seconds();
   for (int r = 0; r < runs; r++)
     if (zipfft_execute(p, in, out, NULL) != ZIPFFT_SUCCESS) return -1;
   if (b->cu && b->cu->cuCtxSynchronize() != 0) return -1;
-  return (now_seconds() - start) / runs;
+  return (zipfft_tool_seconds() - start) / runs;
 }
 
 /* Allocates host (and device) buffers for one case; 0 on failure. */
@@ -103,9 +96,9 @@ static int run_case(const demo_case *c, const zipfft__cuda_api *cu, int64_t elem
   size_t bytes = (size_t)(batch * c->n) * 2 * (c->precision == ZIPFFT_F32 ? 4 : 8);
   zipfft_plan p = NULL;
   demo_buffers b = {.cu = cu};
-  double t0 = now_seconds();
+  double t0 = zipfft_tool_seconds();
   zipfft_status s = zipfft_plan_1d(&p, c->precision, c->n, batch, ZIPFFT_FORWARD);
-  double plan_ms = 1e3 * (now_seconds() - t0);
+  double plan_ms = 1e3 * (zipfft_tool_seconds() - t0);
   int ok = s == ZIPFFT_SUCCESS && alloc_buffers(&b, bytes);
   if (ok) fill_input(&b, c->precision);
   if (ok && cu) ok = cu->cuMemcpyHtoD(b.d_in, b.in, bytes) == 0;

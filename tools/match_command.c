@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mrc.h"
@@ -17,6 +16,7 @@
 #include "report.h"
 #include "search.h"
 #include "synth.h"
+#include "tool_common.h"
 #include "zipfft.h"
 
 enum { default_batch = 16, max_peaks = 10000, synthetic_planted = 6, bar_width = 30 };
@@ -49,12 +49,6 @@ typedef struct progress_bar {
   double start;
   int drawn;
 } progress_bar;
-
-static double now_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Parses a whole decimal integer in [lo, hi]. Returns 1 on success. */
 static int parse_int(const char *s, long lo, long hi, int *out) {
@@ -206,7 +200,7 @@ static int write_volume(const char *dir, const char *name, const float *data, in
 /* The progress callback: percent, correlations done/total and rate, redrawn on one line. */
 static void draw_progress(int64_t done, int64_t total, void *user) {
   progress_bar *bar = user;
-  double seconds = now_seconds() - bar->start;
+  double seconds = zipfft_tool_seconds() - bar->start;
   int filled = total > 0 ? (int)(bar_width * done / total) : bar_width;
   fprintf(stderr, "\r%3d%% [%.*s%*s] %lld/%lld correlations, %.1f/s",
           total > 0 ? (int)(100 * done / total) : 100, filled, "##############################",
@@ -224,7 +218,7 @@ static const char *backend_name(zipfft_backend b) {
 static int run_search(const match_options *o, const match_data *d, match_maps *maps,
                       double *seconds, char *err, size_t err_len) {
   const mrc_volume *im = &d->image, *t = &d->templates;
-  progress_bar bar = {now_seconds(), 0};
+  progress_bar bar = {zipfft_tool_seconds(), 0};
   int tty = isatty(STDERR_FILENO);
   printf("zipfft match: %lld templates of %lldx%lld over a %lldx%lld image, batch %d\n",
          (long long)t->nz, (long long)t->nx, (long long)t->ny, (long long)im->nx, (long long)im->ny,
@@ -233,7 +227,7 @@ static int run_search(const match_options *o, const match_data *d, match_maps *m
   int rc =
       match_search(im->data, (int)im->nx, (int)im->ny, t->data, (int)t->nx, (int)t->ny, (int)t->nz,
                    o->batch, o->backend, tty ? draw_progress : NULL, &bar, maps, err, err_len);
-  *seconds = now_seconds() - bar.start;
+  *seconds = zipfft_tool_seconds() - bar.start;
   if (bar.drawn) fputc('\n', stderr);
   if (rc == 0) printf("backend: %s\n", backend_name(maps->backend));
   return rc;
@@ -407,14 +401,14 @@ int zipfft_tool_match(int argc, char **argv) {
   match_maps maps;
   memset(&d, 0, sizeof d);
   memset(&maps, 0, sizeof maps);
-  double start = now_seconds(), search_seconds = 0;
+  double start = zipfft_tool_seconds(), search_seconds = 0;
   rc = prepare(&o, &d, err, sizeof err) ||
        run_search(&o, &d, &maps, &search_seconds, err, sizeof err) ||
        report(&o, &d, &maps, err, sizeof err);
   if (maps.max) {
     double correlations = (double)d.templates.nz;
     printf("done in %.2f s: search %.2f s, %.0f correlations, %.1f correlations/s on %s\n",
-           now_seconds() - start, search_seconds, correlations,
+           zipfft_tool_seconds() - start, search_seconds, correlations,
            search_seconds > 0 ? correlations / search_seconds : 0.0, backend_name(maps.backend));
   }
   if (rc && err[0]) fprintf(stderr, "zipfft match: %s\n", err);

@@ -1,10 +1,11 @@
-/* bench_common.c - what the benchmark subcommands share: option parsing, status checks,
- * medians and their deterministic random data. */
-#include "bench_common.h"
+/* tool_common.c - what the zipfft subcommands share: option parsing, status checks, the
+ * clock, medians and deterministic random data. */
+#include "tool_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The option named name in the table, or NULL. */
 static const zipfft_tool_option *find_option(const zipfft_tool_option *specs, size_t count,
@@ -56,6 +57,12 @@ int zipfft_tool_zipfft_ok(const char *tool, zipfft_status status, const char *wh
   if (status == ZIPFFT_SUCCESS) return 1;
   printf("%s: %s failed: %s: %s\n", tool, what, zipfft_status_name(status), zipfft_last_error());
   return 0;
+}
+
+double zipfft_tool_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Comparison function for qsort over doubles, ascending. */

@@ -1,7 +1,7 @@
-/* bench_common.h - what the benchmark subcommands share: option parsing, status checks,
- * medians and their deterministic random data. */
-#ifndef ZIPFFT_TOOL_BENCH_COMMON_H
-#define ZIPFFT_TOOL_BENCH_COMMON_H
+/* tool_common.h - what the zipfft subcommands share: option parsing, status checks, the
+ * clock, medians and deterministic random data. */
+#ifndef ZIPFFT_TOOL_TOOL_COMMON_H
+#define ZIPFFT_TOOL_TOOL_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +31,8 @@ int zipfft_tool_parse_device(const char *value, int *device);
 /* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints "tool: what failed: status:
  * detail" and returns 0. */
 int zipfft_tool_zipfft_ok(const char *tool, zipfft_status status, const char *what);
+/* Seconds on a monotonic clock. */
+double zipfft_tool_seconds(void);
 /* Median of count (>= 1) samples; sorts them in place. */
 double zipfft_tool_median(double *samples, int count);
 /* Next value of a 64-bit linear congruential generator (Knuth's MMIX constants). */
