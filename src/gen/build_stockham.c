@@ -234,6 +234,38 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
+/* C2R_HALF: the first pass's values Z[e] = merge(X[e], X[n - e]) computed from the input
+ * (every load issued before any arithmetic); radix even, so e >= n/2 exactly when r >=
+ * radix/2. Inactive threads keep zeros. */
+static void emit_merged_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
+                                     const zipfft__thread_coords *k, const pass_shape *ps,
+                                     const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
+  int count = ps->butterflies * ps->radix;
+  zipfft__cval p[max_values], q[max_values];
+  const zipfft__expr *e[max_values];
+  for (int i = 0; i < count; i++) {
+    p[i] = zipfft__zero_value(c, blk, "m", 0);
+    q[i] = zipfft__zero_value(c, blk, "m", 0);
+    e[i] =
+        let(c, blk, "e", bin(c, ZIPFFT__OP_ADD, j[i / ps->radix], i32(c, (i % ps->radix) * ps->m)));
+  }
+  for (int pass = 0; pass < 2; pass++)
+    for (int b = 0; b < ps->butterflies; b++) {
+      const zipfft__expr *guard = butterfly_guard(c, ps, b, j[b]);
+      zipfft__block *g =
+          open_if(c, blk, guard ? bin(c, ZIPFFT__OP_AND, k->active, guard) : k->active);
+      for (int r = 0; r < ps->radix; r++) {
+        int i = b * ps->radix + r;
+        if (pass == 0) {
+          zipfft__load_merge_pair(c, g, base, e[i], p[i], q[i], b == 0 && r == 0);
+        } else {
+          zipfft__emit_merged_value(c, g, e[i], 2 * r >= ps->radix, p[i], q[i], &x[i]);
+        }
+      }
+    }
+}
+
 /* Padding elements before element e (e >= 0): a shift when the period is a power of two,
  * because a signed division needs a sign fix-up the compiler cannot drop. */
 static const zipfft__expr *padding(zipfft__stockham_build *c, const zipfft__expr *e) {
@@ -288,15 +320,25 @@ static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
   zipfft__s_assign(c->a, g, x->im->u.var, w.im);
 }
 
-/* Loads a middle or last pass's values x[j + r*m] from shared memory (for the first pass
- * of a fused correlation's second FFT, multiplied by the kept spectrum as they arrive: no
- * phase and barrier of its own). */
+/* The first pass of a fused correlation's second FFT: every value x[j + r*m] it holds,
+ * multiplied by the kept spectrum. */
+static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block *blk,
+                                        const zipfft__thread_coords *k, const pass_shape *ps,
+                                        const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    for (int r = 0; r < ps->radix; r++)
+      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
+                           &x[b * ps->radix + r]);
+  }
+  c->multiply_on_load = 0;
+}
+
+/* Loads a middle or last pass's values x[j + r*m] from shared memory. */
 static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *column =
-      c->multiply_on_load ? zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb")
-                          : NULL;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
@@ -306,11 +348,18 @@ static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
       zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
                              ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     }
-    for (int r = 0; column && r < ps->radix; r++)
-      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
-                           &x[b * ps->radix + r]);
   }
-  c->multiply_on_load = 0;
+}
+
+/* The values the previous FFT's last pass kept (c->handoff) as this pass's x: that pass
+ * wrote y[j + r*m] for the same j, which is what this pass would load. */
+static void take_handoff(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
+                         zipfft__cval *x) {
+  for (int i = 0; i < ps->butterflies * ps->radix; i++) {
+    zipfft__s_assign(c->a, blk, x[i].re->u.var, c->handoff[i].re);
+    zipfft__s_assign(c->a, blk, x[i].im->u.var, c->handoff[i].im);
+  }
+  c->handoff = NULL;
 }
 
 /* Multiplies x[1..r-1] of butterfly j by w_q = exp(sign 2 pi i (j % ns) q / (ns r)). Only
@@ -585,24 +634,34 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* Phase after the loads: butterflies, then the stores of pass p. */
+/* Phase after the loads: butterflies, then the stores of pass p (none when the outputs
+ * are kept in registers for the next FFT). */
 static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *body,
                                    const zipfft__thread_coords *k, const pass_shape *ps, int p,
                                    const zipfft__expr **j, zipfft__cval *x, int to_global) {
   zipfft__cval y[max_values];
   emit_compute(c, body, ps, p, j, x, y);
-  if (to_global)
+  if (c->keep_outputs && p == c->s->pass_count - 1) {
+    c->handoff = zipfft__arena_alloc(c->a, sizeof y);
+    for (int i = 0; c->handoff && i < ps->butterflies * ps->radix; i++)
+      c->handoff[i] = zipfft__cval_materialize(c->a, body, y[i]);
+    c->keep_outputs = 0;
+  } else if (to_global) {
     emit_global_stores(c, body, k, ps, j, y);
-  else
+  } else {
     emit_shared_stores(c, body, k, ps, j, y);
+  }
 }
 
 /* Emits pass p as top-level phases. The first pass loads from global memory unless
- * from_shared; later passes load from shared memory, and (unless the last pass stores to
- * global memory) wait at a barrier before overwriting it. */
+ * from_shared (or takes the registers the previous FFT kept); later passes load from
+ * shared memory, and (unless the last pass stores to global memory) wait at a barrier
+ * before overwriting it. A pass whose outputs are kept needs no barrier after it. */
 static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int from_shared,
                       int to_global) {
   pass_shape ps = shape_of(c->s, p);
+  int takes = p == 0 && c->handoff != NULL;
+  int keeps = p == c->s->pass_count - 1 && c->keep_outputs;
   from_shared = p > 0 || from_shared;
   to_global = p == c->s->pass_count - 1 && to_global;
   const zipfft__expr *j[max_values];
@@ -612,11 +671,17 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   emit_butterfly_indices(c, body, &k, &ps, j);
-  declare_values(c, body, ps.butterflies * ps.radix, from_shared && !to_global, x);
-  if (!from_shared) {
+  declare_values(c, body, ps.butterflies * ps.radix, from_shared && !to_global && !takes, x);
+  if (takes) {
+    take_handoff(c, body, &ps, x);
+    if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
+  } else if (!from_shared && c->merge_on_load) {
+    emit_merged_global_loads(c, body, &k, &ps, j, x);
+  } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x);
+    if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
     if (!to_global) {
       zipfft__s_barrier(c->a, body);
       k = zipfft__emit_coords(c, body);
@@ -624,7 +689,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     }
   }
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
-  if (!to_global) zipfft__s_barrier(c->a, body);
+  if (!to_global && !keeps) zipfft__s_barrier(c->a, body);
 }
 
 /* Emits every pass of one n-point FFT. */
@@ -771,19 +836,22 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   }
   zipfft__block *body = &k->body;
   if (spec->statistics) body = open_statistics_loop(&c, body);
-  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
+  c.merge_on_load = zipfft__merge_on_load(spec);
+  if (spec->kind == ZIPFFT__KIND_C2R_HALF && !c.merge_on_load) {
     zipfft__emit_merge(&c, body);
     zipfft__s_barrier(a, body);
   }
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
-  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
+  c.keep_outputs = zipfft__fused_handoff(spec);
+  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF && !c.merge_on_load, !staged && !two);
+  c.merge_on_load = 0;
   if (two) {
     if (spec->bluestein_n > 0) {
       emit_bluestein_multiply(&c, body);
       zipfft__s_barrier(a, body);
     } else {
-      c.multiply_on_load = 1; /* the spectrum multiply in the next FFT's first loads */
+      c.multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
     }
     emit_fft(&c, body, 1, !staged);
   }
