@@ -25,9 +25,6 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
-  /* C2R_HALF whose first pass computes the merged values Z[e] from the input directly
-   * (zipfft__merge_on_load) instead of reading them from shared memory. */
-  int merge_on_load;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -158,11 +155,6 @@ typedef struct zipfft__merge_target {
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
                              zipfft__cval q);
-/* C2R_HALF merged into the first pass: x = Z[e] = p + conj(q) + i W^e (p - conj(q)) from
- * p = X[e] and q = X[n - e] (0 <= e < n); upper says e >= n/2, where W^e is taken from the
- * table as -conj(W^(n-e)). */
-void zipfft__emit_merged_value(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *e,
-                               int upper, zipfft__cval p, zipfft__cval q, const zipfft__cval *x);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

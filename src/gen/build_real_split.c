@@ -156,22 +156,6 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                           ZIPFFT_STORAGE_DEFAULT);
 }
 
-void zipfft__emit_merged_value(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *e,
-                               int upper, zipfft__cval p, zipfft__cval q, const zipfft__cval *x) {
-  zipfft__cval w;
-  if (upper) { /* W^e = -conj(W^(n-e)), n - e <= n/2 in the table */
-    zipfft__cval v = split_twiddle(c, g, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e));
-    w = (zipfft__cval){zipfft__e_neg(c->a, v.re), v.im};
-  } else {
-    w = split_twiddle(c, g, e);
-  }
-  zipfft__cval b =
-      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
-  zipfft__cval z = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b));
-  zipfft__s_assign(c->a, g, x->re->u.var, z.re);
-  zipfft__s_assign(c->a, g, x->im->u.var, z.im);
-}
-
 /* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
  * the pairs (k, n-k), k = 0..n/2, written to shared memory. Every pair's loads are issued
  * before any arithmetic (memory-level parallelism, as in a pass's loads). */

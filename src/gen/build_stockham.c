@@ -234,38 +234,6 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* C2R_HALF: the first pass's values Z[e] = merge(X[e], X[n - e]) computed from the input
- * (every load issued before any arithmetic); radix even, so e >= n/2 exactly when r >=
- * radix/2. Inactive threads keep zeros. */
-static void emit_merged_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
-                                     const zipfft__thread_coords *k, const pass_shape *ps,
-                                     const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
-  int count = ps->butterflies * ps->radix;
-  zipfft__cval p[max_values], q[max_values];
-  const zipfft__expr *e[max_values];
-  for (int i = 0; i < count; i++) {
-    p[i] = zipfft__zero_value(c, blk, "m", 0);
-    q[i] = zipfft__zero_value(c, blk, "m", 0);
-    e[i] =
-        let(c, blk, "e", bin(c, ZIPFFT__OP_ADD, j[i / ps->radix], i32(c, (i % ps->radix) * ps->m)));
-  }
-  for (int pass = 0; pass < 2; pass++)
-    for (int b = 0; b < ps->butterflies; b++) {
-      const zipfft__expr *guard = butterfly_guard(c, ps, b, j[b]);
-      zipfft__block *g =
-          open_if(c, blk, guard ? bin(c, ZIPFFT__OP_AND, k->active, guard) : k->active);
-      for (int r = 0; r < ps->radix; r++) {
-        int i = b * ps->radix + r;
-        if (pass == 0) {
-          zipfft__load_merge_pair(c, g, base, e[i], p[i], q[i], b == 0 && r == 0);
-        } else {
-          zipfft__emit_merged_value(c, g, e[i], 2 * r >= ps->radix, p[i], q[i], &x[i]);
-        }
-      }
-    }
-}
-
 /* Padding elements before element e (e >= 0): a shift when the period is a power of two,
  * because a signed division needs a sign fix-up the compiler cannot drop. */
 static const zipfft__expr *padding(zipfft__stockham_build *c, const zipfft__expr *e) {
@@ -675,8 +643,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   if (takes) {
     take_handoff(c, body, &ps, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
-  } else if (!from_shared && c->merge_on_load) {
-    emit_merged_global_loads(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
   } else {
@@ -836,16 +802,14 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   }
   zipfft__block *body = &k->body;
   if (spec->statistics) body = open_statistics_loop(&c, body);
-  c.merge_on_load = zipfft__merge_on_load(spec);
-  if (spec->kind == ZIPFFT__KIND_C2R_HALF && !c.merge_on_load) {
+  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
     zipfft__emit_merge(&c, body);
     zipfft__s_barrier(a, body);
   }
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
   c.keep_outputs = zipfft__fused_handoff(spec);
-  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF && !c.merge_on_load, !staged && !two);
-  c.merge_on_load = 0;
+  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
   if (two) {
     if (spec->bluestein_n > 0) {
       emit_bluestein_multiply(&c, body);

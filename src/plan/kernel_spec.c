@@ -2,7 +2,6 @@
 #include "plan/kernel_spec.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 size_t zipfft__real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
@@ -60,13 +59,6 @@ int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
 
 int zipfft__two_ffts(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->bluestein_n > 0 || s->fused != ZIPFFT__FUSED_NONE);
-}
-
-int zipfft__merge_on_load(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_MERGE_ON_LOAD"); /* tuning: 0 keeps the merge phase */
-  if (env && *env == '0') return 0;
-  return s->kind == ZIPFFT__KIND_C2R_HALF && !zipfft__two_ffts(s) && s->radices[0] % 2 == 0 &&
-         s->pointwise == ZIPFFT__PW_NONE;
 }
 
 int zipfft__fused_handoff(const zipfft__kernel_spec *s) {

@@ -159,11 +159,6 @@ int zipfft__two_ffts(const zipfft__kernel_spec *s);
  * registers: its first and last radix agree, so the last pass leaves each thread the
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
-/* Whether a C2R_HALF kernel computes the merged values in its first pass's loads (each
- * thread reads X[e] and X[n - e] for its own elements) instead of a merge phase, an
- * exchange through shared memory and a barrier: an even first radix. ZIPFFT_MERGE_ON_LOAD=0
- * turns it off (tuning). */
-int zipfft__merge_on_load(const zipfft__kernel_spec *s);
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
  * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the
