@@ -25,9 +25,6 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
-  /* Statistics kernels with zipfft__stats_prefetch: the merge reads the input row from the
-   * prefetch area of shared memory instead of global memory. */
-  int merge_from_prefetch;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -144,8 +141,7 @@ void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const 
 /* n - k, or 0 for k = 0: the split partner of element k. */
 const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k);
 /* C2R_HALF, one pair: loads X[kk] into p and X[n - kk] into q from the input row at base
- * (alignment-branched; p and q are declared variables; with merge_from_prefetch, base is
- * the row's shared-memory index, zipfft__prefetch_row); when may_be_dc, the imaginary
+ * (alignment-branched; p and q are declared variables); when may_be_dc, the imaginary
  * parts of the pair kk = 0 (the DC and Nyquist terms) are set to zero. */
 void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                              const zipfft__expr *kk, zipfft__cval p, zipfft__cval q, int may_be_dc);
@@ -159,16 +155,6 @@ typedef struct zipfft__merge_target {
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
                              zipfft__cval q);
-/* Statistics kernels' prefetch (gen/build_prefetch.c): before the loop, the first signal's
- * row copied and waited for (a barrier must follow); in the loop after the merge's barrier,
- * the next signal's row when there is one; at the loop's end, before its barrier, the wait
- * for this thread's copies. */
-void zipfft__emit_prefetch_first(zipfft__stockham_build *c, zipfft__block *body);
-void zipfft__emit_prefetch_next(zipfft__stockham_build *c, zipfft__block *body);
-void zipfft__emit_prefetch_wait(zipfft__stockham_build *c, zipfft__block *body);
-/* Shared-memory index (I32) of element 0 of this thread's transform's prefetched row. */
-const zipfft__expr *zipfft__prefetch_row(zipfft__stockham_build *c, zipfft__block *blk,
-                                         const zipfft__thread_coords *k);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

@@ -110,10 +110,11 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-/* The pair's two values from the input row at base (alignment-branched, within the load
- * extent). */
-static void load_global_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *const *at, const zipfft__cval *const *dst) {
+void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q,
+                             int may_be_dc) {
+  const zipfft__cval *dst[2] = {&p, &q};
+  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
   zipfft__block *targets[2];
   open_alignment_branches(c, g, targets);
   int64_t extent = c->s->load_extent;
@@ -126,28 +127,6 @@ static void load_global_pair(zipfft__stockham_build *c, zipfft__block *g, const 
           dst[i]->re->u.var, dst[i]->im->u.var, c->in,
           zipfft__global_offset(c, base, at[i], c->s->in_stride), access_of_branch[v],
           c->s->in_storage);
-}
-
-/* The pair's two values from the row the statistics loop prefetched into shared memory. */
-static void load_prefetched_pair(zipfft__stockham_build *c, zipfft__block *g,
-                                 const zipfft__expr *row, const zipfft__expr *const *at,
-                                 const zipfft__cval *const *dst) {
-  for (int i = 0; i < 2; i++)
-    zipfft__s_load_complex(c->a, g, dst[i]->re->u.var, dst[i]->im->u.var, c->smem,
-                           bin(c, ZIPFFT__OP_ADD, row, at[i]), ZIPFFT__ACCESS_VECTOR,
-                           ZIPFFT_STORAGE_DEFAULT);
-}
-
-void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *kk, zipfft__cval p, zipfft__cval q,
-                             int may_be_dc) {
-  const zipfft__cval *dst[2] = {&p, &q};
-  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), kk)};
-  if (c->merge_from_prefetch) {
-    load_prefetched_pair(c, g, base, at, dst);
-  } else {
-    load_global_pair(c, g, base, at, dst);
-  }
   /* The DC and Nyquist terms (the pair of kk = 0) must be real: their imaginary parts are
    * ignored, as the full-length C2R does by keeping the real part of its result. */
   if (!may_be_dc) return;
@@ -183,8 +162,7 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = c->merge_from_prefetch ? zipfft__prefetch_row(c, body, &k)
-                                                    : zipfft__batch_offset(c, body, &k, 0);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
   int pairs = (int)(c->s->n / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   const zipfft__expr *kk[max_pairs];

@@ -531,10 +531,6 @@ static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__bl
     zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
                             zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
-  if (zipfft__stats_prefetch(c->s)) {
-    zipfft__emit_prefetch_first(c, body);
-    zipfft__s_barrier(c->a, body);
-  }
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   return &zipfft__s_for(c->a, body, c->signal, var(c, c->loop_count))->u.for_.body;
 }
@@ -806,13 +802,9 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   }
   zipfft__block *body = &k->body;
   if (spec->statistics) body = open_statistics_loop(&c, body);
-  int prefetch = zipfft__stats_prefetch(spec);
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
-    c.merge_from_prefetch = prefetch;
     zipfft__emit_merge(&c, body);
-    c.merge_from_prefetch = 0;
     zipfft__s_barrier(a, body);
-    if (prefetch) zipfft__emit_prefetch_next(&c, body);
   }
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
@@ -832,8 +824,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   else if (staged)
     emit_staged_stores(&c, body);
   if (spec->statistics) {
-    if (prefetch) zipfft__emit_prefetch_wait(&c, body);
-    zipfft__s_barrier(a, body); /* the next signal's merge overwrites shared memory */
+    zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
     c.signal = NULL;
     emit_stats_merge(&c, &k->body);
     k->uses_statistics = 1;

@@ -40,12 +40,6 @@ static const char c_prelude[] =
     "  memcpy(p + i * 2 * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n"
     "  memcpy(p + (i * 2 + 1) * (int64_t)sizeof(zreal), &im, sizeof(zreal));\n}\n";
 
-/* Statistics kernels' prefetch: on the CPU a plain copy, nothing to wait for. */
-static const char c_async_prelude[] =
-    "static inline void zcopy_async(zreal *s, int64_t i, const unsigned char *p, int64_t e) {\n"
-    "  memcpy(s + 2 * i, p + e * 2 * (int64_t)sizeof(zreal), 2 * sizeof(zreal));\n}\n"
-    "static inline void zasync_wait(void) {}\n";
-
 /* Declares one array per live-across-barrier variable declared anywhere in a block. */
 static void declare_live_vars(zipfft__strbuf *sb, const zipfft__block *b, unsigned threads) {
   for (const zipfft__stmt *s = b->first; s; s = s->next) {
@@ -144,8 +138,7 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   }
   zipfft__emit_callback_prelude(&sb, "static inline", k);
   if (k->uses_statistics)
-    zipfft__sb_printf(&sb, "%s#define ZSTAT static inline\n%s", c_async_prelude,
-                      zipfft__stats_prelude);
+    zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   emit_block_function(&sb, k);
   zipfft__sb_printf(&sb,
                     "void %s(void **args, int64_t block_begin, int64_t block_end,"

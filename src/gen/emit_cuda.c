@@ -78,26 +78,6 @@ static const char cuda_word_prelude[] =
     "ZDEV void zhalf_store_bytes(unsigned char *p, unsigned int h) {\n"
     "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n";
 
-/* Statistics kernels' prefetch (needs the size of zreal2 printed in): zcopy_async copies
- * complex element e of global memory to element i of shared memory without waiting
- * (cp.async from sm_80 on, a plain copy before); zasync_wait waits for the thread's copies. */
-static const char cuda_async_prelude[] =
-    "__device__ __forceinline__ void zcopy_async(zreal *s, int i, const unsigned char *p,"
-    " long long e) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  unsigned int d;\n"
-    "  asm volatile(\"{ .reg .u64 a; cvta.to.shared.u64 a, %%1; cvt.u32.u64 %%0, a; }\""
-    " : \"=r\"(d) : \"l\"((zreal2 *)s + i));\n"
-    "  asm volatile(\"cp.async.ca.shared.global [%%0], [%%1], %d;\" :: \"r\"(d),"
-    " \"l\"(p + e * ZCOMPLEX_BYTES) : \"memory\");\n"
-    "#else\n"
-    "  ((zreal2 *)s)[i] = *(const zreal2 *)(p + e * ZCOMPLEX_BYTES);\n"
-    "#endif\n}\n"
-    "__device__ __forceinline__ void zasync_wait(void) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n"
-    "#endif\n}\n";
-
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};
   const zipfft__dialect *d = &cuda_dialect;
@@ -111,10 +91,8 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__emit_storage_prelude(&sb, d);
   }
   zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
-  if (k->uses_statistics) {
-    zipfft__sb_printf(&sb, cuda_async_prelude, f32 ? 8 : 16);
+  if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
-  }
   if (k->min_blocks > 0)
     zipfft__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%u, %d) %s(",
                       k->block_threads, k->min_blocks, k->name);

@@ -100,13 +100,7 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
   zipfft__kernel_spec s = *pass;
   const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
   s.min_blocks = env && *env ? atoi(env) : 0;
-  env = getenv("ZIPFFT_STATS_PREFETCH"); /* tuning: 0 loads each signal at the loop's start */
-  s.prefetch = !(env && *env == '0');
   zipfft_status st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
-  if (st == ZIPFFT_ERROR_UNSUPPORTED_LENGTH && s.prefetch) { /* without the prefetch area */
-    s.prefetch = 0;
-    st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
-  }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;
   return ZIPFFT_SUCCESS;

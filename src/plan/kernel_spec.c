@@ -100,25 +100,14 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
   return butterflies * radix * zipfft__statistics_reals_per_slot(s);
 }
 
-int zipfft__stats_prefetch(const zipfft__kernel_spec *s) {
-  return s->prefetch && s->statistics && s->kind == ZIPFFT__KIND_C2R_HALF &&
-         s->in_storage == ZIPFFT_STORAGE_DEFAULT && !s->load_callback.function &&
-         s->load_extent == 0;
-}
-
-int64_t zipfft__prefetch_shared_index(const zipfft__kernel_spec *s) {
-  return s->ffts_per_block * zipfft__c2c_shared_stride(s) +
-         zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
-}
-
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics)
     return 0;
-  int64_t complex_values = zipfft__prefetch_shared_index(s);
-  if (zipfft__stats_prefetch(s)) complex_values += s->ffts_per_block * (s->n + 1);
-  return (size_t)(2 * complex_values) * zipfft__real_size(s->precision);
+  return (size_t)(2 * (s->ffts_per_block * zipfft__c2c_shared_stride(s) +
+                       zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s))) *
+         zipfft__real_size(s->precision);
 }
 
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s) {
@@ -158,9 +147,8 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
   if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s",
-             (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
-             zipfft__stats_prefetch(s) ? "p" : "");
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d",
+             (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks);
   if (s->load_callback.function)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
              (unsigned long long)s->load_callback.hash);

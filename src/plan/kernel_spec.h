@@ -128,9 +128,6 @@ typedef struct zipfft__kernel_spec {
   int statistics;
   int64_t loop_in_stride, stats_plane;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
-  /* Statistics kernels (C2R_HALF, plain input): the next signal's rows are copied into
-   * shared memory while the current ones are transformed (see zipfft__stats_prefetch). */
-  int prefetch;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -162,13 +159,6 @@ int zipfft__two_ffts(const zipfft__kernel_spec *s);
  * registers: its first and last radix agree, so the last pass leaves each thread the
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
-/* Whether a statistics kernel copies the next signal's rows into shared memory while it
- * transforms the current ones (asynchronous copies on CUDA): prefetch set, C2R_HALF, the
- * input in the default storage, whole rows, no load callback. */
-int zipfft__stats_prefetch(const zipfft__kernel_spec *s);
-/* Shared-memory index (complex elements) of the prefetched rows (n + 1 values for each
- * transform of the block): after the exchange area and the statistics sums. */
-int64_t zipfft__prefetch_shared_index(const zipfft__kernel_spec *s);
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
  * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the
