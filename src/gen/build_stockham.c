@@ -487,44 +487,6 @@ static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
   return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
 }
 
-/* Packed indices: the field of real i within its register (7 bits; all ones for none). */
-enum { index_field_bits = 7, index_fields = 4, index_none = (1 << index_field_bits) - 1 };
-static int index_shift(int i) { return (i % index_fields) * index_field_bits; }
-
-/* The register holding the index of real i's maximum. */
-static const zipfft__var *stats_index_var(zipfft__stockham_build *c, int i) {
-  return c->stats->index[c->s->packed_index ? i / index_fields : i];
-}
-
-/* Records the current signal as the one that gave real i's maximum. */
-static void set_stats_index(zipfft__stockham_build *c, zipfft__block *g, int i) {
-  const zipfft__expr *signal = zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal));
-  const zipfft__var *word = stats_index_var(c, i);
-  if (!c->s->packed_index) {
-    zipfft__s_assign(c->a, g, word, signal);
-    return;
-  }
-  int64_t field = (int64_t)index_none << index_shift(i);
-  int64_t keep = (((int64_t)1 << (index_fields * index_field_bits)) - 1) & ~field;
-  const zipfft__expr *cleared = bin(c, ZIPFFT__OP_BITAND, var(c, word), i32(c, keep));
-  zipfft__s_assign(c->a, g, word,
-                   bin(c, ZIPFFT__OP_ADD, cleared,
-                       bin(c, ZIPFFT__OP_MUL, signal, i32(c, (int64_t)1 << index_shift(i)))));
-}
-
-/* The loop index (I64) of the signal that gave real i's maximum, -1 for none. */
-static const zipfft__expr *stats_index(zipfft__stockham_build *c, zipfft__block *g, int i) {
-  const zipfft__expr *word = var(c, stats_index_var(c, i));
-  if (!c->s->packed_index) return zipfft__e_cast(c->a, ZIPFFT__T_I64, word);
-  const zipfft__expr *field =
-      let(c, g, "fi",
-          bin(c, ZIPFFT__OP_BITAND, bin(c, ZIPFFT__OP_SHR, word, i32(c, index_shift(i))),
-              i32(c, index_none)));
-  return zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, field, i32(c, index_none)),
-                          zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                          zipfft__e_cast(c->a, ZIPFFT__T_I64, field));
-}
-
 /* Folds output element e (slot `slot`) of the current signal into the statistics. */
 static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
                               const zipfft__expr *e, zipfft__cval y) {
@@ -535,7 +497,8 @@ static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int s
     const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
     zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v));
     zipfft__s_assign(c->a, higher, st->max[i], v);
-    set_stats_index(c, higher, i);
+    zipfft__s_assign(c->a, higher, st->index[i],
+                     zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal)));
     const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
     zipfft__cval sums =
         zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
@@ -560,17 +523,11 @@ static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__bl
   st->shared_base = (int64_t)c->s->ffts_per_block * zipfft__c2c_shared_stride(c->s);
   c->stats = st;
   zipfft__s_comment(c->a, body, "statistics: every signal's outputs folded in");
-  int64_t no_index = c->s->packed_index
-                         ? ((int64_t)1 << (index_fields * index_field_bits)) - 1 /* all none */
-                         : -1;
   for (int i = 0; i < count; i++) {
     st->max[i] = zipfft__var_new_live(c->a, "smax", ZIPFFT__T_REAL);
+    st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
     zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
-    if (!c->s->packed_index || i % index_fields == 0) {
-      const zipfft__var *word = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
-      st->index[c->s->packed_index ? i / index_fields : i] = word;
-      zipfft__s_decl(c->a, body, word, i32(c, no_index));
-    }
+    zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
     zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
                             zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
@@ -598,7 +555,7 @@ static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
         int i = (b * ps.radix + r) * zipfft__statistics_reals_per_slot(c->s) + p;
         const zipfft__expr *pixel = stats_pixel(c, e, p);
         zipfft__block *in = open_within(c, g, pixel, c->s->store_extent);
-        const zipfft__expr *index = let(c, in, "bi", stats_index(c, in, i));
+        const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
         zipfft__cval sums = zipfft__load_value(c, in, c->smem, stats_sums_at(c, i),
                                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
         const zipfft__expr *args[7] = {

@@ -95,14 +95,11 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
 
 /* Appends the statistics variant of the last kernel; where the length has none (a
  * Bluestein kernel stores from shared memory) the plan goes without statistics. */
-static zipfft_status append_statistics(const zipfft__kernel_spec *pass, int64_t batch,
-                                       zipfft__array src, const zipfft__target *t,
-                                       zipfft__decomposition *out) {
+static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
+                                       const zipfft__target *t, zipfft__decomposition *out) {
   zipfft__kernel_spec s = *pass;
   const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
   s.min_blocks = env && *env ? atoi(env) : 0;
-  env = getenv("ZIPFFT_STATS_PACKED_INDEX"); /* tuning: 0 keeps one register per index */
-  s.packed_index = !(env && *env == '0') && batch <= ZIPFFT__PACKED_INDEX_SIGNALS;
   zipfft_status st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;
@@ -130,8 +127,7 @@ static zipfft_status decompose_line(const zipfft__corr_problem *p, const zipfft_
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = p->signal[0], stats.stats_plane = p->out[0];
   add_digit(&stats, 1, 0, 0, 0);
-  return st == ZIPFFT_SUCCESS ? append_statistics(&stats, p->batch, ZIPFFT__ARRAY_INPUT, t, out)
-                              : st;
+  return st == ZIPFFT_SUCCESS ? append_statistics(&stats, ZIPFFT__ARRAY_INPUT, t, out) : st;
 }
 
 /* The padded R2C pass over the signal's rows, into the intermediate array. */
@@ -247,8 +243,7 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = a->mid_dist, stats.stats_plane = a->out_dist;
   for (int k = 0; k < last; k++) add_digit(&stats, p->out[k], a->mid[k], a->out[k], 0);
-  if (st == ZIPFFT_SUCCESS)
-    st = append_statistics(&stats, p->batch, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
+  if (st == ZIPFFT_SUCCESS) st = append_statistics(&stats, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
   return st;
 }
 

@@ -127,9 +127,6 @@ typedef struct zipfft__kernel_spec {
    * positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
-  /* Statistics kernels whose calls never exceed ZIPFFT__PACKED_INDEX_SIGNALS signals: the
-   * indices of the maxima are kept 7 bits each, 4 to a register (fewer registers). */
-  int packed_index;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
@@ -154,8 +151,6 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major and Bluestein kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
-
-enum { ZIPFFT__PACKED_INDEX_SIGNALS = 127 };
 
 /* 1 when the kernel runs two FFTs with a multiply between them (Bluestein, fused
  * correlation). */
