@@ -311,6 +311,19 @@ static void check_extents(void) {
   EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL);
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
+  /* Arrays of 2^29 elements each, but an intermediate array of 2^58 x batch: refused by
+   * name before anything is allocated. */
+  int64_t big[2] = {(int64_t)1 << 29, (int64_t)1 << 29}, tall[2] = {(int64_t)1 << 29, 1},
+          flat[2] = {1, (int64_t)1 << 29};
+  p = sentinel();
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 2, big));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_desc_set_batch(d, 1024));
+  ZT_OK(zipfft_desc_set_input_extent(d, tall));
+  ZT_OK(zipfft_desc_set_output_extent(d, flat));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "batch = 1024");
+  ZT_CHECK(p == sentinel(), "a refused plan changed *p");
+  zipfft_desc_destroy(d);
 }
 
 /* A contiguous 1D f32 plan of 8 points, batch 2, on a backend, placed as asked. */

@@ -224,8 +224,11 @@ static zipfft_status append_pass(const struct zipfft_desc_s *d, const pass_conte
 }
 
 /* The arrays and extents the passes see; the intermediate array (contiguous, each axis as
- * long as the larger of its extents) only when intermediate results do not fit. */
-static void context_of(const struct zipfft_desc_s *d, const zipfft__layout *l, pass_context *c) {
+ * long as the larger of its extents) only when intermediate results do not fit. Fails with
+ * TOO_LARGE when that array would pass 2^58 elements (a padded input along one axis and a
+ * cropped output along another can make it far larger than either). */
+static zipfft_status context_of(const struct zipfft_desc_s *d, const zipfft__layout *l,
+                                pass_context *c) {
   *c = (pass_context){0};
   zipfft__array_extents(d, 0, c->in_extent);
   zipfft__array_extents(d, 1, c->out_extent);
@@ -239,24 +242,34 @@ static void context_of(const struct zipfft_desc_s *d, const zipfft__layout *l, p
   c->views[ZIPFFT__ARRAY_OUTPUT].dist = l->out_dist;
   c->views[ZIPFFT__ARRAY_INPUT].storage = d->in_storage;
   c->views[ZIPFFT__ARRAY_OUTPUT].storage = d->out_storage;
-  if (intermediate_fits(d, c)) return;
+  if (intermediate_fits(d, c)) return ZIPFFT_SUCCESS;
   array_view *mid = &c->views[ZIPFFT__ARRAY_INTERMEDIATE];
-  int64_t size = 1, last = d->rank - 1;
+  int64_t size = 1, last = d->rank - 1, elements = 0, limit = (int64_t)1 << 58;
+  int overflow = 0;
   for (int k = last; k >= 0; k--) {
     int64_t big = c->in_extent[k] > c->out_extent[k] ? c->in_extent[k] : c->out_extent[k];
     if (k == last) big = d->type == ZIPFFT_C2R ? c->in_extent[k] : c->out_extent[k];
     mid->strides[k] = size;
-    size *= big;
+    overflow |= __builtin_mul_overflow(size, big, &size) || size > limit;
   }
+  overflow |= __builtin_mul_overflow(size, d->batch, &elements) || elements > limit;
+  if (overflow)
+    return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                        "batch = %lld: the intermediate array the extents need (each axis as "
+                        "long as the larger of its input and output extents) passes 2^58 "
+                        "elements",
+                        (long long)d->batch);
   mid->dist = size;
-  c->intermediate_elements = size * d->batch;
+  c->intermediate_elements = elements;
+  return ZIPFFT_SUCCESS;
 }
 
 static zipfft_status axes_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                const zipfft__target *t, zipfft__decomposition *out) {
   pass_plan passes[ZIPFFT__MAX_RANK + 1];
   pass_context c;
-  context_of(d, l, &c);
+  zipfft_status st = context_of(d, l, &c);
+  if (st != ZIPFFT_SUCCESS) return st;
   int count = passes_of(d, c.intermediate_elements > 0, passes);
   out->kernel_count = 0;
   for (int p = 0; p < count; p++) {
