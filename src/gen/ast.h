@@ -93,7 +93,7 @@ typedef enum zipfft__stmt_kind {
   ZIPFFT__S_CALL /* a function of the emitters' prelude, called for its effect */
 } zipfft__stmt_kind;
 
-enum { ZIPFFT__MAX_CALL_ARGS = 8 };
+enum { ZIPFFT__MAX_CALL_ARGS = 26 };
 
 /* How a complex element is moved between registers and global memory. */
 typedef enum zipfft__access {

@@ -535,44 +535,85 @@ static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__bl
   return &zipfft__s_for(c->a, body, c->signal, var(c, c->loop_count))->u.for_.body;
 }
 
-/* After the loop: each register set merged into the statistics arrays (the kernel's out)
- * at its output position, with the signal index made absolute (first_index + loop index). */
-static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
+/* One output real's share of a statistics merge: its element in the arrays, whether it is
+ * stored at all (I32), and its maximum, absolute signal index and sums. */
+typedef struct stats_pixel_args {
+  const zipfft__expr *at, *ok, *max, *index, *sum, *sumsq;
+} stats_pixel_args;
+
+/* The merge arguments of real i (slot slot, real p of it) of butterfly j. */
+static stats_pixel_args stats_args_of(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__expr *base, const zipfft__expr *guard,
+                                      const zipfft__expr *e, int i, int p) {
   const struct zipfft__stats_regs *st = c->stats;
+  const zipfft__expr *pixel = stats_pixel(c, e, p);
+  const zipfft__expr *ok = guard;
+  if (c->s->store_extent > 0) {
+    const zipfft__expr *within = bin(c, ZIPFFT__OP_LT, pixel, i32(c, c->s->store_extent));
+    ok = ok ? bin(c, ZIPFFT__OP_AND, ok, within) : within;
+  }
+  const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
+  zipfft__cval sums = zipfft__load_value(c, blk, c->smem, stats_sums_at(c, i),
+                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  return (stats_pixel_args){
+      zipfft__global_offset(c, base, pixel, c->s->out_stride),
+      ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1),
+      var(c, st->max[i]),
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
+                       zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                       bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
+      sums.re,
+      sums.im};
+}
+
+/* Calls zstats_merge4 for up to four pixels (the missing ones skipped). */
+static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
+                            const stats_pixel_args *px, int count) {
+  enum { per_pixel = 6 };
+  const zipfft__expr *args[2 + 4 * per_pixel];
+  args[0] = var(c, c->out);
+  args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
+  for (int k = 0; k < 4; k++) {
+    stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
+                             i32(c, 0),
+                             zipfft__e_real(c->a, 0),
+                             zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                             zipfft__e_real(c->a, 0),
+                             zipfft__e_real(c->a, 0)};
+    const stats_pixel_args *a = k < count ? &px[k] : &none;
+    const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sum, a->sumsq};
+    for (int v = 0; v < per_pixel; v++) args[2 + k * per_pixel + v] = values[v];
+  }
+  zipfft__s_call(c->a, blk, "zstats_merge4", 2 + 4 * per_pixel, args);
+}
+
+/* After the loop: each register set merged into the statistics arrays (the kernel's out)
+ * at its output position, with the signal index made absolute (first_index + loop index),
+ * four pixels to a call so that their reads go out together. */
+static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
   pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
+  int reals = zipfft__statistics_reals_per_slot(c->s);
   zipfft__s_comment(c->a, body, "statistics: merge into the arrays");
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   const zipfft__expr *j[max_values];
   emit_butterfly_indices(c, body, &k, &ps, j);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
   zipfft__block *active = open_if(c, body, k.active);
+  stats_pixel_args group[4];
+  int filled = 0;
   for (int b = 0; b < ps.butterflies; b++) {
-    zipfft__block *g = open_if(c, active, butterfly_guard(c, &ps, b, j[b]));
+    const zipfft__expr *guard = butterfly_guard(c, &ps, b, j[b]);
     for (int r = 0; r < ps.radix; r++) {
       if (r * ps.m >= store_bound(c->s)) continue;
       const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps.m));
-      for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
-        int i = (b * ps.radix + r) * zipfft__statistics_reals_per_slot(c->s) + p;
-        const zipfft__expr *pixel = stats_pixel(c, e, p);
-        zipfft__block *in = open_within(c, g, pixel, c->s->store_extent);
-        const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
-        zipfft__cval sums = zipfft__load_value(c, in, c->smem, stats_sums_at(c, i),
-                                               ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-        const zipfft__expr *args[7] = {
-            var(c, c->out),
-            zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane),
-            zipfft__global_offset(c, base, pixel, c->s->out_stride),
-            var(c, st->max[i]),
-            zipfft__e_select(c->a,
-                             bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
-                             zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                             bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
-            sums.re,
-            sums.im};
-        zipfft__s_call(c->a, in, "zstats_merge", 7, args);
+      for (int p = 0; p < reals; p++) {
+        group[filled++] =
+            stats_args_of(c, active, base, guard, e, (b * ps.radix + r) * reals + p, p);
+        if (filled == 4) emit_merge_call(c, active, group, filled), filled = 0;
       }
     }
   }
+  if (filled > 0) emit_merge_call(c, active, group, filled);
 }
 
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */

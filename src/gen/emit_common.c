@@ -272,30 +272,31 @@ void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_
   zipfft__sb_printf(sb, "; %s++) {\n", v);
 }
 
-/* The statistics merge: folds one output real's maximum (with its signal index, -1 for
- * none), sum and sum of squares into the arrays at stats (float maximum, int32 index,
+/* The statistics merge: folds four output reals' maxima (each with its signal index, -1
+ * for none), sums and sums of squares into the arrays at stats (float maximum, int32 index,
  * double sum, double sum of squares, `plane` values each), keeping the lowest index on a
- * tie. The four values are read before anything is written: the compiler cannot tell the
- * arrays apart, so a read after a write would wait for a round trip to memory (measured on
- * an H200: reads between writes made the merge about a quarter of the statistics kernel).
- * Printed in both dialects after the dialect's ZSTAT qualifier. */
+ * tie; a pixel whose ok is 0 is skipped. All sixteen values are read before anything is
+ * written: the compiler cannot tell the arrays apart, so a read after a write waits for a
+ * round trip to memory (measured on an H200: reads between writes made the merge a
+ * quarter of the statistics kernel). Printed in both dialects after the dialect's ZSTAT
+ * qualifier. */
 const char zipfft__stats_prelude[] =
-    "ZSTAT void zstats_merge(unsigned char *stats, long long plane, long long at, zreal m,\n"
-    "                        long long index, zreal sum, zreal sumsq) {\n"
+    "#define ZSTAT_READ(k) float om##k = 0; int oi##k = -1; double os##k = 0, oq##k = 0; \\\n"
+    "  if (ok##k) { om##k = mx[at##k]; oi##k = ix[at##k]; os##k = sm[at##k]; oq##k = sq[at##k]; }\n"
+    "#define ZSTAT_WRITE(k) if (ok##k) { float mf = (float)m##k; \\\n"
+    "  if (i##k >= 0 && (oi##k < 0 || mf > om##k || (mf == om##k && i##k < oi##k))) { \\\n"
+    "    mx[at##k] = mf; ix[at##k] = (int)i##k; } \\\n"
+    "  sm[at##k] = os##k + (double)s##k; sq[at##k] = oq##k + (double)q##k; }\n"
+    "ZSTAT void zstats_merge4(unsigned char *stats, long long plane,\n"
+    "    long long at0, int ok0, zreal m0, long long i0, zreal s0, zreal q0,\n"
+    "    long long at1, int ok1, zreal m1, long long i1, zreal s1, zreal q1,\n"
+    "    long long at2, int ok2, zreal m2, long long i2, zreal s2, zreal q2,\n"
+    "    long long at3, int ok3, zreal m3, long long i3, zreal s3, zreal q3) {\n"
     "  float *mx = (float *)stats;\n"
     "  int *ix = (int *)(stats + 4 * plane);\n"
     "  double *sm = (double *)(stats + 8 * plane), *sq = (double *)(stats + 16 * plane);\n"
-    "  float old_max = mx[at];\n"
-    "  int old_index = ix[at];\n"
-    "  double old_sum = sm[at], old_sumsq = sq[at];\n"
-    "  float mf = (float)m;\n"
-    "  if (index >= 0 &&\n"
-    "      (old_index < 0 || mf > old_max || (mf == old_max && index < old_index))) {\n"
-    "    mx[at] = mf;\n"
-    "    ix[at] = (int)index;\n"
-    "  }\n"
-    "  sm[at] = old_sum + (double)sum;\n"
-    "  sq[at] = old_sumsq + (double)sumsq;\n"
+    "  ZSTAT_READ(0) ZSTAT_READ(1) ZSTAT_READ(2) ZSTAT_READ(3)\n"
+    "  ZSTAT_WRITE(0) ZSTAT_WRITE(1) ZSTAT_WRITE(2) ZSTAT_WRITE(3)\n"
     "}\n";
 
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
