@@ -15,12 +15,18 @@
 #include "backend/cache.h"
 #include "backend/cuda_api.h"
 #include "tool_common.h"
+#include "tool_device.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { BENCH_HELP = -1, BENCH_OK = 0, BENCH_FAILED = 1, BENCH_NO_DEVICE = 2 };
+enum {
+  BENCH_HELP = -1,
+  BENCH_OK = ZIPFFT_TOOL_DEVICE_OK,
+  BENCH_FAILED = ZIPFFT_TOOL_DEVICE_FAILED,
+  BENCH_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
+};
 static const char tool_name[] = "bench"; /* prefix of every message */
 enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
 
@@ -121,13 +127,7 @@ typedef struct bench_options {
 } bench_options;
 
 typedef struct bench_context {
-  const zipfft__cuda_api *cu;
-  int ordinal;
-  CUdevice device;
-  CUcontext context;
-  int context_retained, context_pushed;
-  char gpu_name[128];
-  int driver_version;
+  zipfft_tool_device dev;
   cufft_api cufft;
   int have_cufft, cufft_version;
   char cufft_why[256];
@@ -142,7 +142,6 @@ typedef struct bench_context {
   double copy_gbps;
   double plan_ms[PLAN_STAGES];
   int plan_ok;
-  int device_failed; /* a driver call failed: later device work is skipped */
 } bench_context;
 
 /* ------------------------------------------------------------------------------------------
@@ -152,10 +151,7 @@ typedef struct bench_context {
 /* Returns 1 when result is CUDA_SUCCESS; otherwise prints what failed, marks the device as
  * failed and returns 0. */
 static int cu_ok(bench_context *ctx, CUresult result, const char *what) {
-  if (result == 0) return 1;
-  printf("bench: %s failed: %s\n", what, zipfft__cuda_error_text(result));
-  ctx->device_failed = 1;
-  return 0;
+  return zipfft_tool_cu_ok(&ctx->dev, result, what);
 }
 
 /* Throughput in GB/s (1e9 bytes) of moving bytes in ms milliseconds; 0 when ms is not > 0. */
@@ -326,49 +322,6 @@ static size_t largest_problem_bytes(const bench_problem *problems, int count) {
  * Device, buffers and cuFFT set-up.
  * ------------------------------------------------------------------------------------------ */
 
-/* Prints the no-device message and returns BENCH_NO_DEVICE. */
-static int report_no_device(const char *reason) {
-  printf("bench: no CUDA device (%s)\n", reason);
-  return BENCH_NO_DEVICE;
-}
-
-/* Loads the driver, checks that the device exists, retains its primary context and makes it
- * current. Returns BENCH_OK, BENCH_NO_DEVICE or BENCH_FAILED (messages printed). */
-static int bench_open_device(bench_context *ctx, int ordinal) {
-  int count = 0;
-  char reason[128];
-  ctx->ordinal = ordinal;
-  ctx->cu = zipfft__cuda_api_get();
-  if (!ctx->cu)
-    return report_no_device("the CUDA driver libcuda.so.1 could not be loaded or initialised");
-  if (ctx->cu->cuDeviceGetCount(&count) != 0 || count <= 0)
-    return report_no_device("the driver reports no device");
-  if (ordinal >= count) {
-    snprintf(reason, sizeof reason, "device %d requested, %d present", ordinal, count);
-    return report_no_device(reason);
-  }
-  if (!cu_ok(ctx, ctx->cu->cuDeviceGet(&ctx->device, ordinal), "cuDeviceGet") ||
-      !cu_ok(ctx, ctx->cu->cuDeviceGetName(ctx->gpu_name, (int)sizeof ctx->gpu_name, ctx->device),
-             "cuDeviceGetName") ||
-      !cu_ok(ctx, ctx->cu->cuDriverGetVersion(&ctx->driver_version), "cuDriverGetVersion") ||
-      !cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRetain(&ctx->context, ctx->device),
-             "cuDevicePrimaryCtxRetain"))
-    return BENCH_FAILED;
-  ctx->context_retained = 1;
-  if (!cu_ok(ctx, ctx->cu->cuCtxPushCurrent(ctx->context), "cuCtxPushCurrent")) return BENCH_FAILED;
-  ctx->context_pushed = 1;
-  return BENCH_OK;
-}
-
-/* Pops and releases the primary context taken by bench_open_device (whatever it reached). */
-static void bench_close_device(bench_context *ctx) {
-  CUcontext popped = NULL;
-  if (ctx->context_pushed) cu_ok(ctx, ctx->cu->cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
-  if (ctx->context_retained)
-    cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRelease(ctx->device), "cuDevicePrimaryCtxRelease");
-  ctx->context_pushed = ctx->context_retained = 0;
-}
-
 /* Loads cuFFT and reads its version; on failure notes why (the run goes on without it). */
 static void bench_load_cufft(bench_context *ctx) {
   ctx->have_cufft = zipfft_tool_cufft_load(&ctx->cufft, ctx->cufft_why, sizeof ctx->cufft_why);
@@ -388,7 +341,7 @@ static void *host_alloc(size_t bytes) {
 /* Allocates the device buffer pair, the host copies and the timing events for problems of
  * up to bytes each. Returns 1 on success; bench_free releases whatever was allocated. */
 static int bench_alloc(bench_context *ctx, size_t bytes) {
-  const zipfft__cuda_api *cu = ctx->cu;
+  const zipfft__cuda_api *cu = ctx->dev.cu;
   ctx->buffer_bytes = bytes;
   if (!cu_ok(ctx, cu->cuMemAlloc(&ctx->d_in, bytes), "cuMemAlloc (input)") ||
       !cu_ok(ctx, cu->cuMemAlloc(&ctx->d_out, bytes), "cuMemAlloc (output)"))
@@ -406,7 +359,7 @@ static int bench_alloc(bench_context *ctx, size_t bytes) {
 
 /* Frees every buffer and event of bench_alloc (partial allocations included). */
 static void bench_free(bench_context *ctx) {
-  const zipfft__cuda_api *cu = ctx->cu;
+  const zipfft__cuda_api *cu = ctx->dev.cu;
   for (int i = 0; i < ctx->event_count; i++)
     cu_ok(ctx, cu->cuEventDestroy(ctx->events[i]), "cuEventDestroy");
   ctx->event_count = 0;
@@ -429,7 +382,7 @@ typedef int (*bench_runner)(bench_context *ctx, const void *job);
 /* Runs job runs.warmup times, then runs.timed times each between its own pair of events,
  * enqueued back to back; stores the median milliseconds. Returns 1 on success. */
 static int bench_time(bench_context *ctx, bench_runner run, const void *job, double *median_ms) {
-  const zipfft__cuda_api *cu = ctx->cu;
+  const zipfft__cuda_api *cu = ctx->dev.cu;
   double samples[MAX_TIMED_RUNS];
   int timed = ctx->runs.timed;
   for (int i = 0; i < ctx->runs.warmup; i++)
@@ -456,7 +409,7 @@ static int bench_time(bench_context *ctx, bench_runner run, const void *job, dou
 /* Runner: copies the whole input buffer to the output buffer (job unused). */
 static int copy_runner(bench_context *ctx, const void *job) {
   (void)job;
-  return cu_ok(ctx, ctx->cu->cuMemcpyDtoDAsync(ctx->d_out, ctx->d_in, ctx->buffer_bytes, NULL),
+  return cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoDAsync(ctx->d_out, ctx->d_in, ctx->buffer_bytes, NULL),
                "cuMemcpyDtoDAsync");
 }
 
@@ -510,9 +463,9 @@ static int zipfft_plan_for(const bench_context *ctx, zipfft_type type, zipfft_pr
                                  "zipfft_desc_create") &&
            zipfft_tool_zipfft_ok(tool_name, zipfft_desc_set_batch(desc, batch),
                                  "zipfft_desc_set_batch") &&
-           zipfft_tool_zipfft_ok(tool_name,
-                                 zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->ordinal),
-                                 "zipfft_desc_set_backend") &&
+           zipfft_tool_zipfft_ok(
+               tool_name, zipfft_desc_set_backend(desc, ZIPFFT_BACKEND_CUDA, ctx->dev.ordinal),
+               "zipfft_desc_set_backend") &&
            zipfft_tool_zipfft_ok(tool_name, zipfft_plan_create(plan, desc), "zipfft_plan_create");
   zipfft_desc_destroy(desc);
   return ok;
@@ -524,12 +477,12 @@ static int upload_input(bench_context *ctx, const precision_info *prec, size_t b
     fill_random(ctx->host_in, ctx->buffer_bytes, prec);
     ctx->host_in_precision = (int)prec->precision;
   }
-  return cu_ok(ctx, ctx->cu->cuMemcpyHtoD(ctx->d_in, ctx->host_in, bytes), "cuMemcpyHtoD");
+  return cu_ok(ctx, ctx->dev.cu->cuMemcpyHtoD(ctx->d_in, ctx->host_in, bytes), "cuMemcpyHtoD");
 }
 
 /* Sets d_out to all-ones bytes (NaN in both precisions), so that unwritten output shows. */
 static int poison_output(bench_context *ctx, size_t bytes) {
-  return cu_ok(ctx, ctx->cu->cuMemsetD8(ctx->d_out, 0xFF, bytes), "cuMemsetD8");
+  return cu_ok(ctx, ctx->dev.cu->cuMemsetD8(ctx->d_out, 0xFF, bytes), "cuMemsetD8");
 }
 
 /* After timing: one more execution on a fresh copy of the input (C2R of rank > 1 uses its
@@ -537,8 +490,8 @@ static int poison_output(bench_context *ctx, size_t bytes) {
 static int final_output(bench_context *ctx, const bench_problem *p,
                         int (*runner)(bench_context *, const void *), const void *job, void *host) {
   return upload_input(ctx, p->prec, array_bytes(p, 0)) && runner(ctx, job) &&
-         cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
-         cu_ok(ctx, ctx->cu->cuMemcpyDtoH(host, ctx->d_out, array_bytes(p, 1)), "cuMemcpyDtoH");
+         cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
+         cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(host, ctx->d_out, array_bytes(p, 1)), "cuMemcpyDtoH");
 }
 
 /* Plans and times zipfft on p, then keeps its output in host_zipfft. Returns 1 on success. */
@@ -594,7 +547,7 @@ static int hermitian_input(bench_context *ctx, const bench_problem *p) {
       upload_input(ctx, p->prec, array_bytes(&forward, 0)) &&
       zipfft_plan_for(ctx, ZIPFFT_R2C, p->prec->precision, p->rank, p->lengths, p->batch, &plan) &&
       zipfft_runner(ctx, &plan) &&
-      cu_ok(ctx, ctx->cu->cuMemcpyDtoH(ctx->host_in, ctx->d_out, array_bytes(p, 0)),
+      cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(ctx->host_in, ctx->d_out, array_bytes(p, 0)),
             "cuMemcpyDtoH (C2R input)");
   zipfft_plan_destroy(plan);
   ctx->host_in_precision = -1; /* custom content: refill for the next problem */
@@ -611,7 +564,7 @@ static void bench_run_problem(bench_context *ctx, bench_problem *p) {
     return;
   }
   zipfft_done = bench_zipfft(ctx, p);
-  if (ctx->have_cufft && !ctx->device_failed) cufft_done = bench_cufft(ctx, p);
+  if (ctx->have_cufft && !ctx->dev.failed) cufft_done = bench_cufft(ctx, p);
   p->failed = !zipfft_done || (ctx->have_cufft && !cufft_done);
   p->compared = zipfft_done && cufft_done;
   ctx->host_in_hermitian = 0;
@@ -814,8 +767,8 @@ static void print_progress(const bench_problem *p) {
 
 /* Prints the environment: GPU, driver, cuFFT and the run counts. */
 static void print_environment(const bench_context *ctx) {
-  printf("zipfft bench on device %d: %s, CUDA driver %d.%d\n", ctx->ordinal, ctx->gpu_name,
-         ctx->driver_version / 1000, ctx->driver_version % 1000 / 10);
+  printf("zipfft bench on device %d: %s, CUDA driver %d.%d\n", ctx->dev.ordinal, ctx->dev.name,
+         ctx->dev.driver_version / 1000, ctx->dev.driver_version % 1000 / 10);
   if (ctx->have_cufft)
     printf("cuFFT %d.%d.%d (%s)\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
            ctx->cufft_version % 100, ctx->cufft.library_name);
@@ -846,8 +799,8 @@ static void write_markdown_preamble(FILE *f, const bench_context *ctx) {
   time_t now = time(NULL);
   struct tm utc;
   if (gmtime_r(&now, &utc)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &utc);
-  fprintf(f, "# zipfft benchmark\n\n- GPU: %s (device %d)\n- CUDA driver: %d.%d\n", ctx->gpu_name,
-          ctx->ordinal, ctx->driver_version / 1000, ctx->driver_version % 1000 / 10);
+  fprintf(f, "# zipfft benchmark\n\n- GPU: %s (device %d)\n- CUDA driver: %d.%d\n", ctx->dev.name,
+          ctx->dev.ordinal, ctx->dev.driver_version / 1000, ctx->dev.driver_version % 1000 / 10);
   if (ctx->have_cufft)
     fprintf(f, "- cuFFT: %d.%d.%d\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
             ctx->cufft_version % 100);
@@ -900,7 +853,7 @@ static int write_markdown(const bench_context *ctx, const bench_problem *problem
 static int run_problems(bench_context *ctx, bench_problem *problems, int count) {
   int bad = 0;
   for (int i = 0; i < count; i++) {
-    if (ctx->device_failed) {
+    if (ctx->dev.failed) {
       problems[i].failed = 1;
     } else {
       bench_run_problem(ctx, &problems[i]);
@@ -908,7 +861,7 @@ static int run_problems(bench_context *ctx, bench_problem *problems, int count) 
     }
     bad += problems[i].failed || problem_mismatched(&problems[i]);
   }
-  if (ctx->device_failed) printf("bench: a driver call failed; remaining problems skipped\n");
+  if (ctx->dev.failed) printf("bench: a driver call failed; remaining problems skipped\n");
   return bad;
 }
 
@@ -932,7 +885,7 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
   if (!ok && !ctx->copy_gbps) return BENCH_FAILED;
   if (bad) printf("\nbench: %d problem(s) failed or mismatched\n", bad);
   print_final_table(ctx, problems, count);
-  return ok && !bad && !ctx->device_failed ? BENCH_OK : BENCH_FAILED;
+  return ok && !bad && !ctx->dev.failed ? BENCH_OK : BENCH_FAILED;
 }
 
 /* The `zipfft bench` subcommand (contract in bench.h). */
@@ -948,8 +901,8 @@ int zipfft_tool_bench(int argc, char **argv) {
   memset(&ctx, 0, sizeof ctx);
   ctx.host_in_precision = -1;
   ctx.runs = opt.quick ? quick_runs : full_runs;
-  rc = bench_open_device(&ctx, opt.device);
+  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.device);
   if (rc == BENCH_OK) rc = bench_session(&ctx, &opt, problems, count);
-  bench_close_device(&ctx);
+  zipfft_tool_device_close(&ctx.dev);
   return rc;
 }

@@ -11,12 +11,18 @@
 #include "backend/backend.h"
 #include "backend/cuda_api.h"
 #include "tool_common.h"
+#include "tool_device.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { TDM_HELP = -1, TDM_OK = 0, TDM_FAILED = 1, TDM_NO_DEVICE = 2 };
+enum {
+  TDM_HELP = -1,
+  TDM_OK = ZIPFFT_TOOL_DEVICE_OK,
+  TDM_FAILED = ZIPFFT_TOOL_DEVICE_FAILED,
+  TDM_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
+};
 static const char tool_name[] = "bench-2dtm"; /* prefix of every message */
 enum { WARMUP_CALLS = 3, WINDOWS = 11, CALLS_PER_WINDOW = 3, CELL_LEN = 32 };
 enum { BLOCK_THREADS = 256, MAX_GRID = 65536 };
@@ -65,13 +71,7 @@ enum { CHECK_NOT_RUN, CHECK_OK, CHECK_FAIL, CHECK_SKIPPED };
 static const char *const check_verdicts[] = {"not run", "OK", "FAIL", "skipped"};
 
 typedef struct tdm_context {
-  const zipfft__cuda_api *cu;
-  int ordinal;
-  CUdevice device;
-  CUcontext context;
-  int context_retained, context_pushed;
-  char gpu_name[128], arch[16];
-  int driver_version;
+  zipfft_tool_device dev;
   cufft_api cufft;
   int have_cufft, cufft_version; /* have_cufft: library and helper kernels loaded */
   char cufft_why[512];
@@ -80,7 +80,6 @@ typedef struct tdm_context {
   CUevent events[2 * WINDOWS];
   int event_count;
   double copy_gbps;
-  int device_failed;               /* a driver call failed: later device work is skipped */
   int check_state, check_compared; /* compared: the maps were read back and compared */
   char check_problem[64];
   double check_l2, check_agreement;
@@ -176,10 +175,7 @@ static const char kernel_source[] =
 /* Returns 1 when result is CUDA_SUCCESS; otherwise prints what failed, marks the device as
  * failed and returns 0. */
 static int cu_ok(tdm_context *ctx, CUresult result, const char *what) {
-  if (result == 0) return 1;
-  printf("bench-2dtm: %s failed: %s\n", what, zipfft__cuda_error_text(result));
-  ctx->device_failed = 1;
-  return 0;
+  return zipfft_tool_cu_ok(&ctx->dev, result, what);
 }
 
 /* A device address as the pointer zipfft and cuFFT take. */
@@ -288,75 +284,19 @@ static tdm_row *find_row(tdm_row *rows, int count, const tdm_case *c, zipfft_sto
  * Device, helper kernels, events.
  * ------------------------------------------------------------------------------------------ */
 
-/* Prints the no-device message and returns TDM_NO_DEVICE. */
-static int report_no_device(const char *reason) {
-  printf("bench-2dtm: no CUDA device (%s)\n", reason);
-  return TDM_NO_DEVICE;
-}
-
-/* Reads the device's name, driver version and architecture ("sm_90"). Returns 1 on success. */
-static int read_device_info(tdm_context *ctx) {
-  const zipfft__cuda_api *cu = ctx->cu;
-  int major = 0, minor = 0;
-  if (!cu_ok(ctx, cu->cuDeviceGetName(ctx->gpu_name, (int)sizeof ctx->gpu_name, ctx->device),
-             "cuDeviceGetName") ||
-      !cu_ok(ctx, cu->cuDriverGetVersion(&ctx->driver_version), "cuDriverGetVersion") ||
-      !cu_ok(ctx, cu->cuDeviceGetAttribute(&major, ZIPFFT_CU_ATTR_CC_MAJOR, ctx->device),
-             "cuDeviceGetAttribute (major)") ||
-      !cu_ok(ctx, cu->cuDeviceGetAttribute(&minor, ZIPFFT_CU_ATTR_CC_MINOR, ctx->device),
-             "cuDeviceGetAttribute (minor)"))
-    return 0;
-  snprintf(ctx->arch, sizeof ctx->arch, "sm_%d%d", major, minor);
-  return 1;
-}
-
-/* Loads the driver, checks that the device exists, retains its primary context and makes it
- * current. Returns TDM_OK, TDM_NO_DEVICE or TDM_FAILED (messages printed). */
-static int open_device(tdm_context *ctx, int ordinal) {
-  int count = 0;
-  char reason[128];
-  ctx->ordinal = ordinal;
-  ctx->cu = zipfft__cuda_api_get();
-  if (!ctx->cu)
-    return report_no_device("the CUDA driver libcuda.so.1 could not be loaded or initialised");
-  if (ctx->cu->cuDeviceGetCount(&count) != 0 || count <= 0)
-    return report_no_device("the driver reports no device");
-  if (ordinal >= count) {
-    snprintf(reason, sizeof reason, "device %d requested, %d present", ordinal, count);
-    return report_no_device(reason);
-  }
-  if (!cu_ok(ctx, ctx->cu->cuDeviceGet(&ctx->device, ordinal), "cuDeviceGet") ||
-      !read_device_info(ctx) ||
-      !cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRetain(&ctx->context, ctx->device),
-             "cuDevicePrimaryCtxRetain"))
-    return TDM_FAILED;
-  ctx->context_retained = 1;
-  if (!cu_ok(ctx, ctx->cu->cuCtxPushCurrent(ctx->context), "cuCtxPushCurrent")) return TDM_FAILED;
-  ctx->context_pushed = 1;
-  return TDM_OK;
-}
-
-/* Pops and releases the primary context taken by open_device (whatever it reached). */
-static void close_device(tdm_context *ctx) {
-  CUcontext popped = NULL;
-  if (ctx->context_pushed) cu_ok(ctx, ctx->cu->cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
-  if (ctx->context_retained)
-    cu_ok(ctx, ctx->cu->cuDevicePrimaryCtxRelease(ctx->device), "cuDevicePrimaryCtxRelease");
-  ctx->context_pushed = ctx->context_retained = 0;
-}
-
 /* Compiles the helper kernels for the device and loads them. Returns 1 on success; else 0
  * with the reason in ctx->cufft_why (the cuFFT pipeline is then skipped). */
 static int load_kernels(tdm_context *ctx) {
   void *image = NULL;
   size_t size = 0;
-  zipfft_status s = zipfft__nvrtc_compile(kernel_source, "bench_2dtm.cu", ctx->arch, &image, &size);
+  zipfft_status s =
+      zipfft__nvrtc_compile(kernel_source, "bench_2dtm.cu", ctx->dev.arch, &image, &size);
   if (s != ZIPFFT_SUCCESS) {
     snprintf(ctx->cufft_why, sizeof ctx->cufft_why, "helper kernels did not compile: %s: %.300s",
              zipfft_status_name(s), zipfft_last_error());
     return 0;
   }
-  CUresult r = ctx->cu->cuModuleLoadData(&ctx->module, image);
+  CUresult r = ctx->dev.cu->cuModuleLoadData(&ctx->module, image);
   free(image);
   if (r != 0) { /* not counted as a device failure: zipfft may still run */
     ctx->module = NULL;
@@ -365,7 +305,8 @@ static int load_kernels(tdm_context *ctx) {
     return 0;
   }
   for (int k = 0; k < KERNEL_COUNT; k++)
-    if (!cu_ok(ctx, ctx->cu->cuModuleGetFunction(&ctx->kernels[k], ctx->module, kernel_names[k]),
+    if (!cu_ok(ctx,
+               ctx->dev.cu->cuModuleGetFunction(&ctx->kernels[k], ctx->module, kernel_names[k]),
                kernel_names[k])) {
       snprintf(ctx->cufft_why, sizeof ctx->cufft_why, "helper kernel %s missing", kernel_names[k]);
       return 0;
@@ -386,7 +327,7 @@ static void load_cufft_pipeline(tdm_context *ctx) {
 
 /* Unloads the helper kernels and cuFFT (after every plan is destroyed). */
 static void unload_cufft_pipeline(tdm_context *ctx) {
-  if (ctx->module) cu_ok(ctx, ctx->cu->cuModuleUnload(ctx->module), "cuModuleUnload");
+  if (ctx->module) cu_ok(ctx, ctx->dev.cu->cuModuleUnload(ctx->module), "cuModuleUnload");
   ctx->module = NULL;
   zipfft_tool_cufft_unload(&ctx->cufft);
   ctx->have_cufft = 0;
@@ -395,7 +336,7 @@ static void unload_cufft_pipeline(tdm_context *ctx) {
 /* Creates the timing events. Returns 1 on success. */
 static int create_events(tdm_context *ctx) {
   for (int i = 0; i < 2 * WINDOWS; i++) {
-    if (!cu_ok(ctx, ctx->cu->cuEventCreate(&ctx->events[i], 0), "cuEventCreate")) return 0;
+    if (!cu_ok(ctx, ctx->dev.cu->cuEventCreate(&ctx->events[i], 0), "cuEventCreate")) return 0;
     ctx->event_count = i + 1;
   }
   return 1;
@@ -404,24 +345,24 @@ static int create_events(tdm_context *ctx) {
 /* Destroys the events that create_events made. */
 static void destroy_events(tdm_context *ctx) {
   for (int i = 0; i < ctx->event_count; i++)
-    cu_ok(ctx, ctx->cu->cuEventDestroy(ctx->events[i]), "cuEventDestroy");
+    cu_ok(ctx, ctx->dev.cu->cuEventDestroy(ctx->events[i]), "cuEventDestroy");
   ctx->event_count = 0;
 }
 
 /* Allocates bytes of device memory into *ptr (named what in a failure). Returns 1 on success. */
 static int device_alloc(tdm_context *ctx, CUdeviceptr *ptr, size_t bytes, const char *what) {
-  CUresult r = ctx->cu->cuMemAlloc(ptr, bytes);
+  CUresult r = ctx->dev.cu->cuMemAlloc(ptr, bytes);
   if (r == 0) return 1;
   *ptr = 0;
   printf("bench-2dtm: cuMemAlloc of %zu bytes (%s) failed: %s\n", bytes, what,
          zipfft__cuda_error_text(r));
-  ctx->device_failed = 1;
+  ctx->dev.failed = 1;
   return 0;
 }
 
 /* Frees *ptr when set and clears it. */
 static void device_free(tdm_context *ctx, CUdeviceptr *ptr) {
-  if (*ptr) cu_ok(ctx, ctx->cu->cuMemFree(*ptr), "cuMemFree");
+  if (*ptr) cu_ok(ctx, ctx->dev.cu->cuMemFree(*ptr), "cuMemFree");
   *ptr = 0;
 }
 
@@ -436,7 +377,7 @@ typedef int (*tdm_runner)(tdm_context *ctx, void *job);
  * between its own pair of events; stores the median window time per call in *ms. Returns 1
  * on success. */
 static int time_calls(tdm_context *ctx, tdm_runner run, void *job, double *ms) {
-  const zipfft__cuda_api *cu = ctx->cu;
+  const zipfft__cuda_api *cu = ctx->dev.cu;
   double samples[WINDOWS];
   for (int i = 0; i < WARMUP_CALLS; i++)
     if (!run(ctx, job)) return 0;
@@ -467,7 +408,7 @@ typedef struct copy_job {
 /* Runner: one device-to-device copy of a copy_job. */
 static int copy_runner(tdm_context *ctx, void *job) {
   const copy_job *c = job;
-  return cu_ok(ctx, ctx->cu->cuMemcpyDtoDAsync(c->dst, c->src, c->bytes, NULL),
+  return cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoDAsync(c->dst, c->src, c->bytes, NULL),
                "cuMemcpyDtoDAsync");
 }
 
@@ -478,7 +419,7 @@ static int measure_copy_bandwidth(tdm_context *ctx) {
   double ms = 0;
   int ok = device_alloc(ctx, &job.src, job.bytes, "copy source") &&
            device_alloc(ctx, &job.dst, job.bytes, "copy destination") &&
-           cu_ok(ctx, ctx->cu->cuMemsetD8(job.src, 0x3c, job.bytes), "cuMemsetD8") &&
+           cu_ok(ctx, ctx->dev.cu->cuMemsetD8(job.src, 0x3c, job.bytes), "cuMemsetD8") &&
            time_calls(ctx, copy_runner, &job, &ms);
   device_free(ctx, &job.src);
   device_free(ctx, &job.dst);
@@ -511,12 +452,13 @@ static int data_upload(tdm_context *ctx, tdm_data *d) {
     fill_random(host, image_count, 0x5eed2718281828ULL);
     normalise(host, image_count);
     ok = device_alloc(ctx, &d->image, image_count * 4, "image") &&
-         cu_ok(ctx, ctx->cu->cuMemcpyHtoD(d->image, host, image_count * 4), "cuMemcpyHtoD (image)");
+         cu_ok(ctx, ctx->dev.cu->cuMemcpyHtoD(d->image, host, image_count * 4),
+               "cuMemcpyHtoD (image)");
   }
   if (ok) {
     fill_random(host, templates_count, 0x7e3a9b1cULL);
     ok = device_alloc(ctx, &d->templates, templates_count * 4, "templates") &&
-         cu_ok(ctx, ctx->cu->cuMemcpyHtoD(d->templates, host, templates_count * 4),
+         cu_ok(ctx, ctx->dev.cu->cuMemcpyHtoD(d->templates, host, templates_count * 4),
                "cuMemcpyHtoD (templates)");
   }
   free(host);
@@ -554,7 +496,7 @@ static int zipfft_runner(tdm_context *ctx, void *job) {
 static int zipfft_open(const tdm_context *ctx, const tdm_data *d, zipfft_storage storage,
                        zipfft_corr *corr) {
   zipfft_corr_config config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_VALID, storage, ZIPFFT_BACKEND_CUDA,
-                               ctx->ordinal};
+                               ctx->dev.ordinal};
   int64_t lengths[2] = {d->H, d->W}, signal[2] = {d->h, d->w}, out[2] = {0, 0};
   *corr = NULL;
   int ok = zipfft_tool_zipfft_ok(
@@ -616,7 +558,7 @@ static int image_spectrum(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p
            zipfft_tool_cufft_ok(tool_name,
                                 ctx->cufft.exec_r2c(plan, dptr(d->image), dptr(p->image_spectrum)),
                                 "cufftExecR2C (image)") &&
-           cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
+           cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize");
   if (created) zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(plan), "cufftDestroy");
   return ok;
 }
@@ -625,8 +567,8 @@ static int image_spectrum(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p
 static int pipeline_reset(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p) {
   size_t plane = (size_t)(d->Ho * d->Wo);
   p->first_index = 0;
-  return cu_ok(ctx, ctx->cu->cuMemsetD8(p->stats, 0, 24 * plane), "cuMemsetD8 (statistics)") &&
-         cu_ok(ctx, ctx->cu->cuMemsetD8(p->stats + 4 * plane, 0xff, 4 * plane),
+  return cu_ok(ctx, ctx->dev.cu->cuMemsetD8(p->stats, 0, 24 * plane), "cuMemsetD8 (statistics)") &&
+         cu_ok(ctx, ctx->dev.cu->cuMemsetD8(p->stats + 4 * plane, 0xff, 4 * plane),
                "cuMemsetD8 (argmax)");
 }
 
@@ -648,7 +590,7 @@ static int pipeline_open(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p)
 
 /* Destroys the pipeline's plans and frees its buffers (after the device is idle). */
 static void pipeline_close(tdm_context *ctx, cufft_pipeline *p) {
-  cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
+  cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize");
   if (p->have_forward)
     zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(p->forward), "cufftDestroy");
   if (p->have_inverse)
@@ -661,8 +603,8 @@ static void pipeline_close(tdm_context *ctx, cufft_pipeline *p) {
 /* Launches helper kernel k over grid blocks of BLOCK_THREADS threads with args. */
 static int launch(tdm_context *ctx, int k, unsigned grid, void **args) {
   return cu_ok(ctx,
-               ctx->cu->cuLaunchKernel(ctx->kernels[k], grid, 1, 1, BLOCK_THREADS, 1, 1, 0, NULL,
-                                       args, NULL),
+               ctx->dev.cu->cuLaunchKernel(ctx->kernels[k], grid, 1, 1, BLOCK_THREADS, 1, 1, 0,
+                                           NULL, args, NULL),
                kernel_names[k]);
 }
 
@@ -758,9 +700,9 @@ static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr
                                zipfft_corr_accumulate(corr, dptr(d->templates), d->B, 0, NULL),
                                "zipfft_corr_accumulate") &&
          pipeline_runner(ctx, &job) &&
-         cu_ok(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
-         cu_ok(ctx, ctx->cu->cuMemcpyDtoH(max_c, p->stats, plane * 4), "cuMemcpyDtoH (max)") &&
-         cu_ok(ctx, ctx->cu->cuMemcpyDtoH(index_c, p->stats + 4 * plane, plane * 4),
+         cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
+         cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(max_c, p->stats, plane * 4), "cuMemcpyDtoH (max)") &&
+         cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(index_c, p->stats + 4 * plane, plane * 4),
                "cuMemcpyDtoH (argmax)") &&
          zipfft_tool_zipfft_ok(tool_name,
                                zipfft_corr_finalize(corr, max_z, index_z, NULL, NULL, NULL),
@@ -859,7 +801,7 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
   }
   row->failed = !data_upload(ctx, &d) ||
                 !time_zipfft(ctx, &d, ZIPFFT_STORAGE_DEFAULT, &corr, &row->zipfft_ms);
-  if (half && !ctx->device_failed)
+  if (half && !ctx->dev.failed)
     half->failed = !time_zipfft(ctx, &d, ZIPFFT_STORAGE_F16, &corr16, &half->zipfft_ms);
   else if (half)
     half->failed = 1;
@@ -868,7 +810,7 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
     zipfft_corr_destroy(corr);
     corr = NULL;
   }
-  if (ctx->have_cufft && !ctx->device_failed && d.templates)
+  if (ctx->have_cufft && !ctx->dev.failed && d.templates)
     row->failed |= !run_cufft_side(ctx, &d, corr, check, row);
   if (half) half->cufft_ms = row->cufft_ms;
   zipfft_corr_destroy(corr);
@@ -951,8 +893,9 @@ static void write_markdown_cells(FILE *f, row_cells cells) {
 
 /* Prints the environment: GPU, driver, cuFFT and the timing method. */
 static void print_environment(const tdm_context *ctx) {
-  printf("zipfft bench-2dtm on device %d: %s (%s), CUDA driver %d.%d\n", ctx->ordinal,
-         ctx->gpu_name, ctx->arch, ctx->driver_version / 1000, ctx->driver_version % 1000 / 10);
+  printf("zipfft bench-2dtm on device %d: %s (%s), CUDA driver %d.%d\n", ctx->dev.ordinal,
+         ctx->dev.name, ctx->dev.arch, ctx->dev.driver_version / 1000,
+         ctx->dev.driver_version % 1000 / 10);
   if (ctx->have_cufft)
     printf("cuFFT %d.%d.%d (%s)\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
            ctx->cufft_version % 100, ctx->cufft.library_name);
@@ -987,8 +930,8 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
   struct tm utc;
   if (gmtime_r(&now, &utc)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &utc);
   fprintf(f, "# zipfft 2DTM benchmark\n\n- GPU: %s (device %d, %s)\n- CUDA driver: %d.%d\n",
-          ctx->gpu_name, ctx->ordinal, ctx->arch, ctx->driver_version / 1000,
-          ctx->driver_version % 1000 / 10);
+          ctx->dev.name, ctx->dev.ordinal, ctx->dev.arch, ctx->dev.driver_version / 1000,
+          ctx->dev.driver_version % 1000 / 10);
   if (ctx->have_cufft)
     fprintf(f, "- cuFFT: %d.%d.%d\n", ctx->cufft_version / 1000, ctx->cufft_version % 1000 / 100,
             ctx->cufft_version % 100);
@@ -1044,13 +987,13 @@ static int run_cases(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, in
   int bad = 0;
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     if (!case_selected(opt, &cases[i])) continue;
-    if (ctx->device_failed) {
+    if (ctx->dev.failed) {
       for (int r = 0; r < count; r++) rows[r].failed |= rows[r].spec == &cases[i];
       continue;
     }
     run_case(ctx, &cases[i], rows, count, case_checked(opt, &cases[i]));
   }
-  if (ctx->device_failed) printf("bench-2dtm: a driver call failed; remaining cases skipped\n");
+  if (ctx->dev.failed) printf("bench-2dtm: a driver call failed; remaining cases skipped\n");
   for (int r = 0; r < count; r++) bad += rows[r].failed;
   return bad;
 }
@@ -1071,7 +1014,7 @@ static int run_session(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, 
   if (!ok && !ctx->copy_gbps) return TDM_FAILED;
   if (bad) printf("\nbench-2dtm: %d row(s) failed\n", bad);
   print_final_table(ctx, rows, count);
-  return ok && !bad && !ctx->device_failed && ctx->check_state != CHECK_FAIL ? TDM_OK : TDM_FAILED;
+  return ok && !bad && !ctx->dev.failed && ctx->check_state != CHECK_FAIL ? TDM_OK : TDM_FAILED;
 }
 
 /* The `zipfft bench-2dtm` subcommand (contract in bench_2dtm.h). */
@@ -1086,8 +1029,8 @@ int zipfft_tool_bench_2dtm(int argc, char **argv) {
   count = build_rows(&opt, rows);
   memset(&ctx, 0, sizeof ctx);
   snprintf(ctx.check_problem, sizeof ctx.check_problem, "not reached");
-  rc = open_device(&ctx, opt.device);
+  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.device);
   if (rc == TDM_OK) rc = run_session(&ctx, &opt, rows, count);
-  close_device(&ctx);
+  zipfft_tool_device_close(&ctx.dev);
   return rc;
 }
