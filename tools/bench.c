@@ -16,6 +16,7 @@
 #include "backend/cuda_api.h"
 #include "tool_common.h"
 #include "tool_device.h"
+#include "tool_table.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
@@ -28,7 +29,7 @@ enum {
   BENCH_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
 };
 static const char tool_name[] = "bench"; /* prefix of every message */
-enum { MAX_TIMED_RUNS = 25, CELL_LEN = 32 };
+enum { MAX_TIMED_RUNS = 25 };
 
 /* ------------------------------------------------------------------------------------------
  * Problems, options and the session state.
@@ -119,11 +120,10 @@ typedef struct bench_problem {
 } bench_problem;
 
 typedef struct bench_options {
-  int device;
-  int quick;
-  const char *md_path; /* NULL: no Markdown file */
-  const char *only;    /* NULL, "f32" or "f64" */
-  const char *sizes;   /* NULL, or a comma-separated list of total lengths to run */
+  zipfft_tool_bench_options common; /* first: --quick runs fewer sizes (f32 only unless --only
+                                       says otherwise) and fewer runs */
+  const char *only;                 /* NULL, "f32" or "f64" */
+  const char *sizes;                /* NULL, or a comma-separated list of total lengths to run */
 } bench_options;
 
 typedef struct bench_context {
@@ -222,27 +222,6 @@ static void print_usage(void) {
       "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
 }
 
-/* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
-static int apply_device(void *options, const char *value) {
-  bench_options *opt = options;
-  return zipfft_tool_parse_device(value, &opt->device);
-}
-
-/* --quick: fewer sizes (f32 only unless --only says otherwise) and fewer runs. */
-static int apply_quick(void *options, const char *value) {
-  bench_options *opt = options;
-  (void)value;
-  opt->quick = 1;
-  return 1;
-}
-
-/* --md FILE: also write the results as Markdown. */
-static int apply_md(void *options, const char *value) {
-  bench_options *opt = options;
-  opt->md_path = value;
-  return 1;
-}
-
 /* --only f32|f64: one precision. Returns 1 when value names one. */
 static int apply_only(void *options, const char *value) {
   bench_options *opt = options;
@@ -271,15 +250,18 @@ static int size_selected(const bench_options *opt, int64_t n) {
 }
 
 static const zipfft_tool_option option_specs[] = {
-    {"--device", 1, apply_device}, {"--quick", 0, apply_quick}, {"--md", 1, apply_md},
-    {"--only", 1, apply_only},     {"--sizes", 1, apply_sizes},
+    {"--device", 1, zipfft_tool_apply_device},
+    {"--quick", 0, zipfft_tool_apply_quick},
+    {"--md", 1, zipfft_tool_apply_md},
+    {"--only", 1, apply_only},
+    {"--sizes", 1, apply_sizes},
 };
 
 /* 1 when problems of prec are to be run: the --only choice, else every precision (only f32
  * under --quick). */
 static int precision_selected(const bench_options *opt, const precision_info *prec) {
   if (opt->only) return strcmp(opt->only, prec->name) == 0;
-  return !opt->quick || prec->precision == ZIPFFT_F32;
+  return !opt->common.quick || prec->precision == ZIPFFT_F32;
 }
 
 /* Fills problems (room for every precision x size) with the selected ones; returns how many. */
@@ -288,7 +270,7 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
   for (size_t p = 0; p < ARRAY_LEN(precisions); p++) {
     if (!precision_selected(opt, &precisions[p])) continue;
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
-      if (opt->quick && !sizes[s].quick) continue;
+      if (opt->common.quick && !sizes[s].quick) continue;
       if (sizes[s].f32_only && precisions[p].precision != ZIPFFT_F32) continue;
       int64_t total = 1;
       for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
@@ -670,26 +652,13 @@ enum {
   COLUMN_COUNT
 };
 
-typedef struct column {
-  const char *header;
-  int width; /* on stdout */
-} column;
-
-static const column columns[COLUMN_COUNT] = {
+static const zipfft_tool_column columns[COLUMN_COUNT] = {
     {"problem", 7},       {"N", 5},           {"batch", 8},        {"zipfft GB/s", 11},
     {"zipfft %copy", 12}, {"cuFFT GB/s", 10}, {"cuFFT %copy", 11}, {"cuFFT/zipfft time", 17},
     {"rel L2 diff", 11},  {"check", 8},
 };
 
-typedef char row_cells[COLUMN_COUNT][CELL_LEN];
-
-/* Writes value with decimals digits into cell, or "-" when valid is 0. */
-static void format_number(char *cell, double value, int decimals, int valid) {
-  if (valid)
-    snprintf(cell, CELL_LEN, "%.*f", decimals, value);
-  else
-    snprintf(cell, CELL_LEN, "-");
-}
+typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
 
 /* 1 when p's outputs were compared and differ beyond the tolerance (NaN included). */
 static int problem_mismatched(const bench_problem *p) {
@@ -717,37 +686,22 @@ static void format_row(const bench_problem *p, double copy_gbps, row_cells cells
   static const char *const type_names[] = {"c2c", "r2c", "c2r"};
   double bytes = (double)(array_bytes(p, 0) + array_bytes(p, 1));
   double zipfft = gbps(bytes, p->zipfft_ms), cufft = gbps(bytes, p->cufft_ms);
-  snprintf(cells[COL_PROBLEM], CELL_LEN, "%s %s", type_names[p->type], p->prec->name);
-  format_lengths(p, cells[COL_N], CELL_LEN);
-  snprintf(cells[COL_BATCH], CELL_LEN, "%lld", (long long)p->batch);
-  format_number(cells[COL_ZIPFFT_GBPS], zipfft, 1, zipfft > 0);
-  format_number(cells[COL_ZIPFFT_PCT], 100.0 * zipfft / copy_gbps, 1, zipfft > 0 && copy_gbps > 0);
-  format_number(cells[COL_CUFFT_GBPS], cufft, 1, cufft > 0);
-  format_number(cells[COL_CUFFT_PCT], 100.0 * cufft / copy_gbps, 1, cufft > 0 && copy_gbps > 0);
-  format_number(cells[COL_RATIO], p->cufft_ms / p->zipfft_ms, 2, zipfft > 0 && cufft > 0);
+  snprintf(cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN, "%s %s", type_names[p->type], p->prec->name);
+  format_lengths(p, cells[COL_N], ZIPFFT_TOOL_CELL_LEN);
+  snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)p->batch);
+  zipfft_tool_format_number(cells[COL_ZIPFFT_GBPS], zipfft, 1, zipfft > 0);
+  zipfft_tool_format_number(cells[COL_ZIPFFT_PCT], 100.0 * zipfft / copy_gbps, 1,
+                            zipfft > 0 && copy_gbps > 0);
+  zipfft_tool_format_number(cells[COL_CUFFT_GBPS], cufft, 1, cufft > 0);
+  zipfft_tool_format_number(cells[COL_CUFFT_PCT], 100.0 * cufft / copy_gbps, 1,
+                            cufft > 0 && copy_gbps > 0);
+  zipfft_tool_format_number(cells[COL_RATIO], p->cufft_ms / p->zipfft_ms, 2,
+                            zipfft > 0 && cufft > 0);
   if (p->compared)
-    snprintf(cells[COL_L2], CELL_LEN, "%.2e", p->relative_l2);
+    snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, "%.2e", p->relative_l2);
   else
-    snprintf(cells[COL_L2], CELL_LEN, "-");
-  snprintf(cells[COL_CHECK], CELL_LEN, "%s", problem_verdict(p));
-}
-
-/* Formats the header cells. */
-static void format_header(row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++) snprintf(cells[c], CELL_LEN, "%s", columns[c].header);
-}
-
-/* Prints one row aligned to the column widths (first column left-aligned). */
-static void print_cells(row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++)
-    printf(c == 0 ? "%-*s" : "  %*s", columns[c].width, cells[c]);
-  printf("\n");
-}
-
-/* Writes one Markdown table row. */
-static void write_markdown_cells(FILE *f, row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "| %s ", cells[c]);
-  fprintf(f, "|\n");
+    snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, "-");
+  snprintf(cells[COL_CHECK], ZIPFFT_TOOL_CELL_LEN, "%s", problem_verdict(p));
 }
 
 /* Prints one progress line for a finished problem (raw times and the check). */
@@ -785,11 +739,11 @@ static void print_final_table(const bench_context *ctx, const bench_problem *pro
   row_cells cells;
   printf("\nsummary (copy bandwidth %.1f GB/s; cuFFT/zipfft time > 1 means zipfft is faster)\n",
          ctx->copy_gbps);
-  format_header(cells);
-  print_cells(cells);
+  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
+  zipfft_tool_print_cells(columns, COLUMN_COUNT, cells);
   for (int i = 0; i < count; i++) {
     format_row(&problems[i], ctx->copy_gbps, cells);
-    print_cells(cells);
+    zipfft_tool_print_cells(columns, COLUMN_COUNT, cells);
   }
 }
 
@@ -828,13 +782,13 @@ static int write_markdown(const bench_context *ctx, const bench_problem *problem
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  format_header(cells);
-  write_markdown_cells(f, cells);
+  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
+  zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
   for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "|%s", c == COL_PROBLEM ? ":---" : "---:");
   fprintf(f, "|\n");
   for (int i = 0; i < count; i++) {
     format_row(&problems[i], ctx->copy_gbps, cells);
-    write_markdown_cells(f, cells);
+    zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
   }
   if (fclose(f) != 0) {
     printf("bench: error writing %s\n", path);
@@ -877,7 +831,7 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
   if (ok) {
     ok = bench_plan_creation(ctx);
     bad = run_problems(ctx, problems, count);
-    if (opt->md_path && !write_markdown(ctx, problems, count, opt->md_path)) ok = 0;
+    if (opt->common.md_path && !write_markdown(ctx, problems, count, opt->common.md_path)) ok = 0;
   }
   bench_free(ctx);
   zipfft_tool_cufft_unload(&ctx->cufft);
@@ -900,8 +854,8 @@ int zipfft_tool_bench(int argc, char **argv) {
   count = build_problems(&opt, problems);
   memset(&ctx, 0, sizeof ctx);
   ctx.host_in_precision = -1;
-  ctx.runs = opt.quick ? quick_runs : full_runs;
-  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.device);
+  ctx.runs = opt.common.quick ? quick_runs : full_runs;
+  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.common.device);
   if (rc == BENCH_OK) rc = bench_session(&ctx, &opt, problems, count);
   zipfft_tool_device_close(&ctx.dev);
   return rc;

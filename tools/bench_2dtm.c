@@ -12,6 +12,7 @@
 #include "backend/cuda_api.h"
 #include "tool_common.h"
 #include "tool_device.h"
+#include "tool_table.h"
 #include "cufft_loader.h"
 #include "zipfft.h"
 
@@ -24,7 +25,7 @@ enum {
   TDM_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
 };
 static const char tool_name[] = "bench-2dtm"; /* prefix of every message */
-enum { WARMUP_CALLS = 3, WINDOWS = 11, CALLS_PER_WINDOW = 3, CELL_LEN = 32 };
+enum { WARMUP_CALLS = 3, WINDOWS = 11, CALLS_PER_WINDOW = 3 };
 enum { BLOCK_THREADS = 256, MAX_GRID = 65536 };
 
 static const size_t copy_buffer_bytes = (size_t)1 << 30;
@@ -57,11 +58,8 @@ typedef struct tdm_row {
   int failed;
 } tdm_row;
 
-typedef struct tdm_options {
-  int device;
-  int quick;
-  const char *md_path; /* NULL: no Markdown file */
-} tdm_options;
+/* --quick: only the 4096x4096 image with 512x512 templates at batch 16. */
+typedef zipfft_tool_bench_options tdm_options;
 
 enum { K_PAD, K_CONJ_MUL, K_CROP, K_STATS, KERNEL_COUNT };
 static const char *const kernel_names[KERNEL_COUNT] = {"tdm_pad", "tdm_conj_mul", "tdm_crop",
@@ -222,31 +220,10 @@ static void print_usage(void) {
       "  statistics), bytes per correlation against copy bandwidth, and a correctness check.\n");
 }
 
-/* --device D: the CUDA device ordinal. Returns 1 when value is a valid ordinal. */
-static int apply_device(void *options, const char *value) {
-  tdm_options *opt = options;
-  return zipfft_tool_parse_device(value, &opt->device);
-}
-
-/* --quick: only the 4096x4096 image with 512x512 templates at batch 16. */
-static int apply_quick(void *options, const char *value) {
-  tdm_options *opt = options;
-  (void)value;
-  opt->quick = 1;
-  return 1;
-}
-
-/* --md FILE: also write the results as Markdown. */
-static int apply_md(void *options, const char *value) {
-  tdm_options *opt = options;
-  opt->md_path = value;
-  return 1;
-}
-
 static const zipfft_tool_option option_specs[] = {
-    {"--device", 1, apply_device},
-    {"--quick", 0, apply_quick},
-    {"--md", 1, apply_md},
+    {"--device", 1, zipfft_tool_apply_device},
+    {"--quick", 0, zipfft_tool_apply_quick},
+    {"--md", 1, zipfft_tool_apply_md},
 };
 
 /* 1 when the case runs under these options. */
@@ -836,59 +813,29 @@ enum {
   COLUMN_COUNT
 };
 
-typedef struct column {
-  const char *header;
-  int width; /* on stdout */
-} column;
-
-static const column columns[COLUMN_COUNT] = {
+static const zipfft_tool_column columns[COLUMN_COUNT] = {
     {"problem (WxH/t)", 15}, {"spectrum", 8},      {"batch", 5},   {"zipfft corr/s", 13},
     {"cuFFT corr/s", 12},    {"zipfft/cuFFT", 12}, {"MB/corr", 8}, {"% copy BW", 9},
 };
 
-typedef char row_cells[COLUMN_COUNT][CELL_LEN];
-
-/* Writes value with decimals digits into cell, or "-" when valid is 0. */
-static void format_number(char *cell, double value, int decimals, int valid) {
-  if (valid)
-    snprintf(cell, CELL_LEN, "%.*f", decimals, value);
-  else
-    snprintf(cell, CELL_LEN, "-");
-}
+typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
 
 /* Formats the cells of a row; "-" where a value was not measured. */
 static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   double batch = (double)r->spec->batch, bytes = zipfft_bytes_per_corr(r->spec, r->storage);
   double zipfft = r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0;
   double cufft = r->cufft_ms > 0 ? batch * 1e3 / r->cufft_ms : 0;
-  case_label(r->spec, cells[COL_PROBLEM], CELL_LEN);
-  snprintf(cells[COL_SPECTRUM], CELL_LEN, "%s", r->storage == ZIPFFT_STORAGE_F16 ? "f16" : "f32");
-  snprintf(cells[COL_BATCH], CELL_LEN, "%lld", (long long)r->spec->batch);
-  format_number(cells[COL_ZIPFFT], zipfft, 1, zipfft > 0);
-  format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
-  format_number(cells[COL_RATIO], zipfft / cufft, 2, zipfft > 0 && cufft > 0);
-  format_number(cells[COL_MB], bytes / 1e6, 2, 1);
-  format_number(cells[COL_PCT], 100.0 * bytes * zipfft / (copy_gbps * 1e9), 1,
-                zipfft > 0 && copy_gbps > 0);
-  if (r->failed) snprintf(cells[COL_ZIPFFT], CELL_LEN, "FAILED");
-}
-
-/* Formats the header cells. */
-static void format_header(row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++) snprintf(cells[c], CELL_LEN, "%s", columns[c].header);
-}
-
-/* Prints one row aligned to the column widths (first column left-aligned). */
-static void print_cells(row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++)
-    printf(c == 0 ? "%-*s" : "  %*s", columns[c].width, cells[c]);
-  printf("\n");
-}
-
-/* Writes one Markdown table row. */
-static void write_markdown_cells(FILE *f, row_cells cells) {
-  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "| %s ", cells[c]);
-  fprintf(f, "|\n");
+  case_label(r->spec, cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN);
+  snprintf(cells[COL_SPECTRUM], ZIPFFT_TOOL_CELL_LEN, "%s",
+           r->storage == ZIPFFT_STORAGE_F16 ? "f16" : "f32");
+  snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)r->spec->batch);
+  zipfft_tool_format_number(cells[COL_ZIPFFT], zipfft, 1, zipfft > 0);
+  zipfft_tool_format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
+  zipfft_tool_format_number(cells[COL_RATIO], zipfft / cufft, 2, zipfft > 0 && cufft > 0);
+  zipfft_tool_format_number(cells[COL_MB], bytes / 1e6, 2, 1);
+  zipfft_tool_format_number(cells[COL_PCT], 100.0 * bytes * zipfft / (copy_gbps * 1e9), 1,
+                            zipfft > 0 && copy_gbps > 0);
+  if (r->failed) snprintf(cells[COL_ZIPFFT], ZIPFFT_TOOL_CELL_LEN, "FAILED");
 }
 
 /* Prints the environment: GPU, driver, cuFFT and the timing method. */
@@ -914,11 +861,11 @@ static void print_final_table(const tdm_context *ctx, const tdm_row *rows, int c
       "\nsummary (copy bandwidth %.1f GB/s; zipfft/cuFFT > 1 means zipfft is faster; MB/corr\n"
       "is zipfft's modelled traffic per correlation, %% copy BW = MB/corr x corr/s / copy)\n",
       ctx->copy_gbps);
-  format_header(cells);
-  print_cells(cells);
+  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
+  zipfft_tool_print_cells(columns, COLUMN_COUNT, cells);
   for (int i = 0; i < count; i++) {
     format_row(&rows[i], ctx->copy_gbps, cells);
-    print_cells(cells);
+    zipfft_tool_print_cells(columns, COLUMN_COUNT, cells);
   }
   printf("check (%s): %s\n", ctx->check_problem, check_verdicts[ctx->check_state]);
 }
@@ -961,13 +908,13 @@ static int write_markdown(const tdm_context *ctx, const tdm_row *rows, int count
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  format_header(cells);
-  write_markdown_cells(f, cells);
+  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
+  zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
   for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "|%s", c <= COL_SPECTRUM ? ":---" : "---:");
   fprintf(f, "|\n");
   for (int i = 0; i < count; i++) {
     format_row(&rows[i], ctx->copy_gbps, cells);
-    write_markdown_cells(f, cells);
+    zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
   }
   if (fclose(f) != 0) {
     printf("bench-2dtm: error writing %s\n", path);

@@ -53,6 +53,24 @@ int zipfft_tool_parse_device(const char *value, int *device) {
   return 1;
 }
 
+int zipfft_tool_apply_device(void *options, const char *value) {
+  zipfft_tool_bench_options *opt = options;
+  return zipfft_tool_parse_device(value, &opt->device);
+}
+
+int zipfft_tool_apply_quick(void *options, const char *value) {
+  zipfft_tool_bench_options *opt = options;
+  (void)value;
+  opt->quick = 1;
+  return 1;
+}
+
+int zipfft_tool_apply_md(void *options, const char *value) {
+  zipfft_tool_bench_options *opt = options;
+  opt->md_path = value;
+  return 1;
+}
+
 int zipfft_tool_zipfft_ok(const char *tool, zipfft_status status, const char *what) {
   if (status == ZIPFFT_SUCCESS) return 1;
   printf("%s: %s failed: %s: %s\n", tool, what, zipfft_status_name(status), zipfft_last_error());

@@ -28,6 +28,18 @@ int zipfft_tool_parse_options(const char *tool, int argc, char **argv,
                               size_t size, void (*usage)(void));
 /* Parses a CUDA device ordinal (0..1024) into *device; 1 when valid. */
 int zipfft_tool_parse_device(const char *value, int *device);
+/* The options every benchmark subcommand takes; a subcommand's options struct begins with
+ * it, so that the apply functions below serve its option table. */
+typedef struct zipfft_tool_bench_options {
+  int device;          /* --device D: the CUDA device ordinal */
+  int quick;           /* --quick: the subcommand's short run (its usage says what) */
+  const char *md_path; /* --md FILE: also write the results as Markdown; NULL: no file */
+} zipfft_tool_bench_options;
+/* Option callbacks (see zipfft_tool_option) for --device (1 when value is a valid
+ * ordinal), --quick and --md, on options that begin with zipfft_tool_bench_options. */
+int zipfft_tool_apply_device(void *options, const char *value);
+int zipfft_tool_apply_quick(void *options, const char *value);
+int zipfft_tool_apply_md(void *options, const char *value);
 /* Returns 1 when status is ZIPFFT_SUCCESS; otherwise prints "tool: what failed: status:
  * detail" and returns 0. */
 int zipfft_tool_zipfft_ok(const char *tool, zipfft_status status, const char *what);
