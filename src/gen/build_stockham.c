@@ -573,13 +573,13 @@ static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
   const zipfft__expr *args[2 + 4 * per_pixel];
   args[0] = var(c, c->out);
   args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
+  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
+                                 i32(c, 0),
+                                 zipfft__e_real(c->a, 0),
+                                 zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                                 zipfft__e_real(c->a, 0),
+                                 zipfft__e_real(c->a, 0)};
   for (int k = 0; k < 4; k++) {
-    stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
-                             i32(c, 0),
-                             zipfft__e_real(c->a, 0),
-                             zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                             zipfft__e_real(c->a, 0),
-                             zipfft__e_real(c->a, 0)};
     const stats_pixel_args *a = k < count ? &px[k] : &none;
     const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sum, a->sumsq};
     for (int v = 0; v < per_pixel; v++) args[2 + k * per_pixel + v] = values[v];
