@@ -42,7 +42,7 @@ static int download(int device, void *dst, const void *src, size_t bytes) {
 /* Compiles zt_fill, launches it on the default stream and checks the result. */
 static void run_fill_kernel(zipfft__backend *b, int device) {
   const zipfft__backend_ops *ops = b->ops;
-  zipfft__kernel_source src = {"zt_fill", fill_source, 256, big_shared};
+  zipfft__kernel_source src = {"zt_fill", fill_source, 256, big_shared, 1};
   void *kernel = NULL, *out = NULL;
   ZT_OK(ops->compile(b, &src, &kernel));
   ZT_OK(ops->alloc(b, fill_count * sizeof(float), &out));
@@ -62,7 +62,7 @@ static void run_fill_kernel(zipfft__backend *b, int device) {
   int wrong = 0;
   for (int i = 0; i < fill_count; i++) wrong += host[i] != value + (float)i;
   ZT_CHECK(wrong == 0, "%d of %d values wrong", wrong, fill_count);
-  zipfft__kernel_source too_big = {"zt_fill", fill_source, 256, ops->max_shared_bytes(b) + 1};
+  zipfft__kernel_source too_big = {"zt_fill", fill_source, 256, ops->max_shared_bytes(b) + 1, 1};
   void *unused = NULL;
   ZT_CHECK(ops->compile(b, &too_big, &unused) != ZIPFFT_SUCCESS, "oversized shared accepted");
   ops->free(b, out);

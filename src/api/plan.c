@@ -59,7 +59,8 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
   else if (!*text)
     s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "emitting kernel %s", k.name);
   if (s == ZIPFFT_SUCCESS && launch)
-    *launch = (zipfft__kernel_source){NULL, *text, k.block_threads, k.shared_bytes};
+    *launch = (zipfft__kernel_source){NULL, *text, k.block_threads, k.shared_bytes,
+                                      (unsigned)k.cluster_blocks};
   zipfft__arena_destroy(a);
   return s;
 }
@@ -125,10 +126,19 @@ static void release_plan(zipfft_plan p) {
   free(p);
 }
 
+/* The limits of the backend's device that shape decompositions. ZIPFFT_CLUSTER (tuning)
+ * caps the blocks of a thread-block cluster; 0 or 1 plans without clusters. */
+static zipfft__target target_of(zipfft__backend *b) {
+  zipfft__target t = {b->ops->max_shared_bytes(b), b->ops->max_cluster_blocks(b)};
+  const char *env = getenv("ZIPFFT_CLUSTER");
+  if (env && *env && atoi(env) < t.max_cluster_blocks) t.max_cluster_blocks = atoi(env);
+  return t;
+}
+
 /* Chooses the strategy and decomposition (no backend resources yet). */
 static zipfft_status decompose(zipfft_plan p) {
   zipfft__layout layout;
-  zipfft__target target = {p->backend->ops->max_shared_bytes(p->backend)};
+  zipfft__target target = target_of(p->backend);
   zipfft_status s = ZIPFFT_SUCCESS;
   p->strategy = zipfft__choose_strategy(&p->desc, &target, &s);
   if (!p->strategy) return s;
@@ -203,7 +213,7 @@ zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_des
   p->strategy = strategy;
   zipfft_status s = open_backend(d, &p->backend_kind, &p->backend);
   if (s == ZIPFFT_SUCCESS) {
-    zipfft__target target = {p->backend->ops->max_shared_bytes(p->backend)};
+    zipfft__target target = target_of(p->backend);
     s = make(problem, &target, &p->decomposition);
   }
   if (s != ZIPFFT_SUCCESS) {
@@ -271,7 +281,8 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   const void *load_user = s->load_callback.user, *store_user = s->store_callback.user;
   size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
   int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
-  int64_t batch = dec->transforms[i], per_launch = max_grid_blocks * s->ffts_per_block;
+  int64_t cluster = zipfft__cluster_blocks(s);
+  int64_t batch = dec->transforms[i], per_launch = max_grid_blocks / cluster * s->ffts_per_block;
   if (!s->statistics && !dec->whole_batch[i]) /* the batch is the slowest digit */
     batch = batch / p->desc.batch * run->count;
   for (int64_t offset = 0; offset < batch; offset += per_launch) {
@@ -279,7 +290,7 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
     void *args[ZIPFFT__ARG_COUNT] = {(void *)&in,  (void *)&out, (void *)&tw,  &batch,
                                      &offset,      &aligned,     (void *)&aux, &loop_count,
                                      &first_index, &load_user,   &store_user};
-    zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block),
+    zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block * cluster),
                         zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), run->stream,
                         args};
     zipfft_status st = p->backend->ops->launch(p->backend, pk->handle, &l);

@@ -13,12 +13,15 @@ typedef struct zipfft__kernel_source {
   const char *text; /* whole translation unit */
   unsigned block_threads;
   size_t shared_bytes; /* dynamic shared memory per block */
+  /* > 1: blocks per thread-block cluster (fixed in the kernel's source); launches give a
+   * grid of whole clusters. */
+  unsigned cluster_blocks;
 } zipfft__kernel_source;
 
 /* Kernel arguments are passed as an array of pointers to the values, in the order of the
  * kernel's parameters (the cuLaunchKernel convention, used by both backends). */
 typedef struct zipfft__launch {
-  uint32_t grid;  /* blocks (x only) */
+  uint32_t grid;  /* blocks (x only; a multiple of the kernel's cluster size) */
   uint32_t block; /* threads per block */
   size_t shared_bytes;
   void *stream; /* CUstream on CUDA, NULL on the CPU */
@@ -48,6 +51,8 @@ typedef struct zipfft__backend_ops {
   uint64_t (*memory_bytes)(zipfft__backend *b);
   /* Largest dynamic shared memory a block may use (bytes). */
   size_t (*max_shared_bytes)(zipfft__backend *b);
+  /* Largest thread-block cluster whose blocks share their shared memory (1: none). */
+  int (*max_cluster_blocks)(zipfft__backend *b);
   void (*close)(zipfft__backend *b);
 } zipfft__backend_ops;
 

@@ -28,7 +28,8 @@ typedef void (*cpu_entry)(void **args, int64_t block_begin, int64_t block_end, v
 typedef struct cpu_kernel {
   void *library;
   cpu_entry entry;
-  size_t shared_bytes;
+  size_t shared_bytes; /* scratch of one block function: a whole cluster's */
+  unsigned cluster_blocks;
 } cpu_kernel;
 
 static const char *compiler(void) {
@@ -166,7 +167,8 @@ static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source
   cpu_kernel *k = s == ZIPFFT_SUCCESS ? calloc(1, sizeof *k) : NULL;
   if (s == ZIPFFT_SUCCESS && !k) s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "CPU kernel handle");
   if (k) {
-    k->shared_bytes = src->shared_bytes;
+    k->cluster_blocks = src->cluster_blocks > 1 ? src->cluster_blocks : 1;
+    k->shared_bytes = src->shared_bytes * k->cluster_blocks; /* one block function per cluster */
     s = load_object(so, size, src->name, k);
     if (s == ZIPFFT_SUCCESS)
       *kernel = k;
@@ -231,7 +233,7 @@ static int run_ranges(block_range *ranges, int count) {
 static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__launch *l) {
   (void)b;
   const cpu_kernel *k = kernel;
-  int64_t blocks = l->grid;
+  int64_t blocks = l->grid / k->cluster_blocks; /* a block function runs a whole cluster */
   int count = host_threads(blocks);
   block_range ranges[max_host_threads];
   for (int i = 0; i < count; i++)
@@ -292,6 +294,13 @@ static size_t cpu_max_shared_bytes(zipfft__backend *b) {
   return cpu_max_shared;
 }
 
+/* Clusters run as one block function (their blocks' threads in one loop), so any size up to
+ * the portable limit of CUDA's clusters works. */
+static int cpu_max_cluster_blocks(zipfft__backend *b) {
+  (void)b;
+  return 8;
+}
+
 static void cpu_close(zipfft__backend *b) { free(b); }
 
 static const zipfft__backend_ops cpu_ops = {
@@ -306,6 +315,7 @@ static const zipfft__backend_ops cpu_ops = {
     .free = cpu_free,
     .memory_bytes = cpu_memory_bytes,
     .max_shared_bytes = cpu_max_shared_bytes,
+    .max_cluster_blocks = cpu_max_cluster_blocks,
     .close = cpu_close,
 };
 

@@ -238,6 +238,11 @@ static size_t cuda_max_shared_bytes(zipfft__backend *b) {
   return (size_t)as_cuda(b)->max_shared_optin;
 }
 
+/* Thread-block clusters need compute capability 9.0; 8 blocks is the portable size. */
+static int cuda_max_cluster_blocks(zipfft__backend *b) {
+  return as_cuda(b)->cc_major >= 9 ? 8 : 1;
+}
+
 /* Releases the primary context and frees the backend; NULL is ignored. */
 static void cuda_close(zipfft__backend *b) {
   cuda_backend *cb = as_cuda(b);
@@ -258,6 +263,7 @@ static const zipfft__backend_ops cuda_ops = {
     .free = cuda_free,
     .memory_bytes = cuda_memory_bytes,
     .max_shared_bytes = cuda_max_shared_bytes,
+    .max_cluster_blocks = cuda_max_cluster_blocks,
     .close = cuda_close,
 };
 

@@ -141,6 +141,16 @@ const zipfft__expr *zipfft__e_block(zipfft__arena *a) {
   return expr(a, ZIPFFT__E_BLOCK, ZIPFFT__T_I64);
 }
 
+const zipfft__expr *zipfft__e_rank(zipfft__arena *a) {
+  return expr(a, ZIPFFT__E_RANK, ZIPFFT__T_I32);
+}
+
+const zipfft__expr *zipfft__e_rank_shared(zipfft__arena *a, const zipfft__expr *rank) {
+  zipfft__expr *e = expr(a, ZIPFFT__E_RANK_SHARED, ZIPFFT__T_SHARED);
+  e->u.arg = rank;
+  return e;
+}
+
 static int is_int_const(const zipfft__expr *e, int64_t v) {
   return e->kind == ZIPFFT__E_INT && e->u.int_value == v;
 }
@@ -366,6 +376,11 @@ zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__exp
 }
 
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b) { stmt(a, b, ZIPFFT__S_BARRIER); }
+
+void zipfft__s_cluster_barrier(zipfft__arena *a, zipfft__block *b) {
+  zipfft__stmt *s = stmt(a, b, ZIPFFT__S_BARRIER);
+  s->u.cluster_barrier = 1;
+}
 
 zipfft__stmt *zipfft__s_for(zipfft__arena *a, zipfft__block *b, const zipfft__var *var,
                             const zipfft__expr *count) {

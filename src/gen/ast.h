@@ -36,7 +36,9 @@ typedef enum zipfft__expr_kind {
   ZIPFFT__E_NOT,
   ZIPFFT__E_CAST,   /* to the expression's type */
   ZIPFFT__E_SELECT, /* cond ? a : b */
-  ZIPFFT__E_LOAD    /* array[index] from a REAL_TABLE or SHARED array */
+  ZIPFFT__E_LOAD,   /* array[index] from a REAL_TABLE or SHARED array */
+  ZIPFFT__E_RANK,   /* block's rank in its cluster (I32; 0 without clusters) */
+  ZIPFFT__E_RANK_SHARED /* the shared array of the cluster's block `arg` (SHARED) */
 } zipfft__expr_kind;
 
 typedef enum zipfft__binop {
@@ -86,8 +88,8 @@ typedef enum zipfft__stmt_kind {
   ZIPFFT__S_LOAD_COMPLEX,  /* (re, im) = complex element `index` of global or shared memory */
   ZIPFFT__S_STORE_COMPLEX, /* complex element `index` of global or shared memory = (re, im) */
   ZIPFFT__S_IF,
-  ZIPFFT__S_BARRIER, /* block-wide barrier; only at the top level of a kernel (or of a loop there)
-                      */
+  ZIPFFT__S_BARRIER, /* block-wide (or cluster-wide) barrier; only at the top level of a kernel
+                      (or of a loop there) */
   ZIPFFT__S_COMMENT,
   ZIPFFT__S_FOR, /* for (var = 0; var < count; var++) body: count uniform over the block */
   ZIPFFT__S_CALL /* a function of the emitters' prelude, called for its effect */
@@ -141,6 +143,8 @@ struct zipfft__stmt {
       zipfft__block then_block, else_block;
     } if_;
     const char *comment;
+    int cluster_barrier; /* BARRIER: every block of the cluster waits, and its shared-memory
+                            writes become visible to the others */
     struct {
       const zipfft__var *var;
       const zipfft__expr *count;
@@ -167,6 +171,9 @@ typedef struct zipfft__kernel_ast {
   size_t shared_bytes;
   int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
   int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */
+  /* > 1: blocks of a thread-block cluster, which see each other's shared memory (through
+   * E_RANK_SHARED); the grid is a whole number of clusters. */
+  int cluster_blocks;
   /* User callbacks of the loads and stores (NULL: none), and whether the kernel's input
    * and output elements are reals (the callbacks' value types). */
   const struct zipfft__callback *load_callback, *store_callback;
@@ -201,6 +208,9 @@ const zipfft__expr *zipfft__e_real(zipfft__arena *a, long double v);
 const zipfft__expr *zipfft__e_var(zipfft__arena *a, const zipfft__var *v);
 const zipfft__expr *zipfft__e_thread(zipfft__arena *a);
 const zipfft__expr *zipfft__e_block(zipfft__arena *a);
+/* The block's rank in its cluster, and the shared array of the cluster's block `rank`. */
+const zipfft__expr *zipfft__e_rank(zipfft__arena *a);
+const zipfft__expr *zipfft__e_rank_shared(zipfft__arena *a, const zipfft__expr *rank);
 const zipfft__expr *zipfft__e_bin(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
                                   const zipfft__expr *r);
 const zipfft__expr *zipfft__e_neg(zipfft__arena *a, const zipfft__expr *x);
@@ -237,6 +247,9 @@ void zipfft__s_store_real(zipfft__arena *a, zipfft__block *b, const zipfft__var 
 /* Appends an if statement and returns it so the caller fills then/else blocks. */
 zipfft__stmt *zipfft__s_if(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond);
 void zipfft__s_barrier(zipfft__arena *a, zipfft__block *b);
+/* A barrier of the whole thread-block cluster (shared-memory writes visible to all its
+ * blocks); on a kernel without clusters the same as a block barrier. */
+void zipfft__s_cluster_barrier(zipfft__arena *a, zipfft__block *b);
 /* Appends a loop of var (I64, declared by the loop) from 0 to count - 1 and returns it so
  * the caller fills its body; a loop at the top level may hold barriers (count must then be
  * the same for every thread of the block). */

@@ -13,7 +13,12 @@ typedef struct zipfft__dialect {
   const char *int64_suffix;    /* literal suffix of 64-bit integer constants */
   const char *table_load_open; /* text before "array[index]" of read-only table loads */
   const char *table_load_close;
-  int per_thread_live_vars; /* live-across-barrier variables are arrays indexed by tid */
+  int per_thread_live_vars; /* live-across-barrier variables are arrays indexed by live_index */
+  const char *live_index;   /* the thread's index among all threads that run one block
+                               function (a cluster's, when it has several blocks) */
+  /* Clusters: the first argument of zrank_shared(base, rank), which gives the shared array
+   * of the cluster's block `rank`, and the statement of a cluster barrier. */
+  const char *rank_shared_base, *cluster_barrier;
   /* Helpers called for complex loads and stores: global ones are named base + storage
    * suffix ("_f16", "_bf16") + access suffix; shared ones take a cast before the pointer. */
   const char *global_load, *global_store; /* base name; the storage suffix follows */

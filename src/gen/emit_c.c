@@ -24,7 +24,43 @@ static const zipfft__dialect c_dialect = {
     .shared_store = "zstore",
     .shared_load_cast = "(const unsigned char *)",
     .shared_store_cast = "(unsigned char *)",
+    .live_index = "tid",
+    .rank_shared_base = "zsmem_all",
 };
+
+/* Clusters: one block function runs every block of a cluster, its threads numbered
+ * cluster-wide (tid); each thread sees its own block's part of the cluster's shared
+ * memory as the kernel's shared array, and its thread index within its block (zlt). */
+static zipfft__dialect dialect_of(const zipfft__kernel_ast *k) {
+  zipfft__dialect d = c_dialect;
+  if (k->cluster_blocks > 1) d.thread_index = "zlt";
+  return d;
+}
+
+/* Threads one block function runs: the block's, or the whole cluster's. */
+static unsigned function_threads(const zipfft__kernel_ast *k) {
+  return k->block_threads * (unsigned)(k->cluster_blocks > 1 ? k->cluster_blocks : 1);
+}
+
+/* Reals of shared memory per block. */
+static size_t shared_reals(const zipfft__kernel_ast *k) {
+  return k->shared_bytes / (k->precision == ZIPFFT_F32 ? 4 : 8);
+}
+
+/* Opens the loop over the threads of one phase (and, for clusters, names the thread's
+ * block, its index there and its block's shared array). */
+static void open_thread_loop(zipfft__strbuf *sb, const zipfft__kernel_ast *k, int indent) {
+  zipfft__sb_indent(sb, indent);
+  zipfft__sb_printf(sb, "for (int32_t tid = 0; tid < %u; tid++) {\n", function_threads(k));
+  if (k->cluster_blocks <= 1) return;
+  zipfft__sb_indent(sb, indent + 1);
+  zipfft__sb_printf(sb,
+                    "const int32_t zlt = tid %% %u, zrank = tid / %u; zreal *%s = zsmem_all + "
+                    "(int64_t)zrank * %zu;\n",
+                    k->block_threads, k->block_threads, k->shared->name, shared_reals(k));
+  zipfft__sb_indent(sb, indent + 1);
+  zipfft__sb_printf(sb, "(void)zlt; (void)zrank; (void)%s;\n", k->shared->name);
+}
 
 /* Complex element access through memcpy: any alignment, no aliasing assumptions. */
 static const char c_prelude[] =
@@ -59,7 +95,8 @@ static void declare_live_vars(zipfft__strbuf *sb, const zipfft__block *b, unsign
  * the phases of its body. */
 static void emit_phases(zipfft__strbuf *sb, const zipfft__kernel_ast *k, const zipfft__block *b,
                         int indent) {
-  const zipfft__dialect *d = &c_dialect;
+  zipfft__dialect dialect = dialect_of(k);
+  const zipfft__dialect *d = &dialect;
   const zipfft__stmt *s = b->first;
   while (s) {
     if (s->kind == ZIPFFT__S_BARRIER) { /* the end of a thread loop is the barrier */
@@ -75,8 +112,7 @@ static void emit_phases(zipfft__strbuf *sb, const zipfft__kernel_ast *k, const z
       s = s->next;
       continue;
     }
-    zipfft__sb_indent(sb, indent);
-    zipfft__sb_printf(sb, "for (int32_t tid = 0; tid < %u; tid++) {\n", k->block_threads);
+    open_thread_loop(sb, k, indent);
     for (; s && s->kind != ZIPFFT__S_BARRIER && s->kind != ZIPFFT__S_FOR; s = s->next)
       zipfft__emit_stmt(sb, d, k->precision, s, indent + 1);
     zipfft__sb_indent(sb, indent);
@@ -89,10 +125,12 @@ static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k)
   const zipfft__dialect *d = &c_dialect;
   zipfft__sb_printf(sb, "static void %s_block(", k->name);
   zipfft__emit_params(sb, d, k);
-  zipfft__sb_printf(sb, "%sint64_t bid, zreal *%s) {\n", k->param_count ? ", " : "",
-                    k->shared ? k->shared->name : "zshared_unused");
+  const char *shared = k->cluster_blocks > 1 ? "zsmem_all"
+                       : k->shared            ? k->shared->name
+                                              : "zshared_unused";
+  zipfft__sb_printf(sb, "%sint64_t bid, zreal *%s) {\n", k->param_count ? ", " : "", shared);
   if (!k->shared) zipfft__sb_printf(sb, "  (void)zshared_unused;\n");
-  declare_live_vars(sb, &k->body, k->block_threads);
+  declare_live_vars(sb, &k->body, function_threads(k));
   emit_phases(sb, k, &k->body, 1);
   zipfft__sb_printf(sb, "}\n");
 }
@@ -139,6 +177,11 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   zipfft__emit_callback_prelude(&sb, "static inline", k);
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
+  if (k->cluster_blocks > 1)
+    zipfft__sb_printf(&sb,
+                      "static inline zreal *zrank_shared(zreal *all, int32_t rank) {\n"
+                      "  return all + (int64_t)rank * %zu;\n}\n",
+                      shared_reals(k));
   emit_block_function(&sb, k);
   zipfft__sb_printf(&sb,
                     "void %s(void **args, int64_t block_begin, int64_t block_end,"

@@ -34,7 +34,7 @@ static void print_real(zipfft__strbuf *sb, zipfft_precision prec, long double v)
 
 void zipfft__emit_var(zipfft__strbuf *sb, const zipfft__dialect *d, const zipfft__var *v) {
   if (d->per_thread_live_vars && v->live_across_barrier)
-    zipfft__sb_printf(sb, "%s[%s]", v->name, d->thread_index);
+    zipfft__sb_printf(sb, "%s[%s]", v->name, d->live_index);
   else
     zipfft__sb_printf(sb, "%s", v->name);
 }
@@ -91,6 +91,14 @@ static void print_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
       break;
     case ZIPFFT__E_BLOCK:
       zipfft__sb_printf(sb, "%s", d->block_index);
+      break;
+    case ZIPFFT__E_RANK:
+      zipfft__sb_printf(sb, "zrank");
+      break;
+    case ZIPFFT__E_RANK_SHARED:
+      zipfft__sb_printf(sb, "zrank_shared(%s, ", d->rank_shared_base);
+      print_expr(sb, d, prec, e->u.arg, 0);
+      zipfft__sb_printf(sb, ")");
       break;
     case ZIPFFT__E_BINARY:
       print_binary(sb, d, prec, e);
@@ -242,7 +250,7 @@ void zipfft__emit_stmt(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
       print_if(sb, d, prec, s, indent);
       break;
     case ZIPFFT__S_BARRIER:
-      zipfft__sb_printf(sb, "__syncthreads();\n");
+      zipfft__sb_printf(sb, "%s\n", s->u.cluster_barrier ? d->cluster_barrier : "__syncthreads();");
       break;
     case ZIPFFT__S_COMMENT:
       zipfft__sb_printf(sb, "// %s\n", s->u.comment);

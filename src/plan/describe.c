@@ -23,7 +23,9 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   }
   zipfft__sb_printf(sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
                     kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
-                    (long long)zipfft__logical_length(s), (long long)dec->transforms[i],
+                    (long long)(s->cluster > 1 ? zipfft__transform_points(s)
+                                               : zipfft__logical_length(s)),
+                    (long long)dec->transforms[i],
                     s->pass_count, s->pass_count == 1 ? "" : "es");
   for (int r = 0; r < s->pass_count; r++)
     zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
@@ -32,6 +34,12 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
       s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
       s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "",
       s->store_major ? " (stored by neighbouring threads on neighbouring transforms)" : "");
+  if (s->cluster > 1)
+    zipfft__sb_printf(sb,
+                      "      cluster of %d blocks per transform: each block a %lld-point FFT of "
+                      "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
+                      "memory\n",
+                      s->cluster, (long long)s->n, s->cluster, s->cluster);
   if (s->twiddle_length)
     zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);

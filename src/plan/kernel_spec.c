@@ -53,6 +53,16 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   return extent < bound ? extent : bound;
 }
 
+int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
+
+int64_t zipfft__transform_points(const zipfft__kernel_spec *s) {
+  return s->n * zipfft__cluster_blocks(s);
+}
+
+int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
+  return s->twiddle_length > 0 ? s->twiddle_length : s->cluster > 1 ? s->n * s->cluster : 0;
+}
+
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || s->bluestein_n > 0);
 }
@@ -103,7 +113,7 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
-      !zipfft__two_ffts(s) && !s->statistics)
+      !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
     return 0;
   return (size_t)(2 * (s->ffts_per_block * zipfft__c2c_shared_stride(s) +
                        zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s))) *
@@ -130,6 +140,8 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
   char storage[16] = "", fused[384] = "";
   if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
+  if (s->cluster > 1)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_grp%d", s->cluster);
   if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
   if (s->bluestein_n)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",

@@ -128,6 +128,15 @@ typedef struct zipfft__kernel_spec {
   int statistics;
   int64_t loop_in_stride, stats_plane;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
+  /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
+   * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
+   * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
+   * memory with the passes of `radices` (product n), multiplies output k by
+   * exp(sign 2 pi i b k / (n * cluster)), and after a cluster barrier each block takes
+   * n / cluster of the k: it reads them from every block's shared memory, runs the
+   * cluster-point DFTs and stores outputs k + n * q, q < cluster (a four-step split whose
+   * transpose goes through the distributed shared memory instead of global memory). */
+  int cluster;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -159,6 +168,14 @@ int zipfft__two_ffts(const zipfft__kernel_spec *s);
  * registers: its first and last radix agree, so the last pass leaves each thread the
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
+
+/* Blocks per thread-block cluster (1: the kernel has no clusters). */
+int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
+/* Points of one whole transform: n, or n * cluster for cluster kernels. */
+int64_t zipfft__transform_points(const zipfft__kernel_spec *s);
+/* Length L of the two-level twiddle exp(sign 2 pi i x / L) the kernel applies: the four-step
+ * twiddle_length, or a cluster kernel's n * cluster; 0 when none. */
+int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s);
 
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
  * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the

@@ -52,6 +52,7 @@ void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes);
 /* Limits of the target that shape the decomposition. */
 typedef struct zipfft__target {
   size_t max_shared_bytes; /* per block */
+  int max_cluster_blocks;  /* largest thread-block cluster (1 or less: none) */
 } zipfft__target;
 
 typedef struct zipfft__strategy {

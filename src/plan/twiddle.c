@@ -75,12 +75,13 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
   l.split = at;
   if (zipfft__kind_is_half(s->kind)) at += s->n / 2 + 1;
-  if (s->twiddle_length > 0) {
-    while (((int64_t)1 << (2 * l.large_shift)) < s->twiddle_length) l.large_shift++;
+  int64_t large = zipfft__large_twiddle_length(s);
+  if (large > 0) {
+    while (((int64_t)1 << (2 * l.large_shift)) < large) l.large_shift++;
     int64_t low = (int64_t)1 << l.large_shift;
     l.large_low = at;
     l.large_high = at + low;
-    at += low + (s->twiddle_length + low - 1) / low;
+    at += low + (large + low - 1) / low;
   }
   l.chirp = at;
   if (zipfft__needs_chirp(s)) at += s->bluestein_n;
@@ -107,7 +108,7 @@ static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
 /* The two levels of the four-step twiddle exp(sign 2 pi i e / L). */
 static void put_large_twiddles(const zipfft__kernel_spec *s, void *table) {
   zipfft__table_layout l = zipfft__table_layout_of(s);
-  int64_t low = (int64_t)1 << l.large_shift, big = s->twiddle_length;
+  int64_t low = (int64_t)1 << l.large_shift, big = zipfft__large_twiddle_length(s);
   long double c, sn;
   for (int64_t e = 0; e < low; e++) {
     unit_root(e % big, big, &c, &sn);
@@ -236,7 +237,7 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
     ns *= r;
   }
   if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
-  if (s->twiddle_length > 0) put_large_twiddles(s, table);
+  if (zipfft__large_twiddle_length(s) > 0) put_large_twiddles(s, table);
   if (zipfft__needs_chirp(s)) put_chirp(s, table);
   /* A pointwise FILTER kernel's filter is left to the plan (api/bluestein_filter.c): its
    * length is beyond what a host FFT in long double does quickly. */
