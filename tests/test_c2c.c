@@ -450,7 +450,43 @@ static void run_quick_variants(void) {
       }
 }
 
-/* Quick tier, part 3: the four-step kernels on short lengths, by lowering the longest
+/* On the CPU backend (which has clusters), checks that the case's plan is a cluster kernel
+ * of `blocks` blocks, so that the cluster cases keep testing what they name. */
+static void check_cluster_plan(const c2c_case *c, int blocks) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  zipfft_plan plan = NULL;
+  char err[max_text], text[4096], want[64];
+  if (make_plan(c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(c, "plan creation: %s", err);
+    return;
+  }
+  snprintf(want, sizeof want, "cluster of %d blocks", blocks);
+  if (zipfft_plan_print(plan, text, sizeof text, NULL) != ZIPFFT_SUCCESS || !strstr(text, want))
+    case_fail(c, "plan is not a %s kernel:\n%s", want, text);
+  zipfft_plan_destroy(plan);
+}
+
+/* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
+ * layout variants they take: batch distances, in-place, misalignment, scale. */
+static void run_quick_clusters(void) {
+  static const size_t variants[] = {0, 1, 5, 11, 13, 14, 15};
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+  } lengths[] = {{ZIPFFT_F32, 32768}, {ZIPFFT_F64, 16384}};
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 1, ZIPFFT_FORWARD);
+    check_cluster_plan(&plain, 4);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      variant shorter = quick_variants[variants[v]];
+      if (shorter.batch > 3) shorter.batch = 3;
+      c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
+      run_case(&c);
+    }
+  }
+}
+
+/* Quick tier, part 4: the four-step kernels on short lengths, by lowering the longest
  * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
  * factor, and every layout variant. */
 static void run_quick_fourstep(void) {
@@ -646,6 +682,7 @@ static void run_tiers(void) {
                {ZIPFFT_F64, 2187, 1},  {ZIPFFT_F32, 65536, 1}, {ZIPFFT_F32, 4099, 2}};
   run_quick_lengths();
   run_quick_variants();
+  run_quick_clusters();
   run_quick_fourstep();
   for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
     run_round_trip(trips[i].p, trips[i].n, trips[i].batch);

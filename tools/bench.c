@@ -72,6 +72,7 @@ static const size_info sizes[] = {
     {1, {2401}, 0, 0, 0, ZIPFFT_C2C},
     {1, {3125}, 0, 0, 0, ZIPFFT_C2C},
     {1, {16384}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {32768}, 0, 0, 0, ZIPFFT_C2C},
     {1, {65536}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 20}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 24}, 0, 1, 0, ZIPFFT_C2C},

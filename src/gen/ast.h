@@ -34,10 +34,10 @@ typedef enum zipfft__expr_kind {
   ZIPFFT__E_BINARY,
   ZIPFFT__E_NEG,
   ZIPFFT__E_NOT,
-  ZIPFFT__E_CAST,   /* to the expression's type */
-  ZIPFFT__E_SELECT, /* cond ? a : b */
-  ZIPFFT__E_LOAD,   /* array[index] from a REAL_TABLE or SHARED array */
-  ZIPFFT__E_RANK,   /* block's rank in its cluster (I32; 0 without clusters) */
+  ZIPFFT__E_CAST,       /* to the expression's type */
+  ZIPFFT__E_SELECT,     /* cond ? a : b */
+  ZIPFFT__E_LOAD,       /* array[index] from a REAL_TABLE or SHARED array */
+  ZIPFFT__E_RANK,       /* block's rank in its cluster (I32; 0 without clusters) */
   ZIPFFT__E_RANK_SHARED /* the shared array of the cluster's block `arg` (SHARED) */
 } zipfft__expr_kind;
 

@@ -801,8 +801,8 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, kk));
       zipfft__cval y[ZIPFFT__MAX_RADIX], z[ZIPFFT__MAX_RADIX];
       for (int b = 0; b < cluster; b++) {
-        y[b] = zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR,
-                                  ZIPFFT_STORAGE_DEFAULT);
+        y[b] =
+            zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
         if (b > 0)
           y[b] = zipfft__cval_materialize(
               c->a, g, apply_large_twiddle(c, g, zipfft__e_int(c->a, ZIPFFT__T_I64, b), kk, y[b]));

@@ -126,8 +126,8 @@ static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k)
   zipfft__sb_printf(sb, "static void %s_block(", k->name);
   zipfft__emit_params(sb, d, k);
   const char *shared = k->cluster_blocks > 1 ? "zsmem_all"
-                       : k->shared            ? k->shared->name
-                                              : "zshared_unused";
+                       : k->shared           ? k->shared->name
+                                             : "zshared_unused";
   zipfft__sb_printf(sb, "%sint64_t bid, zreal *%s) {\n", k->param_count ? ", " : "", shared);
   if (!k->shared) zipfft__sb_printf(sb, "  (void)zshared_unused;\n");
   declare_live_vars(sb, &k->body, function_threads(k));

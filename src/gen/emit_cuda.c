@@ -100,7 +100,8 @@ static const char cuda_word_prelude[] =
  * clusters). */
 static void emit_signature(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   zipfft__sb_printf(sb, "extern \"C\" __global__ void ");
-  if (k->cluster_blocks > 1) zipfft__sb_printf(sb, "__cluster_dims__(%d, 1, 1) ", k->cluster_blocks);
+  if (k->cluster_blocks > 1)
+    zipfft__sb_printf(sb, "__cluster_dims__(%d, 1, 1) ", k->cluster_blocks);
   if (k->min_blocks > 0)
     zipfft__sb_printf(sb, "__launch_bounds__(%u, %d) ", k->block_threads, k->min_blocks);
   else

@@ -116,8 +116,7 @@ int zipfft__size_axis_pass(zipfft__kernel_spec *s, int64_t transforms, const zip
   int inner = s->batch_dims - 1;
   s->fft_major =
       transforms > 1 && s->batch_in_strides[inner] < s->in_stride && s->batch_in_strides[inner] > 0;
-  if (zipfft__size_cluster_kernel(s, transforms, t) ||
-      zipfft__size_single_kernel(s, transforms, t))
+  if (zipfft__size_cluster_kernel(s, transforms, t) || zipfft__size_single_kernel(s, transforms, t))
     return 1;
   if (!zipfft__kind_is_half(s->kind)) return 0;
   /* Half of the even length does not fit (e.g. it has a large prime factor): full length. */

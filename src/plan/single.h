@@ -14,11 +14,10 @@
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
 /* Sizes a plain C2C row pass (contiguous elements, no extents, fused operations or
- * four-step twiddle) as a cluster kernel when the target has thread-block clusters and one
- * block would hold the whole transform in more than a third of a multiprocessor's shared
- * memory (or could not hold it): n becomes n / cluster for the smallest cluster (2, 4, 8)
- * whose blocks stay within that third. Returns 0 (spec unchanged) when that does not
- * apply. */
+ * four-step twiddle) as a cluster kernel when the target has thread-block clusters and no
+ * single block can hold the transform: n becomes n / cluster for the smallest cluster (2
+ * or 4 blocks) whose blocks each stay within a third of a multiprocessor's shared memory.
+ * Returns 0 (spec unchanged) when that does not apply. */
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                 const zipfft__target *t);
 /* The smallest 7-smooth length (prime factors 2, 3, 5, 7: the cheapest radices) at least
