@@ -132,6 +132,20 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
 const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
                                               const zipfft__thread_coords *k,
                                               const int64_t *strides, const char *name);
+/* Emits every pass of one n-point FFT: the first pass loads from global memory unless
+ * from_shared, the last stores to global memory when to_global, else to shared memory
+ * (natural order) followed by a barrier. */
+void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_shared,
+                      int to_global);
+/* y * exp(sign 2 pi i column e / L) for the kernel's two-level twiddle table (L its
+ * zipfft__large_twiddle_length). */
+zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                         const zipfft__expr *column, const zipfft__expr *e,
+                                         zipfft__cval y);
+/* The body of a cluster kernel (gen/build_cluster.c), and what a cluster spec cannot
+ * combine with (NULL: none, or not a cluster kernel). */
+void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body);
+const char *zipfft__check_cluster(const zipfft__kernel_spec *s);
 /* The body of a pointwise kernel (gen/build_pointwise.c). */
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF, one pair: from Z[kk] (a) and Z[n - kk] (z), stores the scaled spectrum values

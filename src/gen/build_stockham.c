@@ -425,9 +425,9 @@ static const zipfft__expr *large_twiddle_column(zipfft__stockham_build *c, zipff
 }
 
 /* y * exp(sign 2 pi i m e / L) from the two-level table: low[x % 2^s] * high[x >> s]. */
-static zipfft__cval apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
-                                        const zipfft__expr *column, const zipfft__expr *e,
-                                        zipfft__cval y) {
+zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                         const zipfft__expr *column, const zipfft__expr *e,
+                                         zipfft__cval y) {
   zipfft__table_layout l = zipfft__table_layout_of(c->s);
   const zipfft__expr *x =
       let(c, blk, "x", bin(c, ZIPFFT__OP_MUL, column, zipfft__e_cast(c->a, ZIPFFT__T_I64, e)));
@@ -453,7 +453,8 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
   if (c->s->fused != ZIPFFT__FUSED_NONE) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
-  if (column) y = apply_large_twiddle(c, blk, column, e, zipfft__cval_materialize(c->a, blk, y));
+  if (column)
+    y = zipfft__apply_large_twiddle(c, blk, column, e, zipfft__cval_materialize(c->a, blk, y));
   if (c->s->scale == 1.0) return y;
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
   return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, y.re, scale), bin(c, ZIPFFT__OP_MUL, y.im, scale)};
@@ -704,8 +705,8 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
 }
 
 /* Emits every pass of one n-point FFT. */
-static void emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_shared,
-                     int to_global) {
+void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_shared,
+                      int to_global) {
   for (int p = 0; p < c->s->pass_count; p++) emit_pass(c, body, p, from_shared, to_global);
 }
 
@@ -771,72 +772,6 @@ static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
     }
 }
 
-/* Cluster kernels, after every block's FFT left its n outputs (times the rank twiddle, not
- * yet applied) in its shared memory: block rank takes n / cluster of the k, reads element k
- * of every block b of the cluster, multiplies it by exp(sign 2 pi i b k / (n * cluster)),
- * runs the cluster-point DFT over b and stores outputs k + n * q. Neighbouring threads
- * take neighbouring k, so every store is coalesced. */
-static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) {
-  int cluster = c->s->cluster;
-  int64_t share = c->s->n / cluster, threads = c->s->threads_per_fft;
-  zipfft__s_comment(c->a, body, "cluster: cluster-point DFTs across the blocks' shared memory");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  const zipfft__var *blocks[ZIPFFT__MAX_RADIX];
-  for (int b = 0; b < cluster; b++) {
-    blocks[b] = zipfft__var_new(c->a, "rs", ZIPFFT__T_SHARED);
-    zipfft__s_decl(c->a, body, blocks[b], zipfft__e_rank_shared(c->a, i32(c, b)));
-  }
-  const zipfft__expr *first =
-      let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
-  zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, body, k.active), targets);
-  for (int v = 0; v < 2; v++)
-    for (int64_t i = 0; i * threads < share; i++) {
-      const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, k.t, i32(c, i * threads));
-      zipfft__block *g = (i + 1) * threads <= share
-                             ? targets[v]
-                             : open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, offset, i32(c, share)));
-      const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, first, offset));
-      const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, kk));
-      zipfft__cval y[ZIPFFT__MAX_RADIX], z[ZIPFFT__MAX_RADIX];
-      for (int b = 0; b < cluster; b++) {
-        y[b] =
-            zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-        if (b > 0)
-          y[b] = zipfft__cval_materialize(
-              c->a, g, apply_large_twiddle(c, g, zipfft__e_int(c->a, ZIPFFT__T_I64, b), kk, y[b]));
-      }
-      zipfft__emit_dft(c->a, g, c->s->sign, cluster, y, z);
-      for (int q = 0; q < cluster; q++) {
-        const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * c->s->n));
-        zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, NULL, e, z[q]), base, e,
-                                   access_of_branch[v]);
-      }
-    }
-}
-
-/* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
- * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
- * leaves (freeing its shared memory) while another still reads it. */
-static void emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
-  emit_fft(c, body, 0, 0);
-  if (body->last && body->last->kind == ZIPFFT__S_BARRIER) body->last->u.cluster_barrier = 1;
-  emit_cluster_stores(c, body);
-  zipfft__s_cluster_barrier(c->a, body);
-}
-
-/* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row kernel). */
-static const char *check_cluster(const zipfft__kernel_spec *s) {
-  if (s->cluster <= 1) return NULL;
-  if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
-  if (s->kind != ZIPFFT__KIND_C2C || s->ffts_per_block != 1 || s->fft_major || s->store_major ||
-      s->twiddle_length || s->bluestein_n || s->fused || s->statistics || s->load_extent ||
-      s->store_extent || s->pointwise)
-    return "cluster kernels are plain C2C rows";
-  return NULL;
-}
-
 /* Rejects specs the builder cannot turn into a kernel. */
 static const char *check_spec(const zipfft__kernel_spec *s) {
   int64_t product = 1;
@@ -861,7 +796,7 @@ static const char *check_spec(const zipfft__kernel_spec *s) {
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
   for (int d = 1; d < s->batch_dims; d++)
     if (s->batch_counts[d] < 1) return "bad batch count";
-  return check_cluster(s);
+  return zipfft__check_cluster(s);
 }
 
 const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
@@ -914,7 +849,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   zipfft__block *body = &k->body;
   k->cluster_blocks = zipfft__cluster_blocks(spec);
   if (spec->cluster > 1) {
-    emit_cluster_kernel(&c, body);
+    zipfft__emit_cluster_kernel(&c, body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   if (spec->statistics) body = open_statistics_loop(&c, body);
@@ -925,7 +860,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
   c.keep_outputs = zipfft__fused_handoff(spec);
-  emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
+  zipfft__emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
   if (two) {
     if (spec->bluestein_n > 0) {
       emit_bluestein_multiply(&c, body);
@@ -933,7 +868,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     } else {
       c.multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
     }
-    emit_fft(&c, body, 1, !staged);
+    zipfft__emit_fft(&c, body, 1, !staged);
   }
   if (spec->kind == ZIPFFT__KIND_R2C_HALF)
     zipfft__emit_split(&c, body);
