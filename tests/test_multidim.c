@@ -169,7 +169,8 @@ static const md_case cases[] = {
     {ZIPFFT_F64, 3, {3, 13, 2}, 1, ZIPFFT_INVERSE, DENSE, 1},
 };
 
-/* A 2D transform whose rows are too long for one kernel, at their true size. */
+/* A 2D transform whose rows are too long for one block, at their true size: run as a
+ * cluster kernel (4 blocks of 8192 points) and, with clusters off, through the workspace. */
 static const md_case long_case = {ZIPFFT_F32, 2, {3, 32768}, 1, ZIPFFT_INVERSE, PADDED, 0};
 
 int main(void) {
@@ -182,6 +183,9 @@ int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   ran += run_case(&long_case);
+  setenv("ZIPFFT_CLUSTER", "0", 1);
+  ran += run_case(&long_case);
+  unsetenv("ZIPFFT_CLUSTER");
   printf("test_multidim (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_multidim", ran);
 }
