@@ -20,14 +20,6 @@
 #include "cufft_loader.h"
 #include "zipfft.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-enum {
-  BENCH_HELP = -1,
-  BENCH_OK = ZIPFFT_TOOL_DEVICE_OK,
-  BENCH_FAILED = ZIPFFT_TOOL_DEVICE_FAILED,
-  BENCH_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
-};
 static const char tool_name[] = "bench"; /* prefix of every message */
 enum { MAX_TIMED_RUNS = 25 };
 
@@ -822,7 +814,7 @@ static int run_problems(bench_context *ctx, bench_problem *problems, int count) 
 
 /* Runs every measurement on the open device (plan creation first, before any compile of the
  * timed size), writes the Markdown file, frees the buffers and prints the final table last.
- * Returns BENCH_OK when everything succeeded and matched, else BENCH_FAILED. */
+ * Returns ZIPFFT_TOOL_OK when everything succeeded and matched, else ZIPFFT_TOOL_FAILED. */
 static int bench_session(bench_context *ctx, const bench_options *opt, bench_problem *problems,
                          int count) {
   int ok, bad = 0;
@@ -837,10 +829,10 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
   bench_free(ctx);
   zipfft_tool_cufft_unload(&ctx->cufft);
   ctx->have_cufft = 0;
-  if (!ok && !ctx->copy_gbps) return BENCH_FAILED;
+  if (!ok && !ctx->copy_gbps) return ZIPFFT_TOOL_FAILED;
   if (bad) printf("\nbench: %d problem(s) failed or mismatched\n", bad);
   print_final_table(ctx, problems, count);
-  return ok && !bad && !ctx->dev.failed ? BENCH_OK : BENCH_FAILED;
+  return ok && !bad && !ctx->dev.failed ? ZIPFFT_TOOL_OK : ZIPFFT_TOOL_FAILED;
 }
 
 /* The `zipfft bench` subcommand (contract in bench.h). */
@@ -850,14 +842,14 @@ int zipfft_tool_bench(int argc, char **argv) {
   bench_problem problems[ARRAY_LEN(precisions) * ARRAY_LEN(sizes)];
   int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
                                             ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
-  if (rc == BENCH_HELP) return BENCH_OK;
-  if (rc != BENCH_OK) return rc;
+  if (rc == ZIPFFT_TOOL_HELP) return ZIPFFT_TOOL_OK;
+  if (rc != ZIPFFT_TOOL_OK) return rc;
   count = build_problems(&opt, problems);
   memset(&ctx, 0, sizeof ctx);
   ctx.host_in_precision = -1;
   ctx.runs = opt.common.quick ? quick_runs : full_runs;
   rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.common.device);
-  if (rc == BENCH_OK) rc = bench_session(&ctx, &opt, problems, count);
+  if (rc == ZIPFFT_TOOL_OK) rc = bench_session(&ctx, &opt, problems, count);
   zipfft_tool_device_close(&ctx.dev);
   return rc;
 }

@@ -16,14 +16,6 @@
 #include "cufft_loader.h"
 #include "zipfft.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-enum {
-  TDM_HELP = -1,
-  TDM_OK = ZIPFFT_TOOL_DEVICE_OK,
-  TDM_FAILED = ZIPFFT_TOOL_DEVICE_FAILED,
-  TDM_NO_DEVICE = ZIPFFT_TOOL_NO_DEVICE
-};
 static const char tool_name[] = "bench-2dtm"; /* prefix of every message */
 enum { WARMUP_CALLS = 3, WINDOWS = 11, CALLS_PER_WINDOW = 3 };
 enum { BLOCK_THREADS = 256, MAX_GRID = 65536 };
@@ -946,7 +938,8 @@ static int run_cases(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, in
 }
 
 /* Runs every measurement on the open device, writes the Markdown file and prints the final
- * table. Returns TDM_OK when everything succeeded and the check passed, else TDM_FAILED. */
+ * table. Returns ZIPFFT_TOOL_OK when everything succeeded and the check passed, else
+ * ZIPFFT_TOOL_FAILED. */
 static int run_session(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, int count) {
   int ok, bad = 0;
   load_cufft_pipeline(ctx);
@@ -958,10 +951,11 @@ static int run_session(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, 
   }
   destroy_events(ctx);
   unload_cufft_pipeline(ctx);
-  if (!ok && !ctx->copy_gbps) return TDM_FAILED;
+  if (!ok && !ctx->copy_gbps) return ZIPFFT_TOOL_FAILED;
   if (bad) printf("\nbench-2dtm: %d row(s) failed\n", bad);
   print_final_table(ctx, rows, count);
-  return ok && !bad && !ctx->dev.failed && ctx->check_state != CHECK_FAIL ? TDM_OK : TDM_FAILED;
+  return ok && !bad && !ctx->dev.failed && ctx->check_state != CHECK_FAIL ? ZIPFFT_TOOL_OK
+                                                                          : ZIPFFT_TOOL_FAILED;
 }
 
 /* The `zipfft bench-2dtm` subcommand (contract in bench_2dtm.h). */
@@ -971,13 +965,13 @@ int zipfft_tool_bench_2dtm(int argc, char **argv) {
   tdm_row rows[2 * ARRAY_LEN(cases)];
   int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
                                             ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
-  if (rc == TDM_HELP) return TDM_OK;
-  if (rc != TDM_OK) return rc;
+  if (rc == ZIPFFT_TOOL_HELP) return ZIPFFT_TOOL_OK;
+  if (rc != ZIPFFT_TOOL_OK) return rc;
   count = build_rows(&opt, rows);
   memset(&ctx, 0, sizeof ctx);
   snprintf(ctx.check_problem, sizeof ctx.check_problem, "not reached");
   rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.device);
-  if (rc == TDM_OK) rc = run_session(&ctx, &opt, rows, count);
+  if (rc == ZIPFFT_TOOL_OK) rc = run_session(&ctx, &opt, rows, count);
   zipfft_tool_device_close(&ctx.dev);
   return rc;
 }

@@ -8,8 +8,17 @@
 
 #include "zipfft.h"
 
-/* Results of zipfft_tool_parse_options. */
-enum { ZIPFFT_TOOL_HELP = -1, ZIPFFT_TOOL_OK = 0, ZIPFFT_TOOL_FAILED = 1 };
+/* Elements of an array. */
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Results of zipfft_tool_parse_options and zipfft_tool_device_open, and the subcommands'
+ * exit codes (HELP aside: the usage was printed, the subcommand exits with OK). */
+enum {
+  ZIPFFT_TOOL_HELP = -1,
+  ZIPFFT_TOOL_OK = 0,
+  ZIPFFT_TOOL_FAILED = 1,
+  ZIPFFT_TOOL_NO_DEVICE = 2
+};
 
 /* One command-line option: its name, whether a value follows, and how it is applied to
  * the tool's options (1 when the value is valid). */

@@ -51,12 +51,12 @@ int zipfft_tool_device_open(zipfft_tool_device *d, const char *tool, int ordinal
       !read_device_info(d) ||
       !zipfft_tool_cu_ok(d, d->cu->cuDevicePrimaryCtxRetain(&d->context, d->device),
                          "cuDevicePrimaryCtxRetain"))
-    return ZIPFFT_TOOL_DEVICE_FAILED;
+    return ZIPFFT_TOOL_FAILED;
   d->context_retained = 1;
   if (!zipfft_tool_cu_ok(d, d->cu->cuCtxPushCurrent(d->context), "cuCtxPushCurrent"))
-    return ZIPFFT_TOOL_DEVICE_FAILED;
+    return ZIPFFT_TOOL_FAILED;
   d->context_pushed = 1;
-  return ZIPFFT_TOOL_DEVICE_OK;
+  return ZIPFFT_TOOL_OK;
 }
 
 void zipfft_tool_device_close(zipfft_tool_device *d) {

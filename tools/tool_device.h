@@ -4,9 +4,7 @@
 #define ZIPFFT_TOOL_TOOL_DEVICE_H
 
 #include "backend/cuda_api.h"
-
-/* Results of zipfft_tool_device_open (the subcommands' exit codes). */
-enum { ZIPFFT_TOOL_DEVICE_OK = 0, ZIPFFT_TOOL_DEVICE_FAILED = 1, ZIPFFT_TOOL_NO_DEVICE = 2 };
+#include "tool_common.h"
 
 typedef struct zipfft_tool_device {
   const char *tool; /* prefix of every message */
@@ -25,7 +23,7 @@ typedef struct zipfft_tool_device {
 int zipfft_tool_cu_ok(zipfft_tool_device *d, CUresult result, const char *what);
 /* Loads the driver, checks that device `ordinal` exists, reads its name, driver version and
  * architecture, retains its primary context and makes it current. Returns
- * ZIPFFT_TOOL_DEVICE_OK, ZIPFFT_TOOL_NO_DEVICE or ZIPFFT_TOOL_DEVICE_FAILED (messages
+ * ZIPFFT_TOOL_OK, ZIPFFT_TOOL_NO_DEVICE or ZIPFFT_TOOL_FAILED (messages
  * printed, prefixed by tool). *d is cleared first; zipfft_tool_device_close undoes whatever
  * was reached. */
 int zipfft_tool_device_open(zipfft_tool_device *d, const char *tool, int ordinal);
