@@ -21,11 +21,10 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks));
     return;
   }
-  zipfft__sb_printf(
-      sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ", kinds[s->kind],
-      arrays[dec->src[i]], arrays[dec->dst[i]],
-      (long long)(s->cluster > 1 ? zipfft__transform_points(s) : zipfft__logical_length(s)),
-      (long long)dec->transforms[i], s->pass_count, s->pass_count == 1 ? "" : "es");
+  zipfft__sb_printf(sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
+                    kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
+                    (long long)zipfft__logical_length(s), (long long)dec->transforms[i],
+                    s->pass_count, s->pass_count == 1 ? "" : "es");
   for (int r = 0; r < s->pass_count; r++)
     zipfft__sb_printf(sb, "%s%d", r ? "x" : "", s->radices[r]);
   zipfft__sb_printf(

@@ -41,7 +41,7 @@ size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
 }
 
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
-  return s->bluestein_n > 0 ? s->bluestein_n : s->n;
+  return s->bluestein_n > 0 ? s->bluestein_n : zipfft__transform_points(s);
 }
 
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
@@ -60,7 +60,9 @@ int64_t zipfft__transform_points(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
-  return s->twiddle_length > 0 ? s->twiddle_length : s->cluster > 1 ? s->n * s->cluster : 0;
+  return s->twiddle_length > 0 ? s->twiddle_length
+         : s->cluster > 1      ? zipfft__transform_points(s)
+                               : 0;
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {

@@ -155,7 +155,8 @@ int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s);
  * element may be: lets the loads of elements beyond it be dropped at generation time. */
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 
-/* The transform length the kernel's loads and stores see: bluestein_n, else n. */
+/* The transform length the kernel's loads and stores see: bluestein_n, else
+ * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major and Bluestein kernels). */
