@@ -63,9 +63,6 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
   if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
-  if (s->kind != ZIPFFT__KIND_C2C || s->ffts_per_block != 1 || s->fft_major || s->store_major ||
-      s->twiddle_length || s->bluestein_n || s->fused || s->statistics || s->load_extent ||
-      s->store_extent || s->pointwise)
-    return "cluster kernels are plain C2C rows";
+  if (!zipfft__plain_c2c(s) || s->ffts_per_block != 1) return "cluster kernels are plain C2C rows";
   return NULL;
 }

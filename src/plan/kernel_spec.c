@@ -53,6 +53,12 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   return extent < bound ? extent : bound;
 }
 
+int zipfft__plain_c2c(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2C && !s->fft_major && !s->store_major && !s->twiddle_length &&
+         !s->load_extent && !s->store_extent && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
+         s->pointwise == ZIPFFT__PW_NONE && s->bluestein_n == 0;
+}
+
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
 
 int64_t zipfft__transform_points(const zipfft__kernel_spec *s) {

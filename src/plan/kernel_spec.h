@@ -170,6 +170,10 @@ int zipfft__two_ffts(const zipfft__kernel_spec *s);
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
 
+/* 1 when the kernel is asked for a plain C2C transform and nothing more: no real data,
+ * extents, four-step twiddle, neighbouring-transform mapping or store, Bluestein, fused
+ * multiply, statistics or pointwise op (what a cluster kernel can do). */
+int zipfft__plain_c2c(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
 /* Points of one whole transform: n, or n * cluster for cluster kernels. */

@@ -201,10 +201,8 @@ static size_t cluster_bytes(void) {
 
 /* 1 when a spec is a plain C2C row pass, the only kind cluster kernels do. */
 static int cluster_candidate(const zipfft__kernel_spec *s, const zipfft__target *t) {
-  return t->max_cluster_blocks >= 2 && s->kind == ZIPFFT__KIND_C2C && !s->fft_major &&
-         !s->store_major && s->in_stride == 1 && s->out_stride == 1 && !s->twiddle_length &&
-         !s->load_extent && !s->store_extent && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
-         s->pointwise == ZIPFFT__PW_NONE && s->bluestein_n == 0;
+  return t->max_cluster_blocks >= 2 && zipfft__plain_c2c(s) && s->in_stride == 1 &&
+         s->out_stride == 1;
 }
 
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
