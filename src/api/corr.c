@@ -152,22 +152,22 @@ zipfft_status zipfft_corr_destroy(zipfft_corr c) {
   return ZIPFFT_SUCCESS;
 }
 
-zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths) {
+/* The length accessors: copies the problem's output lengths, or its FFT lengths (fft). */
+static zipfft_status copy_lengths(const char *function, zipfft_corr c, int64_t *lengths, int fft) {
   if (!c || !lengths)
-    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_output_lengths: %s is NULL",
-                        c ? "lengths" : "c");
-  for (int k = 0; k < c->problem.rank; k++) lengths[k] = c->problem.out[k];
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "%s: %s is NULL", function, c ? "lengths" : "c");
+  const int64_t *from = fft ? c->problem.lengths : c->problem.out;
+  for (int k = 0; k < c->problem.rank; k++) lengths[k] = from[k];
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }
 
+zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths) {
+  return copy_lengths("zipfft_corr_output_lengths", c, lengths, 0);
+}
+
 zipfft_status zipfft_corr_fft_lengths(zipfft_corr c, int64_t *lengths) {
-  if (!c || !lengths)
-    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_fft_lengths: %s is NULL",
-                        c ? "lengths" : "c");
-  for (int k = 0; k < c->problem.rank; k++) lengths[k] = c->problem.lengths[k];
-  zipfft__clear_error();
-  return ZIPFFT_SUCCESS;
+  return copy_lengths("zipfft_corr_fft_lengths", c, lengths, 1);
 }
 
 zipfft_status zipfft_corr_backend(zipfft_corr c, zipfft_backend *b) {
