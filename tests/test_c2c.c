@@ -341,6 +341,22 @@ static c2c_case variant_case(const variant *v, zipfft_precision p, int64_t n) {
 }
 
 /* 1 when every prime factor of n is at most 13. */
+/* Checks (on the CPU backend, whose planner sees the same limits as an H100's or H200's)
+ * that the plan of c says `want`, so that a case keeps covering the kernel it was
+ * written for. */
+static void check_plan_says(const c2c_case *c, const char *want) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  zipfft_plan plan = NULL;
+  char err[max_text], text[4096];
+  if (make_plan(c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(c, "plan creation: %s", err);
+    return;
+  }
+  if (zipfft_plan_print(plan, text, sizeof text, NULL) != ZIPFFT_SUCCESS || !strstr(text, want))
+    case_fail(c, "the plan does not say \"%s\":\n%s", want, text);
+  zipfft_plan_destroy(plan);
+}
+
 /* Quick tier, part 1: every listed length in both directions, contiguous. */
 static void run_quick_lengths(void) {
   enum { F32 = 1, F64 = 2, BOTH = 3 };
@@ -415,6 +431,13 @@ static void run_quick_lengths(void) {
       run_case(&fwd);
       run_case(&inv);
     }
+  /* Bluestein's padded lengths: 10007 fp32 has a multiprocessor to itself and pads to the
+   * radix-16 length 2^12 * 5; 4099 does not and pads to the 7-smooth 8232. */
+  c2c_case alone = basic_case(ZIPFFT_F32, 10007, 1, ZIPFFT_FORWARD);
+  c2c_case sharing = basic_case(ZIPFFT_F32, 4099, 1, ZIPFFT_FORWARD);
+  check_plan_says(&alone, "20480-point FFT");
+  check_plan_says(&alone, "radix 16x16x16x5");
+  check_plan_says(&sharing, "8232-point FFT");
 }
 
 /* Layout and call variations of the quick tier. */
@@ -450,22 +473,6 @@ static void run_quick_variants(void) {
       }
 }
 
-/* On the CPU backend (which has clusters), checks that the case's plan is a cluster kernel
- * of `blocks` blocks, so that the cluster cases keep testing what they name. */
-static void check_cluster_plan(const c2c_case *c, int blocks) {
-  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
-  zipfft_plan plan = NULL;
-  char err[max_text], text[4096], want[64];
-  if (make_plan(c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
-    case_fail(c, "plan creation: %s", err);
-    return;
-  }
-  snprintf(want, sizeof want, "cluster of %d blocks", blocks);
-  if (zipfft_plan_print(plan, text, sizeof text, NULL) != ZIPFFT_SUCCESS || !strstr(text, want))
-    case_fail(c, "plan is not a %s kernel:\n%s", want, text);
-  zipfft_plan_destroy(plan);
-}
-
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale. */
 static void run_quick_clusters(void) {
@@ -476,7 +483,7 @@ static void run_quick_clusters(void) {
   } lengths[] = {{ZIPFFT_F32, 32768}, {ZIPFFT_F64, 16384}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
     c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 1, ZIPFFT_FORWARD);
-    check_cluster_plan(&plain, 4);
+    check_plan_says(&plain, "cluster of 4 blocks");
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
       variant shorter = quick_variants[variants[v]];
       if (shorter.batch > 3) shorter.batch = 3;

@@ -19,6 +19,10 @@ enum {
   small_radix_cap = 16,
   large_radix_min_length = 2048,
   bluestein_radix_cap = 12,
+  bluestein_pow2_radix_cap = 16,
+  /* Over this much shared memory a Bluestein block has an H100's or H200's
+   * multiprocessor (227 KiB) to itself. */
+  bluestein_alone_bytes = 112 * 1024,
   statistics_radix_cap = 8
 };
 
@@ -29,9 +33,9 @@ enum {
  * passes, so a large radix is chosen only where it removes one. Two exceptions, measured:
  * - kernels whose threads go across transforms (columns, transposed stores) from 1024 up:
  *   the four-step 2^20 = 1024 x 1024 went 0.95 -> 1.00x cuFFT with radix 32;
- * - Bluestein kernels take at most 12: they hold one block per multiprocessor, and smaller
- *   butterflies mean more threads to hide latency (10007: 1.08 -> 1.51x, 4099: 2.06 ->
- *   2.14x cuFFT).
+ * - Bluestein kernels take at most 12 (10007 padded to 20160: radix 32 1.08x, 12 1.51x
+ *   cuFFT; 4099 padded to 8232: 2.06 -> 2.14x), except at padded lengths 2^a, 3 * 2^a and
+ *   5 * 2^a, where 16 makes the passes few and even (see bluestein_kernel_length).
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 /* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
 static int statistics_radix(void) {
@@ -39,12 +43,32 @@ static int statistics_radix(void) {
   return env && *env ? atoi(env) : statistics_radix_cap;
 }
 
+/* 1 when n is 2^a, 3 * 2^a or 5 * 2^a with 2^a >= 16: it factors into radix-16 passes
+ * and one of 3 or 5. */
+static int radix16_length(int64_t n) {
+  int64_t odd = n;
+  while (odd % 2 == 0) odd /= 2;
+  return (odd == 1 || odd == 3 || odd == 5) && n / odd >= 16;
+}
+
+/* 1 when a Bluestein kernel of padded length m has a multiprocessor to itself. */
+static int bluestein_alone(zipfft_precision precision, int64_t m) {
+  return (uint64_t)m * zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT) >
+         bluestein_alone_bytes;
+}
+
+/* Radix cap of a Bluestein kernel (see max_radix). */
+static int bluestein_radix(const zipfft__kernel_spec *s) {
+  return radix16_length(s->n) && bluestein_alone(s->precision, s->n) ? bluestein_pow2_radix_cap
+                                                                     : bluestein_radix_cap;
+}
+
 static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int cap = s->statistics                              ? statistics_radix()
             : env && *env                              ? atoi(env)
-            : s->bluestein_n > 0                       ? bluestein_radix_cap
+            : s->bluestein_n > 0                       ? bluestein_radix(s)
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
@@ -178,6 +202,21 @@ int64_t zipfft__smooth_length(int64_t at_least) {
 
 int64_t zipfft__bluestein_length(int64_t n) { return zipfft__smooth_length(2 * n - 1); }
 
+/* The padded length of a Bluestein kernel for n: the smallest 7-smooth length >= 2n - 1;
+ * but where that kernel would have a multiprocessor to itself (so that every pass's barrier
+ * stalls it), the smallest radix16_length up to 1/8 longer, if any: it runs in fewer
+ * passes whose butterflies the threads share evenly.
+ * Measured on an H200, fp32 10007 (20013 at least): 20160 = 9x8x8x7x5 1.52x cuFFT, 20736
+ * = 12^4 2.11x, 20480 = 16x16x16x5 2.32x; fp32 4099 (66 KiB, several blocks per
+ * multiprocessor): 8232 = 7x7x7x6x4 2.15x, 8640, 9216, 8748 2.09x, 2.04x, 1.76x. */
+static int64_t bluestein_kernel_length(zipfft_precision precision, int64_t n) {
+  int64_t least = 2 * n - 1, smooth = zipfft__bluestein_length(n);
+  if (!bluestein_alone(precision, smooth)) return smooth;
+  for (int64_t m = least; m <= least + least / 8; m++)
+    if (radix16_length(m)) return m;
+  return smooth;
+}
+
 int64_t zipfft__single_kernel_cap(void) {
   const char *env = getenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   return env && *env ? atoll(env) : 0;
@@ -233,11 +272,14 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 13: Bluestein's method inside the kernel. */
-  int64_t n = s->n;
-  s->n = zipfft__bluestein_length(n);
+  int64_t n = s->n; /* the preferred padded length, then the 7-smooth one */
+  const int64_t padded[2] = {bluestein_kernel_length(s->precision, n), zipfft__bluestein_length(n)};
   s->bluestein_n = n;
-  f = factorize(s);
-  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  for (int i = 0; i < 2 && (i == 0 || padded[1] != padded[0]); i++) {
+    s->n = padded[i];
+    f = factorize(s);
+    if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  }
   s->n = n;
   s->bluestein_n = 0;
   return 0;
