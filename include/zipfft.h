@@ -109,9 +109,8 @@ const char *zipfft_last_error(void);
  * lengths[rank-1] fastest). Every length is supported, memory permitting:
  * - one kernel per axis where it fits: 13-smooth lengths up to 16384 in fp32 and 8192 in
  *   fp64 on a Hopper GPU, and lengths with a larger prime factor by Bluestein's method when
- *   its padded length (the smallest 7-smooth length >= 2n-1, or a
- *   slightly longer 2^a, 3*2^a or 5*2^a for the largest) fits, up to about 14500 in
- *   fp32 and 7000 in fp64;
+ *   its padded length (the smallest 7-smooth length >= 2n-1, or for the largest a slightly
+ *   longer 2^a, 3*2^a or 5*2^a) fits, up to about 14500 in fp32 and 7000 in fp64;
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
  *   workspace (2^27 and beyond);
  * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime

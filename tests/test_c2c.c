@@ -340,7 +340,6 @@ static c2c_case variant_case(const variant *v, zipfft_precision p, int64_t n) {
   return c;
 }
 
-/* 1 when every prime factor of n is at most 13. */
 /* Checks (on the CPU backend, whose planner sees the same limits as an H100's or H200's)
  * that the plan of c says `want`, so that a case keeps covering the kernel it was
  * written for. */
