@@ -41,6 +41,7 @@ static int copy_through(zipfft_storage s_in, zipfft_storage s_out, int64_t count
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   zipfft_status s = zipfft_plan_create(&p, d);
   ZT_CHECK(s == ZIPFFT_SUCCESS, "plan: %s", zipfft_last_error());
+  if (s == ZIPFFT_SUCCESS) zt_check_cuda_source(p, "16-bit copy");
   if (s == ZIPFFT_SUCCESS) ZT_OK(zt_execute(p, in, out, NULL));
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
@@ -208,6 +209,7 @@ static void test_transform(const storage_case *c) {
   ZT_OK(zipfft_desc_set_placement(d, c->inplace ? ZIPFFT_INPLACE : ZIPFFT_OUTOFPLACE));
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   ZT_OK(zipfft_plan_create(&p, d));
+  if (p) zt_check_cuda_source(p, "16-bit storage transform");
   if (p) ZT_OK(zt_execute(p, &in, c->inplace ? &in : &out, NULL));
   double *got = malloc((size_t)(n * batch) * 2 * sizeof *got);
   decoder decode = c->out == ZIPFFT_STORAGE_F16 ? decode_f16 : decode_bf16;

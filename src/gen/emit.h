@@ -25,6 +25,9 @@ typedef struct zipfft__dialect {
   const char *access_suffix[2];           /* by zipfft__access: vector, bytes */
   const char *shared_load, *shared_store;
   const char *shared_load_cast, *shared_store_cast;
+  /* binary16 conversions zf16_to_f32 and zf32_to_f16 (ZDEV functions, round to nearest
+   * even); NULL: the portable integer versions of storage_prelude.c. */
+  const char *f16_conversions;
 } zipfft__dialect;
 
 /* Prints a variable reference (name, or name[tid] for per-thread copies). */

@@ -6,8 +6,9 @@
 
 /* Needs from the dialect's own prelude: ZDEV (function qualifiers), zbits_of(float) and
  * zfloat_of(bits), and zword_load / zword_store (4 bytes) and zhalf_load / zhalf_store
- * (2 bytes), each with the dialect's access suffixes. */
-static const char conversions[] =
+ * (2 bytes), each with the dialect's access suffixes. The binary16 ones in integer
+ * arithmetic, for dialects without conversion instructions. */
+static const char f16_conversions[] =
     "ZDEV float zf16_to_f32(unsigned int h) {\n"
     "  unsigned int sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
     "  if (e == 0) { float v = (float)m * 5.9604644775390625e-8f; return sign ? -v : v; }\n"
@@ -26,7 +27,8 @@ static const char conversions[] =
     "    r = (ax - 0x38000000u) >> 13; rem = ax & 0x1fffu; half = 0x1000u;\n"
     "  }\n"
     "  if (rem > half || (rem == half && (r & 1u))) r++;\n"
-    "  return sign | r;\n}\n"
+    "  return sign | r;\n}\n";
+static const char bf16_conversions[] =
     "ZDEV float zbf16_to_f32(unsigned int h) { return zfloat_of(h << 16); }\n"
     "ZDEV unsigned int zf32_to_bf16(float f) {\n"
     "  unsigned int x = zbits_of(f);\n"
@@ -54,7 +56,8 @@ static void print_accessors(zipfft__strbuf *sb, const char *format, const char *
 
 void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) {
   static const char *const formats[] = {"f16", "bf16"};
-  zipfft__sb_printf(sb, "%s", conversions);
+  zipfft__sb_printf(sb, "%s%s", d->f16_conversions ? d->f16_conversions : f16_conversions,
+                    bf16_conversions);
   for (int f = 0; f < 2; f++) {
     print_accessors(sb, formats[f], d->access_suffix[0]);
     if (d->access_suffix[1][0] && strcmp(d->access_suffix[1], d->access_suffix[0]) != 0)
