@@ -775,10 +775,7 @@ static int write_markdown(const bench_context *ctx, const bench_problem *problem
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
-  zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
-  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "|%s", c == COL_PROBLEM ? ":---" : "---:");
-  fprintf(f, "|\n");
+  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_PROBLEM + 1);
   for (int i = 0; i < count; i++) {
     format_row(&problems[i], ctx->copy_gbps, cells);
     zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);

@@ -900,10 +900,7 @@ static int write_markdown(const tdm_context *ctx, const tdm_row *rows, int count
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  zipfft_tool_format_header(columns, COLUMN_COUNT, cells);
-  zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
-  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "|%s", c <= COL_SPECTRUM ? ":---" : "---:");
-  fprintf(f, "|\n");
+  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_SPECTRUM + 1);
   for (int i = 0; i < count; i++) {
     format_row(&rows[i], ctx->copy_gbps, cells);
     zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);

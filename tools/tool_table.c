@@ -23,3 +23,11 @@ void zipfft_tool_write_markdown_cells(FILE *f, int count, zipfft_tool_cell *cell
   for (int c = 0; c < count; c++) fprintf(f, "| %s ", cells[c]);
   fprintf(f, "|\n");
 }
+
+void zipfft_tool_write_markdown_header(FILE *f, const zipfft_tool_column *columns, int count,
+                                       int left_columns) {
+  for (int c = 0; c < count; c++) fprintf(f, "| %s ", columns[c].header);
+  fprintf(f, "|\n");
+  for (int c = 0; c < count; c++) fprintf(f, "|%s", c < left_columns ? ":---" : "---:");
+  fprintf(f, "|\n");
+}

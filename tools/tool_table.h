@@ -23,5 +23,9 @@ void zipfft_tool_format_header(const zipfft_tool_column *columns, int count,
 void zipfft_tool_print_cells(const zipfft_tool_column *columns, int count, zipfft_tool_cell *cells);
 /* Writes one Markdown table row of count cells. */
 void zipfft_tool_write_markdown_cells(FILE *f, int count, zipfft_tool_cell *cells);
+/* Writes a Markdown table's header row and its alignment row: the first left_columns
+ * columns left-aligned, the others right-aligned. */
+void zipfft_tool_write_markdown_header(FILE *f, const zipfft_tool_column *columns, int count,
+                                       int left_columns);
 
 #endif
