@@ -219,13 +219,14 @@ static int fold_reals(zipfft__binop op, long double l, long double r, long doubl
   }
 }
 
-/* Identity simplifications (x+0, x*1, x/1, x-0, int x*0, x%1) keeping the result type. */
+/* Identity simplifications (x+0, x*1, x/1, x-0, 0-x, int x*0, x%1) keeping the result type. */
 static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
                                          const zipfft__expr *r, zipfft__type t) {
   int keep_l = l->type == t, keep_r = r->type == t;
   if (op == ZIPFFT__OP_ADD && is_zero(r) && keep_l) return l;
   if (op == ZIPFFT__OP_ADD && is_zero(l) && keep_r) return r;
   if (op == ZIPFFT__OP_SUB && is_zero(r) && keep_l) return l;
+  if (op == ZIPFFT__OP_SUB && is_zero(l) && keep_r) return zipfft__e_neg(a, r);
   if (op == ZIPFFT__OP_MUL && is_one(r) && keep_l) return l;
   if (op == ZIPFFT__OP_MUL && is_one(l) && keep_r) return r;
   if (op == ZIPFFT__OP_DIV && is_one(r) && keep_l) return l;

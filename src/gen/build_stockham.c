@@ -73,10 +73,22 @@ zipfft__cval zipfft__zero_value(zipfft__stockham_build *c, zipfft__block *blk, c
   return (zipfft__cval){var(c, parts[0]), var(c, parts[1])};
 }
 
-/* Declares zero-initialised registers for every value this thread holds in a pass. */
-static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, int count, int live,
-                           zipfft__cval *x) {
-  for (int i = 0; i < count; i++) x[i] = zipfft__zero_value(c, blk, "x", live);
+/* 1 when slot r of a pass that loads from global memory lies in the zero padding for every
+ * thread (r*m at or beyond the load extent): it is never read. */
+static int padding_slot(const zipfft__stockham_build *c, const pass_shape *ps, int r) {
+  return r * ps->m >= zipfft__load_bound(c->s);
+}
+
+/* Declares zero-initialised registers for every value this thread holds in a pass. The
+ * padding slots of a pass that loads from global memory are the constant zero instead, so
+ * that the butterflies' constant folding drops the arithmetic on them (a pruned FFT). */
+static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
+                           int live, int from_global, zipfft__cval *x) {
+  for (int b = 0; b < ps->butterflies; b++)
+    for (int r = 0; r < ps->radix; r++)
+      x[b * ps->radix + r] = from_global && padding_slot(c, ps, r)
+                                 ? (zipfft__cval){zipfft__e_real(c->a, 0), zipfft__e_real(c->a, 0)}
+                                 : zipfft__zero_value(c, blk, "x", live);
 }
 
 const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
@@ -223,7 +235,7 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
-        if (r * ps->m >= zipfft__load_bound(c->s)) continue; /* padding: stays zero */
+        if (padding_slot(c, ps, r)) continue; /* a constant zero */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         if (c->s->cluster > 1) /* block b takes elements b + cluster * e */
           e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, c->s->cluster)),
@@ -685,7 +697,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   emit_butterfly_indices(c, body, &k, &ps, j);
-  declare_values(c, body, ps.butterflies * ps.radix, from_shared && !to_global && !takes, x);
+  declare_values(c, body, &ps, from_shared && !to_global && !takes, !from_shared && !takes, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
