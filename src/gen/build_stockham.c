@@ -346,6 +346,20 @@ static void take_handoff(zipfft__stockham_build *c, zipfft__block *blk, const pa
   c->handoff = NULL;
 }
 
+/* Where pass p reads w_q for butterfly position k = j mod ns: the staged copy in shared
+ * memory (shared_twiddles), else the table in global memory; *array gets which. */
+static const zipfft__expr *twiddle_index(zipfft__stockham_build *c, const pass_shape *ps, int p,
+                                         int q, const zipfft__expr *k, const zipfft__var **array) {
+  if (c->s->shared_twiddles) {
+    *array = c->smem;
+    int64_t at = zipfft__shared_twiddle_base(c->s) + zipfft__shared_twiddle_slot(c->s, p, q);
+    return bin(c, ZIPFFT__OP_ADD, k, i32(c, at));
+  }
+  *array = c->tw;
+  int64_t at = zipfft__stockham_twiddle_offset(c->s, p) + (q - 1) * ps->ns;
+  return zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, at)));
+}
+
 /* Multiplies x[1..r-1] of butterfly j by w_q = exp(sign 2 pi i (j % ns) q / (ns r)). Only
  * w_q for q a power of two is read from the pass's slice of the Stockham table
  * (consecutive threads read consecutive entries); the others are products w_high *
@@ -355,7 +369,6 @@ static void take_handoff(zipfft__stockham_build *c, zipfft__block *blk, const pa
  * 1.46e-7 relative L2). */
 static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
                           int p, const zipfft__expr *j, zipfft__cval *x) {
-  int64_t offset = zipfft__stockham_twiddle_offset(c->s, p);
   const zipfft__expr *k = let(c, blk, "w", bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns)));
   zipfft__cval w[ZIPFFT__MAX_RADIX];
   for (int r = 1; r < ps->radix; r++) {
@@ -364,17 +377,45 @@ static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const p
     if (high != r) {
       w[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, w[high], w[r - high]));
     } else {
-      const zipfft__expr *idx = bin(c, ZIPFFT__OP_ADD, k, i32(c, offset + (r - 1) * ps->ns));
       const zipfft__var *re = zipfft__var_new(c->a, "wr", ZIPFFT__T_REAL);
       const zipfft__var *im = zipfft__var_new(c->a, "wi", ZIPFFT__T_REAL);
       zipfft__s_decl(c->a, blk, re, NULL);
       zipfft__s_decl(c->a, blk, im, NULL);
-      zipfft__s_load_complex(c->a, blk, re, im, c->tw, zipfft__e_cast(c->a, ZIPFFT__T_I64, idx),
-                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+      const zipfft__var *array;
+      const zipfft__expr *at = twiddle_index(c, ps, p, r, k, &array);
+      zipfft__s_load_complex(c->a, blk, re, im, array, at, ZIPFFT__ACCESS_VECTOR,
+                             ZIPFFT_STORAGE_DEFAULT);
       w[r] = (zipfft__cval){var(c, re), var(c, im)};
     }
     x[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, x[r], w[r]));
   }
+}
+
+/* A shared_twiddles kernel's first phase: every thread of the block copies its share of
+ * the twiddles the passes read (exponents q that are powers of two) from the table into
+ * shared memory, then the block waits at a barrier. */
+static void emit_twiddle_staging(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "twiddles staged in shared memory");
+  int64_t threads = zipfft__c2c_block_threads(c->s), base = zipfft__shared_twiddle_base(c->s);
+  int64_t ns = c->s->radices[0];
+  for (int p = 1; p < c->s->pass_count; ns *= c->s->radices[p], p++) {
+    int64_t offset = zipfft__stockham_twiddle_offset(c->s, p);
+    for (int q = 1; q < c->s->radices[p]; q *= 2) {
+      int64_t slot = base + zipfft__shared_twiddle_slot(c->s, p, q);
+      for (int64_t first = 0; first < ns; first += threads) {
+        const zipfft__expr *i = bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
+        zipfft__block *g =
+            first + threads <= ns ? body : open_if(c, body, bin(c, ZIPFFT__OP_LT, i, i32(c, ns)));
+        const zipfft__expr *from = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
+                                       zipfft__e_int(c->a, ZIPFFT__T_I64, offset + (q - 1) * ns));
+        zipfft__cval w =
+            zipfft__load_value(c, g, c->tw, from, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+        zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, i, i32(c, slot)), w.re,
+                                w.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+      }
+    }
+  }
+  zipfft__s_barrier(c->a, body);
 }
 
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
@@ -864,6 +905,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     zipfft__emit_cluster_kernel(&c, body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
+  if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
   if (spec->statistics) body = open_statistics_loop(&c, body);
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
     zipfft__emit_merge(&c, body);

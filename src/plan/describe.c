@@ -38,6 +38,8 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
                       "memory\n",
                       s->cluster, (long long)s->n, s->cluster, s->cluster);
+  if (s->shared_twiddles)
+    zipfft__sb_printf(sb, "      pass twiddles staged in shared memory when the block starts\n");
   if (s->twiddle_length)
     zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);

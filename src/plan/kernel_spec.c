@@ -118,13 +118,28 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
   return butterflies * radix * zipfft__statistics_reals_per_slot(s);
 }
 
+int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
+  return s->ffts_per_block * zipfft__c2c_shared_stride(s) +
+         zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
+}
+
+int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q) {
+  int64_t at = 0, ns = s->radices[0];
+  for (int pass = 1; pass < p; pass++) {
+    for (int high = 1; high < s->radices[pass]; high *= 2) at += ns;
+    ns *= s->radices[pass];
+  }
+  for (int high = 1; high < q; high *= 2) at += ns;
+  return at;
+}
+
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
     return 0;
-  return (size_t)(2 * (s->ffts_per_block * zipfft__c2c_shared_stride(s) +
-                       zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s))) *
+  int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
+  return (size_t)(2 * (zipfft__shared_twiddle_base(s) + twiddles)) *
          zipfft__real_size(s->precision);
 }
 
@@ -166,6 +181,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   for (int i = 0; s->fused && i < s->batch_dims; i++)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
+  if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
   if (s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks);

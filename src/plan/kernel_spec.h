@@ -137,6 +137,11 @@ typedef struct zipfft__kernel_spec {
    * cluster-point DFTs and stores outputs k + n * q, q < cluster (a four-step split whose
    * transpose goes through the distributed shared memory instead of global memory). */
   int cluster;
+  /* 1: the Stockham twiddles the passes read (those of exponents q that are powers of two,
+   * see zipfft__shared_twiddle_slot) are copied into shared memory, after the exchange and
+   * statistics areas, when the kernel starts, and the passes read them there instead of
+   * from the table in global memory (zipfft__choose_shared_twiddles decides). */
+  int shared_twiddles;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -229,6 +234,13 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
  * kernels). Shared memory holds a complex pair of sums for each, per thread. */
 int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s);
 int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
+/* Shared-memory index (complex elements) where a shared_twiddles kernel keeps its staged
+ * twiddles: after every transform's exchange area and the statistics sums. */
+int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s);
+/* Position (complex elements, from zipfft__shared_twiddle_base) of the ns staged entries of
+ * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
+ * pass_count and q = 1, the number of entries staged. */
+int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s);
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s);

@@ -176,6 +176,32 @@ static int64_t threads_per_transform(int64_t n, int largest_radix) {
   return (butterflies + per_thread - 1) / per_thread;
 }
 
+/* Blocks of `bytes` of shared memory a multiprocessor holds, counting the 1 KiB the CUDA
+ * driver reserves per block (a multiprocessor has the per-block maximum plus that). */
+static size_t blocks_by_shared(size_t bytes, const zipfft__target *t) {
+  return (t->max_shared_bytes + 1024) / (bytes + 1024);
+}
+
+/* Stages the passes' twiddles in shared memory (spec field shared_twiddles) where the block
+ * has a multiprocessor nearly to itself (at most `few_blocks` by shared memory) and the
+ * staged copy leaves that count unchanged: such blocks run their passes with little else
+ * on the multiprocessor to hide the table reads' latency, and the copy costs no more
+ * global reads than the passes made. ZIPFFT_SHARED_TWIDDLES (tuning): 0 never, 2 wherever
+ * the copy fits. Cluster kernels read their twiddles from the table. */
+static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target *t) {
+  enum { few_blocks = 4 };
+  const char *env = getenv("ZIPFFT_SHARED_TWIDDLES");
+  int mode = env && *env ? atoi(env) : 1;
+  s->shared_twiddles = 0;
+  if (mode == 0 || s->pass_count < 2 || s->cluster > 1) return;
+  size_t plain = zipfft__c2c_shared_bytes(s);
+  s->shared_twiddles = 1;
+  size_t staged = zipfft__c2c_shared_bytes(s);
+  size_t blocks = blocks_by_shared(plain, t);
+  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks;
+  s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
+}
+
 /* Sizes a spec whose n factorises: radices, threads, transforms per block. */
 static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transforms,
                        const zipfft__target *t) {
@@ -183,11 +209,13 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
   s->threads_per_fft = (int)threads_per_transform(s->n, f.radices[0]);
   s->ffts_per_block = 1;
+  s->shared_twiddles = 0;
   if (s->fft_major || s->store_major)
     s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
   if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
+  choose_shared_twiddles(s, t);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
 }
 
