@@ -214,6 +214,9 @@ static const corr_case cases[] = {
     /* lengths with a prime factor above 13, VALID: FFTs of a padded smooth length */
     {ZIPFFT_F32, 2, {34, 20, 1}, {5, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
     {ZIPFFT_F32, 1, {37, 1, 1}, {6, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
+     * of a multiprocessor and reads its pass twiddles from shared memory */
+    {ZIPFFT_F32, 2, {2048, 24, 1}, {40, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
 };
 
 /* Bad arguments: each named in the detail, nothing created. */

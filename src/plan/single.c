@@ -182,14 +182,33 @@ static size_t blocks_by_shared(size_t bytes, const zipfft__target *t) {
   return (t->max_shared_bytes + 1024) / (bytes + 1024);
 }
 
+/* Table reads of a block's passes that a staged copy of the twiddles replaces: per pass
+ * after the first, one per power of two below its radix and butterfly, for every thread
+ * and each of the kernel's FFTs. */
+static int64_t twiddle_reads_per_block(const zipfft__kernel_spec *s) {
+  int64_t reads = 0;
+  for (int p = 1; p < s->pass_count; p++) {
+    int64_t m = s->n / s->radices[p];
+    int64_t butterflies = (m + s->threads_per_fft - 1) / s->threads_per_fft;
+    for (int q = 1; q < s->radices[p]; q *= 2) reads += butterflies;
+  }
+  return reads * zipfft__c2c_block_threads(s) * (zipfft__two_ffts(s) ? 2 : 1);
+}
+
 /* Stages the passes' twiddles in shared memory (spec field shared_twiddles) where the block
- * has a multiprocessor nearly to itself (at most `few_blocks` by shared memory) and the
- * staged copy leaves that count unchanged: such blocks run their passes with little else
- * on the multiprocessor to hide the table reads' latency, and the copy costs no more
- * global reads than the passes made. ZIPFFT_SHARED_TWIDDLES (tuning): 0 never, 2 wherever
- * the copy fits. Cluster kernels read their twiddles from the table. */
+ * has a multiprocessor nearly to itself (at most `few_blocks` by shared memory), the staged
+ * copy leaves that count unchanged, and its passes read each staged entry at least
+ * `min_reuse` times: such blocks run their passes with little else on the multiprocessor
+ * to hide the table reads' latency. Measured on an H200 (ms per batch, table -> staged):
+ * the 2DTM fused kernel (each entry read 15 times) 2.035 -> 1.92 ms per 16 correlations,
+ * fp64 4099 Bluestein (6 times) 4.08 -> 3.64 ms, fp32 2^20 1.29 -> 1.27 ms, 2D 4096x4096
+ * C2C 0.744 -> 0.737 ms; but fp32 16384 (once) 0.646 -> 0.665 ms and fp64 8192 (twice)
+ * 0.679 -> 0.705 ms, where the copy is a long wait at each block's start. Statistics
+ * kernels (3 blocks by registers) measured within the spread and are left out.
+ * ZIPFFT_SHARED_TWIDDLES (tuning): 0 never, 2 wherever the copy fits. Cluster kernels read
+ * their twiddles from the table. */
 static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target *t) {
-  enum { few_blocks = 4 };
+  enum { few_blocks = 4, min_reuse = 4 };
   const char *env = getenv("ZIPFFT_SHARED_TWIDDLES");
   int mode = env && *env ? atoi(env) : 1;
   s->shared_twiddles = 0;
@@ -198,7 +217,9 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
   s->shared_twiddles = 1;
   size_t staged = zipfft__c2c_shared_bytes(s);
   size_t blocks = blocks_by_shared(plain, t);
-  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks;
+  int64_t entries = zipfft__shared_twiddle_slot(s, s->pass_count, 1);
+  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks &&
+              entries * min_reuse <= twiddle_reads_per_block(s);
   s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
 }
 
