@@ -25,9 +25,6 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
-  /* shared_twiddles kernels: the copy of the twiddles into shared memory is still to be
-   * emitted (by the first pass, after its global loads). */
-  int twiddle_copy_pending;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */

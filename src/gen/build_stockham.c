@@ -391,14 +391,10 @@ static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const p
   }
 }
 
-/* A shared_twiddles kernel's copy: every thread of the block copies its share of the
- * twiddles the passes read (exponents q that are powers of two) from the table into shared
- * memory. The first pass (which reads no twiddles) does it after issuing its global loads,
- * so that both wait on memory together, and its closing barrier orders the copy before
- * the reads; kernels whose first phase is inside a loop or loads no global data do it
- * first, with a barrier of its own. */
-static void emit_twiddle_copy(zipfft__stockham_build *c, zipfft__block *body) {
-  c->twiddle_copy_pending = 0;
+/* A shared_twiddles kernel's first phase: every thread of the block copies its share of
+ * the twiddles the passes read (exponents q that are powers of two) from the table into
+ * shared memory, then the block waits at a barrier. */
+static void emit_twiddle_staging(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "twiddles staged in shared memory");
   int64_t threads = zipfft__c2c_block_threads(c->s), base = zipfft__shared_twiddle_base(c->s);
   int64_t ns = c->s->radices[0];
@@ -419,6 +415,7 @@ static void emit_twiddle_copy(zipfft__stockham_build *c, zipfft__block *body) {
       }
     }
   }
+  zipfft__s_barrier(c->a, body);
 }
 
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
@@ -747,7 +744,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
-    if (c->twiddle_copy_pending) emit_twiddle_copy(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -909,11 +905,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     zipfft__emit_cluster_kernel(&c, body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
-  c.twiddle_copy_pending = spec->shared_twiddles;
-  if (spec->shared_twiddles && (spec->statistics || spec->kind == ZIPFFT__KIND_C2R_HALF)) {
-    emit_twiddle_copy(&c, body);
-    zipfft__s_barrier(a, body);
-  }
+  if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
   if (spec->statistics) body = open_statistics_loop(&c, body);
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
     zipfft__emit_merge(&c, body);
