@@ -140,7 +140,7 @@ typedef struct zipfft__kernel_spec {
   /* 1: the Stockham twiddles the passes read (those of exponents q that are powers of two,
    * see zipfft__shared_twiddle_slot) are copied into shared memory, after the exchange and
    * statistics areas, when the kernel starts, and the passes read them there instead of
-   * from the table in global memory (zipfft__choose_shared_twiddles decides). */
+   * from the table in global memory (choose_shared_twiddles in single.c decides). */
   int shared_twiddles;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */

@@ -200,9 +200,9 @@ static int64_t twiddle_reads_per_block(const zipfft__kernel_spec *s) {
  * copy leaves that count unchanged, and its passes read each staged entry at least
  * `min_reuse` times: such blocks run their passes with little else on the multiprocessor
  * to hide the table reads' latency. Measured on an H200 (ms per batch, table -> staged):
- * the 2DTM fused kernel (each entry read 15 times) 2.035 -> 1.92 ms per 16 correlations,
+ * a 2DTM call of 16 correlations (its fused kernel reads each entry 15 times) 2.035 -> 1.92,
  * fp64 4099 Bluestein (6 times) 4.08 -> 3.64 ms, fp32 2^20 1.29 -> 1.27 ms, 2D 4096x4096
- * C2C 0.744 -> 0.737 ms; but fp32 16384 (once) 0.646 -> 0.665 ms and fp64 8192 (twice)
+ * C2C 0.744 -> 0.737 ms; but fp32 16384 (once) 0.646 -> 0.665 ms and fp64 8192 (1.3 times)
  * 0.679 -> 0.705 ms, where the copy is a long wait at each block's start. Statistics
  * kernels (3 blocks by registers) measured within the spread and are left out.
  * ZIPFFT_SHARED_TWIDDLES (tuning): 0 never, 2 wherever the copy fits. Cluster kernels read
