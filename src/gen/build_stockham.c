@@ -346,6 +346,11 @@ static void take_handoff(zipfft__stockham_build *c, zipfft__block *blk, const pa
   c->handoff = NULL;
 }
 
+/* Position in the twiddle table of w_q for butterfly position 0 of pass p (stride ns). */
+static int64_t table_twiddle_at(const zipfft__kernel_spec *s, int p, int q, int64_t ns) {
+  return zipfft__stockham_twiddle_offset(s, p) + (q - 1) * ns;
+}
+
 /* Where pass p reads w_q for butterfly position k = j mod ns: the staged copy in shared
  * memory (shared_twiddles), else the table in global memory; *array gets which. */
 static const zipfft__expr *twiddle_index(zipfft__stockham_build *c, const pass_shape *ps, int p,
@@ -356,7 +361,7 @@ static const zipfft__expr *twiddle_index(zipfft__stockham_build *c, const pass_s
     return bin(c, ZIPFFT__OP_ADD, k, i32(c, at));
   }
   *array = c->tw;
-  int64_t at = zipfft__stockham_twiddle_offset(c->s, p) + (q - 1) * ps->ns;
+  int64_t at = table_twiddle_at(c->s, p, q, ps->ns);
   return zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, at)));
 }
 
@@ -397,17 +402,17 @@ static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const p
 static void emit_twiddle_staging(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "twiddles staged in shared memory");
   int64_t threads = zipfft__c2c_block_threads(c->s), base = zipfft__shared_twiddle_base(c->s);
-  int64_t ns = c->s->radices[0];
-  for (int p = 1; p < c->s->pass_count; ns *= c->s->radices[p], p++) {
-    int64_t offset = zipfft__stockham_twiddle_offset(c->s, p);
+  for (int p = 1; p < c->s->pass_count; p++) {
+    int64_t ns = shape_of(c->s, p).ns;
     for (int q = 1; q < c->s->radices[p]; q *= 2) {
       int64_t slot = base + zipfft__shared_twiddle_slot(c->s, p, q);
       for (int64_t first = 0; first < ns; first += threads) {
         const zipfft__expr *i = bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
         zipfft__block *g =
             first + threads <= ns ? body : open_if(c, body, bin(c, ZIPFFT__OP_LT, i, i32(c, ns)));
-        const zipfft__expr *from = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
-                                       zipfft__e_int(c->a, ZIPFFT__T_I64, offset + (q - 1) * ns));
+        const zipfft__expr *from =
+            bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
+                zipfft__e_int(c->a, ZIPFFT__T_I64, table_twiddle_at(c->s, p, q, ns)));
         zipfft__cval w =
             zipfft__load_value(c, g, c->tw, from, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
         zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, i, i32(c, slot)), w.re,
