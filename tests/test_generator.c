@@ -1,5 +1,5 @@
 /* test_generator.c - the generator's contracts: deterministic sources, names that encode
- * parameters, ZIPFFT_DUMP_DIR, the barrier rule, operator precedence, and compiler
+ * parameters, ZIPFFT_DUMP_DIR, the barrier rule, operator precedence, bounds, and compiler
  * failures reported as statuses. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +96,42 @@ static void test_ast_rules(void) {
   zipfft__arena_destroy(a);
 }
 
+/* Bounds of integer expressions: a comparison folds to true exactly when the bound decides
+ * it, and never for unbounded or possibly negative operands. */
+static void test_bounds(void) {
+  zipfft__arena *a = zipfft__arena_create();
+  const zipfft__var *t = zipfft__var_new_bounded(a, "t", ZIPFFT__T_I32, 256);
+  const zipfft__var *x = zipfft__var_new(a, "x", ZIPFFT__T_I32);
+  const zipfft__expr *j = zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t),
+                                        zipfft__e_i32(a, 3328)); /* at most 3583 */
+  ZT_CHECK(zipfft__expr_bound(j) == 3584, "bound of t + 3328 is %lld",
+           (long long)zipfft__expr_bound(j));
+  const zipfft__expr *holds = zipfft__e_bin(a, ZIPFFT__OP_LT, j, zipfft__e_i32(a, 3584));
+  const zipfft__expr *open = zipfft__e_bin(a, ZIPFFT__OP_LT, j, zipfft__e_i32(a, 3583));
+  ZT_CHECK(holds->kind == ZIPFFT__E_INT && holds->u.int_value == 1, "t + 3328 < 3584 not folded");
+  ZT_CHECK(open->kind == ZIPFFT__E_BINARY, "t + 3328 < 3583 folded");
+  const zipfft__expr *masked =
+      zipfft__e_bin(a, ZIPFFT__OP_BITAND, zipfft__e_var(a, x), zipfft__e_i32(a, 7));
+  const zipfft__expr *shifted = zipfft__e_bin(
+      a, ZIPFFT__OP_SHR, zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, t), zipfft__e_i32(a, 4)),
+      zipfft__e_i32(a, 3));
+  ZT_CHECK(zipfft__expr_bound(masked) == 8, "bound of x & 7 is %lld",
+           (long long)zipfft__expr_bound(masked));
+  ZT_CHECK(zipfft__expr_bound(shifted) == 128, "bound of (t * 4) >> 3 is %lld",
+           (long long)zipfft__expr_bound(shifted));
+  const zipfft__expr *unknown[] = {
+      zipfft__e_var(a, x),
+      zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, t), zipfft__e_i32(a, 1)),
+      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t), zipfft__e_i32(a, -300)),
+      zipfft__e_thread(a)};
+  for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
+    ZT_CHECK(zipfft__expr_bound(unknown[i]) == 0 &&
+                 zipfft__e_bin(a, ZIPFFT__OP_LT, unknown[i], zipfft__e_i32(a, 1000000))->kind ==
+                     ZIPFFT__E_BINARY,
+             "expression %zu has a bound", i);
+  zipfft__arena_destroy(a);
+}
+
 /* A failing host compiler gives ZIPFFT_ERROR_CPU_COMPILER with a detail, and no plan. */
 static void test_compiler_failure(void) {
   char dir[] = "/tmp/zipfft-cache-XXXXXX";
@@ -127,6 +163,7 @@ int main(void) {
   test_determinism_and_names();
   test_dump_dir();
   test_ast_rules();
+  test_bounds();
   test_compiler_failure();
-  return zt_finish("test_generator", 4);
+  return zt_finish("test_generator", 5);
 }

@@ -90,6 +90,13 @@ const zipfft__var *zipfft__var_new(zipfft__arena *a, const char *prefix, zipfft_
   return v;
 }
 
+const zipfft__var *zipfft__var_new_bounded(zipfft__arena *a, const char *prefix, zipfft__type t,
+                                           int64_t bound) {
+  zipfft__var *v = (zipfft__var *)zipfft__var_new(a, prefix, t);
+  v->bound = bound > 0 ? bound : 0;
+  return v;
+}
+
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t) {
   zipfft__var *v = (zipfft__var *)zipfft__var_new(a, prefix, t);
   v->live_across_barrier = 1;
@@ -219,6 +226,44 @@ static int fold_reals(zipfft__binop op, long double l, long double r, long doubl
   }
 }
 
+/* Exclusive bound of a binary operation on operands bounded by l and r (0: unknown). The
+ * bounds stay far below 2^62 (indices of one kernel), so the products do not overflow. */
+static int64_t binary_bound(zipfft__binop op, int64_t l, int64_t r, const zipfft__expr *rhs) {
+  int64_t k = rhs->kind == ZIPFFT__E_INT ? rhs->u.int_value : -1;
+  if (op == ZIPFFT__OP_MOD && k > 0) return l > 0 && l < k ? l : k;
+  if (op == ZIPFFT__OP_BITAND && k >= 0) return l > 0 && l <= k ? l : k + 1;
+  if (l <= 0 || r <= 0) return 0;
+  switch (op) {
+    case ZIPFFT__OP_ADD:
+      return l + r - 1;
+    case ZIPFFT__OP_MUL:
+      return (l - 1) * (r - 1) + 1;
+    case ZIPFFT__OP_DIV:
+      return k > 0 ? (l - 1) / k + 1 : 0;
+    case ZIPFFT__OP_SHR:
+      return k >= 0 && k < 62 ? ((l - 1) >> k) + 1 : 0;
+    default:
+      return 0;
+  }
+}
+
+int64_t zipfft__expr_bound(const zipfft__expr *e) {
+  switch (e->kind) {
+    case ZIPFFT__E_INT:
+      return e->u.int_value >= 0 && e->type != ZIPFFT__T_BOOL ? e->u.int_value + 1 : 0;
+    case ZIPFFT__E_VAR:
+      return e->u.var->bound;
+    case ZIPFFT__E_CAST:
+      return e->type == ZIPFFT__T_REAL ? 0 : zipfft__expr_bound(e->u.arg);
+    case ZIPFFT__E_BINARY:
+      if (is_comparison(e->u.binary.op)) return 0;
+      return binary_bound(e->u.binary.op, zipfft__expr_bound(e->u.binary.lhs),
+                          zipfft__expr_bound(e->u.binary.rhs), e->u.binary.rhs);
+    default:
+      return 0;
+  }
+}
+
 /* Identity simplifications (x+0, x*1, x/1, x-0, 0-x, int x*0, x%1) keeping the result type. */
 static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
                                          const zipfft__expr *r, zipfft__type t) {
@@ -233,6 +278,8 @@ static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op, con
   if (t != ZIPFFT__T_REAL && op == ZIPFFT__OP_MUL && (is_zero(l) || is_zero(r)))
     return zipfft__e_int(a, t, 0);
   if (t != ZIPFFT__T_REAL && op == ZIPFFT__OP_MOD && is_one(r)) return zipfft__e_int(a, t, 0);
+  if (op == ZIPFFT__OP_AND && is_int_const(l, 1) && l->type == t && keep_r) return r;
+  if (op == ZIPFFT__OP_AND && is_int_const(r, 1) && r->type == t && keep_l) return l;
   return NULL;
 }
 
@@ -249,6 +296,9 @@ const zipfft__expr *zipfft__e_bin(zipfft__arena *a, zipfft__binop op, const zipf
   }
   const zipfft__expr *simple = fold_identity(a, op, l, r, t);
   if (simple) return simple;
+  int64_t bound = zipfft__expr_bound(l);
+  if (op == ZIPFFT__OP_LT && r->kind == ZIPFFT__E_INT && bound > 0 && bound <= r->u.int_value)
+    return zipfft__e_int(a, ZIPFFT__T_BOOL, 1); /* always true */
   zipfft__expr *e = expr(a, ZIPFFT__E_BINARY, t);
   e->u.binary.op = op;
   e->u.binary.lhs = l;

@@ -23,6 +23,7 @@ typedef struct zipfft__var {
   zipfft__type type;
   int is_param;
   int live_across_barrier; /* thread-private value used on both sides of a barrier */
+  int64_t bound;           /* > 0: an integer that lies in [0, bound), never reassigned */
 } zipfft__var;
 
 typedef enum zipfft__expr_kind {
@@ -198,6 +199,14 @@ const char *zipfft__arena_error(const zipfft__arena *a);
 const zipfft__var *zipfft__var_new(zipfft__arena *a, const char *prefix, zipfft__type t);
 /* A thread-private variable whose value is used after a barrier (the C emitter keeps one
  * copy per thread for it). */
+/* An integer variable known to lie in [0, bound) (bound > 0; 0: unknown); the caller
+ * declares it once and never assigns it. Comparisons `v + ... < constant` that the bound
+ * decides fold to constants (zipfft__expr_bound). */
+const zipfft__var *zipfft__var_new_bounded(zipfft__arena *a, const char *prefix, zipfft__type t,
+                                           int64_t bound);
+/* Exclusive upper bound of a non-negative integer expression of constants, bounded
+ * variables, +, *, /, %, >> and & (0 when not known). */
+int64_t zipfft__expr_bound(const zipfft__expr *e);
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
 

@@ -57,7 +57,16 @@ static inline const zipfft__expr *bin(zipfft__stockham_build *c, zipfft__binop o
 /* Declares a variable initialised with e and returns a reference to it. */
 static inline const zipfft__expr *let(zipfft__stockham_build *c, zipfft__block *b,
                                       const char *prefix, const zipfft__expr *e) {
-  const zipfft__var *v = zipfft__var_new(c->a, prefix, e->type);
+  const zipfft__var *v = zipfft__var_new_bounded(c->a, prefix, e->type, zipfft__expr_bound(e));
+  zipfft__s_decl(c->a, b, v, e);
+  return var(c, v);
+}
+
+/* let for an integer known to lie in [0, bound) that the expression alone does not show. */
+static inline const zipfft__expr *let_bounded(zipfft__stockham_build *c, zipfft__block *b,
+                                              const char *prefix, const zipfft__expr *e,
+                                              int64_t bound) {
+  const zipfft__var *v = zipfft__var_new_bounded(c->a, prefix, e->type, bound);
   zipfft__s_decl(c->a, b, v, e);
   return var(c, v);
 }
@@ -65,7 +74,7 @@ static inline const zipfft__expr *let(zipfft__stockham_build *c, zipfft__block *
 /* Opens `if (cond)` inside blk and returns the block to fill (blk itself when cond is NULL). */
 static inline zipfft__block *open_if(zipfft__stockham_build *c, zipfft__block *blk,
                                      const zipfft__expr *cond) {
-  if (!cond) return blk;
+  if (!cond || (cond->kind == ZIPFFT__E_INT && cond->u.int_value != 0)) return blk;
   return &zipfft__s_if(c->a, blk, cond)->u.if_.then_block;
 }
 

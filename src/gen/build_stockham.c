@@ -10,6 +10,17 @@
 
 enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
+/* x / by or x % by (op) of a non-negative x: a shift or a mask when by is a power of two,
+ * which also shows the compiler the result's range. */
+static const zipfft__expr *quotient(zipfft__stockham_build *c, zipfft__binop op,
+                                    const zipfft__expr *x, int64_t by) {
+  if (by <= 0 || (by & (by - 1)) != 0) return bin(c, op, x, i32(c, by));
+  if (op == ZIPFFT__OP_MOD) return bin(c, ZIPFFT__OP_BITAND, x, i32(c, by - 1));
+  int shift = 0;
+  while (((int64_t)1 << shift) < by) shift++;
+  return bin(c, ZIPFFT__OP_SHR, x, i32(c, shift));
+}
+
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b) {
   return zipfft__emit_coords_mapped(c, b, c->s->fft_major);
 }
@@ -20,12 +31,14 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
   const zipfft__expr *tid = zipfft__e_thread(c->a);
   zipfft__thread_coords k;
   int per_block = c->s->ffts_per_block;
-  /* Transform-major: consecutive threads take consecutive transforms (coalesced columns). */
+  /* Transform-major: consecutive threads take consecutive transforms (coalesced columns).
+   * t is bounded by the threads of a transform, so that comparisons of the elements it
+   * indexes with an extent fold where they always hold (zipfft__expr_bound). */
   zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD,
                 f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
   int64_t t_by = major ? per_block : threads, f_by = major ? per_block : threads;
-  k.t = per_block == 1 ? tid : let(c, b, "t", bin(c, t_op, tid, i32(c, t_by)));
-  k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", bin(c, f_op, tid, i32(c, f_by)));
+  k.t = let_bounded(c, b, "t", per_block == 1 ? tid : quotient(c, t_op, tid, t_by), threads);
+  k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", quotient(c, f_op, tid, f_by));
   const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, zipfft__e_block(c->a),
                                   zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
   k.g = let(c, b, "g",
@@ -379,7 +392,7 @@ static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const p
   for (int r = 1; r < ps->radix; r++) {
     int high = 1;
     while (high * 2 <= r) high *= 2;
-    if (high != r) {
+    if (!zipfft__twiddle_read(r)) {
       w[r] = zipfft__cval_materialize(c->a, blk, zipfft__cval_mul(c->a, w[high], w[r - high]));
     } else {
       const zipfft__var *re = zipfft__var_new(c->a, "wr", ZIPFFT__T_REAL);
@@ -396,28 +409,41 @@ static void emit_twiddles(zipfft__stockham_build *c, zipfft__block *blk, const p
   }
 }
 
+/* Copies `count` consecutive table entries from table position `from` to the staged slots
+ * from `slot` on, spread over all the block's threads. */
+static void emit_twiddle_copy(zipfft__stockham_build *c, zipfft__block *body, int64_t from,
+                              int64_t slot, int64_t count) {
+  int64_t threads = zipfft__c2c_block_threads(c->s);
+  for (int64_t first = 0; first < count; first += threads) {
+    const zipfft__expr *i = bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
+    zipfft__block *g =
+        first + threads <= count ? body : open_if(c, body, bin(c, ZIPFFT__OP_LT, i, i32(c, count)));
+    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
+                                 zipfft__e_int(c->a, ZIPFFT__T_I64, from));
+    zipfft__cval w =
+        zipfft__load_value(c, g, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, i, i32(c, slot)), w.re, w.im,
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
+}
+
 /* A shared_twiddles kernel's first phase: every thread of the block copies its share of
- * the twiddles the passes read (exponents q that are powers of two) from the table into
- * shared memory, then the block waits at a barrier. */
+ * the twiddles the passes read (zipfft__twiddle_read) from the table into shared memory,
+ * one copy per run of consecutive exponents (they lie next to each other in both), then
+ * the block waits at a barrier. */
 static void emit_twiddle_staging(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "twiddles staged in shared memory");
-  int64_t threads = zipfft__c2c_block_threads(c->s), base = zipfft__shared_twiddle_base(c->s);
+  int64_t base = zipfft__shared_twiddle_base(c->s);
   for (int p = 1; p < c->s->pass_count; p++) {
     int64_t ns = shape_of(c->s, p).ns;
-    for (int q = 1; q < c->s->radices[p]; q *= 2) {
-      int64_t slot = base + zipfft__shared_twiddle_slot(c->s, p, q);
-      for (int64_t first = 0; first < ns; first += threads) {
-        const zipfft__expr *i = bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
-        zipfft__block *g =
-            first + threads <= ns ? body : open_if(c, body, bin(c, ZIPFFT__OP_LT, i, i32(c, ns)));
-        const zipfft__expr *from =
-            bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
-                zipfft__e_int(c->a, ZIPFFT__T_I64, table_twiddle_at(c->s, p, q, ns)));
-        zipfft__cval w =
-            zipfft__load_value(c, g, c->tw, from, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-        zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, i, i32(c, slot)), w.re,
-                                w.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-      }
+    int radix = c->s->radices[p];
+    for (int q = 1; q < radix; q++) {
+      if (!zipfft__twiddle_read(q)) continue;
+      int last = q;
+      while (last + 1 < radix && zipfft__twiddle_read(last + 1)) last++;
+      emit_twiddle_copy(c, body, table_twiddle_at(c->s, p, q, ns),
+                        base + zipfft__shared_twiddle_slot(c->s, p, q), (last - q + 1) * ns);
+      q = last;
     }
   }
   zipfft__s_barrier(c->a, body);

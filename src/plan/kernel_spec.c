@@ -123,13 +123,15 @@ int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
          zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
 }
 
+int zipfft__twiddle_read(int q) { return (q & (q - 1)) == 0; }
+
 int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q) {
   int64_t at = 0, ns = s->radices[0];
   for (int pass = 1; pass < p; pass++) {
-    for (int high = 1; high < s->radices[pass]; high *= 2) at += ns;
+    for (int e = 1; e < s->radices[pass]; e++) at += zipfft__twiddle_read(e) ? ns : 0;
     ns *= s->radices[pass];
   }
-  for (int high = 1; high < q; high *= 2) at += ns;
+  for (int e = 1; e < q; e++) at += zipfft__twiddle_read(e) ? ns : 0;
   return at;
 }
 

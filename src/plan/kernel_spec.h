@@ -237,6 +237,11 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
 /* Shared-memory index (complex elements) where a shared_twiddles kernel keeps its staged
  * twiddles: after every transform's exchange area and the statistics sums. */
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s);
+/* Whether the passes read w_q from the table (or its staged copy) rather than deriving it
+ * as a product of two read ones: q a power of two. (Measured on an H200: staging and reading
+ * every q instead, the 2DTM fused kernel has 13% fewer FP instructions but the call takes
+ * 2.33 ms against 1.91: its shared-memory traffic, not its FP work, is what limits it.) */
+int zipfft__twiddle_read(int q);
 /* Position (complex elements, from zipfft__shared_twiddle_base) of the ns staged entries of
  * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
  * pass_count and q = 1, the number of entries staged. */
