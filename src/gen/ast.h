@@ -197,16 +197,17 @@ const char *zipfft__arena_error(const zipfft__arena *a);
 
 /* Variables. A fresh variable gets a unique name from the prefix. */
 const zipfft__var *zipfft__var_new(zipfft__arena *a, const char *prefix, zipfft__type t);
-/* A thread-private variable whose value is used after a barrier (the C emitter keeps one
- * copy per thread for it). */
 /* An integer variable known to lie in [0, bound) (bound > 0; 0: unknown); the caller
  * declares it once and never assigns it. Comparisons `v + ... < constant` that the bound
  * decides fold to constants (zipfft__expr_bound). */
 const zipfft__var *zipfft__var_new_bounded(zipfft__arena *a, const char *prefix, zipfft__type t,
                                            int64_t bound);
-/* Exclusive upper bound of a non-negative integer expression of constants, bounded
- * variables, +, *, /, %, >> and & (0 when not known). */
+/* An exclusive upper bound (0: none known) of an integer expression built from non-negative
+ * constants, bounded variables, +, *, /, %, >> and & (x % k and x & k are bounded whatever
+ * x is); zipfft__e_bin folds `e < k` to true when it is at most k. */
 int64_t zipfft__expr_bound(const zipfft__expr *e);
+/* A thread-private variable whose value is used after a barrier (the C emitter keeps one
+ * copy per thread for it). */
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
 

@@ -240,7 +240,8 @@ int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s);
 /* Whether the passes read w_q from the table (or its staged copy) rather than deriving it
  * as a product of two read ones: q a power of two. (Measured on an H200: staging and reading
  * every q instead, the 2DTM fused kernel has 13% fewer FP instructions but the call takes
- * 2.33 ms against 1.91: its shared-memory traffic, not its FP work, is what limits it.) */
+ * 2.33 ms against 1.91: its FP work is not what limits it, and 44 more shared-memory
+ * loads per thread cost more than 180 FP instructions save.) */
 int zipfft__twiddle_read(int q);
 /* Position (complex elements, from zipfft__shared_twiddle_base) of the ns staged entries of
  * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
