@@ -248,15 +248,15 @@ static int64_t binary_bound(zipfft__binop op, int64_t l, int64_t r, const zipfft
 }
 
 int64_t zipfft__expr_bound(const zipfft__expr *e) {
+  if (e->type != ZIPFFT__T_I32 && e->type != ZIPFFT__T_I64) return 0;
   switch (e->kind) {
     case ZIPFFT__E_INT:
-      return e->u.int_value >= 0 && e->type != ZIPFFT__T_BOOL ? e->u.int_value + 1 : 0;
+      return e->u.int_value >= 0 ? e->u.int_value + 1 : 0;
     case ZIPFFT__E_VAR:
       return e->u.var->bound;
     case ZIPFFT__E_CAST:
-      return e->type == ZIPFFT__T_REAL ? 0 : zipfft__expr_bound(e->u.arg);
+      return zipfft__expr_bound(e->u.arg);
     case ZIPFFT__E_BINARY:
-      if (is_comparison(e->u.binary.op)) return 0;
       return binary_bound(e->u.binary.op, zipfft__expr_bound(e->u.binary.lhs),
                           zipfft__expr_bound(e->u.binary.rhs), e->u.binary.rhs);
     default:
@@ -296,9 +296,10 @@ const zipfft__expr *zipfft__e_bin(zipfft__arena *a, zipfft__binop op, const zipf
   }
   const zipfft__expr *simple = fold_identity(a, op, l, r, t);
   if (simple) return simple;
-  int64_t bound = zipfft__expr_bound(l);
-  if (op == ZIPFFT__OP_LT && r->kind == ZIPFFT__E_INT && bound > 0 && bound <= r->u.int_value)
-    return zipfft__e_int(a, ZIPFFT__T_BOOL, 1); /* always true */
+  if (op == ZIPFFT__OP_LT && r->kind == ZIPFFT__E_INT) {
+    int64_t bound = zipfft__expr_bound(l);
+    if (bound > 0 && bound <= r->u.int_value) return zipfft__e_int(a, ZIPFFT__T_BOOL, 1);
+  }
   zipfft__expr *e = expr(a, ZIPFFT__E_BINARY, t);
   e->u.binary.op = op;
   e->u.binary.lhs = l;

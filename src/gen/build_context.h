@@ -54,21 +54,20 @@ static inline const zipfft__expr *bin(zipfft__stockham_build *c, zipfft__binop o
   return zipfft__e_bin(c->a, op, l, r);
 }
 
-/* Declares a variable initialised with e and returns a reference to it. */
-static inline const zipfft__expr *let(zipfft__stockham_build *c, zipfft__block *b,
-                                      const char *prefix, const zipfft__expr *e) {
-  const zipfft__var *v = zipfft__var_new_bounded(c->a, prefix, e->type, zipfft__expr_bound(e));
-  zipfft__s_decl(c->a, b, v, e);
-  return var(c, v);
-}
-
-/* let for an integer known to lie in [0, bound) that the expression alone does not show. */
+/* Declares a variable initialised with e, known to lie in [0, bound) (0: unknown), and
+ * returns a reference to it; for an integer whose bound the expression alone does not show. */
 static inline const zipfft__expr *let_bounded(zipfft__stockham_build *c, zipfft__block *b,
                                               const char *prefix, const zipfft__expr *e,
                                               int64_t bound) {
   const zipfft__var *v = zipfft__var_new_bounded(c->a, prefix, e->type, bound);
   zipfft__s_decl(c->a, b, v, e);
   return var(c, v);
+}
+
+/* Declares a variable initialised with e (taking e's bound) and returns a reference to it. */
+static inline const zipfft__expr *let(zipfft__stockham_build *c, zipfft__block *b,
+                                      const char *prefix, const zipfft__expr *e) {
+  return let_bounded(c, b, prefix, e, zipfft__expr_bound(e));
 }
 
 /* Opens `if (cond)` inside blk and returns the block to fill (blk itself when cond is NULL). */

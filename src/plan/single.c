@@ -183,14 +183,14 @@ static size_t blocks_by_shared(size_t bytes, const zipfft__target *t) {
 }
 
 /* Table reads of a block's passes that a staged copy of the twiddles replaces: per pass
- * after the first, one per power of two below its radix and butterfly, for every thread
+ * after the first, one per exponent read (zipfft__twiddle_read) and butterfly, for every thread
  * and each of the kernel's FFTs. */
 static int64_t twiddle_reads_per_block(const zipfft__kernel_spec *s) {
   int64_t reads = 0;
   for (int p = 1; p < s->pass_count; p++) {
     int64_t m = s->n / s->radices[p];
     int64_t butterflies = (m + s->threads_per_fft - 1) / s->threads_per_fft;
-    for (int q = 1; q < s->radices[p]; q *= 2) reads += butterflies;
+    for (int q = 1; q < s->radices[p]; q++) reads += zipfft__twiddle_read(q) ? butterflies : 0;
   }
   return reads * zipfft__c2c_block_threads(s) * (zipfft__two_ffts(s) ? 2 : 1);
 }
