@@ -96,8 +96,8 @@ static void test_ast_rules(void) {
   zipfft__arena_destroy(a);
 }
 
-/* Bounds of integer expressions: a comparison folds to true exactly when the bound decides
- * it, and never for unbounded or possibly negative operands. */
+/* Bounds and floors of integer expressions: a comparison folds to true exactly when the bound
+ * decides it, and never for unbounded or possibly negative operands. */
 static void test_bounds(void) {
   zipfft__arena *a = zipfft__arena_create();
   const zipfft__var *t = zipfft__var_new_bounded(a, "t", ZIPFFT__T_I32, 256);
@@ -129,6 +129,17 @@ static void test_bounds(void) {
                  zipfft__e_bin(a, ZIPFFT__OP_LT, unknown[i], zipfft__e_i32(a, 1000000))->kind ==
                      ZIPFFT__E_BINARY,
              "expression %zu has a bound", i);
+  /* floors: t + 3328 >= 3328, (t + 2) * 3 >= 6; unknown for unbounded, subtracted or
+   * negative terms */
+  const zipfft__expr *scaled = zipfft__e_bin(
+      a, ZIPFFT__OP_MUL, zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t), zipfft__e_i32(a, 2)),
+      zipfft__e_i32(a, 3));
+  ZT_CHECK(zipfft__expr_floor(j) == 3328, "floor of t + 3328 is %lld",
+           (long long)zipfft__expr_floor(j));
+  ZT_CHECK(zipfft__expr_floor(scaled) == 6, "floor of (t + 2) * 3 is %lld",
+           (long long)zipfft__expr_floor(scaled));
+  for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
+    ZT_CHECK(zipfft__expr_floor(unknown[i]) == -1, "expression %zu has a floor", i);
   zipfft__arena_destroy(a);
 }
 

@@ -264,6 +264,19 @@ int64_t zipfft__expr_bound(const zipfft__expr *e) {
   }
 }
 
+int64_t zipfft__expr_floor(const zipfft__expr *e) {
+  if (e->type != ZIPFFT__T_I32 && e->type != ZIPFFT__T_I64) return -1;
+  if (e->kind == ZIPFFT__E_INT) return e->u.int_value >= 0 ? e->u.int_value : -1;
+  if (e->kind == ZIPFFT__E_VAR) return e->u.var->bound > 0 ? 0 : -1;
+  if (e->kind == ZIPFFT__E_CAST) return zipfft__expr_floor(e->u.arg);
+  if (e->kind != ZIPFFT__E_BINARY) return -1;
+  int64_t l = zipfft__expr_floor(e->u.binary.lhs), r = zipfft__expr_floor(e->u.binary.rhs);
+  if (l < 0 || r < 0) return -1;
+  if (e->u.binary.op == ZIPFFT__OP_ADD) return l + r;
+  if (e->u.binary.op == ZIPFFT__OP_MUL) return l * r;
+  return -1;
+}
+
 /* Identity simplifications (x+0, x*1, x/1, x-0, 0-x, int x*0, x%1) keeping the result type. */
 static const zipfft__expr *fold_identity(zipfft__arena *a, zipfft__binop op, const zipfft__expr *l,
                                          const zipfft__expr *r, zipfft__type t) {

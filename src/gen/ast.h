@@ -206,6 +206,9 @@ const zipfft__var *zipfft__var_new_bounded(zipfft__arena *a, const char *prefix,
  * constants, bounded variables, +, *, /, %, >> and & (x % k and x & k are bounded whatever
  * x is); zipfft__e_bin folds `e < k` to true when it is at most k. */
 int64_t zipfft__expr_bound(const zipfft__expr *e);
+/* The least value (>= 0) an integer expression built from non-negative constants, bounded
+ * variables (at least 0), + and * can take; -1 when not known. */
+int64_t zipfft__expr_floor(const zipfft__expr *e);
 /* A thread-private variable whose value is used after a barrier (the C emitter keeps one
  * copy per thread for it). */
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);

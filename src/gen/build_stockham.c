@@ -123,7 +123,7 @@ const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft_
 
 /* Offset (I64) of the first element of transform g: the digits of g over the batch
  * dimensions, each times its stride (in or out); inside a statistics loop the input moves
- * by loop_in_stride per signal. */
+ * by loop_in_stride per signal (two per iteration with signal_pairs). */
 const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
                                          const zipfft__thread_coords *k, int out) {
   const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
@@ -131,7 +131,7 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
   if (out || !c->signal) return offset;
   const zipfft__expr *shift =
       bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, c->signal)),
-          zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
+          zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride * (c->s->signal_pairs ? 2 : 1)));
   return let(c, b, "is", bin(c, ZIPFFT__OP_ADD, offset, shift));
 }
 
@@ -162,6 +162,88 @@ static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const 
                       c->s->in_storage);
 }
 
+/* 1 (I32 condition) when the current iteration of a signal_pairs loop has its second
+ * signal: 2 p + 1 < loop_count. */
+static const zipfft__expr *second_signal_present(zipfft__stockham_build *c) {
+  const zipfft__expr *b =
+      bin(c, ZIPFFT__OP_ADD,
+          bin(c, ZIPFFT__OP_MUL, var(c, c->signal), zipfft__e_int(c->a, ZIPFFT__T_I64, 2)),
+          zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+  return bin(c, ZIPFFT__OP_LT, b, var(c, c->loop_count));
+}
+
+/* Where element e (in [lo, hi) when known: lo >= 0, hi > 0) of a full-length C2R
+ * transform of n points finds its value in the Hermitian half: directly (e <= n/2), or
+ * conjugated from n - e (above n/2; for even n, e = n/2 may go either way); and whether it
+ * may be the DC or (n even) the Nyquist term. Decided at generation time where the range
+ * of e decides it, so that most slots need no run-time selects. */
+typedef struct hermitian_slot {
+  int always_low, always_high, maybe_dc, maybe_nyquist;
+} hermitian_slot;
+
+static hermitian_slot hermitian_slot_of(int64_t n, int64_t lo, int64_t hi) {
+  int64_t half = n / 2;
+  int even = n % 2 == 0;
+  hermitian_slot h = {.always_low = hi > 0 && hi <= half + 1,
+                      .always_high = lo > half || (even && lo == half)};
+  h.maybe_dc = !h.always_high && lo <= 0;
+  h.maybe_nyquist = even && lo <= half && (hi == 0 || hi > half);
+  return h;
+}
+
+/* signal_pairs: element e of Z = X_a + i X_b, the Hermitian halves of signals a (the row
+ * at base) and b (loop_in_stride further; zero when absent) expanded: X[e] for e <= n/2,
+ * else conj(X[n - e]), with the imaginary parts of X[0] and X[n/2] taken as zero. */
+static void load_signal_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                             const zipfft__expr *base, const zipfft__expr *e,
+                             zipfft__access access) {
+  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  int64_t n = zipfft__logical_length(c->s);
+  hermitian_slot h = hermitian_slot_of(n, zipfft__expr_floor(e), zipfft__expr_bound(e));
+  const zipfft__expr *mirrored = bin(c, ZIPFFT__OP_SUB, i32(c, n), e), *low = NULL, *at = e;
+  if (h.always_high)
+    at = let(c, g, "a", mirrored);
+  else if (!h.always_low) {
+    low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, n / 2)));
+    at = let(c, g, "a", zipfft__e_select(c->a, low, e, mirrored));
+  }
+  g = open_within(c, g, at, c->s->load_extent);
+  const zipfft__var *br = zipfft__var_new(c->a, "br", ZIPFFT__T_REAL),
+                    *bi = zipfft__var_new(c->a, "bi", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, g, br, zipfft__e_real(c->a, 0));
+  zipfft__s_decl(c->a, g, bi, zipfft__e_real(c->a, 0));
+  zipfft__s_load_complex(c->a, g, re, im, c->in,
+                         zipfft__global_offset(c, base, at, c->s->in_stride), access,
+                         c->s->in_storage);
+  const zipfft__expr *base_b =
+      bin(c, ZIPFFT__OP_ADD, base, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
+  zipfft__s_load_complex(c->a, open_if(c, g, second_signal_present(c)), br, bi, c->in,
+                         zipfft__global_offset(c, base_b, at, c->s->in_stride), access,
+                         c->s->in_storage);
+  /* the imaginary parts as Z needs them: conjugated above n/2, zero at DC and Nyquist */
+  const zipfft__expr *ia = var(c, im), *ib = var(c, bi);
+  if (h.always_high || low) {
+    const zipfft__expr *na = zipfft__e_neg(c->a, ia), *nb = zipfft__e_neg(c->a, ib);
+    ia = low ? zipfft__e_select(c->a, low, ia, na) : na;
+    ib = low ? zipfft__e_select(c->a, low, ib, nb) : nb;
+  }
+  const zipfft__expr *edge = NULL;
+  if (h.maybe_dc) edge = bin(c, ZIPFFT__OP_EQ, at, i32(c, 0));
+  if (h.maybe_nyquist) {
+    const zipfft__expr *nyquist = bin(c, ZIPFFT__OP_EQ, at, i32(c, n / 2));
+    edge = edge ? bin(c, ZIPFFT__OP_OR, edge, nyquist) : nyquist;
+  }
+  if (edge) {
+    const zipfft__expr *zero = zipfft__e_real(c->a, 0);
+    ia = zipfft__e_select(c->a, edge, zero, ia);
+    ib = zipfft__e_select(c->a, edge, zero, ib);
+  }
+  ia = let(c, g, "ia", ia);
+  ib = let(c, g, "ib", ib);
+  zipfft__s_assign(c->a, g, re, bin(c, ZIPFFT__OP_SUB, var(c, re), ib));
+  zipfft__s_assign(c->a, g, im, bin(c, ZIPFFT__OP_ADD, ia, var(c, br)));
+}
+
 /* Loads element e of the transform into x: a complex element (C2C), a real one with zero
  * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
  * conj(X[n - e]). Elements at or beyond the load extent are not read (x keeps its zeros). */
@@ -177,6 +259,10 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     load_real_within(c, g, re, base, even, access);
     load_real_within(c, g, im, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), access);
+    return;
+  }
+  if (c->s->signal_pairs) {
+    load_signal_pair(c, g, x, base, e, access);
     return;
   }
   const zipfft__expr *low = NULL;
@@ -576,18 +662,56 @@ static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
   return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
 }
 
+/* The loop index (I32) of signal `which` (0 or 1) of the current iteration: the loop
+ * variable, or with signal_pairs 2 p + which. */
+static const zipfft__expr *signal_index(zipfft__stockham_build *c, int which) {
+  const zipfft__expr *sig = zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal));
+  if (!c->s->signal_pairs) return sig;
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, i32(c, 2)), i32(c, which));
+}
+
+/* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
+ * first so that a tie keeps the lower index; b's only when the iteration has it. */
+static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, int i,
+                                   const zipfft__expr *e, zipfft__cval y) {
+  const struct zipfft__stats_regs *st = c->stats;
+  zipfft__block *in = open_within(c, g, e, c->s->store_extent);
+  const zipfft__expr *present = let(c, in, "pb", second_signal_present(c));
+  const zipfft__expr *va = let(c, in, "v", y.re);
+  const zipfft__expr *vb =
+      let(c, in, "v", zipfft__e_select(c->a, present, y.im, zipfft__e_real(c->a, 0)));
+  zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), va));
+  zipfft__s_assign(c->a, higher, st->max[i], va);
+  zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 0));
+  higher = open_if(c, in,
+                   bin(c, ZIPFFT__OP_AND, present, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), vb)));
+  zipfft__s_assign(c->a, higher, st->max[i], vb);
+  zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 1));
+  const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
+  zipfft__cval sums =
+      zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  const zipfft__expr *sum = bin(c, ZIPFFT__OP_ADD, sums.re, bin(c, ZIPFFT__OP_ADD, va, vb));
+  const zipfft__expr *squares =
+      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb));
+  zipfft__s_store_complex(c->a, in, c->smem, at, sum, bin(c, ZIPFFT__OP_ADD, sums.im, squares),
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
 /* Folds output element e (slot `slot`) of the current signal into the statistics. */
 static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
                               const zipfft__expr *e, zipfft__cval y) {
   const struct zipfft__stats_regs *st = c->stats;
+  if (c->s->signal_pairs) {
+    emit_pair_stats_update(c, g, slot, e, y);
+    return;
+  }
   for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
     int i = slot * zipfft__statistics_reals_per_slot(c->s) + p;
     zipfft__block *in = open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
     const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
     zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v));
     zipfft__s_assign(c->a, higher, st->max[i], v);
-    zipfft__s_assign(c->a, higher, st->index[i],
-                     zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal)));
+    zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 0));
     const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
     zipfft__cval sums =
         zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
@@ -621,7 +745,12 @@ static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__bl
                             zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
-  return &zipfft__s_for(c->a, body, c->signal, var(c, c->loop_count))->u.for_.body;
+  const zipfft__expr *iterations = var(c, c->loop_count);
+  if (c->s->signal_pairs) /* (loop_count + 1) / 2 pairs */
+    iterations = bin(c, ZIPFFT__OP_SHR,
+                     bin(c, ZIPFFT__OP_ADD, iterations, zipfft__e_int(c->a, ZIPFFT__T_I64, 1)),
+                     zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+  return &zipfft__s_for(c->a, body, c->signal, iterations)->u.for_.body;
 }
 
 /* One output real's share of a statistics merge: its element in the arrays, whether it is
@@ -877,6 +1006,8 @@ static const char *check_spec(const zipfft__kernel_spec *s) {
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
   if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
     return "statistics need real outputs stored from registers";
+  if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
+    return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
   for (int d = 1; d < s->batch_dims; d++)
     if (s->batch_counts[d] < 1) return "bad batch count";

@@ -73,11 +73,13 @@ static int64_t transforms_of(const struct zipfft_desc_s *d, const pass_context *
  * as pairs, with the split (R2C) or merge (C2R) in the same kernel. Measured on an H200
  * (4096x4096 batch 4, fp32): R2C 0.95 -> 0.98x cuFFT's speed; C2R 0.94 -> 0.98x once the
  * merge issues all its loads first (0.89x before). ZIPFFT_C2R_HALF=0 keeps C2R at full
- * length (tuning, and the tests of that path). */
+ * length (tuning, and the tests of that path). Statistics kernels with signal_pairs stay at
+ * full length: their complex transform already carries two real rows. */
 static void half_length_if_even(zipfft__kernel_spec *s) {
   const char *c2r_half = getenv("ZIPFFT_C2R_HALF");
   int allow_c2r = !(c2r_half && strcmp(c2r_half, "0") == 0);
-  if (s->n % 2 != 0 || (s->kind != ZIPFFT__KIND_R2C && (s->kind != ZIPFFT__KIND_C2R || !allow_c2r)))
+  if (s->n % 2 != 0 || s->signal_pairs ||
+      (s->kind != ZIPFFT__KIND_R2C && (s->kind != ZIPFFT__KIND_C2R || !allow_c2r)))
     return;
   s->kind = s->kind == ZIPFFT__KIND_R2C ? ZIPFFT__KIND_R2C_HALF : ZIPFFT__KIND_C2R_HALF;
   s->n /= 2;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/error.h"
 #include "plan/single.h"
@@ -93,13 +94,19 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   return ZIPFFT_SUCCESS;
 }
 
+/* Blocks per multiprocessor the signal-pair statistics kernel is compiled for: its
+ * radix-16 4096-point rows take 151 registers unbounded (one block of 256 threads per
+ * multiprocessor) and 128 without spills at 2 blocks; on an H200's 2DTM bench 9930
+ * against 7640 corr/s. */
+enum { pair_min_blocks = 2 };
+
 /* Appends the statistics variant of the last kernel; where the length has none (a
  * Bluestein kernel stores from shared memory) the plan goes without statistics. */
 static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
                                        const zipfft__target *t, zipfft__decomposition *out) {
   zipfft__kernel_spec s = *pass;
   const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
-  s.min_blocks = env && *env ? atoi(env) : 0;
+  s.min_blocks = env && *env ? atoi(env) : s.signal_pairs ? pair_min_blocks : 0;
   zipfft_status st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;
@@ -228,6 +235,14 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   return st;
 }
 
+/* Whether the statistics kernel takes the signals two to a transform (signal_pairs):
+ * yes, unless ZIPFFT_STATS_PAIRS=0 (tuning). Measured on an H200 (2DTM 4096x4096/512, batch
+ * 16): see docs/perf/2026-11-23-h200-signal-pairs.md. */
+static int signal_pairs_wanted(void) {
+  const char *env = getenv("ZIPFFT_STATS_PAIRS");
+  return !(env && strcmp(env, "0") == 0);
+}
+
 /* The cropped C2R pass into the outputs, then its statistics variant (one launch over the
  * output rows, looping over the signals). */
 static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arrays *a,
@@ -242,6 +257,7 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = a->mid_dist, stats.stats_plane = a->out_dist;
+  stats.signal_pairs = signal_pairs_wanted();
   for (int k = 0; k < last; k++) add_digit(&stats, p->out[k], a->mid[k], a->out[k], 0);
   if (st == ZIPFFT_SUCCESS) st = append_statistics(&stats, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
   return st;

@@ -185,8 +185,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
              (long long)s->batch_aux_strides[i]);
   if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
   if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d",
-             (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks);
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s",
+             (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
+             s->signal_pairs ? "_pr" : "");
   if (s->load_callback.function)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
              (unsigned long long)s->load_callback.hash);

@@ -127,6 +127,12 @@ typedef struct zipfft__kernel_spec {
    * positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
+  /* Statistics kernels of kind C2R: each transform takes two signals of the loop, a = 2p
+   * and b = 2p + 1, as Z = X_a + i X_b (both Hermitian halves expanded, the imaginary parts
+   * of their DC and Nyquist terms dropped), so that its real outputs are a's and its
+   * imaginary outputs b's; the loop runs over (loop_count + 1) / 2 pairs, and an odd count
+   * leaves the last pair without b. One full-length FFT then does the work of two rows. */
+  int signal_pairs;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
