@@ -293,9 +293,10 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
 /* 2DTM statistics. The plan holds per output position the maximum over every signal
  * accumulated, the index of the signal that gave it (the lowest index on ties; at ranks 2
  * and 3 the last kernel transforms two signals as one complex transform, so identical
- * signals agree to rounding and need not tie), and the sum and sum of squares (in fp32 within one call, over at most batch values, and in
- * double across calls: relative error 4e-8 after 10^7 signals; the variance is taken as
- * E[x^2] - mean^2, so maps whose mean is far above their deviation lose accuracy).
+ * signals agree to rounding and need not tie), and the sum and sum of squares (in fp32
+ * within one call, over at most batch values, and in double across calls: relative error
+ * 4e-8 after 10^7 signals; the variance is taken as E[x^2] - mean^2, so maps whose mean is
+ * far above their deviation lose accuracy).
  * zipfft_corr_stats_reset clears them (allocating them on the first call; it waits for
  * all the device's work first); zipfft_corr_accumulate correlates count signals,
  * numbered first_index, first_index + 1, ..., and folds their outputs into the
