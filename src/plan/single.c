@@ -210,7 +210,9 @@ static int64_t twiddle_reads_per_block(const zipfft__kernel_spec *s) {
  * fp64 4099 Bluestein (6 times) 4.08 -> 3.64 ms, fp32 2^20 1.29 -> 1.27 ms, 2D 4096x4096
  * C2C 0.744 -> 0.737 ms; but fp32 16384 (once) 0.646 -> 0.665 ms and fp64 8192 (1.3 times)
  * 0.679 -> 0.705 ms, where the copy is a long wait at each block's start. Statistics
- * kernels (3 blocks by registers) measured within the spread and are left out.
+ * kernels run their passes once per signal (or pair), so their reuse is taken as enough:
+ * the half-length kernel measured within the spread, the signal-pair kernel of a 2DTM call
+ * 9940 -> 10020 corr/s.
  * ZIPFFT_SHARED_TWIDDLES (tuning): 0 never, 2 wherever the copy fits. Cluster kernels read
  * their twiddles from the table. */
 static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target *t) {
@@ -224,8 +226,8 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
   size_t staged = zipfft__c2c_shared_bytes(s);
   size_t blocks = blocks_by_shared(plain, t);
   int64_t entries = zipfft__shared_twiddle_slot(s, s->pass_count, 1);
-  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks &&
-              entries * min_reuse <= twiddle_reads_per_block(s);
+  int reused = s->statistics || entries * min_reuse <= twiddle_reads_per_block(s);
+  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks && reused;
   s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
 }
 
