@@ -235,12 +235,13 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   return st;
 }
 
-/* Whether the statistics kernel takes the signals two to a transform (signal_pairs):
- * yes, unless ZIPFFT_STATS_PAIRS=0 (tuning). Measured on an H200 (2DTM 4096x4096/512, batch
- * 16): see docs/perf/2026-11-23-h200-signal-pairs.md. */
-static int signal_pairs_wanted(void) {
+/* Whether the statistics kernel takes the signals two to a transform (signal_pairs): for
+ * plans of more than one signal, unless ZIPFFT_STATS_PAIRS=0 (tuning). Measured on an H200
+ * (2DTM 4096x4096/512): batch 16 8477 -> 10056 corr/s, batch 32 +19%, but batch 1 -2.8%
+ * (a whole transform for one signal); see docs/perf/2026-11-23-h200-signal-pairs.md. */
+static int signal_pairs_wanted(const zipfft__corr_problem *p) {
   const char *env = getenv("ZIPFFT_STATS_PAIRS");
-  return !(env && strcmp(env, "0") == 0);
+  return p->batch > 1 && !(env && strcmp(env, "0") == 0);
 }
 
 /* The cropped C2R pass into the outputs, then its statistics variant (one launch over the
@@ -257,7 +258,7 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);
   zipfft_status st = append(&s, ZIPFFT__ARRAY_INTERMEDIATE, ZIPFFT__ARRAY_OUTPUT, t, out);
   stats.statistics = 1, stats.loop_in_stride = a->mid_dist, stats.stats_plane = a->out_dist;
-  stats.signal_pairs = signal_pairs_wanted();
+  stats.signal_pairs = signal_pairs_wanted(p);
   for (int k = 0; k < last; k++) add_digit(&stats, p->out[k], a->mid[k], a->out[k], 0);
   if (st == ZIPFFT_SUCCESS) st = append_statistics(&stats, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
   return st;
