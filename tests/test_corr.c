@@ -205,6 +205,9 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 1, {60, 1, 1}, {7, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 4, 2},
     {ZIPFFT_F64, 1, {45, 1, 1}, {9, 1, 1}, CORR, ZIPFFT_REGION_SAME, DEF, 2, 2},
     {ZIPFFT_F32, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    /* a 4096-point last axis (the 2DTM shape of the pair kernel: radix 16, one transform
+     * per block); an odd batch leaves the last pair without its second signal */
+    {ZIPFFT_F32, 2, {8, 4096, 1}, {3, 100, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     /* batch 1: the half-length statistics kernel (no signal pairs) */
     {ZIPFFT_F32, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 1, 1},
     {ZIPFFT_F32, 2, {20, 18, 1}, {6, 4, 1}, CONV, ZIPFFT_REGION_SAME, DEF, 2, 1},
