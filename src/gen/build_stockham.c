@@ -162,14 +162,18 @@ static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const 
                       c->s->in_storage);
 }
 
-/* 1 (I32 condition) when the current iteration of a signal_pairs loop has its second
- * signal: 2 p + 1 < loop_count. */
+/* The loop index (I64) of signal `which` (0 or 1) of the current iteration: the loop
+ * variable, or with signal_pairs 2 p + which. */
+static const zipfft__expr *loop_signal(zipfft__stockham_build *c, int which) {
+  const zipfft__expr *sig = var(c, c->signal);
+  if (!c->s->signal_pairs) return sig;
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, zipfft__e_int(c->a, ZIPFFT__T_I64, 2)),
+             zipfft__e_int(c->a, ZIPFFT__T_I64, which));
+}
+
+/* 1 (condition) when the current iteration of a signal_pairs loop has its second signal. */
 static const zipfft__expr *second_signal_present(zipfft__stockham_build *c) {
-  const zipfft__expr *b =
-      bin(c, ZIPFFT__OP_ADD,
-          bin(c, ZIPFFT__OP_MUL, var(c, c->signal), zipfft__e_int(c->a, ZIPFFT__T_I64, 2)),
-          zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
-  return bin(c, ZIPFFT__OP_LT, b, var(c, c->loop_count));
+  return bin(c, ZIPFFT__OP_LT, loop_signal(c, 1), var(c, c->loop_count));
 }
 
 /* Where element e (in [lo, hi) when known: lo >= 0, hi > 0) of a full-length C2R
@@ -662,12 +666,9 @@ static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
   return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
 }
 
-/* The loop index (I32) of signal `which` (0 or 1) of the current iteration: the loop
- * variable, or with signal_pairs 2 p + which. */
+/* The loop index of signal `which` as the statistics keep it (I32). */
 static const zipfft__expr *signal_index(zipfft__stockham_build *c, int which) {
-  const zipfft__expr *sig = zipfft__e_cast(c->a, ZIPFFT__T_I32, var(c, c->signal));
-  if (!c->s->signal_pairs) return sig;
-  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, i32(c, 2)), i32(c, which));
+  return zipfft__e_cast(c->a, ZIPFFT__T_I32, loop_signal(c, which));
 }
 
 /* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
