@@ -104,42 +104,44 @@ static void test_bounds(void) {
   const zipfft__var *x = zipfft__var_new(a, "x", ZIPFFT__T_I32);
   const zipfft__expr *j = zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t),
                                         zipfft__e_i32(a, 3328)); /* at most 3583 */
-  ZT_CHECK(zipfft__expr_bound(j) == 3584, "bound of t + 3328 is %lld",
-           (long long)zipfft__expr_bound(j));
   const zipfft__expr *holds = zipfft__e_bin(a, ZIPFFT__OP_LT, j, zipfft__e_i32(a, 3584));
   const zipfft__expr *open = zipfft__e_bin(a, ZIPFFT__OP_LT, j, zipfft__e_i32(a, 3583));
   ZT_CHECK(holds->kind == ZIPFFT__E_INT && holds->u.int_value == 1, "t + 3328 < 3584 not folded");
   ZT_CHECK(open->kind == ZIPFFT__E_BINARY, "t + 3328 < 3583 folded");
-  const zipfft__expr *masked =
-      zipfft__e_bin(a, ZIPFFT__OP_BITAND, zipfft__e_var(a, x), zipfft__e_i32(a, 7));
-  const zipfft__expr *shifted = zipfft__e_bin(
-      a, ZIPFFT__OP_SHR, zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, t), zipfft__e_i32(a, 4)),
-      zipfft__e_i32(a, 3));
-  ZT_CHECK(zipfft__expr_bound(masked) == 8, "bound of x & 7 is %lld",
-           (long long)zipfft__expr_bound(masked));
-  ZT_CHECK(zipfft__expr_bound(shifted) == 128, "bound of (t * 4) >> 3 is %lld",
-           (long long)zipfft__expr_bound(shifted));
-  const zipfft__expr *unknown[] = {
-      zipfft__e_var(a, x),
-      zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, t), zipfft__e_i32(a, 1)),
-      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t), zipfft__e_i32(a, -300)),
-      zipfft__e_thread(a)};
-  for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
-    ZT_CHECK(zipfft__expr_bound(unknown[i]) == 0 &&
-                 zipfft__e_bin(a, ZIPFFT__OP_LT, unknown[i], zipfft__e_i32(a, 1000000))->kind ==
-                     ZIPFFT__E_BINARY,
-             "expression %zu has a bound", i);
-  /* floors: t + 3328 >= 3328, (t + 2) * 3 >= 6; unknown for unbounded, subtracted or
-   * negative terms */
+  /* bound (exclusive, 0: none) and floor (-1: none) of each expression */
   const zipfft__expr *scaled = zipfft__e_bin(
       a, ZIPFFT__OP_MUL, zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t), zipfft__e_i32(a, 2)),
       zipfft__e_i32(a, 3));
-  ZT_CHECK(zipfft__expr_floor(j) == 3328, "floor of t + 3328 is %lld",
-           (long long)zipfft__expr_floor(j));
-  ZT_CHECK(zipfft__expr_floor(scaled) == 6, "floor of (t + 2) * 3 is %lld",
-           (long long)zipfft__expr_floor(scaled));
-  for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
-    ZT_CHECK(zipfft__expr_floor(unknown[i]) == -1, "expression %zu has a floor", i);
+  const struct {
+    const char *text;
+    const zipfft__expr *e;
+    int64_t bound, floor;
+  } known[] = {
+      {"t + 3328", j, 3584, 3328},
+      {"x & 7", zipfft__e_bin(a, ZIPFFT__OP_BITAND, zipfft__e_var(a, x), zipfft__e_i32(a, 7)), 8,
+       -1},
+      {"(t * 4) >> 3",
+       zipfft__e_bin(a, ZIPFFT__OP_SHR,
+                     zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, t), zipfft__e_i32(a, 4)),
+                     zipfft__e_i32(a, 3)),
+       128, -1},
+      {"(t + 2) * 3", scaled, 772, 6},
+      /* unbounded, subtracted or negative terms: neither */
+      {"x", zipfft__e_var(a, x), 0, -1},
+      {"t - 1", zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_var(a, t), zipfft__e_i32(a, 1)), 0, -1},
+      {"t + -300", zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_var(a, t), zipfft__e_i32(a, -300)), 0,
+       -1},
+      {"thread", zipfft__e_thread(a), 0, -1}};
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+    ZT_CHECK(zipfft__expr_bound(known[i].e) == known[i].bound, "bound of %s is %lld", known[i].text,
+             (long long)zipfft__expr_bound(known[i].e));
+    ZT_CHECK(zipfft__expr_floor(known[i].e) == known[i].floor, "floor of %s is %lld", known[i].text,
+             (long long)zipfft__expr_floor(known[i].e));
+    if (known[i].bound == 0)
+      ZT_CHECK(zipfft__e_bin(a, ZIPFFT__OP_LT, known[i].e, zipfft__e_i32(a, 1000000))->kind ==
+                   ZIPFFT__E_BINARY,
+               "%s < 1000000 folded", known[i].text);
+  }
   zipfft__arena_destroy(a);
 }
 
