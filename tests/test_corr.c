@@ -222,6 +222,9 @@ static const corr_case cases[] = {
     /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
      * of a multiprocessor and reads its pass twiddles from shared memory */
     {ZIPFFT_F32, 2, {2048, 24, 1}, {40, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    /* a signal over most of the first axis: the fused kernel's first pass reads 5 of its
+     * 8 slots (little padding to prune) */
+    {ZIPFFT_F32, 2, {32, 12, 1}, {20, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
 };
 
 /* Bad arguments: each named in the detail, nothing created. */
