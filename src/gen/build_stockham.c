@@ -671,37 +671,48 @@ static const zipfft__expr *signal_index(zipfft__stockham_build *c, int which) {
   return zipfft__e_cast(c->a, ZIPFFT__T_I32, loop_signal(c, which));
 }
 
+/* Raises statistic i's maximum to v, with signal index `index`, where v is higher and
+ * `also` (NULL: nothing more) holds. */
+static void raise_maximum(zipfft__stockham_build *c, zipfft__block *blk, int i,
+                          const zipfft__expr *also, const zipfft__expr *v,
+                          const zipfft__expr *index) {
+  const struct zipfft__stats_regs *st = c->stats;
+  const zipfft__expr *higher = bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v);
+  zipfft__block *g = open_if(c, blk, also ? bin(c, ZIPFFT__OP_AND, also, higher) : higher);
+  zipfft__s_assign(c->a, g, st->max[i], v);
+  zipfft__s_assign(c->a, g, st->index[i], index);
+}
+
+/* Adds sum and squares to statistic i's running sums in shared memory. */
+static void add_to_sums(zipfft__stockham_build *c, zipfft__block *blk, int i,
+                        const zipfft__expr *sum, const zipfft__expr *squares) {
+  const zipfft__expr *at = let(c, blk, "sa", stats_sums_at(c, i));
+  zipfft__cval sums =
+      zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  zipfft__s_store_complex(c->a, blk, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, sum),
+                          bin(c, ZIPFFT__OP_ADD, sums.im, squares), ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
+}
+
 /* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
  * first so that a tie keeps the lower index; b's only when the iteration has it. */
 static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, int i,
                                    const zipfft__expr *e, zipfft__cval y) {
-  const struct zipfft__stats_regs *st = c->stats;
   zipfft__block *in = open_within(c, g, e, c->s->store_extent);
   const zipfft__expr *present = let(c, in, "pb", second_signal_present(c));
   const zipfft__expr *va = let(c, in, "v", y.re);
   const zipfft__expr *vb =
       let(c, in, "v", zipfft__e_select(c->a, present, y.im, zipfft__e_real(c->a, 0)));
-  zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), va));
-  zipfft__s_assign(c->a, higher, st->max[i], va);
-  zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 0));
-  higher = open_if(c, in,
-                   bin(c, ZIPFFT__OP_AND, present, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), vb)));
-  zipfft__s_assign(c->a, higher, st->max[i], vb);
-  zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 1));
-  const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
-  zipfft__cval sums =
-      zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  const zipfft__expr *sum = bin(c, ZIPFFT__OP_ADD, sums.re, bin(c, ZIPFFT__OP_ADD, va, vb));
-  const zipfft__expr *squares =
-      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb));
-  zipfft__s_store_complex(c->a, in, c->smem, at, sum, bin(c, ZIPFFT__OP_ADD, sums.im, squares),
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  raise_maximum(c, in, i, NULL, va, signal_index(c, 0));
+  raise_maximum(c, in, i, present, vb, signal_index(c, 1));
+  add_to_sums(
+      c, in, i, bin(c, ZIPFFT__OP_ADD, va, vb),
+      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb)));
 }
 
 /* Folds output element e (slot `slot`) of the current signal into the statistics. */
 static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
                               const zipfft__expr *e, zipfft__cval y) {
-  const struct zipfft__stats_regs *st = c->stats;
   if (c->s->signal_pairs) {
     emit_pair_stats_update(c, g, slot, e, y);
     return;
@@ -710,15 +721,8 @@ static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int s
     int i = slot * zipfft__statistics_reals_per_slot(c->s) + p;
     zipfft__block *in = open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
     const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
-    zipfft__block *higher = open_if(c, in, bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v));
-    zipfft__s_assign(c->a, higher, st->max[i], v);
-    zipfft__s_assign(c->a, higher, st->index[i], signal_index(c, 0));
-    const zipfft__expr *at = let(c, in, "sa", stats_sums_at(c, i));
-    zipfft__cval sums =
-        zipfft__load_value(c, in, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    zipfft__s_store_complex(c->a, in, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, v),
-                            bin(c, ZIPFFT__OP_ADD, sums.im, bin(c, ZIPFFT__OP_MUL, v, v)),
-                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    raise_maximum(c, in, i, NULL, v, signal_index(c, 0));
+    add_to_sums(c, in, i, v, bin(c, ZIPFFT__OP_MUL, v, v));
   }
 }
 
