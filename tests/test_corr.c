@@ -222,6 +222,12 @@ static const corr_case cases[] = {
     /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
      * of a multiprocessor and reads its pass twiddles from shared memory */
     {ZIPFFT_F32, 2, {2048, 24, 1}, {40, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    /* the 2DTM fused kernel's shape: 4096-point columns as 16x16x16, the forward FFT's
+     * last pass handing its registers to the inverse FFT's first; 6 columns of the
+     * Hermitian half leave the second block of 4 half empty; then convolution, FULL
+     * region and the f16 spectrum in the same shape */
+    {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    {ZIPFFT_F32, 2, {4096, 6, 1}, {512, 6, 1}, CONV, ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_F16, 2, 2},
     /* a signal over most of the first axis: the fused kernel's first pass reads 5 of its
      * 8 slots (little padding to prune) */
     {ZIPFFT_F32, 2, {32, 12, 1}, {20, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
