@@ -50,8 +50,12 @@ typedef struct tdm_row {
   int failed;
 } tdm_row;
 
-/* --quick: only the 4096x4096 image with 512x512 templates at batch 16. */
-typedef zipfft_tool_bench_options tdm_options;
+/* --quick: only the 4096x4096 image with 512x512 templates at batch 16; --shape WxH/t:
+ * only the cases of that image and template size (every batch; the check on batch 16). */
+typedef struct tdm_options {
+  zipfft_tool_bench_options common;
+  int64_t width, height, template_size; /* --shape; 0: every shape */
+} tdm_options;
 
 enum { K_PAD, K_CONJ_MUL, K_CROP, K_STATS, KERNEL_COUNT };
 static const char *const kernel_names[KERNEL_COUNT] = {"tdm_pad", "tdm_conj_mul", "tdm_crop",
@@ -206,26 +210,47 @@ static int32_t next_index(int32_t first, int64_t batch) {
 /* Prints the subcommand's usage. */
 static void print_usage(void) {
   printf(
-      "usage: zipfft bench-2dtm [--device D] [--quick] [--md FILE]\n"
+      "usage: zipfft bench-2dtm [--device D] [--quick] [--shape WxH/t] [--md FILE]\n"
       "  2D template matching: correlations/s of zipfft_corr (VALID region, statistics\n"
       "  accumulated) against a cuFFT pipeline (pad, R2C, conjugate multiply, C2R, crop,\n"
-      "  statistics), bytes per correlation against copy bandwidth, and a correctness check.\n");
+      "  statistics), bytes per correlation against copy bandwidth, and a correctness check.\n"
+      "  --shape WxH/t runs only the cases of that image and template size (e.g. 5760x4092/384)\n"
+      "  and checks its batch-16 case.\n");
+}
+
+/* --shape WxH/t: 1 when value names an image and a template size of the case table. */
+static int apply_shape(void *options, const char *value) {
+  tdm_options *opt = options;
+  long long w, h, t;
+  char tail;
+  if (sscanf(value, "%lldx%lld/%lld%c", &w, &h, &t, &tail) != 3) return 0;
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+    if (cases[i].width == w && cases[i].height == h && cases[i].template_size == t) {
+      opt->width = w, opt->height = h, opt->template_size = t;
+      return 1;
+    }
+  return 0;
 }
 
 static const zipfft_tool_option option_specs[] = {
     {"--device", 1, zipfft_tool_apply_device},
     {"--quick", 0, zipfft_tool_apply_quick},
     {"--md", 1, zipfft_tool_apply_md},
+    {"--shape", 1, apply_shape},
 };
 
 /* 1 when the case runs under these options. */
 static int case_selected(const tdm_options *opt, const tdm_case *c) {
-  return !opt->quick || c->quick;
+  if (opt->width)
+    return c->width == opt->width && c->height == opt->height &&
+           c->template_size == opt->template_size;
+  return !opt->common.quick || c->quick;
 }
 
 /* 1 when the correctness check runs on this case. */
 static int case_checked(const tdm_options *opt, const tdm_case *c) {
-  return opt->quick ? c->quick : c->checked;
+  if (opt->width) return c->batch == 16; /* --shape: its batch-16 case */
+  return opt->common.quick ? c->quick : c->checked;
 }
 
 /* Fills rows (room for 2 per case) with the selected cases, fp32 rows first, then the F16
@@ -944,7 +969,7 @@ static int run_session(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, 
   ok = create_events(ctx) && measure_copy_bandwidth(ctx);
   if (ok) {
     bad = run_cases(ctx, opt, rows, count);
-    if (opt->md_path && !write_markdown(ctx, rows, count, opt->md_path)) ok = 0;
+    if (opt->common.md_path && !write_markdown(ctx, rows, count, opt->common.md_path)) ok = 0;
   }
   destroy_events(ctx);
   unload_cufft_pipeline(ctx);
@@ -967,7 +992,7 @@ int zipfft_tool_bench_2dtm(int argc, char **argv) {
   count = build_rows(&opt, rows);
   memset(&ctx, 0, sizeof ctx);
   snprintf(ctx.check_problem, sizeof ctx.check_problem, "not reached");
-  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.device);
+  rc = zipfft_tool_device_open(&ctx.dev, tool_name, opt.common.device);
   if (rc == ZIPFFT_TOOL_OK) rc = run_session(&ctx, &opt, rows, count);
   zipfft_tool_device_close(&ctx.dev);
   return rc;
