@@ -405,6 +405,10 @@ static void run_quick_lengths(void) {
                  {4095, F32},
                  {14641, F32},
                  {7203, F64} /* threads take several butterflies, the last guarded */,
+                 /* one butterfly of a smaller radix per thread: the larger radices' passes
+                  * leave threads idle (choose_threads_per_transform) */
+                 {1920, BOTH},
+                 {5760, F64},
                  /* prime factors above 13: Bluestein inside one kernel */
                  {17, BOTH},
                  {34, BOTH},
@@ -437,6 +441,10 @@ static void run_quick_lengths(void) {
   check_plan_says(&alone, "20480-point FFT");
   check_plan_says(&alone, "radix 16x16x16x5");
   check_plan_says(&sharing, "8232-point FFT");
+  /* 5760 = 20x18x16 takes one butterfly of radix 16 per thread, so that no pass runs a
+   * second round for a few threads. */
+  c2c_case mixed = basic_case(ZIPFFT_F64, 5760, 1, ZIPFFT_FORWARD);
+  check_plan_says(&mixed, "radix 20x18x16, 360 threads per transform");
   /* A Bluestein block that has a multiprocessor to itself and reads each twiddle several
    * times takes them from shared memory (fp64 4099 runs above in both directions, so the
    * staged copy is checked there). */

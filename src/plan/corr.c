@@ -94,20 +94,29 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   return ZIPFFT_SUCCESS;
 }
 
-/* Blocks per multiprocessor the signal-pair statistics kernel is compiled for: its
- * radix-16 4096-point rows take 112 registers unbounded and 128 (no spills) with 2 blocks
- * asked for; both give 2 blocks of 256 threads, and the H200's 2DTM bench measured 9940
- * against 9888 corr/s (9520 asking for 3 blocks). */
-enum { pair_min_blocks = 2 };
+/* Blocks per multiprocessor the signal-pair statistics kernel is compiled for: as many as
+ * fit at pair_registers per thread in a multiprocessor's register_file (none asked where
+ * not even one block does). Its radix-16 4096-point rows (256 threads) take 112 registers
+ * unbounded and 128 (no spills) with 2 blocks asked for; both give 2 blocks, and the
+ * H200's 2DTM bench measured 9940 against 9888 corr/s (9520 asking for 3 blocks). A fixed
+ * 2 blocks held the 576-thread 5760-point rows of a K3 image (5760x4092/384) to 56
+ * registers: on an H100 4258 corr/s, against 5040 unbounded and 5072 with 1 block. */
+enum { pair_registers = 128, register_file = 65536 };
+
+static int pair_min_blocks(const zipfft__kernel_spec *s) {
+  return (int)(register_file / ((unsigned)pair_registers * zipfft__c2c_block_threads(s)));
+}
 
 /* Appends the statistics variant of the last kernel; where the length has none (a
  * Bluestein kernel stores from shared memory) the plan goes without statistics. */
 static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
                                        const zipfft__target *t, zipfft__decomposition *out) {
-  zipfft__kernel_spec s = *pass;
-  const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
-  s.min_blocks = env && *env ? atoi(env) : s.signal_pairs ? pair_min_blocks : 0;
-  zipfft_status st = append(&s, src, ZIPFFT__ARRAY_STATS, t, out);
+  zipfft_status st = append(pass, src, ZIPFFT__ARRAY_STATS, t, out);
+  if (st == ZIPFFT_SUCCESS) {
+    zipfft__kernel_spec *s = &out->kernels[out->kernel_count - 1];
+    const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
+    s->min_blocks = env && *env ? atoi(env) : s->signal_pairs ? pair_min_blocks(s) : 0;
+  }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;
   return ZIPFFT_SUCCESS;

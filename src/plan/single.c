@@ -1,8 +1,10 @@
 /* single.c - sizes a single-kernel batched 1D transform: radices, threads per transform,
  * transforms per block (the Stockham passes run in registers, exchanged through shared
  * memory). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/error.h"
 #include "gen/butterfly.h"
@@ -182,6 +184,45 @@ static int64_t threads_per_transform(int64_t n, int largest_radix) {
   return (butterflies + per_thread - 1) / per_thread;
 }
 
+/* Modelled cost of one radix-r butterfly (r log2 r operations), for weighing passes. */
+static double butterfly_cost(int r) { return r > 1 ? r * log2((double)r) : 0; }
+
+/* Fraction of the thread slots of a transform's passes that do work with t threads: pass
+ * p runs its n / r_p butterflies in ceil(butterflies / t) rounds of t threads, each round
+ * weighted by its butterfly's cost. */
+static double thread_utilisation(int64_t n, const factorization *f, int64_t t) {
+  double work = 0, slots = 0;
+  for (int p = 0; p < f->count; p++) {
+    int64_t butterflies = n / f->radices[p], rounds = (butterflies + t - 1) / t;
+    work += (double)butterflies * butterfly_cost(f->radices[p]);
+    slots += (double)(rounds * t) * butterfly_cost(f->radices[p]);
+  }
+  return slots > 0 ? work / slots : 1;
+}
+
+/* Threads per transform: one butterfly of some pass's radix each (threads_per_transform),
+ * the radix whose thread count keeps the most slots busy over all passes, the largest radix
+ * (fewest threads) on ties. With the largest radix alone, passes of a slightly smaller one
+ * ran a second round for a few threads: 5760 = 10x9x8x8 took 576 threads and two rounds in
+ * three passes; 720 threads take one round each. Measured on an H100 against the largest
+ * radix: the 2DTM K3 statistics kernel 1.59 -> 1.29 ms, its 2880-point R2C 81 -> 67 us;
+ * batched C2C fp64 5760 79 -> 92% of copy bandwidth, 7680 70 -> 88%, 4608 86 -> 93%,
+ * fp32 1920 89 -> 97%, 7680 79 -> 84%, but fp32 4608 and 5120 100 -> 99%. Where one radix
+ * is much smaller (2187 = 9x9x9x3), its pass's rounds cost less than the idle threads of
+ * the others and the largest radix stays. ZIPFFT_THREAD_RULE=largest (tuning) keeps it. */
+static int64_t choose_threads_per_transform(int64_t n, const factorization *f) {
+  int64_t best = threads_per_transform(n, f->radices[0]);
+  const char *env = getenv("ZIPFFT_THREAD_RULE");
+  if (env && strcmp(env, "largest") == 0) return best;
+  double best_use = thread_utilisation(n, f, best);
+  for (int p = 1; p < f->count; p++) {
+    int64_t t = threads_per_transform(n, f->radices[p]);
+    double use = thread_utilisation(n, f, t);
+    if (use > best_use + 1e-9) best = t, best_use = use;
+  }
+  return best;
+}
+
 /* Blocks of `bytes` of shared memory a multiprocessor holds, counting the 1 KiB the CUDA
  * driver reserves per block (a multiprocessor has the per-block maximum plus that). */
 static size_t blocks_by_shared(size_t bytes, const zipfft__target *t) {
@@ -236,7 +277,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
                        const zipfft__target *t) {
   s->pass_count = f.count;
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
-  s->threads_per_fft = (int)threads_per_transform(s->n, f.radices[0]);
+  s->threads_per_fft = (int)choose_threads_per_transform(s->n, &f);
   s->ffts_per_block = 1;
   s->shared_twiddles = 0;
   if (s->fft_major || s->store_major)
