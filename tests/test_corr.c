@@ -235,6 +235,8 @@ static const corr_case cases[] = {
      * kernels take one radix-8 butterfly per thread, so the radix-16 and -15 passes leave
      * threads idle (choose_threads_per_transform) */
     {ZIPFFT_F32, 2, {6, 1920, 1}, {3, 50, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    /* the K3 image's 5760-point rows: the pair kernel at radix 20x18x16, 360 threads */
+    {ZIPFFT_F32, 2, {4, 5760, 1}, {2, 90, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
 };
 
 /* Bad arguments: each named in the detail, nothing created. */

@@ -28,8 +28,10 @@ enum {
   statistics_radix_cap = 8,
   /* Statistics kernels with signal_pairs (full-length transforms of two signals): a
    * 4096-point row at radix 16 with 2 blocks per multiprocessor (128 registers) measured
-   * 9930 corr/s on the 2DTM bench against 9320 at radix 8 (H200) */
-  pair_statistics_radix_cap = 16
+   * 9930 corr/s on the 2DTM bench against 9320 at radix 8 (H200); 20 lets the K3 image's
+   * 5760-point rows run as 20x18x16 (360 threads) instead of 10x9x8x8 (720): 5628 ->
+   * 5803 corr/s (H100), while 4096 stays 16x16x16 */
+  pair_statistics_radix_cap = 20
 };
 
 /* Largest radix for a kernel. A thread holds about that many complex values; radices
