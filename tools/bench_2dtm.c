@@ -40,6 +40,7 @@ typedef struct tdm_case {
 static const tdm_case cases[] = {
     {4096, 4096, 512, 1, 0, 0, 0},  {4096, 4096, 512, 8, 0, 0, 1},  {4096, 4096, 512, 16, 1, 1, 0},
     {4096, 4096, 512, 32, 0, 0, 0}, {4092, 5760, 384, 16, 1, 0, 0},
+    {5760, 4092, 384, 16, 0, 0, 0}, /* the K3 image rotated: 5760-point columns */
 };
 
 /* One table row: a case with the spectrum in fp32 (DEFAULT) or F16. */
