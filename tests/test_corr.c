@@ -231,9 +231,10 @@ static const corr_case cases[] = {
     /* a signal over most of the first axis: the fused kernel's first pass reads 5 of its
      * 8 slots (little padding to prune) */
     {ZIPFFT_F32, 2, {32, 12, 1}, {20, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
-    /* a K3-like last axis of mixed radices (1920 = 16x15x8; the half length 960): the
-     * kernels take one radix-8 butterfly per thread, so the radix-16 and -15 passes leave
-     * threads idle (choose_threads_per_transform) */
+    /* a last axis of mixed radices: the kernels take one butterfly of a smaller radix per
+     * thread (1920 = 16x15x8: radix 15, 128 threads; the half length 960 = 12x10x8: radix
+     * 10, 96 threads), so the larger radix's pass leaves threads idle
+     * (choose_threads_per_transform) */
     {ZIPFFT_F32, 2, {6, 1920, 1}, {3, 50, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     /* the K3 image's 5760-point rows: the pair kernel at radix 20x18x16, 360 threads */
     {ZIPFFT_F32, 2, {4, 5760, 1}, {2, 90, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},

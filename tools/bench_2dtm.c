@@ -38,8 +38,11 @@ typedef struct tdm_case {
 } tdm_case;
 
 static const tdm_case cases[] = {
-    {4096, 4096, 512, 1, 0, 0, 0},  {4096, 4096, 512, 8, 0, 0, 1},  {4096, 4096, 512, 16, 1, 1, 0},
-    {4096, 4096, 512, 32, 0, 0, 0}, {4092, 5760, 384, 16, 1, 0, 0},
+    {4096, 4096, 512, 1, 0, 0, 0},
+    {4096, 4096, 512, 8, 0, 0, 1},
+    {4096, 4096, 512, 16, 1, 1, 0},
+    {4096, 4096, 512, 32, 0, 0, 0},
+    {4092, 5760, 384, 16, 1, 0, 0},
     {5760, 4092, 384, 16, 0, 0, 0}, /* the K3 image rotated: 5760-point columns */
 };
 
@@ -219,6 +222,11 @@ static void print_usage(void) {
       "  and checks its batch-16 case.\n");
 }
 
+/* 1 when case c has the image (width x height) and template size. */
+static int case_has_shape(const tdm_case *c, int64_t width, int64_t height, int64_t template_size) {
+  return c->width == width && c->height == height && c->template_size == template_size;
+}
+
 /* --shape WxH/t: 1 when value names an image and a template size of the case table. */
 static int apply_shape(void *options, const char *value) {
   tdm_options *opt = options;
@@ -226,7 +234,7 @@ static int apply_shape(void *options, const char *value) {
   char tail;
   if (sscanf(value, "%lldx%lld/%lld%c", &w, &h, &t, &tail) != 3) return 0;
   for (size_t i = 0; i < ARRAY_LEN(cases); i++)
-    if (cases[i].width == w && cases[i].height == h && cases[i].template_size == t) {
+    if (case_has_shape(&cases[i], w, h, t)) {
       opt->width = w, opt->height = h, opt->template_size = t;
       return 1;
     }
@@ -242,9 +250,7 @@ static const zipfft_tool_option option_specs[] = {
 
 /* 1 when the case runs under these options. */
 static int case_selected(const tdm_options *opt, const tdm_case *c) {
-  if (opt->width)
-    return c->width == opt->width && c->height == opt->height &&
-           c->template_size == opt->template_size;
+  if (opt->width) return case_has_shape(c, opt->width, opt->height, opt->template_size);
   return !opt->common.quick || c->quick;
 }
 
