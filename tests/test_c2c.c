@@ -538,6 +538,34 @@ static void run_quick_fourstep(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Quick tier, part 5: pair kernels (the two kernels of a four-step split run as one
+ * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
+ * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
+ * ones with different layouts take the two kernels instead), the least lag (each second
+ * item waits for a group just completed) and a lag past every item (every first item runs
+ * before any second one). */
+static void run_quick_pairs(void) {
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 2048, 2, ZIPFFT_INVERSE);
+  check_plan_says(&f32, "run as one pair kernel");
+  check_plan_says(&f64, "run as one pair kernel");
+  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
+    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, 2048);
+    run_case(&a);
+    run_case(&b);
+  }
+  static const char *const lags[] = {"1", "64"};
+  for (size_t i = 0; i < sizeof lags / sizeof lags[0]; i++) {
+    setenv("ZIPFFT_PAIR_LAG", lags[i], 1);
+    run_case(&f32);
+    run_case(&f64);
+  }
+  unsetenv("ZIPFFT_PAIR_LAG");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* Full tier: every 13-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
  * batch 2, and every 13-smooth f32 length in (4096, 16384] once (directions alternate). */
 static void run_full_sweep(void) {
@@ -703,6 +731,7 @@ static void run_tiers(void) {
   run_quick_variants();
   run_quick_clusters();
   run_quick_fourstep();
+  run_quick_pairs();
   for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
     run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
   check_large_batch_plan();

@@ -75,6 +75,7 @@ static const size_info sizes[] = {
     {1, {16384}, 0, 1, 0, ZIPFFT_C2C},
     {1, {32768}, 0, 0, 0, ZIPFFT_C2C},
     {1, {65536}, 0, 1, 0, ZIPFFT_C2C},
+    {1, {1 << 18}, 0, 0, 0, ZIPFFT_C2C}, /* 512 x 512: a pair kernel (plan/pair.h) */
     {1, {1 << 20}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 24}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 27}, 0, 0, 1, ZIPFFT_C2C},

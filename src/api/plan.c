@@ -10,6 +10,7 @@
 #include "api/plan_internal.h"
 #include "backend/backend.h"
 #include "backend/cuda.h"
+#include "gen/build_pair.h"
 #include "gen/build_stockham.h"
 #include "gen/emit.h"
 #include "plan/strategy.h"
@@ -32,6 +33,12 @@ struct zipfft_plan_s {
   zipfft__decomposition decomposition;
   plan_kernel kernels[ZIPFFT__MAX_KERNELS];
   void *workspace; /* backend memory, NULL when the decomposition needs none */
+  /* The pair kernel of a paired decomposition (NULL: none), its grid (the blocks that
+   * can be resident) and lag (plan/pair.h). */
+  void *pair_handle;
+  uint32_t pair_grid;
+  size_t pair_shared;
+  int64_t pair_lag;
 };
 
 /* Opens the backend the description asks for (AUTO: CUDA when usable, else CPU). */
@@ -44,15 +51,27 @@ static zipfft_status open_backend(const struct zipfft_desc_s *d, zipfft_backend 
   return want == ZIPFFT_BACKEND_CUDA ? zipfft__cuda_open(d->device, b) : zipfft__cpu_open(b);
 }
 
-/* Generates one kernel's source in the requested language (CUDA or C): malloc'ed text in
- * *text, and (when launch is not NULL) the kernel's name and launch facts in *launch. */
-static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, char **text,
-                                     zipfft__kernel_source *launch) {
+/* A generator: fills *k with the kernel `what` describes (NULL) or says why it cannot. */
+typedef const char *(*build_fn)(const void *what, zipfft__arena *a, zipfft__kernel_ast *k);
+
+static const char *build_single(const void *spec, zipfft__arena *a, zipfft__kernel_ast *k) {
+  return zipfft__build_stockham(spec, a, k);
+}
+
+static const char *build_pair(const void *pair, zipfft__arena *a, zipfft__kernel_ast *k) {
+  return zipfft__build_pair(pair, a, k);
+}
+
+/* Generates the source of the kernel `what` (a spec for build_single, a pair spec for
+ * build_pair) in the requested language (CUDA or C): malloc'ed text in *text, and (when
+ * launch is not NULL) the kernel's name and launch facts in *launch. */
+static zipfft_status generate_with(build_fn build, const void *what, int cuda, char **text,
+                                   zipfft__kernel_source *launch) {
   zipfft__arena *a = zipfft__arena_create();
   if (!a) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "allocating the generator arena");
   zipfft__kernel_ast k;
   zipfft_status s = ZIPFFT_SUCCESS;
-  const char *problem = zipfft__build_stockham(spec, a, &k);
+  const char *problem = build(what, a, &k);
   *text = problem ? NULL : cuda ? zipfft__emit_cuda(&k) : zipfft__emit_c(&k);
   if (problem)
     s = zipfft__fail(ZIPFFT_ERROR_INTERNAL, "generator: %s", problem);
@@ -63,6 +82,19 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
                                       (unsigned)k.cluster_blocks};
   zipfft__arena_destroy(a);
   return s;
+}
+
+/* generate_with for one single kernel's spec. */
+static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, char **text,
+                                     zipfft__kernel_source *launch) {
+  return generate_with(build_single, spec, cuda, text, launch);
+}
+
+/* The pair kernel's description for a paired decomposition. */
+static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
+  int i = dec->pair_first;
+  return (zipfft__pair_spec){dec->kernels[i], dec->kernels[i + 1], dec->pair_groups[0],
+                             dec->pair_groups[1]};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -114,12 +146,41 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   return s;
 }
 
+/* Generates and compiles the pair kernel of a paired plan and sizes its grid: the blocks
+ * that can be resident, at most one per pair. */
+static zipfft_status prepare_pair(zipfft_plan p) {
+  const zipfft__decomposition *dec = &p->decomposition;
+  zipfft__pair_spec pair = pair_of(dec);
+  char name[2 * ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
+  zipfft__kernel_source src;
+  zipfft__pair_kernel_name(&pair, name, sizeof name);
+  zipfft_status s =
+      generate_with(build_pair, &pair, p->backend_kind == ZIPFFT_BACKEND_CUDA, &text, &src);
+  if (s == ZIPFFT_SUCCESS) {
+    dump_source(name, p->backend_kind == ZIPFFT_BACKEND_CUDA ? "cu" : "c", text);
+    src.name = name;
+    s = p->backend->ops->compile(p->backend, &src, &p->pair_handle);
+  }
+  free(text);
+  if (s != ZIPFFT_SUCCESS) return s;
+  int64_t items = dec->transforms[dec->pair_first] / pair.first.ffts_per_block;
+  int64_t grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, src.block_threads,
+                                                  src.shared_bytes);
+  if (grid > items) grid = items;
+  if (grid < 1) grid = 1;
+  p->pair_grid = (uint32_t)grid;
+  p->pair_shared = src.shared_bytes;
+  p->pair_lag = zipfft__pair_lag(&pair);
+  return ZIPFFT_SUCCESS;
+}
+
 /* Releases everything a (possibly half-built) plan holds. */
 static void release_plan(zipfft_plan p) {
   for (int i = 0; i < p->decomposition.kernel_count; i++) {
     if (p->kernels[i].handle) p->backend->ops->release_kernel(p->backend, p->kernels[i].handle);
     if (p->kernels[i].twiddles) p->backend->ops->free(p->backend, p->kernels[i].twiddles);
   }
+  if (p->pair_handle) p->backend->ops->release_kernel(p->backend, p->pair_handle);
   if (p->workspace) p->backend->ops->free(p->backend, p->workspace);
   if (p->backend) p->backend->ops->close(p->backend);
   zipfft__desc_free_callbacks(&p->desc);
@@ -172,6 +233,7 @@ static zipfft_status prepare_plan(zipfft_plan p) {
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i]);
   }
+  if (s == ZIPFFT_SUCCESS && p->decomposition.paired) s = prepare_pair(p);
   size_t workspace = (size_t)p->decomposition.workspace_bytes;
   if (s == ZIPFFT_SUCCESS && workspace > 0)
     s = p->backend->ops->alloc(p->backend, workspace, &p->workspace);
@@ -267,6 +329,12 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
   return ZIPFFT_SUCCESS;
 }
 
+/* 1 when the element bytes of `spec` divide both addresses (vector accesses). */
+static int32_t aligned_for(const zipfft__kernel_spec *s, const void *in, const void *out) {
+  return (uintptr_t)in % zipfft__element_bytes(s, 0) == 0 &&
+         (uintptr_t)out % zipfft__element_bytes(s, 1) == 0;
+}
+
 /* Launches kernel i over all its transforms (those of `count` of the plan's batch), in
  * grid-sized chunks. */
 static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
@@ -279,8 +347,7 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   const void *aux = s->fused != ZIPFFT__FUSED_NONE ? run->spectrum : NULL;
   int64_t loop_count = run->count, first_index = run->first_index;
   const void *load_user = s->load_callback.user, *store_user = s->store_callback.user;
-  size_t in_bytes = zipfft__element_bytes(s, 0), out_bytes = zipfft__element_bytes(s, 1);
-  int32_t aligned = (uintptr_t)in % in_bytes == 0 && (uintptr_t)out % out_bytes == 0;
+  int32_t aligned = aligned_for(s, in, out);
   int64_t cluster = zipfft__cluster_blocks(s);
   int64_t batch = dec->transforms[i], per_launch = max_grid_blocks / cluster * s->ffts_per_block;
   if (!s->statistics && !dec->whole_batch[i]) /* the batch is the slowest digit */
@@ -299,6 +366,33 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   return ZIPFFT_SUCCESS;
 }
 
+/* Launches the pair kernel in place of kernels pair_first and pair_first + 1 (the whole
+ * batch), after zeroing its counters on the run's stream. */
+static zipfft_status launch_pair(zipfft_plan p, void *const *arrays, const zipfft__run *run) {
+  const zipfft__decomposition *dec = &p->decomposition;
+  int i = dec->pair_first;
+  const zipfft__kernel_spec *first = &p->kernels[i].spec, *second = &p->kernels[i + 1].spec;
+  const void *in = arrays[dec->src[i]], *tw_first = p->kernels[i].twiddles,
+             *tw_second = p->kernels[i + 1].twiddles;
+  void *mid = arrays[dec->dst[i]], *out = arrays[dec->dst[i + 1]];
+  void *sync = (char *)p->workspace + dec->pair_sync_offset;
+  int64_t batch_first = dec->transforms[i], batch_second = dec->transforms[i + 1], offset = 0;
+  int64_t items = batch_first / first->ffts_per_block, lag = p->pair_lag;
+  int64_t rounds = (items + lag + p->pair_grid - 1) / p->pair_grid;
+  int32_t aligned_first = aligned_for(first, in, mid),
+          aligned_second = aligned_for(second, mid, out);
+  zipfft_status s = p->backend->ops->zero_on_stream(
+      p->backend, sync, zipfft__pair_sync_bytes(batch_first / dec->pair_groups[0]), run->stream);
+  if (s != ZIPFFT_SUCCESS) return s;
+  void *args[ZIPFFT__PAIR_ARG_COUNT] = {
+      (void *)&in,  &mid,          &out,    (void *)&tw_first, (void *)&tw_second,
+      &batch_first, &batch_second, &offset, &aligned_first,    &aligned_second,
+      &sync,        &rounds,       &lag};
+  zipfft__launch l = {p->pair_grid, zipfft__c2c_block_threads(first), p->pair_shared, run->stream,
+                      args};
+  return p->backend->ops->launch(p->backend, p->pair_handle, &l);
+}
+
 zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run) {
   const zipfft__decomposition *dec = &p->decomposition;
   void *second = p->workspace ? (char *)p->workspace + dec->second_workspace_offset : NULL;
@@ -310,6 +404,12 @@ zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run) {
     if (dec->has_statistics && i >= dec->kernel_count - 2 &&
         (i == dec->kernel_count - 1) != run->statistics)
       continue;
+    if (p->pair_handle && i == dec->pair_first && run->count == p->desc.batch) {
+      zipfft_status s = launch_pair(p, arrays, run);
+      if (s != ZIPFFT_SUCCESS) return s;
+      i++; /* the pair kernel ran the next kernel's work too */
+      continue;
+    }
     zipfft_status s = launch_kernel(p, i, arrays, run);
     if (s != ZIPFFT_SUCCESS) return s;
   }
@@ -349,6 +449,17 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       "twiddle table %s\n",
                       i, name, zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s),
                       p->kernels[i].twiddles ? "yes" : "none");
+  }
+  if (p->pair_handle) {
+    zipfft__pair_spec pair = pair_of(&p->decomposition);
+    char name[2 * ZIPFFT__KERNEL_NAME_MAX];
+    zipfft__pair_kernel_name(&pair, name, sizeof name);
+    zipfft__sb_printf(sb,
+                      "  pair kernel (runs kernels %d and %d): %s\n    %u blocks of %u threads, "
+                      "%zu bytes shared memory, lag %lld work items\n",
+                      p->decomposition.pair_first, p->decomposition.pair_first + 1, name,
+                      p->pair_grid, zipfft__pair_block_threads(&pair), p->pair_shared,
+                      (long long)p->pair_lag);
   }
   zipfft__sb_printf(sb, "  workspace: %llu bytes\n",
                     (unsigned long long)p->decomposition.workspace_bytes);
@@ -393,18 +504,32 @@ zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b) {
   return ZIPFFT_SUCCESS;
 }
 
+/* Generates one kernel's CUDA source and compiles it with NVRTC for arch. */
+static zipfft_status nvrtc_check(build_fn build, const void *what, const char *name,
+                                 const char *arch) {
+  char *text = NULL;
+  void *image = NULL;
+  size_t size = 0;
+  zipfft_status s = generate_with(build, what, 1, &text, NULL);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, name, arch, &image, &size);
+  free(image);
+  free(text);
+  return s;
+}
+
 zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
   if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
   zipfft_status s = ZIPFFT_SUCCESS;
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    char name[ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
-    void *image = NULL;
-    size_t size = 0;
+    char name[ZIPFFT__KERNEL_NAME_MAX];
     zipfft__c2c_kernel_name(&p->kernels[i].spec, name, sizeof name);
-    s = generate_source(&p->kernels[i].spec, 1, &text, NULL);
-    if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, name, arch, &image, &size);
-    free(image);
-    free(text);
+    s = nvrtc_check(build_single, &p->kernels[i].spec, name, arch);
+  }
+  if (s == ZIPFFT_SUCCESS && p->decomposition.paired) {
+    zipfft__pair_spec pair = pair_of(&p->decomposition);
+    char name[2 * ZIPFFT__KERNEL_NAME_MAX];
+    zipfft__pair_kernel_name(&pair, name, sizeof name);
+    s = nvrtc_check(build_pair, &pair, name, arch);
   }
   return s;
 }
@@ -418,6 +543,13 @@ zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text) {
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     char *one = NULL;
     s = generate_source(&p->kernels[i].spec, cuda, &one, NULL);
+    if (one) zipfft__sb_printf(&sb, "%s", one);
+    free(one);
+  }
+  if (s == ZIPFFT_SUCCESS && p->decomposition.paired) { /* what the plan launches instead */
+    zipfft__pair_spec pair = pair_of(&p->decomposition);
+    char *one = NULL;
+    s = generate_with(build_pair, &pair, cuda, &one, NULL);
     if (one) zipfft__sb_printf(&sb, "%s", one);
     free(one);
   }

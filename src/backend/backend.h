@@ -42,6 +42,12 @@ typedef struct zipfft__backend_ops {
   zipfft_status (*alloc)(zipfft__backend *b, size_t bytes, void **ptr);
   /* Sets bytes of that memory to zero, done before any later kernel starts. */
   zipfft_status (*zero)(zipfft__backend *b, void *ptr, size_t bytes);
+  /* Sets bytes of that memory to zero in the order of the work queued on stream (the
+   * CPU: now). */
+  zipfft_status (*zero_on_stream)(zipfft__backend *b, void *ptr, size_t bytes, void *stream);
+  /* Blocks of a compiled kernel that can be resident on the device at once with the given
+   * threads and dynamic shared memory (the CPU: its host threads); at least 1. */
+  int64_t (*resident_blocks)(zipfft__backend *b, void *kernel, unsigned threads, size_t shared);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   /* Copies host memory to the backend's (upload) and back (download), both after all the
    * work queued on the device (every stream). */

@@ -265,6 +265,18 @@ static zipfft_status cpu_zero(zipfft__backend *b, void *ptr, size_t bytes) {
   return ZIPFFT_SUCCESS;
 }
 
+static zipfft_status cpu_zero_on_stream(zipfft__backend *b, void *ptr, size_t bytes, void *stream) {
+  (void)stream;
+  return cpu_zero(b, ptr, bytes);
+}
+
+/* One block per host thread: a launch runs them all at once. */
+static int64_t cpu_resident_blocks(zipfft__backend *b, void *kernel, unsigned threads,
+                                   size_t shared) {
+  (void)b, (void)kernel, (void)threads, (void)shared;
+  return host_threads(INT64_MAX);
+}
+
 static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
   (void)b;
   memcpy(dst, src, bytes);
@@ -310,6 +322,8 @@ static const zipfft__backend_ops cpu_ops = {
     .release_kernel = cpu_release_kernel,
     .alloc = cpu_alloc,
     .zero = cpu_zero,
+    .zero_on_stream = cpu_zero_on_stream,
+    .resident_blocks = cpu_resident_blocks,
     .upload = cpu_upload,
     .download = cpu_download,
     .free = cpu_free,

@@ -195,18 +195,43 @@ static zipfft_status cuda_copy(zipfft__backend *b, int to_device, void *dst, con
   return check(r, what, subject);
 }
 
-/* Sets bytes of device memory to zero, finished before kernels on any stream start. */
-static zipfft_status cuda_zero(zipfft__backend *b, void *ptr, size_t bytes) {
+/* Sets bytes of device memory to zero in the order of stream; with wait, finished before
+ * the call returns (and so before kernels on any stream start). */
+static zipfft_status zero_memory(zipfft__backend *b, void *ptr, size_t bytes, CUstream stream,
+                                 int wait) {
   cuda_backend *cb = as_cuda(b);
   if (bytes == 0) return ZIPFFT_SUCCESS;
   char subject[48];
   snprintf(subject, sizeof subject, "%zu bytes", bytes);
   zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", subject);
   if (status != ZIPFFT_SUCCESS) return status;
-  CUresult r = cb->cu->cuMemsetD8((CUdeviceptr)(uintptr_t)ptr, 0, bytes);
-  if (r == 0) r = cb->cu->cuCtxSynchronize();
+  CUresult r = cb->cu->cuMemsetD8Async((CUdeviceptr)(uintptr_t)ptr, 0, bytes, stream);
+  if (r == 0 && wait) r = cb->cu->cuCtxSynchronize();
   pop_context(cb);
-  return check(r, "cuMemsetD8", subject);
+  return check(r, "cuMemsetD8Async", subject);
+}
+
+static zipfft_status cuda_zero(zipfft__backend *b, void *ptr, size_t bytes) {
+  return zero_memory(b, ptr, bytes, NULL, 1);
+}
+
+static zipfft_status cuda_zero_on_stream(zipfft__backend *b, void *ptr, size_t bytes,
+                                         void *stream) {
+  return zero_memory(b, ptr, bytes, (CUstream)stream, 0);
+}
+
+/* Resident blocks of a kernel on the whole device (the occupancy calculator's per
+ * multiprocessor times the multiprocessors); 1 when the driver cannot say. */
+static int64_t cuda_resident_blocks(zipfft__backend *b, void *kernel, unsigned threads,
+                                    size_t shared) {
+  cuda_backend *cb = as_cuda(b);
+  cuda_kernel *k = kernel;
+  int per_sm = 0;
+  if (!k || push_context(cb) != 0) return 1;
+  CUresult r = cb->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->function,
+                                                                   (int)threads, shared);
+  pop_context(cb);
+  return r == 0 && per_sm > 0 ? (int64_t)per_sm * cb->sm_count : 1;
 }
 
 static zipfft_status cuda_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
@@ -256,6 +281,8 @@ static const zipfft__backend_ops cuda_ops = {
     .release_kernel = cuda_release_kernel,
     .alloc = cuda_alloc,
     .zero = cuda_zero,
+    .zero_on_stream = cuda_zero_on_stream,
+    .resident_blocks = cuda_resident_blocks,
     .upload = cuda_upload,
     .download = cuda_download,
     .free = cuda_free,

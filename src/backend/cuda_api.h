@@ -51,6 +51,9 @@ typedef struct zipfft__cuda_api {
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s);
   CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, size_t bytes);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t bytes, CUstream s);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads,
+                                                          size_t shared);
   CUresult (*cuStreamSynchronize)(CUstream s);
   CUresult (*cuEventCreate)(CUevent *e, unsigned flags);
   CUresult (*cuEventRecord)(CUevent e, CUstream s);

@@ -25,6 +25,9 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
+  /* The block's work item (I64) where the hardware block index would be (NULL: that
+   * index); persistent kernels take items from a counter. */
+  const zipfft__expr *block;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -150,6 +153,12 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
                                          const zipfft__expr *column, const zipfft__expr *e,
                                          zipfft__cval y);
+/* Everything of a single kernel between its coordinates and its statistics: the merge of
+ * C2R_HALF, the FFT (or Bluestein's two with the multiply between them, or a fused
+ * correlation's), and the stores (direct, staged through shared memory, or split). */
+void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body);
+/* NULL when the builder can turn spec into a kernel, else why not. */
+const char *zipfft__check_spec(const zipfft__kernel_spec *s);
 /* The body of a cluster kernel (gen/build_cluster.c), and what a cluster spec cannot
  * combine with (NULL: none, or not a cluster kernel). */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body);

@@ -39,8 +39,9 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
   int64_t t_by = major ? per_block : threads, f_by = major ? per_block : threads;
   k.t = let_bounded(c, b, "t", per_block == 1 ? tid : quotient(c, t_op, tid, t_by), threads);
   k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", quotient(c, f_op, tid, f_by));
-  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, zipfft__e_block(c->a),
-                                  zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
+  const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
+  const zipfft__expr *first =
+      bin(c, ZIPFFT__OP_MUL, block, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
   k.g = let(c, b, "g",
             bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, k.f), var(c, c->batch_offset)));
   k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
@@ -990,8 +991,33 @@ static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
     }
 }
 
+void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
+  const zipfft__kernel_spec *spec = c->s;
+  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
+    zipfft__emit_merge(c, body);
+    zipfft__s_barrier(c->a, body);
+  }
+  int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
+  int two = zipfft__two_ffts(spec);
+  c->keep_outputs = zipfft__fused_handoff(spec);
+  zipfft__emit_fft(c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
+  if (two) {
+    if (spec->bluestein_n > 0) {
+      emit_bluestein_multiply(c, body);
+      zipfft__s_barrier(c->a, body);
+    } else {
+      c->multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
+    }
+    zipfft__emit_fft(c, body, 1, !staged);
+  }
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF)
+    zipfft__emit_split(c, body);
+  else if (staged)
+    emit_staged_stores(c, body);
+}
+
 /* Rejects specs the builder cannot turn into a kernel. */
-static const char *check_spec(const zipfft__kernel_spec *s) {
+const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   int64_t product = 1;
   if (s->pointwise != ZIPFFT__PW_NONE)
     return s->pass_count == 0 && s->threads_per_fft == ZIPFFT__POINTWISE_THREADS &&
@@ -1021,7 +1047,7 @@ static const char *check_spec(const zipfft__kernel_spec *s) {
 
 const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
                                    zipfft__kernel_ast *k) {
-  const char *problem = check_spec(user_spec);
+  const char *problem = zipfft__check_spec(user_spec);
   if (problem) return problem;
   /* Callbacks: the accesses to the user's arrays go through them (the name keeps the spec's
    * own storage, the AST gets the callback's). */
@@ -1074,27 +1100,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   }
   if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
   if (spec->statistics) body = open_statistics_loop(&c, body);
-  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
-    zipfft__emit_merge(&c, body);
-    zipfft__s_barrier(a, body);
-  }
-  int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
-  int two = zipfft__two_ffts(spec);
-  c.keep_outputs = zipfft__fused_handoff(spec);
-  zipfft__emit_fft(&c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
-  if (two) {
-    if (spec->bluestein_n > 0) {
-      emit_bluestein_multiply(&c, body);
-      zipfft__s_barrier(a, body);
-    } else {
-      c.multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
-    }
-    zipfft__emit_fft(&c, body, 1, !staged);
-  }
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF)
-    zipfft__emit_split(&c, body);
-  else if (staged)
-    emit_staged_stores(&c, body);
+  zipfft__emit_transform(&c, body);
   if (spec->statistics) {
     zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
     c.signal = NULL;

@@ -152,6 +152,19 @@ static void emit_entry(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   zipfft__sb_printf(sb, "bid, (zreal *)scratch);\n}\n");
 }
 
+/* A pair kernel's synchronisation (plan/pair.h) with the compiler's atomics: blocks run
+ * on several host threads, each block to its end, so a wait is always for a block that
+ * runs. The discard has nothing to do on the host. */
+static const char c_pair_prelude[] =
+    "static inline void zpair_take(unsigned char *sync, zreal *s, int32_t slot) {\n"
+    "  s[slot] = (zreal)__atomic_fetch_add((uint64_t *)(void *)sync, 1, __ATOMIC_ACQ_REL);\n}\n"
+    "static inline void zpair_signal(unsigned char *sync, int64_t counter) {\n"
+    "  __atomic_fetch_add((uint64_t *)(void *)sync + counter, 1, __ATOMIC_RELEASE);\n}\n"
+    "static inline void zpair_wait(unsigned char *sync, int64_t counter, int64_t target) {\n"
+    "  while (__atomic_load_n((uint64_t *)(void *)sync + counter, __ATOMIC_ACQUIRE) <\n"
+    "         (uint64_t)target) {\n  }\n}\n"
+    "static inline void zpair_discard(unsigned char *p, int64_t byte) { (void)p; (void)byte; }\n";
+
 /* What the 16-bit storage helpers need from C. */
 static const char c_word_prelude[] =
     "#define ZDEV static inline\n"
@@ -177,6 +190,7 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   zipfft__emit_callback_prelude(&sb, "static inline", k);
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
+  if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
   if (k->cluster_blocks > 1)
     zipfft__sb_printf(&sb,
                       "static inline zreal *zrank_shared(zreal *all, int32_t rank) {\n"

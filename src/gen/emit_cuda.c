@@ -50,6 +50,26 @@ static const char cuda_cluster_prelude[] =
     "  asm volatile(\"barrier.cluster.arrive.aligned;\\n\\tbarrier.cluster.wait.aligned;\""
     " ::: \"memory\");\n}\n";
 
+/* A pair kernel's synchronisation (plan/pair.h): the next pair number into a slot of
+ * shared memory (exact in a real: pair kernels stay below 2^24 pairs); a group's counter
+ * raised after a fence that makes the block's stores visible at device scope; the wait for
+ * a group's counter (a volatile read, then a fence, so that the loads after the block's
+ * barrier see the group's stores); and the L2 discard of a 128-byte line that is dead (no
+ * write-back to DRAM; sm_80 and later). */
+static const char cuda_pair_prelude[] =
+    "__device__ __forceinline__ void zpair_take(unsigned char *sync, zreal *s, int slot) {\n"
+    "  s[slot] = (zreal)atomicAdd((unsigned long long *)sync, 1ULL);\n}\n"
+    "__device__ __forceinline__ void zpair_signal(unsigned char *sync, long long counter) {\n"
+    "  __threadfence();\n  atomicAdd((unsigned long long *)sync + counter, 1ULL);\n}\n"
+    "__device__ __forceinline__ void zpair_wait(unsigned char *sync, long long counter,"
+    " long long target) {\n"
+    "  volatile unsigned long long *c = (volatile unsigned long long *)sync + counter;\n"
+    "  while (*c < (unsigned long long)target) __nanosleep(100);\n  __threadfence();\n}\n"
+    "__device__ __forceinline__ void zpair_discard(unsigned char *p, long long byte) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + byte) : \"memory\");\n"
+    "#endif\n}\n";
+
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
 static const char cuda_prelude[] =
     "#define ZCOMPLEX_BYTES ((long long)sizeof(zreal2))\n"
@@ -139,6 +159,7 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
+  if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
   emit_signature(&sb, k);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");

@@ -44,6 +44,12 @@ typedef struct zipfft__decomposition {
   /* 1 for kernels that run the plan's whole batch whatever a run's count (their batch is
    * not the slowest digit). */
   int whole_batch[ZIPFFT__MAX_KERNELS];
+  /* When paired: kernels pair_first and pair_first + 1 run as one pair kernel
+   * (plan/pair.h) of these dependency groups, its counters at pair_sync_offset in the
+   * workspace; the two kernels stay the plan's for printing. */
+  int paired, pair_first;
+  int64_t pair_groups[2];
+  uint64_t pair_sync_offset;
 } zipfft__decomposition;
 
 /* Places an intermediate array of `bytes` after the workspace parts (none when 0). */

@@ -1,0 +1,166 @@
+/* build_pair.c - the AST of a pair kernel: two four-step kernels run as one persistent
+ * kernel whose blocks take pairs of work items from a counter (see plan/pair.h). */
+#include "gen/build_pair.h"
+
+#include "gen/build_context.h"
+
+/* The parameters each member reads and writes: input, output, twiddles, batch, alignment. */
+static const int member_args[2][5] = {
+    {ZIPFFT__PAIR_ARG_IN, ZIPFFT__PAIR_ARG_MID, ZIPFFT__PAIR_ARG_FIRST_TWIDDLES,
+     ZIPFFT__PAIR_ARG_FIRST_BATCH, ZIPFFT__PAIR_ARG_FIRST_ALIGNED},
+    {ZIPFFT__PAIR_ARG_MID, ZIPFFT__PAIR_ARG_OUT, ZIPFFT__PAIR_ARG_SECOND_TWIDDLES,
+     ZIPFFT__PAIR_ARG_SECOND_BATCH, ZIPFFT__PAIR_ARG_SECOND_ALIGNED}};
+
+/* The build state of member `which` (0 first, 1 second), its work item given. */
+static zipfft__stockham_build member(zipfft__arena *a, const zipfft__pair_spec *p, int which,
+                                     const zipfft__var *const *v, const zipfft__var *smem,
+                                     const zipfft__expr *item) {
+  const zipfft__kernel_spec *s = which ? &p->second : &p->first;
+  const int *arg = member_args[which];
+  zipfft__stockham_build c = {.a = a, .s = s, .shared_stride = zipfft__c2c_shared_stride(s)};
+  c.in = v[arg[0]], c.out = v[arg[1]], c.tw = v[arg[2]], c.batch = v[arg[3]];
+  c.aligned = v[arg[4]], c.batch_offset = v[ZIPFFT__PAIR_ARG_BATCH_OFFSET];
+  c.smem = smem, c.block = item;
+  return c;
+}
+
+/* if (thread 0 and cond) function(args): one thread's call. */
+static void call_by_first_thread(zipfft__arena *a, zipfft__block *b, const zipfft__expr *cond,
+                                 const char *function, int count, const zipfft__expr *const *args) {
+  const zipfft__expr *first =
+      zipfft__e_bin(a, ZIPFFT__OP_EQ, zipfft__e_thread(a), zipfft__e_i32(a, 0));
+  if (cond) first = zipfft__e_bin(a, ZIPFFT__OP_AND, first, cond);
+  zipfft__s_call(a, &zipfft__s_if(a, b, first)->u.if_.then_block, function, count, args);
+}
+
+/* i64(x) */
+static const zipfft__expr *i64(zipfft__arena *a, int64_t x) {
+  return zipfft__e_int(a, ZIPFFT__T_I64, x);
+}
+
+/* Dependency group of the item `item` of a member (counter index: 1 + group). */
+static const zipfft__expr *counter_of(zipfft__arena *a, const zipfft__kernel_spec *s, int64_t group,
+                                      const zipfft__expr *item) {
+  const zipfft__expr *g = zipfft__e_bin(a, ZIPFFT__OP_DIV, item, i64(a, group / s->ffts_per_block));
+  return zipfft__e_bin(a, ZIPFFT__OP_ADD, g, i64(a, 1));
+}
+
+/* item * ffts_per_block < batch: the item holds transforms. */
+static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel_spec *s,
+                                          const zipfft__expr *item, const zipfft__var *batch) {
+  return zipfft__e_bin(a, ZIPFFT__OP_LT,
+                       zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
+                       zipfft__e_var(a, batch));
+}
+
+/* Each thread discards its share of the 128-byte lines the second member's item read. */
+static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
+                          const zipfft__var *mid, const zipfft__expr *item) {
+  int64_t lines = zipfft__pair_item_bytes(p) / 128, threads = zipfft__pair_block_threads(p);
+  const zipfft__expr *base =
+      zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, zipfft__pair_item_bytes(p)));
+  for (int64_t v = 0; v * threads < lines; v++) {
+    const zipfft__expr *line =
+        zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_thread(a), zipfft__e_i32(a, v * threads));
+    zipfft__block *at = b;
+    if ((v + 1) * threads > lines)
+      at = &zipfft__s_if(a, b, zipfft__e_bin(a, ZIPFFT__OP_LT, line, zipfft__e_i32(a, lines)))
+                ->u.if_.then_block;
+    const zipfft__expr *byte = zipfft__e_bin(
+        a, ZIPFFT__OP_ADD, base,
+        zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_cast(a, ZIPFFT__T_I64, line), i64(a, 128)));
+    const zipfft__expr *args[2] = {zipfft__e_var(a, mid), byte};
+    zipfft__s_call(a, at, "zpair_discard", 2, args);
+  }
+}
+
+/* The parameters, in ZIPFFT__PAIR_ARG order. */
+static void declare_params(zipfft__arena *a, const zipfft__var **v) {
+  static const struct {
+    const char *name;
+    zipfft__type type;
+  } params[ZIPFFT__PAIR_ARG_COUNT] = {{"in", ZIPFFT__T_BYTES_IN},
+                                      {"mid", ZIPFFT__T_BYTES_OUT},
+                                      {"out", ZIPFFT__T_BYTES_OUT},
+                                      {"tw_first", ZIPFFT__T_BYTES_IN},
+                                      {"tw_second", ZIPFFT__T_BYTES_IN},
+                                      {"batch_first", ZIPFFT__T_I64},
+                                      {"batch_second", ZIPFFT__T_I64},
+                                      {"batch_offset", ZIPFFT__T_I64},
+                                      {"aligned_first", ZIPFFT__T_I32},
+                                      {"aligned_second", ZIPFFT__T_I32},
+                                      {"sync", ZIPFFT__T_BYTES_OUT},
+                                      {"rounds", ZIPFFT__T_I64},
+                                      {"lag", ZIPFFT__T_I64}};
+  for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++)
+    v[i] = zipfft__param_new(a, params[i].name, params[i].type);
+}
+
+/* One round: take a pair number, run the first member's item, count it, wait for the
+ * second's group, run its item, discard what it read. */
+static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
+                       const zipfft__var **v, const zipfft__var *smem) {
+  const zipfft__expr *slot = zipfft__e_i32(a, zipfft__pair_slot(p));
+  const zipfft__expr *take[3] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_SYNC]), zipfft__e_var(a, smem),
+                                 slot};
+  call_by_first_thread(a, b, NULL, "zpair_take", 3, take);
+  zipfft__s_barrier(a, b);
+  /* Each thread keeps the pair number: thread 0 overwrites the slot in the next round while
+   * others may still be discarding this round's lines. */
+  const zipfft__var *number = zipfft__var_new_live(a, "pair", ZIPFFT__T_I64);
+  zipfft__s_decl(a, b, number, zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_load(a, smem, slot)));
+  const zipfft__expr *pair = zipfft__e_var(a, number),
+                     *lag = zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_LAG]);
+  zipfft__stockham_build first = member(a, p, 0, v, smem, pair);
+  zipfft__emit_transform(&first, b);
+  zipfft__s_barrier(a, b);
+  const zipfft__expr *done[2] = {take[0], counter_of(a, &p->first, p->first_group, pair)};
+  call_by_first_thread(a, b, has_transforms(a, &p->first, pair, v[ZIPFFT__PAIR_ARG_FIRST_BATCH]),
+                       "zpair_signal", 2, done);
+  const zipfft__expr *item = zipfft__e_bin(a, ZIPFFT__OP_SUB, pair, lag),
+                     *started = zipfft__e_bin(a, ZIPFFT__OP_LE, lag, pair);
+  const zipfft__expr *due =
+      zipfft__e_bin(a, ZIPFFT__OP_AND, started,
+                    has_transforms(a, &p->second, item, v[ZIPFFT__PAIR_ARG_SECOND_BATCH]));
+  const zipfft__expr *wait[3] = {take[0], counter_of(a, &p->second, p->second_group, item),
+                                 i64(a, zipfft__pair_items_per_group(p))};
+  call_by_first_thread(a, b, due, "zpair_wait", 3, wait);
+  zipfft__s_barrier(a, b);
+  /* Before its start the second member's item is one past its transforms: idle. */
+  const zipfft__expr *second_item =
+      zipfft__e_select(a, started, item, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_SECOND_BATCH]));
+  zipfft__stockham_build second = member(a, p, 1, v, smem, second_item);
+  zipfft__emit_transform(&second, b);
+  zipfft__s_barrier(a, b);
+  if (zipfft__pair_discards(p))
+    emit_discards(a, &zipfft__s_if(a, b, due)->u.if_.then_block, p, v[ZIPFFT__PAIR_ARG_MID], item);
+}
+
+const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
+                               zipfft__kernel_ast *k) {
+  const char *problem = zipfft__pair_check(p);
+  if (!problem) problem = zipfft__check_spec(&p->first);
+  if (!problem) problem = zipfft__check_spec(&p->second);
+  if (problem) return problem;
+  if (p->first.shared_twiddles || p->second.shared_twiddles)
+    return "a pair kernel's members do not stage twiddles";
+  const zipfft__var *v[ZIPFFT__PAIR_ARG_COUNT];
+  declare_params(a, v);
+  const zipfft__var *smem = zipfft__param_new(a, "smem", ZIPFFT__T_SHARED);
+  char name[2 * ZIPFFT__KERNEL_NAME_MAX];
+  zipfft__pair_kernel_name(p, name, sizeof name);
+  *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
+                            .precision = p->first.precision,
+                            .shared = smem,
+                            .block_threads = zipfft__pair_block_threads(p),
+                            .shared_bytes = zipfft__pair_shared_bytes(p),
+                            .param_count = ZIPFFT__PAIR_ARG_COUNT,
+                            .uses_pair = 1};
+  for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++) k->params[i] = v[i];
+  const zipfft__var *round = zipfft__var_new(a, "round", ZIPFFT__T_I64);
+  zipfft__stmt *loop =
+      zipfft__s_for(a, &k->body, round, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_ROUNDS]));
+  emit_round(a, &loop->u.for_.body, p, v, smem);
+  if (zipfft__arena_error(a)) return zipfft__arena_error(a);
+  return zipfft__kernel_validate(k);
+}

@@ -1,0 +1,88 @@
+/* pair.c - the facts of a pair kernel (two four-step kernels run as one persistent
+ * kernel): when two kernels qualify, its shape, its counters and its lag. */
+#include "plan/pair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Line size of the L2 cache's discard (bytes). */
+enum { discard_line = 128 };
+
+/* Why one kernel of a pair cannot be in one (NULL: it can). */
+static const char *check_member(const zipfft__kernel_spec *s) {
+  if (s->kind != ZIPFFT__KIND_C2C || s->pointwise != ZIPFFT__PW_NONE)
+    return "a pair holds C2C transform kernels only";
+  if (s->statistics || s->fused != ZIPFFT__FUSED_NONE || s->bluestein_n > 0 || s->cluster > 1)
+    return "a pair kernel has no statistics, fused multiply, Bluestein or clusters";
+  if (s->load_callback.function || s->store_callback.function)
+    return "a pair kernel has no callbacks";
+  if (s->pass_count < 2) return "a pair kernel's members exchange through shared memory";
+  return NULL;
+}
+
+const char *zipfft__pair_check(const zipfft__pair_spec *p) {
+  const char *why = check_member(&p->first);
+  if (!why) why = check_member(&p->second);
+  if (why) return why;
+  if (p->first.precision != p->second.precision) return "a pair has one precision";
+  if (zipfft__c2c_block_threads(&p->first) != zipfft__c2c_block_threads(&p->second))
+    return "a pair's kernels have blocks of the same threads";
+  if (p->first_group < 1 || p->second_group < 1 || p->first_group % p->first.ffts_per_block != 0 ||
+      p->second_group % p->second.ffts_per_block != 0)
+    return "a pair's groups are whole work items";
+  if (p->first_group / p->first.ffts_per_block != p->second_group / p->second.ffts_per_block)
+    return "a pair's kernels have the same work items per group";
+  return NULL;
+}
+
+int64_t zipfft__pair_items_per_group(const zipfft__pair_spec *p) {
+  return p->first_group / p->first.ffts_per_block;
+}
+
+unsigned zipfft__pair_block_threads(const zipfft__pair_spec *p) {
+  return zipfft__c2c_block_threads(&p->first);
+}
+
+int64_t zipfft__pair_slot(const zipfft__pair_spec *p) {
+  size_t a = zipfft__c2c_shared_bytes(&p->first), b = zipfft__c2c_shared_bytes(&p->second);
+  return (int64_t)((a > b ? a : b) / zipfft__real_size(p->first.precision));
+}
+
+size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
+  /* The slot, rounded up to keep 16-byte alignment. */
+  return (size_t)zipfft__pair_slot(p) * zipfft__real_size(p->first.precision) + 16;
+}
+
+int64_t zipfft__pair_item_bytes(const zipfft__pair_spec *p) {
+  const zipfft__kernel_spec *s = &p->second;
+  return s->ffts_per_block * s->n *
+         (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+}
+
+int zipfft__pair_discards(const zipfft__pair_spec *p) {
+  const zipfft__kernel_spec *s = &p->second;
+  if (s->in_stride != 1) return 0;
+  int64_t contiguous = s->n; /* elements the transforms of the inner digits cover */
+  for (int d = s->batch_dims - 1; d >= 0; d--) {
+    if (s->batch_in_strides[d] != contiguous) return 0;
+    contiguous *= s->batch_counts[d];
+  }
+  return zipfft__pair_item_bytes(p) % discard_line == 0;
+}
+
+uint64_t zipfft__pair_sync_bytes(int64_t groups) { return 8 * (uint64_t)(groups + 1); }
+
+int64_t zipfft__pair_lag(const zipfft__pair_spec *p) {
+  const char *env = getenv("ZIPFFT_PAIR_LAG");
+  int64_t extra = env && *env ? atoll(env) : 0;
+  if (extra < 0) extra = 0;
+  return zipfft__pair_items_per_group(p) - 1 + extra;
+}
+
+void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len) {
+  char a[ZIPFFT__KERNEL_NAME_MAX], b[ZIPFFT__KERNEL_NAME_MAX];
+  zipfft__c2c_kernel_name(&p->first, a, sizeof a);
+  zipfft__c2c_kernel_name(&p->second, b, sizeof b);
+  snprintf(buf, len, "zipfft_pair_g%lld_%lld__%s__%s", (long long)p->first_group,
+           (long long)p->second_group, a + 7, b + 7); /* without each "zipfft_" */
+}
