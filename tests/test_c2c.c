@@ -542,8 +542,8 @@ static void run_quick_fourstep(void) {
  * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
  * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
  * ones with different layouts take the two kernels instead), the least lag (each second
- * item waits for a group just completed) and a lag past every item (every first item runs
- * before any second one). */
+ * item waits for a group just completed), a lag past every item (every first item runs
+ * before any second one), and the user's data read and written evict-first. */
 static void run_quick_pairs(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   c2c_case f32 = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_FORWARD);
@@ -563,6 +563,13 @@ static void run_quick_pairs(void) {
     run_case(&f64);
   }
   unsetenv("ZIPFFT_PAIR_LAG");
+  /* the user's data evict-first (the default from 4 MiB transforms; CUDA only, the C
+   * kernels are the same) */
+  setenv("ZIPFFT_PAIR_STREAM", "1", 1);
+  check_plan_says(&f32, "the user's data evict-first");
+  run_case(&f32);
+  run_case(&f64);
+  unsetenv("ZIPFFT_PAIR_STREAM");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 

@@ -94,7 +94,7 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i], dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1]};
+                             dec->pair_groups[1], dec->pair_streaming};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */

@@ -24,6 +24,9 @@ typedef struct zipfft__var {
   int is_param;
   int live_across_barrier; /* thread-private value used on both sides of a barrier */
   int64_t bound;           /* > 0: an integer that lies in [0, bound), never reassigned */
+  /* A parameter whose global data the kernel touches once: its aligned complex accesses are
+   * evict-first where the dialect has them (CUDA: ld/st.global.cs). */
+  int streaming;
 } zipfft__var;
 
 typedef enum zipfft__expr_kind {
@@ -214,6 +217,8 @@ int64_t zipfft__expr_floor(const zipfft__expr *e);
  * copy per thread for it). */
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
+/* A parameter with the streaming flag (see zipfft__var). */
+const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t);
 
 /* Expressions (constant operands are folded where exact). */
 const zipfft__expr *zipfft__e_int(zipfft__arena *a, zipfft__type t, int64_t v);

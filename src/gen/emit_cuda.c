@@ -20,6 +20,7 @@ static const zipfft__dialect cuda_dialect = {
     .global_load = "zload",
     .global_store = "zstore",
     .access_suffix = {"_vec", "_bytes"},
+    .streaming_suffix = "_vec_cs",
     .shared_load = "zload_shared",
     .shared_store = "zstore_shared",
     .shared_load_cast = "",
@@ -79,6 +80,12 @@ static const char cuda_prelude[] =
     "__device__ __forceinline__ void zstore_vec(unsigned char *p, long long i, zreal re,"
     " zreal im) {\n"
     "  zreal2 v; v.x = re; v.y = im; *(zreal2 *)(p + i * ZCOMPLEX_BYTES) = v;\n}\n"
+    "__device__ __forceinline__ void zload_vec_cs(const unsigned char *p, long long i,"
+    " zreal *re, zreal *im) {\n"
+    "  zreal2 v = __ldcs((const zreal2 *)(p + i * ZCOMPLEX_BYTES)); *re = v.x; *im = v.y;\n}\n"
+    "__device__ __forceinline__ void zstore_vec_cs(unsigned char *p, long long i, zreal re,"
+    " zreal im) {\n"
+    "  zreal2 v; v.x = re; v.y = im; __stcs((zreal2 *)(p + i * ZCOMPLEX_BYTES), v);\n}\n"
     "__device__ __forceinline__ void zload_bytes(const unsigned char *p, long long i, zreal *re,"
     " zreal *im) {\n"
     "  zreal2 v; unsigned char *d = (unsigned char *)&v; p += i * ZCOMPLEX_BYTES;\n"

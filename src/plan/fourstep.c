@@ -194,32 +194,41 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
   return ZIPFFT_SUCCESS;
 }
 
-/* Largest transform (one dependency group of a pair kernel) that pairs by default, bytes.
- * Measured on an H100 (% of copy bandwidth, separate kernels -> pair kernel): fp32 65536
- * (512 KiB) 49.1 -> 59.9, fp64 65536 (1 MiB) 49.6 -> 56.8; fp64 2^18 (4 MiB) 47.8 -> 48.4,
- * fp32 2^18 (2 MiB) 48.6 -> 44.1, fp32 2^20 (8 MiB) 44.3 -> 41.7. */
-enum { pair_max_group_bytes = 1 << 20 };
+/* Transform sizes (bytes of one transform: a pair kernel's dependency group) that pair by
+ * default. Measured on an H100, % of copy bandwidth, separate kernels -> pair kernel -> pair
+ * kernel with the user's data read and written evict-first:
+ *   fp32 65536 (512 KiB) 49.0 -> 60.1 -> 60.9;   fp64 65536 (1 MiB) 49.5 -> 57.1 -> 43.9;
+ *   fp32 2^18 (2 MiB) 48.6 -> 44.5 -> 43.6;      fp64 2^18 (4 MiB) 47.8 -> 48.6 -> 50.8;
+ *   fp32 2^20 (8 MiB) 44.2 -> 41.6 -> 47.3.
+ * Up to 1 MiB the data between the kernels stay in L2 as they are; from 4 MiB only when the
+ * user's data pass evict-first (Nsight Compute, fp32 2^20: 3.57 GB of DRAM traffic per call
+ * without, 2.32 GB with, 2.14 GB for one read and one write). */
+enum { pair_plain_max_bytes = 1 << 20, pair_streaming_min_bytes = 4 << 20 };
 
-/* Pairs the two kernels of a split in two (plan/pair.h) when one transform is at most
- * pair_max_group_bytes (ZIPFFT_PAIR, tuning: 0 never, 1 whatever the size): the groups are
- * one transform each (N1 columns, N0 rows); twiddles are not staged. The counters follow
- * the workspace. fp32 pair numbers travel through a float: below 2^23 work items only. In
- * place, the rows of one transform overwrite only its own input (the columns of later
- * transforms are still being read) when both layouts are the same. */
+/* Pairs the two kernels of a split in two (plan/pair.h) at the sizes above (ZIPFFT_PAIR,
+ * tuning: 0 never, 1 whatever the size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first
+ * user data whatever the size): the groups are one transform each (N1 columns, N0 rows);
+ * twiddles are not staged. The counters follow the workspace. fp32 pair numbers travel
+ * through a float: below 2^23 work items only. In place, the rows of one transform
+ * overwrite only its own input (the columns of later transforms are still being read) when
+ * both layouts are the same. */
 static void pair_split(const zipfft__fourstep_job *job, int inplace, zipfft__decomposition *out) {
-  const char *env = getenv("ZIPFFT_PAIR");
+  const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
   int64_t bytes = job->n * (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
-  int wanted = env && *env ? atoi(env) != 0 : bytes <= pair_max_group_bytes;
+  int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
+  int wanted = env && *env ? atoi(env) != 0
+                           : bytes <= pair_plain_max_bytes || bytes >= pair_streaming_min_bytes;
   if (out->kernel_count != 2 || !wanted) return;
   if (inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist)) return;
   zipfft__pair_spec p = {out->kernels[0], out->kernels[1], out->transforms[0] / job->batch,
-                         out->transforms[1] / job->batch};
+                         out->transforms[1] / job->batch, 0};
   p.first.shared_twiddles = p.second.shared_twiddles = 0;
   int64_t items = out->transforms[0] / p.first.ffts_per_block;
   if (zipfft__pair_check(&p) || items >= (1 << 23)) return;
   out->kernels[0].shared_twiddles = out->kernels[1].shared_twiddles = 0;
   out->paired = 1;
   out->pair_first = 0;
+  out->pair_streaming = streaming;
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
   out->pair_sync_offset = (out->workspace_bytes + 255) / 256 * 256;
@@ -253,10 +262,13 @@ static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb)
   for (int i = 0; i < dec->kernel_count; i++)
     zipfft__sb_printf(sb, "%s%lld", i ? " x " : "",
                       (long long)zipfft__logical_length(&dec->kernels[i]));
-  zipfft__sb_printf(sb,
-                    ", %d kernels (columns with fused twiddles, then rows stored transposed)%s\n",
-                    dec->kernel_count,
-                    dec->paired ? ", run as one pair kernel (the data between them in L2)" : "");
+  zipfft__sb_printf(
+      sb, ", %d kernels (columns with fused twiddles, then rows stored transposed)%s\n",
+      dec->kernel_count,
+      !dec->paired          ? ""
+      : dec->pair_streaming ? ", run as one pair kernel (the data between them in "
+                              "L2, the user's data evict-first)"
+                            : ", run as one pair kernel (the data between them in L2)");
   for (int i = 0; i < dec->kernel_count; i++) {
     zipfft__sb_printf(sb, "    kernel %d: ", i);
     zipfft__print_kernel(dec, i, sb);

@@ -83,6 +83,7 @@ void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len)
   char a[ZIPFFT__KERNEL_NAME_MAX], b[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(&p->first, a, sizeof a);
   zipfft__c2c_kernel_name(&p->second, b, sizeof b);
-  snprintf(buf, len, "zipfft_pair_g%lld_%lld__%s__%s", (long long)p->first_group,
-           (long long)p->second_group, a + 7, b + 7); /* without each "zipfft_" */
+  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s__%s__%s", (long long)p->first_group,
+           (long long)p->second_group, p->streaming ? "_cs" : "", a + 7,
+           b + 7); /* without each "zipfft_" */
 }

@@ -24,6 +24,9 @@
 typedef struct zipfft__pair_spec {
   zipfft__kernel_spec first, second;
   int64_t first_group, second_group;
+  /* 1: the first member's input and the second's output are read and written evict-first,
+   * so that they push the data between the members out of L2 less. */
+  int streaming;
 } zipfft__pair_spec;
 
 /* Kernel parameter order of a pair kernel (both backends). mid is the workspace between
