@@ -570,6 +570,21 @@ static void run_quick_pairs(void) {
   run_case(&f32);
   run_case(&f64);
   unsetenv("ZIPFFT_PAIR_STREAM");
+  /* the last two kernels of a split in three (64 x 64 x 64: groups of the row kernel's 32
+   * slabs of k0), with layouts that move the input, the output or both, and in fp64 */
+  c2c_case three = basic_case(ZIPFFT_F32, 262144, 1, ZIPFFT_FORWARD);
+  check_plan_says(&three, "the last two, run as one pair kernel");
+  run_case(&three);
+  static const size_t three_variants[] = {1, 3, 10, 12};
+  for (size_t i = 0; i < sizeof three_variants / sizeof three_variants[0]; i++) {
+    c2c_case c = variant_case(&quick_variants[three_variants[i]], ZIPFFT_F32, 262144);
+    run_case(&c);
+  }
+  setenv("ZIPFFT_PAIR", "1", 1);
+  c2c_case three64 = basic_case(ZIPFFT_F64, 262144, 2, ZIPFFT_INVERSE);
+  check_plan_says(&three64, "the last two, run as one pair kernel");
+  run_case(&three64);
+  unsetenv("ZIPFFT_PAIR");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 

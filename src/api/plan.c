@@ -34,8 +34,9 @@ struct zipfft_plan_s {
   plan_kernel kernels[ZIPFFT__MAX_KERNELS];
   void *workspace; /* backend memory, NULL when the decomposition needs none */
   /* The pair kernel of a paired decomposition (NULL: none), its grid (the blocks that
-   * can be resident) and lag (plan/pair.h). */
+   * can be resident) and lag (plan/pair.h), and its description as compiled. */
   void *pair_handle;
+  zipfft__pair_spec pair;
   uint32_t pair_grid;
   size_t pair_shared;
   int64_t pair_lag;
@@ -94,7 +95,8 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i], dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming};
+                             dec->pair_groups[1], dec->pair_streaming,
+                             dec->pair_min_blocks};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -146,31 +148,68 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   return s;
 }
 
-/* Generates and compiles the pair kernel of a paired plan and sizes its grid: the blocks
- * that can be resident, at most one per pair. */
-static zipfft_status prepare_pair(zipfft_plan p) {
-  const zipfft__decomposition *dec = &p->decomposition;
-  zipfft__pair_spec pair = pair_of(dec);
+/* Blocks per multiprocessor that both kernels of the pair reach on their own. */
+static int64_t members_blocks_per_multiprocessor(zipfft_plan p) {
+  int64_t least = INT64_MAX;
+  for (int i = p->decomposition.pair_first; i <= p->decomposition.pair_first + 1; i++) {
+    const zipfft__kernel_spec *s = &p->kernels[i].spec;
+    int64_t blocks = p->backend->ops->resident_blocks(p->backend, p->kernels[i].handle,
+                                                      zipfft__c2c_block_threads(s),
+                                                      zipfft__c2c_shared_bytes(s));
+    if (blocks < least) least = blocks;
+  }
+  return least / p->backend->ops->multiprocessors(p->backend);
+}
+
+/* Generates and compiles a pair kernel into p->pair_handle; *shared: its shared memory. */
+static zipfft_status compile_pair(zipfft_plan p, const zipfft__pair_spec *pair, size_t *shared) {
   char name[2 * ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
-  zipfft__kernel_source src;
-  zipfft__pair_kernel_name(&pair, name, sizeof name);
+  zipfft__kernel_source src = {0};
+  zipfft__pair_kernel_name(pair, name, sizeof name);
   zipfft_status s =
-      generate_with(build_pair, &pair, p->backend_kind == ZIPFFT_BACKEND_CUDA, &text, &src);
+      generate_with(build_pair, pair, p->backend_kind == ZIPFFT_BACKEND_CUDA, &text, &src);
   if (s == ZIPFFT_SUCCESS) {
     dump_source(name, p->backend_kind == ZIPFFT_BACKEND_CUDA ? "cu" : "c", text);
     src.name = name;
     s = p->backend->ops->compile(p->backend, &src, &p->pair_handle);
   }
   free(text);
+  *shared = src.shared_bytes;
+  return s;
+}
+
+/* Compiles the pair kernel of a paired plan and sizes its grid: the blocks that can be
+ * resident, at most one per pair. Where the compiler left the pair kernel fewer blocks
+ * per multiprocessor than its members reach on their own, it is compiled again asking for
+ * theirs (__launch_bounds__): left free, the compiler may keep values of both members at
+ * once (H100, fp32 2^24: 128 registers and 2 blocks against 54-60 registers and 4 blocks
+ * for the members; asked for 4 blocks, 64 registers and 1.40 -> 1.30 ms). The decomposition's
+ * pair_min_blocks (ZIPFFT_PAIR_MIN_BLOCKS) overrides. */
+static zipfft_status prepare_pair(zipfft_plan p) {
+  const zipfft__decomposition *dec = &p->decomposition;
+  zipfft__pair_spec pair = pair_of(dec);
+  size_t shared = 0;
+  unsigned threads = zipfft__pair_block_threads(&pair);
+  zipfft_status s = compile_pair(p, &pair, &shared);
   if (s != ZIPFFT_SUCCESS) return s;
+  int64_t grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, threads, shared);
+  int64_t goal = members_blocks_per_multiprocessor(p);
+  if (pair.min_blocks == 0 &&
+      grid < goal * p->backend->ops->multiprocessors(p->backend) && goal <= 32) {
+    p->backend->ops->release_kernel(p->backend, p->pair_handle);
+    p->pair_handle = NULL;
+    pair.min_blocks = (int)goal;
+    s = compile_pair(p, &pair, &shared);
+    if (s != ZIPFFT_SUCCESS) return s;
+    grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, threads, shared);
+  }
   int64_t items = dec->transforms[dec->pair_first] / pair.first.ffts_per_block;
-  int64_t grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, src.block_threads,
-                                                  src.shared_bytes);
   if (grid > items) grid = items;
   if (grid < 1) grid = 1;
   p->pair_grid = (uint32_t)grid;
-  p->pair_shared = src.shared_bytes;
+  p->pair_shared = shared;
   p->pair_lag = zipfft__pair_lag(&pair);
+  p->pair = pair;
   return ZIPFFT_SUCCESS;
 }
 
@@ -451,7 +490,7 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       p->kernels[i].twiddles ? "yes" : "none");
   }
   if (p->pair_handle) {
-    zipfft__pair_spec pair = pair_of(&p->decomposition);
+    const zipfft__pair_spec pair = p->pair;
     char name[2 * ZIPFFT__KERNEL_NAME_MAX];
     zipfft__pair_kernel_name(&pair, name, sizeof name);
     zipfft__sb_printf(sb,
@@ -526,10 +565,9 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
     s = nvrtc_check(build_single, &p->kernels[i].spec, name, arch);
   }
   if (s == ZIPFFT_SUCCESS && p->decomposition.paired) {
-    zipfft__pair_spec pair = pair_of(&p->decomposition);
     char name[2 * ZIPFFT__KERNEL_NAME_MAX];
-    zipfft__pair_kernel_name(&pair, name, sizeof name);
-    s = nvrtc_check(build_pair, &pair, name, arch);
+    zipfft__pair_kernel_name(&p->pair, name, sizeof name);
+    s = nvrtc_check(build_pair, &p->pair, name, arch);
   }
   return s;
 }
@@ -547,9 +585,8 @@ zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text) {
     free(one);
   }
   if (s == ZIPFFT_SUCCESS && p->decomposition.paired) { /* what the plan launches instead */
-    zipfft__pair_spec pair = pair_of(&p->decomposition);
     char *one = NULL;
-    s = generate_with(build_pair, &pair, cuda, &one, NULL);
+    s = generate_with(build_pair, &p->pair, cuda, &one, NULL);
     if (one) zipfft__sb_printf(&sb, "%s", one);
     free(one);
   }

@@ -48,6 +48,8 @@ typedef struct zipfft__backend_ops {
   /* Blocks of a compiled kernel that can be resident on the device at once with the given
    * threads and dynamic shared memory (the CPU: its host threads); at least 1. */
   int64_t (*resident_blocks)(zipfft__backend *b, void *kernel, unsigned threads, size_t shared);
+  /* Multiprocessors resident_blocks counts over (the CPU: its host threads); at least 1. */
+  int64_t (*multiprocessors)(zipfft__backend *b);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   /* Copies host memory to the backend's (upload) and back (download), both after all the
    * work queued on the device (every stream). */

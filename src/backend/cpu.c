@@ -277,6 +277,11 @@ static int64_t cpu_resident_blocks(zipfft__backend *b, void *kernel, unsigned th
   return host_threads(INT64_MAX);
 }
 
+static int64_t cpu_multiprocessors(zipfft__backend *b) {
+  (void)b;
+  return host_threads(INT64_MAX);
+}
+
 static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
   (void)b;
   memcpy(dst, src, bytes);
@@ -324,6 +329,7 @@ static const zipfft__backend_ops cpu_ops = {
     .zero = cpu_zero,
     .zero_on_stream = cpu_zero_on_stream,
     .resident_blocks = cpu_resident_blocks,
+    .multiprocessors = cpu_multiprocessors,
     .upload = cpu_upload,
     .download = cpu_download,
     .free = cpu_free,

@@ -234,6 +234,11 @@ static int64_t cuda_resident_blocks(zipfft__backend *b, void *kernel, unsigned t
   return r == 0 && per_sm > 0 ? (int64_t)per_sm * cb->sm_count : 1;
 }
 
+static int64_t cuda_multiprocessors(zipfft__backend *b) {
+  int count = as_cuda(b)->sm_count;
+  return count > 0 ? count : 1;
+}
+
 static zipfft_status cuda_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
   return cuda_copy(b, 1, dst, src, bytes);
 }
@@ -283,6 +288,7 @@ static const zipfft__backend_ops cuda_ops = {
     .zero = cuda_zero,
     .zero_on_stream = cuda_zero_on_stream,
     .resident_blocks = cuda_resident_blocks,
+    .multiprocessors = cuda_multiprocessors,
     .upload = cuda_upload,
     .download = cuda_download,
     .free = cuda_free,

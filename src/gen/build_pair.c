@@ -53,23 +53,37 @@ static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel
                        zipfft__e_var(a, batch));
 }
 
-/* Each thread discards its share of the 128-byte lines the second member's item read. */
+/* Each thread discards its share of the 128-byte lines the second member's item read:
+ * line l of transform f of the item at that transform's input offset (zipfft__batch_offset)
+ * plus 128 l bytes. */
 static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
-                          const zipfft__var *mid, const zipfft__expr *item) {
-  int64_t lines = zipfft__pair_item_bytes(p) / 128, threads = zipfft__pair_block_threads(p);
-  const zipfft__expr *base =
-      zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, zipfft__pair_item_bytes(p)));
-  for (int64_t v = 0; v * threads < lines; v++) {
-    const zipfft__expr *line =
-        zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_thread(a), zipfft__e_i32(a, v * threads));
+                          const zipfft__var *const *v, const zipfft__var *smem,
+                          const zipfft__expr *item) {
+  const zipfft__kernel_spec *s = &p->second;
+  zipfft__stockham_build c = member(a, p, 1, v, smem, item);
+  int64_t per_row = zipfft__pair_row_lines(p), lines = s->ffts_per_block * per_row,
+          threads = zipfft__pair_block_threads(p),
+          bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  for (int64_t r = 0; r * threads < lines; r++) {
+    const zipfft__expr *index =
+        zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_thread(a), zipfft__e_i32(a, r * threads));
     zipfft__block *at = b;
-    if ((v + 1) * threads > lines)
-      at = &zipfft__s_if(a, b, zipfft__e_bin(a, ZIPFFT__OP_LT, line, zipfft__e_i32(a, lines)))
+    if ((r + 1) * threads > lines)
+      at = &zipfft__s_if(a, b, zipfft__e_bin(a, ZIPFFT__OP_LT, index, zipfft__e_i32(a, lines)))
                 ->u.if_.then_block;
+    const zipfft__expr *f = zipfft__e_bin(a, ZIPFFT__OP_DIV, index, zipfft__e_i32(a, per_row)),
+                       *line = zipfft__e_bin(a, ZIPFFT__OP_MOD, index, zipfft__e_i32(a, per_row));
+    zipfft__thread_coords k = {0};
+    k.g = zipfft__e_bin(
+        a, ZIPFFT__OP_ADD,
+        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
+        zipfft__e_cast(a, ZIPFFT__T_I64, f));
+    k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_BATCH_OFFSET]));
+    const zipfft__expr *row = zipfft__batch_offset_with(&c, at, &k, s->batch_in_strides, "db");
     const zipfft__expr *byte = zipfft__e_bin(
-        a, ZIPFFT__OP_ADD, base,
+        a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, row, i64(a, bytes)),
         zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_cast(a, ZIPFFT__T_I64, line), i64(a, 128)));
-    const zipfft__expr *args[2] = {zipfft__e_var(a, mid), byte};
+    const zipfft__expr *args[2] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_MID]), byte};
     zipfft__s_call(a, at, "zpair_discard", 2, args);
   }
 }
@@ -137,7 +151,7 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
   zipfft__emit_transform(&second, b);
   zipfft__s_barrier(a, b);
   if (zipfft__pair_discards(p))
-    emit_discards(a, &zipfft__s_if(a, b, due)->u.if_.then_block, p, v[ZIPFFT__PAIR_ARG_MID], item);
+    emit_discards(a, &zipfft__s_if(a, b, due)->u.if_.then_block, p, v, smem, item);
 }
 
 const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
@@ -159,6 +173,7 @@ const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
                             .block_threads = zipfft__pair_block_threads(p),
                             .shared_bytes = zipfft__pair_shared_bytes(p),
                             .param_count = ZIPFFT__PAIR_ARG_COUNT,
+                            .min_blocks = p->min_blocks,
                             .uses_pair = 1};
   for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++) k->params[i] = v[i];
   const zipfft__var *round = zipfft__var_new(a, "round", ZIPFFT__T_I64);

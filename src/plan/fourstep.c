@@ -203,36 +203,79 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * Up to 1 MiB the data between the kernels stay in L2 as they are; from 4 MiB only when the
  * user's data pass evict-first (Nsight Compute, fp32 2^20: 3.57 GB of DRAM traffic per call
  * without, 2.32 GB with, 2.14 GB for one read and one write). */
-enum { pair_plain_max_bytes = 1 << 20, pair_streaming_min_bytes = 4 << 20 };
+enum {
+  pair_plain_max_bytes = 1 << 20,
+  pair_streaming_min_bytes = 4 << 20,
+  pair_max_bytes = 8 << 20
+};
 
-/* Pairs the two kernels of a split in two (plan/pair.h) at the sizes above (ZIPFFT_PAIR,
- * tuning: 0 never, 1 whatever the size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first
- * user data whatever the size): the groups are one transform each (N1 columns, N0 rows);
- * twiddles are not staged. The counters follow the workspace. fp32 pair numbers travel
- * through a float: below 2^23 work items only. In place, the rows of one transform
- * overwrite only its own input (the columns of later transforms are still being read) when
- * both layouts are the same. */
+/* The pair of the last two kernels of a split, its groups in transforms of each kernel
+ * (0 when they cannot pair). In two, a group is one transform (N1 columns, N0 rows). In
+ * three, the row kernel's blocks take kl neighbouring k0 (its transposed stores need
+ * them), so a group is kl slabs of k0: kl*N2 columns of the middle kernel and N1*kl rows,
+ * the row kernel's k0 digit split into (k0 / kl, k1, k0 % kl) to keep each group's rows
+ * together. */
+static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft__pair_spec *p) {
+  int first = out->kernel_count - 2;
+  if (first < 0 || first > 1) return 0;
+  *p = (zipfft__pair_spec){out->kernels[first], out->kernels[first + 1],
+                           out->transforms[first] / batch, out->transforms[first + 1] / batch, 0,
+                           0};
+  if (first == 1) {
+    zipfft__kernel_spec *row = &p->second;
+    int64_t kl = row->ffts_per_block, k0 = row->batch_counts[2], k1 = row->batch_counts[1];
+    if (row->batch_dims != 3 || k0 % kl != 0 || p->first.batch_dims != 3) return 0;
+    int64_t in[4] = {row->batch_in_strides[0], row->batch_in_strides[2] * kl,
+                     row->batch_in_strides[1], row->batch_in_strides[2]};
+    int64_t outs[4] = {row->batch_out_strides[0], row->batch_out_strides[2] * kl,
+                       row->batch_out_strides[1], row->batch_out_strides[2]};
+    int64_t counts[4] = {row->batch_counts[0], k0 / kl, k1, kl};
+    for (int d = 0; d < 4; d++)
+      row->batch_counts[d] = counts[d], row->batch_in_strides[d] = in[d],
+      row->batch_out_strides[d] = outs[d];
+    row->batch_dims = 4;
+    p->first_group = kl * p->first.batch_counts[2];
+    p->second_group = k1 * kl;
+  }
+  p->first.shared_twiddles = p->second.shared_twiddles = 0;
+  return zipfft__pair_check(p) == NULL;
+}
+
+/* Pairs the last two kernels of a split (plan/pair.h) when a group's bytes are as above
+ * (ZIPFFT_PAIR, tuning: 0 never, 1 whatever the size; ZIPFFT_PAIR_STREAM: 0 or 1 for the
+ * evict-first user data whatever the size); twiddles are not staged. The counters follow
+ * the workspace. fp32 pair numbers travel through a float: below 2^23 work items only. In
+ * place, the rows of a split in two overwrite only their own transform's input (the columns
+ * of later transforms are still being read) when both layouts are the same; a split in
+ * three has read the input before the pair starts. */
 static void pair_split(const zipfft__fourstep_job *job, int inplace, zipfft__decomposition *out) {
   const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
-  int64_t bytes = job->n * (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
+  zipfft__pair_spec p;
+  if (!pair_of_split(out, job->batch, &p)) return;
+  int first = out->kernel_count - 2;
+  int64_t bytes = p.first_group * p.first.n *
+                  (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
   int wanted = env && *env ? atoi(env) != 0
-                           : bytes <= pair_plain_max_bytes || bytes >= pair_streaming_min_bytes;
-  if (out->kernel_count != 2 || !wanted) return;
-  if (inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist)) return;
-  zipfft__pair_spec p = {out->kernels[0], out->kernels[1], out->transforms[0] / job->batch,
-                         out->transforms[1] / job->batch, 0};
-  p.first.shared_twiddles = p.second.shared_twiddles = 0;
-  int64_t items = out->transforms[0] / p.first.ffts_per_block;
-  if (zipfft__pair_check(&p) || items >= (1 << 23)) return;
-  out->kernels[0].shared_twiddles = out->kernels[1].shared_twiddles = 0;
+                           : bytes <= pair_plain_max_bytes ||
+                                 (bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes);
+  if (!wanted) return;
+  if (first == 0 && inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist))
+    return;
+  int64_t items = out->transforms[first] / p.first.ffts_per_block;
+  if (items >= (1 << 23)) return;
+  out->kernels[first] = p.first;
+  out->kernels[first + 1] = p.second;
   out->paired = 1;
-  out->pair_first = 0;
+  out->pair_first = first;
   out->pair_streaming = streaming;
+  const char *min_blocks = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
+  out->pair_min_blocks = min_blocks && *min_blocks ? atoi(min_blocks) : 0;
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
   out->pair_sync_offset = (out->workspace_bytes + 255) / 256 * 256;
-  out->workspace_bytes = out->pair_sync_offset + zipfft__pair_sync_bytes(job->batch);
+  out->workspace_bytes = out->pair_sync_offset +
+                         zipfft__pair_sync_bytes(out->transforms[first] / p.first_group);
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
@@ -263,8 +306,8 @@ static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb)
     zipfft__sb_printf(sb, "%s%lld", i ? " x " : "",
                       (long long)zipfft__logical_length(&dec->kernels[i]));
   zipfft__sb_printf(
-      sb, ", %d kernels (columns with fused twiddles, then rows stored transposed)%s\n",
-      dec->kernel_count,
+      sb, ", %d kernels (columns with fused twiddles, then rows stored transposed)%s%s\n",
+      dec->kernel_count, dec->paired && dec->kernel_count > 2 ? ", the last two" : "",
       !dec->paired          ? ""
       : dec->pair_streaming ? ", run as one pair kernel (the data between them in "
                               "L2, the user's data evict-first)"

@@ -53,21 +53,19 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
   return (size_t)zipfft__pair_slot(p) * zipfft__real_size(p->first.precision) + 16;
 }
 
-int64_t zipfft__pair_item_bytes(const zipfft__pair_spec *p) {
-  const zipfft__kernel_spec *s = &p->second;
-  return s->ffts_per_block * s->n *
-         (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
-}
-
 int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
-  if (s->in_stride != 1) return 0;
-  int64_t contiguous = s->n; /* elements the transforms of the inner digits cover */
-  for (int d = s->batch_dims - 1; d >= 0; d--) {
-    if (s->batch_in_strides[d] != contiguous) return 0;
-    contiguous *= s->batch_counts[d];
-  }
-  return zipfft__pair_item_bytes(p) % discard_line == 0;
+  int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
+  for (int d = 0; d < s->batch_dims; d++)
+    if ((s->batch_in_strides[d] * bytes) % discard_line != 0) return 0;
+  return 1;
+}
+
+int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
+  const zipfft__kernel_spec *s = &p->second;
+  return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) /
+         discard_line;
 }
 
 uint64_t zipfft__pair_sync_bytes(int64_t groups) { return 8 * (uint64_t)(groups + 1); }
@@ -83,7 +81,7 @@ void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len)
   char a[ZIPFFT__KERNEL_NAME_MAX], b[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(&p->first, a, sizeof a);
   zipfft__c2c_kernel_name(&p->second, b, sizeof b);
-  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s__%s__%s", (long long)p->first_group,
-           (long long)p->second_group, p->streaming ? "_cs" : "", a + 7,
+  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s_mb%d__%s__%s", (long long)p->first_group,
+           (long long)p->second_group, p->streaming ? "_cs" : "", p->min_blocks, a + 7,
            b + 7); /* without each "zipfft_" */
 }

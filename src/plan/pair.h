@@ -27,6 +27,9 @@ typedef struct zipfft__pair_spec {
   /* 1: the first member's input and the second's output are read and written evict-first,
    * so that they push the data between the members out of L2 less. */
   int streaming;
+  /* > 0: the CUDA compiler keeps registers low enough for this many blocks per
+   * multiprocessor (__launch_bounds__). */
+  int min_blocks;
 } zipfft__pair_spec;
 
 /* Kernel parameter order of a pair kernel (both backends). mid is the workspace between
@@ -61,10 +64,10 @@ unsigned zipfft__pair_block_threads(const zipfft__pair_spec *p);
 size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p);
 /* Real index of that slot in shared memory. */
 int64_t zipfft__pair_slot(const zipfft__pair_spec *p);
-/* 1 when the second kernel's item reads one contiguous range of whole 128-byte lines
- * (the lines it discards), and the range's bytes. */
+/* 1 when each transform of the second kernel reads contiguous whole 128-byte lines (the
+ * lines it discards), and how many. */
 int zipfft__pair_discards(const zipfft__pair_spec *p);
-int64_t zipfft__pair_item_bytes(const zipfft__pair_spec *p);
+int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p);
 /* Bytes of the counters for `groups` dependency groups. */
 uint64_t zipfft__pair_sync_bytes(int64_t groups);
 /* The lag: the least that makes every wait one for items already taken (items per group
