@@ -94,9 +94,8 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 /* The pair kernel's description for a paired decomposition. */
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
-  return (zipfft__pair_spec){dec->kernels[i], dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming,
-                             dec->pair_min_blocks};
+  return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
+                             dec->pair_groups[1], dec->pair_streaming, dec->pair_min_blocks};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -153,9 +152,9 @@ static int64_t members_blocks_per_multiprocessor(zipfft_plan p) {
   int64_t least = INT64_MAX;
   for (int i = p->decomposition.pair_first; i <= p->decomposition.pair_first + 1; i++) {
     const zipfft__kernel_spec *s = &p->kernels[i].spec;
-    int64_t blocks = p->backend->ops->resident_blocks(p->backend, p->kernels[i].handle,
-                                                      zipfft__c2c_block_threads(s),
-                                                      zipfft__c2c_shared_bytes(s));
+    int64_t blocks =
+        p->backend->ops->resident_blocks(p->backend, p->kernels[i].handle,
+                                         zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s));
     if (blocks < least) least = blocks;
   }
   return least / p->backend->ops->multiprocessors(p->backend);
@@ -194,8 +193,8 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   if (s != ZIPFFT_SUCCESS) return s;
   int64_t grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, threads, shared);
   int64_t goal = members_blocks_per_multiprocessor(p);
-  if (pair.min_blocks == 0 &&
-      grid < goal * p->backend->ops->multiprocessors(p->backend) && goal <= 32) {
+  if (pair.min_blocks == 0 && grid < goal * p->backend->ops->multiprocessors(p->backend) &&
+      goal <= 32) {
     p->backend->ops->release_kernel(p->backend, p->pair_handle);
     p->pair_handle = NULL;
     pair.min_blocks = (int)goal;

@@ -74,10 +74,9 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
     const zipfft__expr *f = zipfft__e_bin(a, ZIPFFT__OP_DIV, index, zipfft__e_i32(a, per_row)),
                        *line = zipfft__e_bin(a, ZIPFFT__OP_MOD, index, zipfft__e_i32(a, per_row));
     zipfft__thread_coords k = {0};
-    k.g = zipfft__e_bin(
-        a, ZIPFFT__OP_ADD,
-        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
-        zipfft__e_cast(a, ZIPFFT__T_I64, f));
+    k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD,
+                        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
+                        zipfft__e_cast(a, ZIPFFT__T_I64, f));
     k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_BATCH_OFFSET]));
     const zipfft__expr *row = zipfft__batch_offset_with(&c, at, &k, s->batch_in_strides, "db");
     const zipfft__expr *byte = zipfft__e_bin(

@@ -194,15 +194,18 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
   return ZIPFFT_SUCCESS;
 }
 
-/* Transform sizes (bytes of one transform: a pair kernel's dependency group) that pair by
- * default. Measured on an H100, % of copy bandwidth, separate kernels -> pair kernel -> pair
- * kernel with the user's data read and written evict-first:
+/* Bytes of a pair kernel's dependency group (one transform of a split in two, kl slabs of
+ * a split in three) that pair by default. Measured on an H100, % of copy bandwidth,
+ * separate kernels -> pair kernel -> pair kernel with its input and output read and
+ * written evict-first:
  *   fp32 65536 (512 KiB) 49.0 -> 60.1 -> 60.9;   fp64 65536 (1 MiB) 49.5 -> 57.1 -> 43.9;
  *   fp32 2^18 (2 MiB) 48.6 -> 44.5 -> 43.6;      fp64 2^18 (4 MiB) 47.8 -> 48.6 -> 50.8;
  *   fp32 2^20 (8 MiB) 44.2 -> 41.6 -> 47.3.
  * Up to 1 MiB the data between the kernels stay in L2 as they are; from 4 MiB only when the
  * user's data pass evict-first (Nsight Compute, fp32 2^20: 3.57 GB of DRAM traffic per call
- * without, 2.32 GB with, 2.14 GB for one read and one write). */
+ * without, 2.32 GB with, 2.14 GB for one read and one write). Splits in three, separate ->
+ * pair evict-first: fp32 2^24 (8 MiB) 30.9 -> 33.4; fp32 2^27 (16 MiB) 24.3 -> 22.5; fp64
+ * 2^24 (16 MiB) 31.2 -> 29.2. */
 enum {
   pair_plain_max_bytes = 1 << 20,
   pair_streaming_min_bytes = 4 << 20,
@@ -218,8 +221,11 @@ enum {
 static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft__pair_spec *p) {
   int first = out->kernel_count - 2;
   if (first < 0 || first > 1) return 0;
-  *p = (zipfft__pair_spec){out->kernels[first], out->kernels[first + 1],
-                           out->transforms[first] / batch, out->transforms[first + 1] / batch, 0,
+  *p = (zipfft__pair_spec){out->kernels[first],
+                           out->kernels[first + 1],
+                           out->transforms[first] / batch,
+                           out->transforms[first + 1] / batch,
+                           0,
                            0};
   if (first == 1) {
     zipfft__kernel_spec *row = &p->second;
@@ -274,8 +280,8 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, zipfft__dec
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
   out->pair_sync_offset = (out->workspace_bytes + 255) / 256 * 256;
-  out->workspace_bytes = out->pair_sync_offset +
-                         zipfft__pair_sync_bytes(out->transforms[first] / p.first_group);
+  out->workspace_bytes =
+      out->pair_sync_offset + zipfft__pair_sync_bytes(out->transforms[first] / p.first_group);
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,

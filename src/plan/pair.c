@@ -64,8 +64,7 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
 
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
-  return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) /
-         discard_line;
+  return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) / discard_line;
 }
 
 uint64_t zipfft__pair_sync_bytes(int64_t groups) { return 8 * (uint64_t)(groups + 1); }
