@@ -50,6 +50,8 @@ typedef struct zipfft__backend_ops {
   int64_t (*resident_blocks)(zipfft__backend *b, void *kernel, unsigned threads, size_t shared);
   /* Multiprocessors resident_blocks counts over (the CPU: its host threads); at least 1. */
   int64_t (*multiprocessors)(zipfft__backend *b);
+  /* Peak memory bandwidth of the device, bytes per second (0: unknown). */
+  uint64_t (*peak_bandwidth)(zipfft__backend *b);
   zipfft_status (*upload)(zipfft__backend *b, void *dst, const void *src, size_t bytes);
   /* Copies host memory to the backend's (upload) and back (download), both after all the
    * work queued on the device (every stream). */

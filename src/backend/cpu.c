@@ -282,6 +282,12 @@ static int64_t cpu_multiprocessors(zipfft__backend *b) {
   return host_threads(INT64_MAX);
 }
 
+/* Unknown: the CPU plans as for an H100 (plan/strategy.h). */
+static uint64_t cpu_peak_bandwidth(zipfft__backend *b) {
+  (void)b;
+  return 0;
+}
+
 static zipfft_status cpu_upload(zipfft__backend *b, void *dst, const void *src, size_t bytes) {
   (void)b;
   memcpy(dst, src, bytes);
@@ -330,6 +336,7 @@ static const zipfft__backend_ops cpu_ops = {
     .zero_on_stream = cpu_zero_on_stream,
     .resident_blocks = cpu_resident_blocks,
     .multiprocessors = cpu_multiprocessors,
+    .peak_bandwidth = cpu_peak_bandwidth,
     .upload = cpu_upload,
     .download = cpu_download,
     .free = cpu_free,

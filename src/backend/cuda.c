@@ -20,7 +20,8 @@ typedef struct cuda_backend {
   CUdevice device;
   CUcontext context; /* the device's primary context, retained while open */
   int cc_major, cc_minor, max_shared_optin, sm_count;
-  char arch[16]; /* "sm_90" */
+  int memory_clock_khz, memory_bus_bits; /* 0 where the driver does not tell */
+  char arch[16];                         /* "sm_90" */
 } cuda_backend;
 
 typedef struct cuda_kernel {
@@ -234,6 +235,13 @@ static int64_t cuda_resident_blocks(zipfft__backend *b, void *kernel, unsigned t
   return r == 0 && per_sm > 0 ? (int64_t)per_sm * cb->sm_count : 1;
 }
 
+/* Peak DRAM bandwidth from the memory clock and bus width (two transfers per clock). */
+static uint64_t cuda_peak_bandwidth(zipfft__backend *b) {
+  cuda_backend *cb = as_cuda(b);
+  if (cb->memory_clock_khz <= 0 || cb->memory_bus_bits <= 0) return 0;
+  return (uint64_t)cb->memory_clock_khz * 1000u * 2u * (uint64_t)cb->memory_bus_bits / 8u;
+}
+
 static int64_t cuda_multiprocessors(zipfft__backend *b) {
   int count = as_cuda(b)->sm_count;
   return count > 0 ? count : 1;
@@ -289,6 +297,7 @@ static const zipfft__backend_ops cuda_ops = {
     .zero_on_stream = cuda_zero_on_stream,
     .resident_blocks = cuda_resident_blocks,
     .multiprocessors = cuda_multiprocessors,
+    .peak_bandwidth = cuda_peak_bandwidth,
     .upload = cuda_upload,
     .download = cuda_download,
     .free = cuda_free,
@@ -316,6 +325,12 @@ static zipfft_status read_device_properties(cuda_backend *cb, const char *subjec
                           subject, device_attributes[i].what, zipfft__cuda_error_text(r));
   }
   if (cb->max_shared_optin < default_shared_limit) cb->max_shared_optin = default_shared_limit;
+  /* Optional: a planning hint only (cuda_peak_bandwidth). */
+  if (cb->cu->cuDeviceGetAttribute(&cb->memory_clock_khz, ZIPFFT_CU_ATTR_MEMORY_CLOCK_RATE,
+                                   cb->device) != 0 ||
+      cb->cu->cuDeviceGetAttribute(&cb->memory_bus_bits, ZIPFFT_CU_ATTR_GLOBAL_MEMORY_BUS_WIDTH,
+                                   cb->device) != 0)
+    cb->memory_clock_khz = cb->memory_bus_bits = 0;
   snprintf(cb->arch, sizeof cb->arch, "sm_%d%d", cb->cc_major, cb->cc_minor);
   return ZIPFFT_SUCCESS;
 }

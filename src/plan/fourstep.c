@@ -206,6 +206,17 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * without, 2.32 GB with, 2.14 GB for one read and one write). Splits in three, separate ->
  * pair evict-first: fp32 2^24 (8 MiB) 30.9 -> 33.4; fp32 2^27 (16 MiB) 24.3 -> 22.5; fp64
  * 2^24 (16 MiB) 31.2 -> 29.2. */
+/* Pair kernels are bound by their members' work on the multiprocessors, separate kernels by
+ * DRAM, so pairs pay on devices of little memory bandwidth per multiprocessor. Measured, %
+ * of copy bandwidth, separate -> pair (sizes as below):
+ * - H100 SXM (peak 3.35 TB/s, 25 GB/s per multiprocessor): fp32 65536 49.0 -> 60.1, fp32
+ *   2^20 44.2 -> 47.3, fp32 2^24 30.9 -> 34.9, fp64 65536 49.5 -> 57.1;
+ * - H200 (4.9 TB/s, 37 GB/s per multiprocessor): fp32 65536 47.9 -> 48.8, fp32 2^20 39.2
+ *   -> 35.9, fp32 2^24 28.8 -> 29.5, fp64 65536 48.8 -> 45.8, fp64 2^18 44.3 -> 39.3.
+ * So by default only devices below 30 GB/s per multiprocessor (or of unknown bandwidth)
+ * pair. */
+static const uint64_t pair_max_bandwidth_per_multiprocessor = 30000000000u;
+
 enum {
   pair_plain_max_bytes = 1 << 20,
   pair_streaming_min_bytes = 4 << 20,
@@ -247,14 +258,16 @@ static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft
   return zipfft__pair_check(p) == NULL;
 }
 
-/* Pairs the last two kernels of a split (plan/pair.h) when a group's bytes are as above
- * (ZIPFFT_PAIR, tuning: 0 never, 1 whatever the size; ZIPFFT_PAIR_STREAM: 0 or 1 for the
- * evict-first user data whatever the size); twiddles are not staged. The counters follow
+/* Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
+ * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
+ * whatever the device and size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first user data
+ * whatever the size); twiddles are not staged. The counters follow
  * the workspace. fp32 pair numbers travel through a float: below 2^23 work items only. In
  * place, the rows of a split in two overwrite only their own transform's input (the columns
  * of later transforms are still being read) when both layouts are the same; a split in
  * three has read the input before the pair starts. */
-static void pair_split(const zipfft__fourstep_job *job, int inplace, zipfft__decomposition *out) {
+static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipfft__target *t,
+                       zipfft__decomposition *out) {
   const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
   zipfft__pair_spec p;
   if (!pair_of_split(out, job->batch, &p)) return;
@@ -262,9 +275,12 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, zipfft__dec
   int64_t bytes = p.first_group * p.first.n *
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
-  int wanted = env && *env ? atoi(env) != 0
-                           : bytes <= pair_plain_max_bytes ||
-                                 (bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes);
+  int slow_memory = t->bandwidth_per_multiprocessor == 0 ||
+                    t->bandwidth_per_multiprocessor < pair_max_bandwidth_per_multiprocessor;
+  int wanted =
+      env && *env ? atoi(env) != 0
+                  : slow_memory && (bytes <= pair_plain_max_bytes ||
+                                    (bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes));
   if (!wanted) return;
   if (first == 0 && inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist))
     return;
@@ -302,7 +318,7 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                                             ZIPFFT__ARRAY_OUTPUT, out);
   out->workspace_bytes = (uint64_t)job.n * (uint64_t)d->batch *
                          zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
-  if (s == ZIPFFT_SUCCESS) pair_split(&job, d->placement == ZIPFFT_INPLACE, out);
+  if (s == ZIPFFT_SUCCESS) pair_split(&job, d->placement == ZIPFFT_INPLACE, t, out);
   return s;
 }
 

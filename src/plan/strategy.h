@@ -59,6 +59,9 @@ void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes);
 typedef struct zipfft__target {
   size_t max_shared_bytes; /* per block */
   int max_cluster_blocks;  /* largest thread-block cluster (1 or less: none) */
+  /* Peak memory bandwidth per multiprocessor, bytes per second (0: unknown, planned as an
+   * H100's); pair kernels pay where it is low (plan/fourstep.c). */
+  uint64_t bandwidth_per_multiprocessor;
 } zipfft__target;
 
 typedef struct zipfft__strategy {
