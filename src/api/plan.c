@@ -95,7 +95,7 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming, dec->pair_min_blocks};
+                             dec->pair_groups[1], dec->pair_streaming, 0};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -182,11 +182,13 @@ static zipfft_status compile_pair(zipfft_plan p, const zipfft__pair_spec *pair, 
  * per multiprocessor than its members reach on their own, it is compiled again asking for
  * theirs (__launch_bounds__): left free, the compiler may keep values of both members at
  * once (H100, fp32 2^24: 128 registers and 2 blocks against 54-60 registers and 4 blocks
- * for the members; asked for 4 blocks, 64 registers and 1.40 -> 1.30 ms). The decomposition's
- * pair_min_blocks (ZIPFFT_PAIR_MIN_BLOCKS) overrides. */
+ * for the members; asked for 4 blocks, 64 registers and 1.40 -> 1.30 ms).
+ * ZIPFFT_PAIR_MIN_BLOCKS (tuning) asks for that many instead. */
 static zipfft_status prepare_pair(zipfft_plan p) {
   const zipfft__decomposition *dec = &p->decomposition;
   zipfft__pair_spec pair = pair_of(dec);
+  const char *env = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
+  pair.min_blocks = env && *env ? atoi(env) : 0;
   size_t shared = 0;
   unsigned threads = zipfft__pair_block_threads(&pair);
   zipfft_status s = compile_pair(p, &pair, &shared);

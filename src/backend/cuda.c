@@ -30,19 +30,25 @@ typedef struct cuda_kernel {
   char name[128]; /* entry point, for error messages (truncated if longer) */
 } cuda_kernel;
 
-/* Device attributes read at open, and the field each one fills. */
+/* Device attributes read at open, and the field each one fills. An optional one (a
+ * planning hint) is 0 where the driver does not tell; any other failure fails the open. */
 typedef struct device_attribute {
   int attribute;
   const char *what;
   size_t offset;
+  int optional;
 } device_attribute;
 
 static const device_attribute device_attributes[] = {
-    {ZIPFFT_CU_ATTR_CC_MAJOR, "compute capability (major)", offsetof(cuda_backend, cc_major)},
-    {ZIPFFT_CU_ATTR_CC_MINOR, "compute capability (minor)", offsetof(cuda_backend, cc_minor)},
+    {ZIPFFT_CU_ATTR_CC_MAJOR, "compute capability (major)", offsetof(cuda_backend, cc_major), 0},
+    {ZIPFFT_CU_ATTR_CC_MINOR, "compute capability (minor)", offsetof(cuda_backend, cc_minor), 0},
     {ZIPFFT_CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN, "opt-in shared memory per block",
-     offsetof(cuda_backend, max_shared_optin)},
-    {ZIPFFT_CU_ATTR_MULTIPROCESSOR_COUNT, "multiprocessor count", offsetof(cuda_backend, sm_count)},
+     offsetof(cuda_backend, max_shared_optin), 0},
+    {ZIPFFT_CU_ATTR_MULTIPROCESSOR_COUNT, "multiprocessor count", offsetof(cuda_backend, sm_count),
+     0},
+    {ZIPFFT_CU_ATTR_MEMORY_CLOCK_RATE, "memory clock", offsetof(cuda_backend, memory_clock_khz), 1},
+    {ZIPFFT_CU_ATTR_GLOBAL_MEMORY_BUS_WIDTH, "memory bus width",
+     offsetof(cuda_backend, memory_bus_bits), 1},
 };
 
 static const zipfft__backend_ops cuda_ops;
@@ -320,17 +326,13 @@ static zipfft_status read_device_properties(cuda_backend *cb, const char *subjec
   for (size_t i = 0; i < count; i++) {
     int *field = (int *)((char *)cb + device_attributes[i].offset);
     CUresult r = cb->cu->cuDeviceGetAttribute(field, device_attributes[i].attribute, cb->device);
-    if (r != 0)
+    if (r != 0 && device_attributes[i].optional)
+      *field = 0;
+    else if (r != 0)
       return zipfft__fail(ZIPFFT_ERROR_CUDA_FAILED, "cuDeviceGetAttribute(%s, %s) failed: %s",
                           subject, device_attributes[i].what, zipfft__cuda_error_text(r));
   }
   if (cb->max_shared_optin < default_shared_limit) cb->max_shared_optin = default_shared_limit;
-  /* Optional: a planning hint only (cuda_peak_bandwidth). */
-  if (cb->cu->cuDeviceGetAttribute(&cb->memory_clock_khz, ZIPFFT_CU_ATTR_MEMORY_CLOCK_RATE,
-                                   cb->device) != 0 ||
-      cb->cu->cuDeviceGetAttribute(&cb->memory_bus_bits, ZIPFFT_CU_ATTR_GLOBAL_MEMORY_BUS_WIDTH,
-                                   cb->device) != 0)
-    cb->memory_clock_khz = cb->memory_bus_bits = 0;
   snprintf(cb->arch, sizeof cb->arch, "sm_%d%d", cb->cc_major, cb->cc_minor);
   return ZIPFFT_SUCCESS;
 }

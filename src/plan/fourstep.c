@@ -206,9 +206,15 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * without, 2.32 GB with, 2.14 GB for one read and one write). Splits in three, separate ->
  * pair evict-first: fp32 2^24 (8 MiB) 30.9 -> 33.4; fp32 2^27 (16 MiB) 24.3 -> 22.5; fp64
  * 2^24 (16 MiB) 31.2 -> 29.2. */
+enum {
+  pair_plain_max_bytes = 1 << 20,
+  pair_streaming_min_bytes = 4 << 20,
+  pair_max_bytes = 8 << 20
+};
+
 /* Pair kernels are bound by their members' work on the multiprocessors, separate kernels by
  * DRAM, so pairs pay on devices of little memory bandwidth per multiprocessor. Measured, %
- * of copy bandwidth, separate -> pair (sizes as below):
+ * of copy bandwidth, separate -> pair (group sizes as above):
  * - H100 SXM (peak 3.35 TB/s, 25 GB/s per multiprocessor): fp32 65536 49.0 -> 60.1, fp32
  *   2^20 44.2 -> 47.3, fp32 2^24 30.9 -> 34.9, fp64 65536 49.5 -> 57.1;
  * - H200 (4.9 TB/s, 37 GB/s per multiprocessor): fp32 65536 47.9 -> 48.8, fp32 2^20 39.2
@@ -216,12 +222,6 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * So by default only devices below 30 GB/s per multiprocessor (or of unknown bandwidth)
  * pair. */
 static const uint64_t pair_max_bandwidth_per_multiprocessor = 30000000000u;
-
-enum {
-  pair_plain_max_bytes = 1 << 20,
-  pair_streaming_min_bytes = 4 << 20,
-  pair_max_bytes = 8 << 20
-};
 
 /* The pair of the last two kernels of a split, its groups in transforms of each kernel
  * (0 when they cannot pair). In two, a group is one transform (N1 columns, N0 rows). In
@@ -261,11 +261,11 @@ static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft
 /* Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
  * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
  * whatever the device and size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first user data
- * whatever the size); twiddles are not staged. The counters follow
- * the workspace. fp32 pair numbers travel through a float: below 2^23 work items only. In
- * place, the rows of a split in two overwrite only their own transform's input (the columns
- * of later transforms are still being read) when both layouts are the same; a split in
- * three has read the input before the pair starts. */
+ * whatever the size); twiddles are not staged. The counters follow the workspace. fp32
+ * pair numbers travel through a float: below 2^23 work items only. In place, the rows of a
+ * split in two overwrite only their own transform's input (the columns of later transforms
+ * are still being read) when both layouts are the same; a split in three has read the
+ * input before the pair starts. */
 static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipfft__target *t,
                        zipfft__decomposition *out) {
   const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
@@ -291,8 +291,6 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipff
   out->paired = 1;
   out->pair_first = first;
   out->pair_streaming = streaming;
-  const char *min_blocks = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
-  out->pair_min_blocks = min_blocks && *min_blocks ? atoi(min_blocks) : 0;
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
   out->pair_sync_offset = (out->workspace_bytes + 255) / 256 * 256;

@@ -47,7 +47,7 @@ typedef struct zipfft__decomposition {
   /* When paired: kernels pair_first and pair_first + 1 run as one pair kernel
    * (plan/pair.h) of these dependency groups, its counters at pair_sync_offset in the
    * workspace; the two kernels stay the plan's for printing. */
-  int paired, pair_first, pair_streaming, pair_min_blocks;
+  int paired, pair_first, pair_streaming;
   int64_t pair_groups[2];
   uint64_t pair_sync_offset;
 } zipfft__decomposition;
