@@ -32,7 +32,7 @@ typedef struct tdm_case {
   int64_t height, width; /* image rows and columns */
   int64_t template_size; /* square templates */
   int64_t batch;         /* templates per call */
-  int with_f16;          /* also time a plan keeping the image spectrum in F16 */
+  int with_f16;          /* also time the 16-bit variants (variants[] beyond the first) */
   int quick;             /* the one case of --quick (and its check) */
   int checked;           /* the correctness check runs on this case (full run) */
 } tdm_case;
@@ -46,12 +46,29 @@ static const tdm_case cases[] = {
     {5760, 4092, 384, 16, 0, 0, 0}, /* the K3 image rotated: 5760-point columns */
 };
 
-/* One table row: a case with the spectrum in fp32 (DEFAULT) or F16. */
+/* How a plan stores the kept image spectrum and the intermediate array between its passes:
+ * fp32, the spectrum in F16, or both in F16. */
+typedef struct tdm_variant {
+  const char *name;
+  zipfft_storage spectrum, intermediate;
+} tdm_variant;
+
+static const tdm_variant variants[] = {
+    {"f32", ZIPFFT_STORAGE_DEFAULT, ZIPFFT_STORAGE_DEFAULT},
+    {"f16 spectrum", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_DEFAULT},
+    {"f16 spec+mid", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+};
+enum { VARIANT_COUNT = ARRAY_LEN(variants) };
+
+/* One table row: a case in one storage variant. The check's figures (compared: they were
+ * measured) against the cuFFT pipeline; the fp32 variant's decide the check's verdict. */
 typedef struct tdm_row {
   const tdm_case *spec;
-  zipfft_storage storage;
+  int variant; /* index into variants[] */
   double zipfft_ms, cufft_ms; /* median per call of batch correlations; 0: not measured */
   int failed;
+  int compared;
+  double check_l2, check_agreement;
 } tdm_row;
 
 /* --quick: only the 4096x4096 image with 512x512 templates at batch 16; --shape WxH/t:
@@ -260,24 +277,24 @@ static int case_checked(const tdm_options *opt, const tdm_case *c) {
   return opt->common.quick ? c->quick : c->checked;
 }
 
-/* Fills rows (room for 2 per case) with the selected cases, fp32 rows first, then the F16
- * rows; returns how many. */
+/* Fills rows (room for VARIANT_COUNT per case) with the selected cases, the fp32 rows
+ * first, then each 16-bit variant's; returns how many. */
 static int build_rows(const tdm_options *opt, tdm_row *rows) {
   int count = 0;
-  for (int pass = 0; pass < 2; pass++)
+  for (int v = 0; v < VARIANT_COUNT; v++)
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-      if (!case_selected(opt, &cases[i]) || (pass == 1 && !cases[i].with_f16)) continue;
+      if (!case_selected(opt, &cases[i]) || (v > 0 && !cases[i].with_f16)) continue;
       memset(&rows[count], 0, sizeof rows[count]);
       rows[count].spec = &cases[i];
-      rows[count++].storage = pass ? ZIPFFT_STORAGE_F16 : ZIPFFT_STORAGE_DEFAULT;
+      rows[count++].variant = v;
     }
   return count;
 }
 
-/* The row of case c with the given storage, or NULL. */
-static tdm_row *find_row(tdm_row *rows, int count, const tdm_case *c, zipfft_storage storage) {
+/* The row of case c in variant v, or NULL. */
+static tdm_row *find_row(tdm_row *rows, int count, const tdm_case *c, int v) {
   for (int i = 0; i < count; i++)
-    if (rows[i].spec == c && rows[i].storage == storage) return &rows[i];
+    if (rows[i].spec == c && rows[i].variant == v) return &rows[i];
   return NULL;
 }
 
@@ -491,13 +508,12 @@ static int zipfft_runner(tdm_context *ctx, void *job) {
   return ok;
 }
 
-/* Creates a VALID correlation plan for d with the spectrum stored as storage, sets the image
- * and resets the statistics. *corr receives the plan (NULL when creation failed); the caller
+/* Creates a VALID correlation plan for d in the storage variant v, sets the image and
+ * resets the statistics. *corr receives the plan (NULL when creation failed); the caller
  * destroys it. Returns 1 on success. */
-static int zipfft_open(const tdm_context *ctx, const tdm_data *d, zipfft_storage storage,
-                       zipfft_corr *corr) {
-  zipfft_corr_config config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_VALID, storage, ZIPFFT_BACKEND_CUDA,
-                               ctx->dev.ordinal};
+static int zipfft_open(const tdm_context *ctx, const tdm_data *d, int v, zipfft_corr *corr) {
+  zipfft_corr_config config = {ZIPFFT_CORRELATE,    ZIPFFT_REGION_VALID, variants[v].spectrum,
+                               ZIPFFT_BACKEND_CUDA, ctx->dev.ordinal,    variants[v].intermediate};
   int64_t lengths[2] = {d->H, d->W}, signal[2] = {d->h, d->w}, out[2] = {0, 0};
   *corr = NULL;
   int ok = zipfft_tool_zipfft_ok(
@@ -517,13 +533,12 @@ static int zipfft_open(const tdm_context *ctx, const tdm_data *d, zipfft_storage
   return ok;
 }
 
-/* Plans zipfft for d with the given spectrum storage and times accumulate calls; keeps the
- * plan in *corr (NULL on a creation failure; the caller destroys it). Returns 1 on success. */
-static int time_zipfft(tdm_context *ctx, const tdm_data *d, zipfft_storage storage,
-                       zipfft_corr *corr, double *ms) {
+/* Plans zipfft for d in variant v and times accumulate calls; keeps the plan in *corr (NULL
+ * on a creation failure; the caller destroys it). Returns 1 on success. */
+static int time_zipfft(tdm_context *ctx, const tdm_data *d, int v, zipfft_corr *corr, double *ms) {
   zipfft_job job = {NULL, d->templates, d->B, 0};
   *ms = 0;
-  if (!zipfft_open(ctx, d, storage, corr)) return 0;
+  if (!zipfft_open(ctx, d, v, corr)) return 0;
   job.corr = *corr;
   if (time_calls(ctx, zipfft_runner, &job, ms)) return 1;
   *ms = 0;
@@ -710,8 +725,10 @@ static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr
                                "zipfft_corr_finalize");
 }
 
-/* Runs the check on d (zipfft plan corr, pipeline p) and records its verdict in ctx. */
-static void run_check(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cufft_pipeline *p) {
+/* Compares plan corr's maps on d with the pipeline p's into row (compared, check_l2,
+ * check_agreement). Returns 1 when they were compared. */
+static int compare_with_pipeline(tdm_context *ctx, const tdm_data *d, zipfft_corr corr,
+                                 cufft_pipeline *p, tdm_row *row) {
   size_t plane = (size_t)(d->Ho * d->Wo);
   float *max_z = malloc(plane * 4), *max_c = malloc(plane * 4);
   int32_t *index_z = malloc(plane * 4), *index_c = malloc(plane * 4);
@@ -719,11 +736,20 @@ static void run_check(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cuf
   if (!ok) printf("bench-2dtm: out of host memory for the check\n");
   ok = ok && accumulate_both(ctx, d, corr, p, max_z, index_z, max_c, index_c);
   if (ok)
-    compare_maps(max_z, index_z, max_c, index_c, plane, &ctx->check_l2, &ctx->check_agreement);
+    compare_maps(max_z, index_z, max_c, index_c, plane, &row->check_l2, &row->check_agreement);
+  row->compared = ok;
+  free(max_z), free(max_c), free(index_z), free(index_c);
+  return ok;
+}
+
+/* Runs the check on d (the fp32 plan corr, pipeline p) and records its verdict in ctx. */
+static void run_check(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cufft_pipeline *p,
+                      tdm_row *row) {
+  int ok = compare_with_pipeline(ctx, d, corr, p, row);
   ctx->check_compared = ok;
+  ctx->check_l2 = row->check_l2, ctx->check_agreement = row->check_agreement;
   ok = ok && ctx->check_l2 < check_max_l2 && ctx->check_agreement >= check_min_agreement;
   ctx->check_state = ok ? CHECK_OK : CHECK_FAIL;
-  free(max_z), free(max_c), free(index_z), free(index_c);
 }
 
 /* Prints the check's verdict line. */
@@ -742,14 +768,16 @@ static void print_check(const tdm_context *ctx) {
 
 /* Bytes zipfft moves per correlation (model): the R2C pass over the template rows, the
  * fused column pass (the kept spectrum shared by the batch), the C2R pass with the
- * statistics read and written once per call. */
-static double zipfft_bytes_per_corr(const tdm_case *c, zipfft_storage storage) {
+ * statistics read and written once per call; complex values of 8 bytes, 4 in F16. */
+static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double H = (double)c->height, W = (double)c->width, h = (double)c->template_size;
   double w = h, B = (double)c->batch, P = (double)(c->width / 2 + 1);
-  double Ho = H - h + 1, Wo = W - w + 1, spectrum = storage == ZIPFFT_STORAGE_F16 ? 4 : 8;
-  double r2c = h * w * 4 + h * P * 8;
-  double columns = h * P * 8 + H * P * spectrum / B + Ho * P * 8;
-  double c2r = Ho * P * 8 + 2.0 * 24.0 * Ho * Wo / B;
+  double Ho = H - h + 1, Wo = W - w + 1;
+  double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_F16 ? 4 : 8;
+  double mid = variants[v].intermediate == ZIPFFT_STORAGE_F16 ? 4 : 8;
+  double r2c = h * w * 4 + h * P * mid;
+  double columns = h * P * mid + H * P * spectrum / B + Ho * P * mid;
+  double c2r = Ho * P * mid + 2.0 * 24.0 * Ho * Wo / B;
   return r2c + columns + c2r;
 }
 
@@ -764,35 +792,41 @@ static void print_progress(const tdm_row *r) {
   char label[48];
   double batch = (double)r->spec->batch;
   case_label(r->spec, label, sizeof label);
-  printf("%-15s %s batch %2lld: zipfft %9.3f ms/call (%8.1f corr/s)", label,
-         r->storage == ZIPFFT_STORAGE_F16 ? "f16" : "f32", (long long)r->spec->batch, r->zipfft_ms,
+  printf("%-15s %-12s batch %2lld: zipfft %9.3f ms/call (%8.1f corr/s)", label,
+         variants[r->variant].name, (long long)r->spec->batch, r->zipfft_ms,
          r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0.0);
   if (r->cufft_ms > 0)
     printf("  cuFFT pipeline %9.3f ms/call (%8.1f corr/s)", r->cufft_ms, batch * 1e3 / r->cufft_ms);
+  if (r->compared)
+    printf("  vs cuFFT: max rel L2 %.2e, argmax agreement %.4f%%", r->check_l2,
+           100.0 * r->check_agreement);
   printf("%s\n", r->failed ? "  FAILED" : "");
   fflush(stdout);
 }
 
-/* Times the cuFFT pipeline on d into row->cufft_ms and, when check is set, runs the check
- * against corr. Returns 1 on success. */
-static int run_cufft_side(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, int check,
-                          tdm_row *row) {
+/* Times the cuFFT pipeline on d into the first row's cufft_ms and, when check is set, runs
+ * the check against the fp32 plan corr[0] and compares the other variants' plans (those
+ * kept) with the pipeline too. Returns 1 on success. */
+static int run_cufft_side(tdm_context *ctx, const tdm_data *d, zipfft_corr *corr, int check,
+                          tdm_row **row) {
   cufft_pipeline p;
   pipeline_job job = {d, &p};
-  int ok = pipeline_open(ctx, d, &p) && time_calls(ctx, pipeline_runner, &job, &row->cufft_ms);
-  if (!ok) row->cufft_ms = 0;
-  if (ok && check && corr) run_check(ctx, d, corr, &p);
+  int ok = pipeline_open(ctx, d, &p) && time_calls(ctx, pipeline_runner, &job, &row[0]->cufft_ms);
+  if (!ok) row[0]->cufft_ms = 0;
+  if (ok && check && corr[0]) run_check(ctx, d, corr[0], &p, row[0]);
+  for (int v = 1; ok && check && v < VARIANT_COUNT; v++)
+    if (corr[v]) compare_with_pipeline(ctx, d, corr[v], &p, row[v]);
   pipeline_close(ctx, &p);
   return ok;
 }
 
-/* Measures one case: zipfft (fp32 spectrum, and F16 when it has a row), then the cuFFT
- * pipeline, then the check when asked. Fills the case's rows and prints them. */
+/* Measures one case: zipfft in each variant that has a row, then the cuFFT pipeline, then
+ * the check when asked. Fills the case's rows and prints them. */
 static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int count, int check) {
-  tdm_row *row = find_row(rows, count, c, ZIPFFT_STORAGE_DEFAULT);
-  tdm_row *half = find_row(rows, count, c, ZIPFFT_STORAGE_F16);
-  zipfft_corr corr = NULL, corr16 = NULL;
+  tdm_row *row[VARIANT_COUNT];
+  zipfft_corr corr[VARIANT_COUNT] = {NULL};
   tdm_data d;
+  for (int v = 0; v < VARIANT_COUNT; v++) row[v] = find_row(rows, count, c, v);
   data_shape(c, &d);
   if (check) {
     snprintf(ctx->check_problem, sizeof ctx->check_problem,
@@ -800,24 +834,25 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
              (long long)d.B, (long long)d.h, (long long)d.w);
     ctx->check_state = ctx->have_cufft ? CHECK_FAIL : CHECK_SKIPPED;
   }
-  row->failed = !data_upload(ctx, &d) ||
-                !time_zipfft(ctx, &d, ZIPFFT_STORAGE_DEFAULT, &corr, &row->zipfft_ms);
-  if (half && !ctx->dev.failed)
-    half->failed = !time_zipfft(ctx, &d, ZIPFFT_STORAGE_F16, &corr16, &half->zipfft_ms);
-  else if (half)
-    half->failed = 1;
-  zipfft_corr_destroy(corr16);
-  if (!check || row->failed) { /* only the check needs the plan beyond this point */
-    zipfft_corr_destroy(corr);
-    corr = NULL;
-  }
+  row[0]->failed = !data_upload(ctx, &d) || !time_zipfft(ctx, &d, 0, &corr[0], &row[0]->zipfft_ms);
+  for (int v = 1; v < VARIANT_COUNT; v++)
+    if (row[v])
+      row[v]->failed =
+          ctx->dev.failed || !time_zipfft(ctx, &d, v, &corr[v], &row[v]->zipfft_ms);
+  for (int v = 0; v < VARIANT_COUNT; v++)
+    if (corr[v] && (!check || row[v]->failed)) { /* only the check needs the plans further */
+      zipfft_corr_destroy(corr[v]);
+      corr[v] = NULL;
+    }
   if (ctx->have_cufft && !ctx->dev.failed && d.templates)
-    row->failed |= !run_cufft_side(ctx, &d, corr, check, row);
-  if (half) half->cufft_ms = row->cufft_ms;
-  zipfft_corr_destroy(corr);
+    row[0]->failed |= !run_cufft_side(ctx, &d, corr, check, row);
+  for (int v = 0; v < VARIANT_COUNT; v++) {
+    zipfft_corr_destroy(corr[v]);
+    if (row[v]) row[v]->cufft_ms = row[0]->cufft_ms;
+  }
   data_free(ctx, &d);
-  print_progress(row);
-  if (half) print_progress(half);
+  for (int v = 0; v < VARIANT_COUNT; v++)
+    if (row[v]) print_progress(row[v]);
   if (check) print_check(ctx);
 }
 
@@ -827,31 +862,32 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
 
 enum {
   COL_PROBLEM,
-  COL_SPECTRUM,
+  COL_STORAGE,
   COL_BATCH,
   COL_ZIPFFT,
   COL_CUFFT,
   COL_RATIO,
   COL_MB,
   COL_PCT,
+  COL_L2,
   COLUMN_COUNT
 };
 
 static const zipfft_tool_column columns[COLUMN_COUNT] = {
-    {"problem (WxH/t)", 15}, {"spectrum", 8},      {"batch", 5},   {"zipfft corr/s", 13},
+    {"problem (WxH/t)", 15}, {"storage", 12},     {"batch", 5},   {"zipfft corr/s", 13},
     {"cuFFT corr/s", 12},    {"zipfft/cuFFT", 12}, {"MB/corr", 8}, {"% copy BW", 9},
+    {"max L2 vs cuFFT", 15},
 };
 
 typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
 
 /* Formats the cells of a row; "-" where a value was not measured. */
 static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
-  double batch = (double)r->spec->batch, bytes = zipfft_bytes_per_corr(r->spec, r->storage);
+  double batch = (double)r->spec->batch, bytes = zipfft_bytes_per_corr(r->spec, r->variant);
   double zipfft = r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0;
   double cufft = r->cufft_ms > 0 ? batch * 1e3 / r->cufft_ms : 0;
   case_label(r->spec, cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN);
-  snprintf(cells[COL_SPECTRUM], ZIPFFT_TOOL_CELL_LEN, "%s",
-           r->storage == ZIPFFT_STORAGE_F16 ? "f16" : "f32");
+  snprintf(cells[COL_STORAGE], ZIPFFT_TOOL_CELL_LEN, "%s", variants[r->variant].name);
   snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)r->spec->batch);
   zipfft_tool_format_number(cells[COL_ZIPFFT], zipfft, 1, zipfft > 0);
   zipfft_tool_format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
@@ -859,6 +895,7 @@ static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   zipfft_tool_format_number(cells[COL_MB], bytes / 1e6, 2, 1);
   zipfft_tool_format_number(cells[COL_PCT], 100.0 * bytes * zipfft / (copy_gbps * 1e9), 1,
                             zipfft > 0 && copy_gbps > 0);
+  snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, r->compared ? "%.2e" : "-", r->check_l2);
   if (r->failed) snprintf(cells[COL_ZIPFFT], ZIPFFT_TOOL_CELL_LEN, "FAILED");
 }
 
@@ -913,7 +950,11 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
   fprintf(f,
           "- Timing: median of %d windows of %d calls after %d warm-up calls (CUDA events); "
           "corr/s = batch / time per call\n"
-          "- zipfft: zipfft_corr (CORRELATE, VALID, F32), zipfft_corr_accumulate per call\n"
+          "- zipfft: zipfft_corr (CORRELATE, VALID, F32), zipfft_corr_accumulate per call; "
+          "storage: f32, the image spectrum in F16 (spectrum_storage), or it and the "
+          "intermediate array in F16 (intermediate_storage)\n"
+          "- max L2 vs cuFFT: relative L2 difference of the max maps after one batch (checked "
+          "cases)\n"
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel\n"
           "- MB/corr: zipfft's modelled traffic per correlation (R2C pass, fused column pass "
           "with the spectrum shared by the batch, C2R pass with the statistics once per call)\n"
@@ -932,7 +973,7 @@ static int write_markdown(const tdm_context *ctx, const tdm_row *rows, int count
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_SPECTRUM + 1);
+  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_STORAGE + 1);
   for (int i = 0; i < count; i++) {
     format_row(&rows[i], ctx->copy_gbps, cells);
     zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);
@@ -991,7 +1032,7 @@ static int run_session(tdm_context *ctx, const tdm_options *opt, tdm_row *rows, 
 int zipfft_tool_bench_2dtm(int argc, char **argv) {
   tdm_options opt;
   tdm_context ctx;
-  tdm_row rows[2 * ARRAY_LEN(cases)];
+  tdm_row rows[VARIANT_COUNT * ARRAY_LEN(cases)];
   int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
                                             ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
   if (rc == ZIPFFT_TOOL_HELP) return ZIPFFT_TOOL_OK;
