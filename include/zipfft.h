@@ -253,8 +253,7 @@ typedef enum zipfft_corr_region {
 } zipfft_corr_region;
 
 /* Options of a correlation plan; a NULL config means all zeros: correlation, FULL region,
- * the spectrum and the intermediate array kept in the precision's type, backend AUTO on
- * device 0. */
+ * the spectrum kept in the precision's type, backend AUTO on device 0. */
 typedef struct zipfft_corr_config {
   zipfft_corr_mode mode;
   zipfft_corr_region region;
@@ -263,14 +262,6 @@ typedef struct zipfft_corr_config {
   zipfft_storage spectrum_storage;
   zipfft_backend backend;
   int device;
-  /* How the intermediate array between the passes of ranks 2 and 3 is stored (rank 1 has
-   * none): DEFAULT (the precision's type) or F16 (ZIPFFT_F32 only): half the bytes the
-   * passes write and read back, each value rounded to 11 significant bits (the outputs'
-   * relative error grows from about 1e-7 to 1e-3 or so; docs give it as measured). The
-   * forward passes then scale by 1/sqrt(length) each, so that the intermediate holds the
-   * inputs' magnitudes times the correlation's gain: inputs of unit scale stay far inside
-   * F16's range (6e-8 .. 65504); values beyond it become infinities. */
-  zipfft_storage intermediate_storage;
 } zipfft_corr_config;
 
 /* Creates a correlation plan: filter (FFT) lengths, signal lengths (each 1..lengths[k]),

@@ -32,7 +32,7 @@ typedef struct tdm_case {
   int64_t height, width; /* image rows and columns */
   int64_t template_size; /* square templates */
   int64_t batch;         /* templates per call */
-  int with_f16;          /* also time the 16-bit variants (variants[] beyond the first) */
+  int with_f16;          /* also time a plan keeping the image spectrum in F16 */
   int quick;             /* the one case of --quick (and its check) */
   int checked;           /* the correctness check runs on this case (full run) */
 } tdm_case;
@@ -46,17 +46,15 @@ static const tdm_case cases[] = {
     {5760, 4092, 384, 16, 0, 0, 0}, /* the K3 image rotated: 5760-point columns */
 };
 
-/* How a plan stores the kept image spectrum and the intermediate array between its passes:
- * fp32, the spectrum in F16, or both in F16. */
+/* How a plan stores the kept image spectrum: fp32, or F16. */
 typedef struct tdm_variant {
   const char *name;
-  zipfft_storage spectrum, intermediate;
+  zipfft_storage spectrum;
 } tdm_variant;
 
 static const tdm_variant variants[] = {
-    {"f32", ZIPFFT_STORAGE_DEFAULT, ZIPFFT_STORAGE_DEFAULT},
-    {"f16 spectrum", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_DEFAULT},
-    {"f16 spec+mid", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+    {"f32", ZIPFFT_STORAGE_DEFAULT},
+    {"f16", ZIPFFT_STORAGE_F16},
 };
 enum { VARIANT_COUNT = ARRAY_LEN(variants) };
 
@@ -512,8 +510,8 @@ static int zipfft_runner(tdm_context *ctx, void *job) {
  * resets the statistics. *corr receives the plan (NULL when creation failed); the caller
  * destroys it. Returns 1 on success. */
 static int zipfft_open(const tdm_context *ctx, const tdm_data *d, int v, zipfft_corr *corr) {
-  zipfft_corr_config config = {ZIPFFT_CORRELATE,    ZIPFFT_REGION_VALID, variants[v].spectrum,
-                               ZIPFFT_BACKEND_CUDA, ctx->dev.ordinal,    variants[v].intermediate};
+  zipfft_corr_config config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_VALID, variants[v].spectrum,
+                               ZIPFFT_BACKEND_CUDA, ctx->dev.ordinal};
   int64_t lengths[2] = {d->H, d->W}, signal[2] = {d->h, d->w}, out[2] = {0, 0};
   *corr = NULL;
   int ok = zipfft_tool_zipfft_ok(
@@ -768,16 +766,15 @@ static void print_check(const tdm_context *ctx) {
 
 /* Bytes zipfft moves per correlation (model): the R2C pass over the template rows, the
  * fused column pass (the kept spectrum shared by the batch), the C2R pass with the
- * statistics read and written once per call; complex values of 8 bytes, 4 in F16. */
+ * statistics read and written once per call. */
 static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double H = (double)c->height, W = (double)c->width, h = (double)c->template_size;
   double w = h, B = (double)c->batch, P = (double)(c->width / 2 + 1);
   double Ho = H - h + 1, Wo = W - w + 1;
   double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_F16 ? 4 : 8;
-  double mid = variants[v].intermediate == ZIPFFT_STORAGE_F16 ? 4 : 8;
-  double r2c = h * w * 4 + h * P * mid;
-  double columns = h * P * mid + H * P * spectrum / B + Ho * P * mid;
-  double c2r = Ho * P * mid + 2.0 * 24.0 * Ho * Wo / B;
+  double r2c = h * w * 4 + h * P * 8;
+  double columns = h * P * 8 + H * P * spectrum / B + Ho * P * 8;
+  double c2r = Ho * P * 8 + 2.0 * 24.0 * Ho * Wo / B;
   return r2c + columns + c2r;
 }
 
@@ -792,7 +789,7 @@ static void print_progress(const tdm_row *r) {
   char label[48];
   double batch = (double)r->spec->batch;
   case_label(r->spec, label, sizeof label);
-  printf("%-15s %-12s batch %2lld: zipfft %9.3f ms/call (%8.1f corr/s)", label,
+  printf("%-15s %s batch %2lld: zipfft %9.3f ms/call (%8.1f corr/s)", label,
          variants[r->variant].name, (long long)r->spec->batch, r->zipfft_ms,
          r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0.0);
   if (r->cufft_ms > 0)
@@ -862,7 +859,7 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
 
 enum {
   COL_PROBLEM,
-  COL_STORAGE,
+  COL_SPECTRUM,
   COL_BATCH,
   COL_ZIPFFT,
   COL_CUFFT,
@@ -874,7 +871,7 @@ enum {
 };
 
 static const zipfft_tool_column columns[COLUMN_COUNT] = {
-    {"problem (WxH/t)", 15}, {"storage", 12},     {"batch", 5},   {"zipfft corr/s", 13},
+    {"problem (WxH/t)", 15}, {"spectrum", 8},     {"batch", 5},   {"zipfft corr/s", 13},
     {"cuFFT corr/s", 12},    {"zipfft/cuFFT", 12}, {"MB/corr", 8}, {"% copy BW", 9},
     {"max L2 vs cuFFT", 15},
 };
@@ -887,7 +884,7 @@ static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   double zipfft = r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0;
   double cufft = r->cufft_ms > 0 ? batch * 1e3 / r->cufft_ms : 0;
   case_label(r->spec, cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN);
-  snprintf(cells[COL_STORAGE], ZIPFFT_TOOL_CELL_LEN, "%s", variants[r->variant].name);
+  snprintf(cells[COL_SPECTRUM], ZIPFFT_TOOL_CELL_LEN, "%s", variants[r->variant].name);
   snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)r->spec->batch);
   zipfft_tool_format_number(cells[COL_ZIPFFT], zipfft, 1, zipfft > 0);
   zipfft_tool_format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
@@ -951,8 +948,7 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
           "- Timing: median of %d windows of %d calls after %d warm-up calls (CUDA events); "
           "corr/s = batch / time per call\n"
           "- zipfft: zipfft_corr (CORRELATE, VALID, F32), zipfft_corr_accumulate per call; "
-          "storage: f32, the image spectrum in F16 (spectrum_storage), or it and the "
-          "intermediate array in F16 (intermediate_storage)\n"
+          "spectrum: the kept image spectrum in fp32 or F16 (spectrum_storage)\n"
           "- max L2 vs cuFFT: relative L2 difference of the max maps after one batch (checked "
           "cases)\n"
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel\n"
@@ -973,7 +969,7 @@ static int write_markdown(const tdm_context *ctx, const tdm_row *rows, int count
     return 0;
   }
   write_markdown_preamble(f, ctx);
-  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_STORAGE + 1);
+  zipfft_tool_write_markdown_header(f, columns, COLUMN_COUNT, COL_SPECTRUM + 1);
   for (int i = 0; i < count; i++) {
     format_row(&rows[i], ctx->copy_gbps, cells);
     zipfft_tool_write_markdown_cells(f, COLUMN_COUNT, cells);

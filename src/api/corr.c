@@ -12,14 +12,8 @@
 #include "api/corr_internal.h"
 #include "plan/single.h"
 
-static const zipfft_corr_config default_config = {ZIPFFT_CORRELATE,       ZIPFFT_REGION_FULL,
-                                                  ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO,
-                                                  0,                      ZIPFFT_STORAGE_DEFAULT};
-
-/* 1 when a 16-bit storage option holds `storage`: DEFAULT, or F16 with ZIPFFT_F32. */
-static int storage_allowed(zipfft_precision prec, zipfft_storage storage) {
-  return storage == ZIPFFT_STORAGE_DEFAULT || (storage == ZIPFFT_STORAGE_F16 && prec == ZIPFFT_F32);
-}
+static const zipfft_corr_config default_config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_FULL,
+                                                  ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO, 0};
 
 /* Checks the config's values (NAMES the first bad one). */
 static zipfft_status check_config(zipfft_precision prec, const zipfft_corr_config *c) {
@@ -29,14 +23,11 @@ static zipfft_status check_config(zipfft_precision prec, const zipfft_corr_confi
   if (c->region < ZIPFFT_REGION_FULL || c->region > ZIPFFT_REGION_VALID)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "config->region = %d is not a region",
                         (int)c->region);
-  if (!storage_allowed(prec, c->spectrum_storage))
+  if (c->spectrum_storage != ZIPFFT_STORAGE_DEFAULT &&
+      (c->spectrum_storage != ZIPFFT_STORAGE_F16 || prec != ZIPFFT_F32))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
                         "config->spectrum_storage = %d (DEFAULT, or F16 with ZIPFFT_F32)",
                         (int)c->spectrum_storage);
-  if (!storage_allowed(prec, c->intermediate_storage))
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
-                        "config->intermediate_storage = %d (DEFAULT, or F16 with ZIPFFT_F32)",
-                        (int)c->intermediate_storage);
   return ZIPFFT_SUCCESS;
 }
 
@@ -83,7 +74,6 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   *p = (zipfft__corr_problem){.precision = prec, .rank = rank, .batch = batch};
   p->op = cfg->mode == ZIPFFT_CONVOLVE ? ZIPFFT__FUSED_CONVOLVE : ZIPFFT__FUSED_CORRELATE;
   p->spectrum_storage = cfg->spectrum_storage;
-  p->intermediate_storage = cfg->intermediate_storage;
   int conv = cfg->mode == ZIPFFT_CONVOLVE;
   for (int k = 0; k < rank; k++) {
     p->filter[k] = lengths[k], p->signal[k] = signal[k];

@@ -126,31 +126,12 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
   return ZIPFFT_SUCCESS;
 }
 
-/* 1 / sqrt(N): the passes' share of the 1/N that makes the result the naive sum (the
+/* 1 / sqrt(N): the last pass's share of the 1/N that makes the result the naive sum (the
  * kept spectrum holds the other share, which keeps it near 1 for 16-bit storage). */
 static double output_scale(const zipfft__corr_problem *p) {
   double n = 1;
   for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
   return 1.0 / sqrt(n);
-}
-
-/* Where the passes' 1 / sqrt(N) goes. With the intermediate array in the precision's type,
- * all of it in the last pass. With a 16-bit intermediate, in the passes that make it: each
- * forward pass over axis k (the fused kernel for axis 0) scales by 1 / sqrt(lengths[k]),
- * the inverse passes not at all. Its values are then the inputs' scale times the
- * correlation's gain, where unscaled they were up to sqrt(N) times larger than the
- * outputs: for a 4096x4096 plan of unit-variance inputs about 90 times the output's RMS, a
- * few hundred thousand, past F16's 65504. */
-static int intermediate_16bit(const zipfft__corr_problem *p) {
-  return p->intermediate_storage != ZIPFFT_STORAGE_DEFAULT;
-}
-
-static double forward_scale(const zipfft__corr_problem *p, int axis) {
-  return intermediate_16bit(p) ? 1.0 / sqrt((double)p->lengths[axis]) : 1.0;
-}
-
-static double last_pass_scale(const zipfft__corr_problem *p) {
-  return intermediate_16bit(p) ? 1.0 : output_scale(p);
 }
 
 /* Rank 1: one kernel of full complex FFTs: real loads, multiply, real stores. */
@@ -175,7 +156,6 @@ static zipfft_status forward_rows(const zipfft__corr_problem *p, const corr_arra
   int last = p->rank - 1;
   zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_R2C, last, -1);
   s.in_stride = s.out_stride = 1;
-  s.out_storage = p->intermediate_storage, s.scale = forward_scale(p, last);
   s.load_extent = extent(p->signal[last], p->lengths[last]);
   add_digit(&s, p->batch, a->sig_dist, a->mid_dist, 0);
   for (int k = 0; k < last; k++) add_digit(&s, p->signal[k], a->sig[k], a->mid[k], 0);
@@ -187,8 +167,6 @@ static zipfft__kernel_spec middle_pass(const zipfft__corr_problem *p, const corr
                                        int sign, const int64_t *counts) {
   zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_C2C, k, sign);
   s.in_stride = s.out_stride = a->mid[k];
-  s.in_storage = s.out_storage = p->intermediate_storage;
-  s.scale = sign < 0 ? forward_scale(p, k) : 1.0;
   add_digit(&s, p->batch, a->mid_dist, a->mid_dist, 0);
   for (int x = 0; x < p->rank; x++)
     if (x != k) add_digit(&s, counts[x], a->mid[x], a->mid[x], a->mid[x]);
@@ -286,9 +264,8 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   int last = p->rank - 1;
   zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_C2R, last, 1);
   s.in_stride = s.out_stride = 1;
-  s.in_storage = p->intermediate_storage;
   s.store_extent = extent(p->out[last], p->lengths[last]);
-  s.scale = last_pass_scale(p);
+  s.scale = output_scale(p);
   zipfft__kernel_spec stats = s;
   add_digit(&s, p->batch, a->mid_dist, a->out_dist, 0);
   for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);
@@ -315,8 +292,9 @@ zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *
   zipfft_status st = forward_rows(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = column_passes(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = inverse_rows(p, &a, t, out);
-  zipfft__reserve_intermediate(out, (uint64_t)(a.mid_dist * p->batch) *
-                                        zipfft__complex_bytes(p->precision, p->intermediate_storage));
+  zipfft__reserve_intermediate(out,
+                               (uint64_t)(a.mid_dist * p->batch) *
+                                   zipfft__complex_bytes(p->precision, ZIPFFT_STORAGE_DEFAULT));
   for (int i = 0; i < out->kernel_count; i++) out->axis[i] = -1;
   return st;
 }

@@ -6,8 +6,7 @@
 
 /* A correlation problem: batch real signals of signal[] (contiguous, one after the other)
  * correlated with (or convolved by) a filter of lengths[], the output region of out[]
- * (contiguous), the kept spectrum stored as spectrum_storage, the intermediate array
- * between the passes (ranks 2-3) as intermediate_storage. */
+ * (contiguous), the kept spectrum stored as spectrum_storage. */
 typedef struct zipfft__corr_problem {
   zipfft_precision precision;
   int rank;
@@ -17,7 +16,7 @@ typedef struct zipfft__corr_problem {
   int64_t signal[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
   int64_t batch;
   zipfft__fused_op op;
-  zipfft_storage spectrum_storage, intermediate_storage;
+  zipfft_storage spectrum_storage;
 } zipfft__corr_problem;
 
 /* Lengths of the kept spectrum: lengths[], the last one n/2+1 from rank 2 on (the real
