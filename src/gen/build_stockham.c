@@ -399,9 +399,8 @@ static int64_t spectrum_element_bytes(const zipfft__kernel_spec *s) {
 
 /* staged_spectrum: the block's tile of the kept spectrum (ffts_per_block adjacent columns
  * from its first transform's column, n rows) copied into shared memory, row after row, in
- * 16-byte pieces spread over the block's threads, issued after the first pass's loads (so
- * that the input's requests go first) and waited for at the barrier before the first FFT's
- * last pass (async_pending). */
+ * 16-byte pieces spread over the block's threads, issued here and waited for at the barrier
+ * before the first FFT's last pass (async_pending). */
 static void emit_spectrum_staging(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *s = c->s;
   int64_t element = spectrum_element_bytes(s), per_row = s->ffts_per_block * element / 16;
@@ -968,7 +967,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
-    if (c->s->staged_spectrum && !c->async_pending) emit_spectrum_staging(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1162,6 +1160,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
+  if (spec->staged_spectrum) emit_spectrum_staging(&c, body);
   k->uses_async_copy = spec->staged_spectrum;
   if (spec->statistics) body = open_statistics_loop(&c, body);
   zipfft__emit_transform(&c, body);
