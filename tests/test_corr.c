@@ -225,7 +225,7 @@ static const corr_case cases[] = {
     /* the 2DTM fused kernel's shape: 4096-point columns as 16x16x16, the forward FFT's
      * last pass handing its registers to the inverse FFT's first; 6 columns of the
      * Hermitian half leave the second block of 4 half empty; then convolution, FULL
-     * region and the f16 spectrum in the same shape (its tile staged in shared memory) */
+     * region and the f16 spectrum in the same shape */
     {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     {ZIPFFT_F32, 2, {4096, 6, 1}, {512, 6, 1}, CONV, ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_F16, 2, 2},
     /* a signal over most of the first axis: the fused kernel's first pass reads 5 of its
@@ -380,23 +380,10 @@ static void check_spectrum_and_ties(void) {
   zipfft_corr_destroy(p);
 }
 
-/* The rank-2 cases again with the kept spectrum staged in shared memory wherever the copy
- * fits (ZIPFFT_STAGED_SPECTRUM=2; by default only the 4096-point f16 case stages it): fp32,
- * fp64 and f16 spectra, tiles of one to four 16-byte pieces per row. */
-static int run_staged_cases(void) {
-  int ran = 0;
-  setenv("ZIPFFT_STAGED_SPECTRUM", "2", 1);
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    if (cases[i].rank == 2 && cases[i].lengths[0] < 4096) ran += run_case(&cases[i]);
-  unsetenv("ZIPFFT_STAGED_SPECTRUM");
-  return ran;
-}
-
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_corr", 0);
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
-  ran += run_staged_cases();
   check_errors();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);

@@ -175,7 +175,6 @@ typedef struct zipfft__kernel_ast {
   size_t shared_bytes;
   int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
   int uses_pair;       /* calls the pair kernel's zpair_* functions (their prelude) */
-  int uses_async_copy; /* calls zasync_copy16 and zasync_wait (their prelude) */
   int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */
   /* > 1: blocks of a thread-block cluster, which see each other's shared memory (through
    * E_RANK_SHARED); the grid is a whole number of clusters. */

@@ -25,9 +25,6 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
-  /* staged_spectrum: the tile's copies are in flight; the barrier before the first FFT's
-   * last pass waits for them (the multiply comes after it). */
-  int async_pending;
   /* The block's work item (I64) where the hardware block index would be (NULL: that
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;

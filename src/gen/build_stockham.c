@@ -392,72 +392,17 @@ static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* Bytes of one value of the kept spectrum. */
-static int64_t spectrum_element_bytes(const zipfft__kernel_spec *s) {
-  return (int64_t)zipfft__complex_bytes(s->precision, s->aux_storage);
-}
-
-/* staged_spectrum: the block's tile of the kept spectrum (ffts_per_block adjacent columns
- * from its first transform's column, n rows) copied into shared memory, row after row, in
- * 16-byte pieces spread over the block's threads, issued here and waited for at the barrier
- * before the first FFT's last pass (async_pending). */
-static void emit_spectrum_staging(zipfft__stockham_build *c, zipfft__block *body) {
-  const zipfft__kernel_spec *s = c->s;
-  int64_t element = spectrum_element_bytes(s), per_row = s->ffts_per_block * element / 16;
-  int64_t pieces = s->n * per_row, threads = zipfft__c2c_block_threads(s);
-  int64_t at = (int64_t)zipfft__staged_spectrum_offset(s);
-  zipfft__s_comment(c->a, body, "the block's tile of the kept spectrum, copied asynchronously");
-  const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
-  zipfft__thread_coords first = {0};
-  first.g = let(c, body, "g",
-                bin(c, ZIPFFT__OP_ADD,
-                    bin(c, ZIPFFT__OP_MUL, block, zipfft__e_int(c->a, ZIPFFT__T_I64, s->ffts_per_block)),
-                    var(c, c->batch_offset)));
-  const zipfft__expr *column = zipfft__batch_offset_with(c, body, &first, s->batch_aux_strides, "sc");
-  zipfft__block *active = open_if(c, body, bin(c, ZIPFFT__OP_LT, first.g, var(c, c->batch)));
-  for (int64_t done = 0; done < pieces; done += threads) {
-    const zipfft__expr *i = let(c, active, "p", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, done)));
-    zipfft__block *g = done + threads <= pieces
-                           ? active
-                           : open_if(c, active, bin(c, ZIPFFT__OP_LT, i, i32(c, pieces)));
-    const zipfft__expr *row = bin(c, ZIPFFT__OP_DIV, i, i32(c, per_row)),
-                       *part = bin(c, ZIPFFT__OP_MOD, i, i32(c, per_row));
-    const zipfft__expr *from = bin(
-        c, ZIPFFT__OP_ADD,
-        bin(c, ZIPFFT__OP_MUL, zipfft__global_offset(c, column, row, s->aux_stride),
-            zipfft__e_int(c->a, ZIPFFT__T_I64, element)),
-        zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, part, i32(c, 16))));
-    const zipfft__expr *args[4] = {var(c, c->smem),
-                                   bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, i, i32(c, 16)), i32(c, at)),
-                                   var(c, c->aux), from};
-    zipfft__s_call(c->a, g, "zasync_copy16", 4, args);
-  }
-  c->async_pending = 1;
-}
-
-/* Element e of the thread's column of the kept spectrum: from the staged tile in shared
- * memory (row e, column f of the block), or from the aux array at the column's offset. */
-static zipfft__cval spectrum_value(zipfft__stockham_build *c, zipfft__block *g,
-                                   const zipfft__thread_coords *k, const zipfft__expr *column,
-                                   const zipfft__expr *e) {
-  const zipfft__kernel_spec *s = c->s;
-  if (!s->staged_spectrum)
-    return zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, s->aux_stride),
-                              ZIPFFT__ACCESS_VECTOR, s->aux_storage);
-  int64_t first = (int64_t)zipfft__staged_spectrum_offset(s) / spectrum_element_bytes(s);
-  const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, s->ffts_per_block)),
-                               bin(c, ZIPFFT__OP_ADD, k->f, i32(c, first)));
-  return zipfft__load_value(c, g, c->smem, at, ZIPFFT__ACCESS_VECTOR, s->aux_storage);
-}
-
 /* Fused correlation, as the second FFT loads element e: x = Z * K or conj(Z) * K, K element
- * e of the transform's column of the kept spectrum (spectrum_value). */
+ * e of the transform's column of the kept spectrum (the aux array); column is the
+ * column's offset there. */
 static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
-                                 const zipfft__thread_coords *k, const zipfft__expr *column,
-                                 const zipfft__expr *e, const zipfft__cval *x) {
+                                 const zipfft__expr *column, const zipfft__expr *e,
+                                 const zipfft__cval *x) {
   zipfft__cval z = *x;
   if (c->s->fused == ZIPFFT__FUSED_CONVOLVE) z.im = zipfft__e_neg(c->a, z.im);
-  zipfft__cval f = spectrum_value(c, g, k, column, e);
+  zipfft__cval f =
+      zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, c->s->aux_stride),
+                         ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
   zipfft__cval w = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, z, f));
   zipfft__s_assign(c->a, g, x->re->u.var, w.re);
   zipfft__s_assign(c->a, g, x->im->u.var, w.im);
@@ -468,13 +413,11 @@ static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
 static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block *blk,
                                         const zipfft__thread_coords *k, const pass_shape *ps,
                                         const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *column =
-      c->s->staged_spectrum ? NULL
-                            : zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
+  const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
     for (int r = 0; r < ps->radix; r++)
-      multiply_by_spectrum(c, g, k, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
+      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
                            &x[b * ps->radix + r]);
   }
   c->multiply_on_load = 0;
@@ -971,10 +914,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     emit_shared_loads(c, body, &k, &ps, j, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
     if (!to_global) {
-      if (c->async_pending && p == c->s->pass_count - 1) { /* the staged spectrum's copies */
-        zipfft__s_call(c->a, body, "zasync_wait", 0, NULL);
-        c->async_pending = 0;
-      }
       zipfft__s_barrier(c->a, body);
       k = zipfft__emit_coords(c, body);
       emit_butterfly_indices(c, body, &k, &ps, j);
@@ -1160,8 +1099,6 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
-  if (spec->staged_spectrum) emit_spectrum_staging(&c, body);
-  k->uses_async_copy = spec->staged_spectrum;
   if (spec->statistics) body = open_statistics_loop(&c, body);
   zipfft__emit_transform(&c, body);
   if (spec->statistics) {

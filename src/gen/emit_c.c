@@ -165,14 +165,6 @@ static const char c_pair_prelude[] =
     "         (uint64_t)target) {\n  }\n}\n"
     "static inline void zpair_discard(unsigned char *p, int64_t byte) { (void)p; (void)byte; }\n";
 
-/* The asynchronous copies into shared memory are plain copies on the host (a thread's
- * phase runs before the barrier that ends it), so there is nothing to wait for. */
-static const char c_async_prelude[] =
-    "static inline void zasync_copy16(zreal *s, int32_t at, const unsigned char *p,"
-    " int64_t from) {\n"
-    "  memcpy((unsigned char *)s + at, p + from, 16);\n}\n"
-    "static inline void zasync_wait(void) {}\n";
-
 /* What the 16-bit storage helpers need from C. */
 static const char c_word_prelude[] =
     "#define ZDEV static inline\n"
@@ -199,7 +191,6 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
-  if (k->uses_async_copy) zipfft__sb_printf(&sb, "%s", c_async_prelude);
   if (k->cluster_blocks > 1)
     zipfft__sb_printf(&sb,
                       "static inline zreal *zrank_shared(zreal *all, int32_t rank) {\n"

@@ -144,13 +144,9 @@ static const char *const storage_suffix[] = {"", "_f16", "_bf16"};
 static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int store,
                            const zipfft__var *ptr, zipfft__access access, zipfft_storage storage,
                            int real) {
-  if (ptr->type == ZIPFFT__T_SHARED && storage == ZIPFFT_STORAGE_DEFAULT)
+  if (ptr->type == ZIPFFT__T_SHARED)
     zipfft__sb_printf(sb, "%s(%s%s, ", store ? d->shared_store : d->shared_load,
                       store ? d->shared_store_cast : d->shared_load_cast, ptr->name);
-  else if (ptr->type == ZIPFFT__T_SHARED) /* 16-bit values: the byte accessors, in place */
-    zipfft__sb_printf(sb, "%s%s%s(%s%s, ", store ? d->global_store : d->global_load,
-                      storage_suffix[storage], d->access_suffix[ZIPFFT__ACCESS_VECTOR],
-                      store ? "(unsigned char *)" : "(const unsigned char *)", ptr->name);
   else if (storage == ZIPFFT__STORAGE_CALLBACK) /* the user's function, with its pointer */
     zipfft__sb_printf(sb, "z%s%s_cb(%s, %s, ", store ? "store" : "load", real ? "_real" : "",
                       store ? "store_user" : "load_user", ptr->name);

@@ -71,20 +71,6 @@ static const char cuda_pair_prelude[] =
     "  asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + byte) : \"memory\");\n"
     "#endif\n}\n";
 
-/* Asynchronous copies into shared memory (sm_80 and later): 16 bytes from global memory
- * (16-byte aligned, cached in L2 only) to a byte offset of the shared array, and the wait
- * for every copy the thread issued (a barrier after it makes them visible to the block). */
-static const char cuda_async_prelude[] =
-    "__device__ __forceinline__ void zasync_copy16(zreal *s, int at, const unsigned char *p,"
-    " long long from) {\n"
-    "  unsigned int to;\n"
-    "  asm volatile(\"{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }\""
-    " : \"=r\"(to) : \"l\"((unsigned char *)s + at));\n"
-    "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" :: \"r\"(to),"
-    " \"l\"(p + from) : \"memory\");\n}\n"
-    "__device__ __forceinline__ void zasync_wait() {\n"
-    "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n}\n";
-
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
 static const char cuda_prelude[] =
     "#define ZCOMPLEX_BYTES ((long long)sizeof(zreal2))\n"
@@ -181,7 +167,6 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
-  if (k->uses_async_copy) zipfft__sb_printf(&sb, "%s", cuda_async_prelude);
   emit_signature(&sb, k);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");

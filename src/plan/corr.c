@@ -238,10 +238,7 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   const char *env = getenv("ZIPFFT_FUSED_MIN_BLOCKS"); /* tuning */
   fused.min_blocks = env && *env ? atoi(env) : 0;
   if (st == ZIPFFT_SUCCESS) st = append(&fused, mid, mid, t, out);
-  if (st == ZIPFFT_SUCCESS) {
-    signals_inside_tiles(a, out, out->kernel_count - 1);
-    zipfft__choose_staged_spectrum(&out->kernels[out->kernel_count - 1], t);
-  }
+  if (st == ZIPFFT_SUCCESS) signals_inside_tiles(a, out, out->kernel_count - 1);
   for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
     counts_of(p, a, k, 1, counts);
     zipfft__kernel_spec s = middle_pass(p, a, k, 1, counts);

@@ -135,28 +135,14 @@ int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q) 
   return at;
 }
 
-size_t zipfft__staged_spectrum_offset(const zipfft__kernel_spec *s) {
-  int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
-  size_t end = (size_t)(2 * (zipfft__shared_twiddle_base(s) + twiddles)) *
-               zipfft__real_size(s->precision);
-  return (end + 15) / 16 * 16;
-}
-
-size_t zipfft__staged_spectrum_bytes(const zipfft__kernel_spec *s) {
-  if (!s->staged_spectrum) return 0;
-  return (size_t)(s->n * s->ffts_per_block) * zipfft__complex_bytes(s->precision, s->aux_storage);
-}
-
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
     return 0;
   int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
-  size_t bytes = (size_t)(2 * (zipfft__shared_twiddle_base(s) + twiddles)) *
-                 zipfft__real_size(s->precision);
-  return s->staged_spectrum ? zipfft__staged_spectrum_offset(s) + zipfft__staged_spectrum_bytes(s)
-                            : bytes;
+  return (size_t)(2 * (zipfft__shared_twiddle_base(s) + twiddles)) *
+         zipfft__real_size(s->precision);
 }
 
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s) {
@@ -198,7 +184,6 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
   if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
-  if (s->staged_spectrum) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_ssp");
   if (s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,

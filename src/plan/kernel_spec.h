@@ -148,12 +148,6 @@ typedef struct zipfft__kernel_spec {
    * statistics areas, when the kernel starts, and the passes read them there instead of
    * from the table in global memory (choose_shared_twiddles in single.c decides). */
   int shared_twiddles;
-  /* Fused correlation kernels, 1: the block's tile of the kept spectrum (its ffts_per_block
-   * adjacent columns, n rows of aux_storage values) is copied into shared memory after the
-   * staged twiddles by asynchronous copies issued when the block starts, and the multiply
-   * reads it there, the copies having landed during the first FFT
-   * (zipfft__choose_staged_spectrum in single.c decides). */
-  int staged_spectrum;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -259,10 +253,6 @@ int zipfft__twiddle_read(int q);
  * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
  * pass_count and q = 1, the number of entries staged. */
 int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q);
-/* Byte offset and size of a staged_spectrum kernel's copy of its spectrum tile in shared
- * memory (after the staged twiddles, 16-byte aligned; size 0 when not staged). */
-size_t zipfft__staged_spectrum_offset(const zipfft__kernel_spec *s);
-size_t zipfft__staged_spectrum_bytes(const zipfft__kernel_spec *s);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s);
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s);

@@ -274,43 +274,6 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
   s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
 }
 
-/* 1 when the block's transforms of a fused kernel are the ffts_per_block adjacent columns
- * of one tile of the kept spectrum whose rows and tiles start on 16-byte boundaries, so
- * that its copy goes in 16-byte pieces. */
-static int spectrum_tile_copyable(const zipfft__kernel_spec *s) {
-  int inner = s->batch_dims - 1;
-  int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, s->aux_storage);
-  if (!s->fft_major || s->batch_counts[inner] != s->ffts_per_block ||
-      s->batch_aux_strides[inner] != 1 || (s->ffts_per_block * bytes) % 16 != 0 ||
-      (s->aux_stride * bytes) % 16 != 0)
-    return 0;
-  for (int d = 0; d < inner; d++)
-    if ((s->batch_aux_strides[d] * bytes) % 16 != 0) return 0;
-  return 1;
-}
-
-/* The spectrum multiply of the 2DTM fused kernel (4096-point columns, 4 per block, one
- * block per multiprocessor) waited on its loads with every warp at the same point: on an
- * H100, reading the values from shared memory instead (wrong results, for the bound) took a
- * batch of 16 from 9137 to 10093 corr/s (f16 spectrum 9400 -> 10062). A staged copy
- * issued at the block's start lands during the first FFT. Taken where the tile fits
- * beside the exchange area without costing a block per multiprocessor (the f16 spectrum's
- * 64 KiB there; the fp32 one's 128 KiB does not fit). ZIPFFT_STAGED_SPECTRUM (tuning): 0
- * never, 2 wherever the copy fits. */
-void zipfft__choose_staged_spectrum(zipfft__kernel_spec *s, const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_STAGED_SPECTRUM");
-  int mode = env && *env ? atoi(env) : 1;
-  s->staged_spectrum = 0;
-  if (mode == 0 || s->fused == ZIPFFT__FUSED_NONE || s->pass_count < 2 ||
-      !spectrum_tile_copyable(s))
-    return;
-  size_t plain = zipfft__c2c_shared_bytes(s);
-  s->staged_spectrum = 1;
-  size_t staged = zipfft__c2c_shared_bytes(s);
-  s->staged_spectrum = staged <= t->max_shared_bytes &&
-                       (mode == 2 || blocks_by_shared(staged, t) == blocks_by_shared(plain, t));
-}
-
 /* Sizes a spec whose n factorises: radices, threads, transforms per block. */
 static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transforms,
                        const zipfft__target *t) {

@@ -20,11 +20,6 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const
  * Returns 0 (spec unchanged) when that does not apply. */
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                 const zipfft__target *t);
-/* Sets a sized fused correlation kernel's staged_spectrum (kernel_spec.h) where its
- * spectrum tile can be copied as 16-byte pieces (the block's transforms are the adjacent
- * columns of one tile) and the copy fits in shared memory without costing a block per
- * multiprocessor; clears it otherwise. */
-void zipfft__choose_staged_spectrum(zipfft__kernel_spec *s, const zipfft__target *t);
 /* The smallest 7-smooth length (prime factors 2, 3, 5, 7: the cheapest radices) at least
  * at_least. */
 int64_t zipfft__smooth_length(int64_t at_least);
