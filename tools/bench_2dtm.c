@@ -892,7 +892,10 @@ static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   zipfft_tool_format_number(cells[COL_MB], bytes / 1e6, 2, 1);
   zipfft_tool_format_number(cells[COL_PCT], 100.0 * bytes * zipfft / (copy_gbps * 1e9), 1,
                             zipfft > 0 && copy_gbps > 0);
-  snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, r->compared ? "%.2e" : "-", r->check_l2);
+  if (r->compared)
+    snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, "%.2e", r->check_l2);
+  else
+    snprintf(cells[COL_L2], ZIPFFT_TOOL_CELL_LEN, "-");
   if (r->failed) snprintf(cells[COL_ZIPFFT], ZIPFFT_TOOL_CELL_LEN, "FAILED");
 }
 
