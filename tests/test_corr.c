@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/corr_internal.h"
+#include "api/plan_internal.h"
+#include "backend/backend.h"
 #include "device.h"
 #include "test_util.h"
 
@@ -380,12 +383,37 @@ static void check_spectrum_and_ties(void) {
   zipfft_corr_destroy(p);
 }
 
+/* The 2DTM plan's kernels (4096x4096 image, 512x512 templates; batch 2 keeps the arrays
+ * small, the kernels are the batch-16 plan's shapes) compile for sm_90 without register
+ * spills, with either spectrum. NVRTC addresses shared memory with 64-bit pointers, and
+ * shared-memory indices computed per element once made the fused kernel spill 40 bytes per
+ * thread at its 64 registers, which cost the search 6-7% on an H100
+ * (docs/perf/2026-11-25-h100-2dtm-spills.md). Needs NVRTC; the CPU run checks it. */
+static void check_2dtm_spills(void) {
+  if (zt_backend() != ZT_BACKEND_CPU || !zipfft__nvrtc_available()) return;
+  int64_t image[2] = {4096, 4096}, templ[2] = {512, 512};
+  for (int f16 = 0; f16 < 2; f16++) {
+    zipfft_corr c = NULL;
+    zipfft_corr_config cfg = {CORR, ZIPFFT_REGION_VALID, f16 ? ZIPFFT_STORAGE_F16 : DEF,
+                              zt_zipfft_backend(), 0};
+    ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, image, templ, 2, &cfg));
+    if (!c) continue;
+    long bytes = -1;
+    char kernel[2 * ZIPFFT__KERNEL_NAME_MAX];
+    ZT_OK(zipfft__plan_cuda_spills(c->plan, "sm_90", &bytes, kernel, sizeof kernel));
+    ZT_CHECK(bytes == 0, "2DTM plan, %s spectrum: %ld bytes of register spills in %s",
+             f16 ? "f16" : "f32", bytes, kernel);
+    zipfft_corr_destroy(c);
+  }
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_corr", 0);
+  check_2dtm_spills();
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   check_errors();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
-  return zt_finish("test_corr", ran + 2);
+  return zt_finish("test_corr", ran + 3);
 }

@@ -1,4 +1,5 @@
-/* test_nvrtc.c - NVRTC compiles a tiny kernel to CUBIN, reports syntax errors with the log. */
+/* test_nvrtc.c - NVRTC compiles a tiny kernel to CUBIN, reports syntax errors with the log,
+ * and counts register spills. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,18 @@ static void test_compile_error(void) {
                   ZIPFFT_ERROR_NULL_POINTER);
 }
 
+/* The spill count: none for a tiny kernel; a compile error and NULL arguments are statuses.
+ * (test_corr checks a kernel that spilled: 40 bytes before its fix.) */
+static void test_spill_bytes(void) {
+  long bytes = -1;
+  ZT_OK(zipfft__nvrtc_spill_bytes(good_source, "zt_scale", "sm_90", &bytes));
+  ZT_CHECK(bytes == 0, "a tiny kernel spills %ld bytes", bytes);
+  ZT_CHECK_STATUS(zipfft__nvrtc_spill_bytes(bad_source, "zt_broken", "sm_90", &bytes),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  ZT_CHECK_STATUS(zipfft__nvrtc_spill_bytes(good_source, "zt_scale", "sm_90", NULL),
+                  ZIPFFT_ERROR_NULL_POINTER);
+}
+
 int main(void) {
   if (!zipfft__nvrtc_available()) {
     void *image = NULL;
@@ -75,7 +88,8 @@ int main(void) {
   setenv("ZIPFFT_CACHE_DIR", root, 1);
   test_compile_ok();
   test_compile_error();
+  test_spill_bytes();
   zipfft__cache_clear_memory();
   zt_remove_tree(root);
-  return zt_finish("test_nvrtc", 2);
+  return zt_finish("test_nvrtc", 3);
 }

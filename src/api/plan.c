@@ -545,32 +545,74 @@ zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b) {
   return ZIPFFT_SUCCESS;
 }
 
-/* Generates one kernel's CUDA source and compiles it with NVRTC for arch. */
-static zipfft_status nvrtc_check(build_fn build, const void *what, const char *name,
-                                 const char *arch) {
-  char *text = NULL;
+/* What to do with one kernel's CUDA source (the visitor of each_cuda_kernel). */
+typedef zipfft_status (*cuda_source_fn)(const char *text, const char *name, const char *arch,
+                                        void *context);
+
+/* Generates the CUDA source of every kernel of the plan (its pair kernel too) and hands
+ * each to fn, until one fails. */
+static zipfft_status each_cuda_kernel(zipfft_plan p, const char *arch, cuda_source_fn fn,
+                                      void *context) {
+  if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
+  zipfft_status s = ZIPFFT_SUCCESS;
+  int count = p->decomposition.kernel_count + (p->decomposition.paired ? 1 : 0);
+  for (int i = 0; s == ZIPFFT_SUCCESS && i < count; i++) {
+    int pair = i == p->decomposition.kernel_count;
+    char name[2 * ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
+    if (pair)
+      zipfft__pair_kernel_name(&p->pair, name, sizeof name);
+    else
+      zipfft__c2c_kernel_name(&p->kernels[i].spec, name, sizeof name);
+    s = pair ? generate_with(build_pair, &p->pair, 1, &text, NULL)
+             : generate_with(build_single, &p->kernels[i].spec, 1, &text, NULL);
+    if (s == ZIPFFT_SUCCESS) s = fn(text, name, arch, context);
+    free(text);
+  }
+  return s;
+}
+
+/* Compiles one kernel's source with NVRTC (the CUBIN is discarded). */
+static zipfft_status compile_source(const char *text, const char *name, const char *arch,
+                                    void *context) {
   void *image = NULL;
   size_t size = 0;
-  zipfft_status s = generate_with(build, what, 1, &text, NULL);
-  if (s == ZIPFFT_SUCCESS) s = zipfft__nvrtc_compile(text, name, arch, &image, &size);
+  (void)context;
+  zipfft_status s = zipfft__nvrtc_compile(text, name, arch, &image, &size);
   free(image);
-  free(text);
   return s;
 }
 
 zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
-  if (!p || !arch) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "plan or arch is NULL");
-  zipfft_status s = ZIPFFT_SUCCESS;
-  for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    char name[ZIPFFT__KERNEL_NAME_MAX];
-    zipfft__c2c_kernel_name(&p->kernels[i].spec, name, sizeof name);
-    s = nvrtc_check(build_single, &p->kernels[i].spec, name, arch);
+  return each_cuda_kernel(p, arch, compile_source, NULL);
+}
+
+/* The most spill bytes of a plan's kernels so far, and the kernel that has them. */
+typedef struct spill_record {
+  long bytes;
+  char *kernel;
+  size_t kernel_len;
+} spill_record;
+
+/* Keeps one kernel's spill bytes in the record when they are the most so far. */
+static zipfft_status record_spills(const char *text, const char *name, const char *arch,
+                                   void *context) {
+  spill_record *r = context;
+  long bytes = 0;
+  zipfft_status s = zipfft__nvrtc_spill_bytes(text, name, arch, &bytes);
+  if (s == ZIPFFT_SUCCESS && bytes > r->bytes) {
+    r->bytes = bytes;
+    if (r->kernel_len > 0) snprintf(r->kernel, r->kernel_len, "%s", name);
   }
-  if (s == ZIPFFT_SUCCESS && p->decomposition.paired) {
-    char name[2 * ZIPFFT__KERNEL_NAME_MAX];
-    zipfft__pair_kernel_name(&p->pair, name, sizeof name);
-    s = nvrtc_check(build_pair, &p->pair, name, arch);
-  }
+  return s;
+}
+
+zipfft_status zipfft__plan_cuda_spills(zipfft_plan p, const char *arch, long *bytes, char *kernel,
+                                       size_t kernel_len) {
+  if (!bytes) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "bytes is NULL");
+  spill_record r = {0, kernel, kernel ? kernel_len : 0};
+  if (r.kernel_len > 0) r.kernel[0] = '\0';
+  zipfft_status s = each_cuda_kernel(p, arch, record_spills, &r);
+  *bytes = r.bytes;
   return s;
 }
 

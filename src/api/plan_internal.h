@@ -8,6 +8,11 @@
  * (e.g. "sm_90"), whatever backend the plan runs on: lets CPU-only machines prove the GPU code
  * compiles. Returns NO_NVRTC when NVRTC is missing, COMPILE_FAILED with the log on an error. */
 zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch);
+/* Compiles the same sources with NVRTC for the register spills ptxas reports: *bytes gets
+ * the most spill-store bytes per thread of any kernel (0: none spills), and kernel (when not
+ * NULL, kernel_len bytes) that kernel's name. NO_NVRTC when NVRTC is missing. */
+zipfft_status zipfft__plan_cuda_spills(zipfft_plan p, const char *arch, long *bytes, char *kernel,
+                                       size_t kernel_len);
 
 /* Number of kernel launches one execution makes (for tests of the plan's structure). */
 int zipfft__plan_kernel_count(zipfft_plan p);

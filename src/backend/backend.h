@@ -85,5 +85,10 @@ zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const 
                                     void **image, size_t *size);
 /* 1 when NVRTC can be loaded on this machine, else 0. */
 int zipfft__nvrtc_available(void);
+/* Compiles source as zipfft__nvrtc_compile does (not cached) and sets *bytes to the
+ * register spill stores ptxas reports for it, per thread (0: none): lets the tests keep
+ * kernels whose speed depends on it spill-free. */
+zipfft_status zipfft__nvrtc_spill_bytes(const char *source, const char *name, const char *arch,
+                                        long *bytes);
 
 #endif

@@ -94,6 +94,19 @@ static const nvrtc_api *get_nvrtc(void) {
 /* 1 when NVRTC can be loaded on this machine, else 0. */
 int zipfft__nvrtc_available(void) { return get_nvrtc() != NULL; }
 
+/* The program's NVRTC log as a malloc'ed string; NULL when empty or unavailable. */
+static char *program_log(const nvrtc_api *api, nvrtcProgram program) {
+  size_t log_size = 0;
+  if (api->nvrtcGetProgramLogSize(program, &log_size) != 0 || log_size == 0) return NULL;
+  char *log = malloc(log_size + 1);
+  if (log && api->nvrtcGetProgramLog(program, log) == 0) {
+    log[log_size] = '\0';
+    return log;
+  }
+  free(log);
+  return NULL;
+}
+
 /* Records COMPILE_FAILED naming the kernel and appends the whole NVRTC log. */
 static zipfft_status report_compile_failure(const nvrtc_api *api, nvrtcProgram program,
                                             const char *name, const char *arch,
@@ -101,14 +114,8 @@ static zipfft_status report_compile_failure(const nvrtc_api *api, nvrtcProgram p
   zipfft_status status = zipfft__fail(ZIPFFT_ERROR_COMPILE_FAILED,
                                       "NVRTC could not compile kernel %s for %s (%s); log:\n", name,
                                       arch, api->nvrtcGetErrorString(result));
-  size_t log_size = 0;
-  if (api->nvrtcGetProgramLogSize(program, &log_size) != 0 || log_size == 0) return status;
-  char *log = malloc(log_size + 1);
-  if (!log) return status;
-  if (api->nvrtcGetProgramLog(program, log) == 0) {
-    log[log_size] = '\0';
-    zipfft__append_error(log);
-  }
+  char *log = program_log(api, program);
+  if (log) zipfft__append_error(log);
   free(log);
   return status;
 }
@@ -136,10 +143,12 @@ static zipfft_status fetch_cubin(const nvrtc_api *api, nvrtcProgram program, con
   return ZIPFFT_SUCCESS;
 }
 
-/* Runs NVRTC on source with the given options; one cleanup path destroys the program. */
+/* Runs NVRTC on source with the given options; then, when image is not NULL, fetches the
+ * CUBIN, and when log is not NULL, the log (*log NULL if empty). One cleanup path destroys
+ * the program. */
 static zipfft_status compile_program(const nvrtc_api *api, const char *source, const char *name,
                                      const char *arch, const char *const *options, int option_count,
-                                     void **image, size_t *size) {
+                                     void **image, size_t *size, char **log) {
   zipfft_status status = ZIPFFT_SUCCESS;
   nvrtcProgram program = NULL;
   nvrtcResult result = api->nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
@@ -153,7 +162,8 @@ static zipfft_status compile_program(const nvrtc_api *api, const char *source, c
     status = report_compile_failure(api, program, name, arch, result);
     goto cleanup;
   }
-  status = fetch_cubin(api, program, name, image, size);
+  if (image) status = fetch_cubin(api, program, name, image, size);
+  if (status == ZIPFFT_SUCCESS && log) *log = program_log(api, program);
 cleanup:
   if (program) api->nvrtcDestroyProgram(&program);
   return status;
@@ -171,31 +181,77 @@ static int join_options(const char *const *options, int count, char *buf, size_t
   return 1;
 }
 
+enum { standard_option_count = 3, arch_option_len = 64 };
+
+/* The loaded NVRTC (NULL with NO_NVRTC recorded) and the options every kernel is compiled
+ * with: arch_option (arch_option_len bytes) receives --gpu-architecture=arch. */
+static const nvrtc_api *nvrtc_for(const char *arch, char *arch_option,
+                                  const char *options[standard_option_count],
+                                  zipfft_status *status) {
+  const nvrtc_api *api = get_nvrtc();
+  *status = ZIPFFT_SUCCESS;
+  if (!api) {
+    *status = zipfft__fail(ZIPFFT_ERROR_NO_NVRTC,
+                           "could not load NVRTC (tried libnvrtc.so.13, libnvrtc.so.12, "
+                           "libnvrtc.so, /usr/local/cuda/lib64/libnvrtc.so)");
+    return NULL;
+  }
+  if (snprintf(arch_option, arch_option_len, "--gpu-architecture=%s", arch) >= arch_option_len) {
+    *status = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "architecture name too long: %.32s...",
+                           arch);
+    return NULL;
+  }
+  options[0] = arch_option, options[1] = "-default-device", options[2] = "--std=c++17";
+  return api;
+}
+
 /* Compiles source for arch (e.g. "sm_90") to a malloc'ed CUBIN, through the kernel cache. */
 zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,
                                     void **image, size_t *size) {
   if (!source || !name || !arch || !image || !size)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft__nvrtc_compile: NULL argument");
-  const nvrtc_api *api = get_nvrtc();
-  if (!api)
-    return zipfft__fail(ZIPFFT_ERROR_NO_NVRTC,
-                        "could not load NVRTC (tried libnvrtc.so.13, libnvrtc.so.12, "
-                        "libnvrtc.so, /usr/local/cuda/lib64/libnvrtc.so)");
-  char arch_option[64], joined[192];
-  if (snprintf(arch_option, sizeof arch_option, "--gpu-architecture=%s", arch) >=
-      (int)sizeof arch_option)
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "architecture name too long: %.32s...",
-                        arch);
-  const char *const options[] = {arch_option, "-default-device", "--std=c++17"};
-  const int option_count = (int)(sizeof options / sizeof options[0]);
-  if (!join_options(options, option_count, joined, sizeof joined))
+  char arch_option[arch_option_len], joined[192];
+  const char *options[standard_option_count];
+  zipfft_status status;
+  const nvrtc_api *api = nvrtc_for(arch, arch_option, options, &status);
+  if (!api) return status;
+  if (!join_options(options, standard_option_count, joined, sizeof joined))
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
   const char *const key_parts[] = {source, arch, nvrtc_version, joined, generator_version};
   const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
   zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
   if (zipfft__cache_get("cubin", key, image, size)) return ZIPFFT_SUCCESS;
-  zipfft_status status =
-      compile_program(api, source, name, arch, options, option_count, image, size);
+  status =
+      compile_program(api, source, name, arch, options, standard_option_count, image, size, NULL);
   if (status == ZIPFFT_SUCCESS) zipfft__cache_put("cubin", key, *image, *size);
+  return status;
+}
+
+/* Sums the "N bytes spill stores" that ptxas reports in a log. */
+static long spill_bytes_in(const char *log) {
+  long total = 0;
+  for (const char *at = log; at && (at = strstr(at, " bytes spill stores")) != NULL; at++) {
+    const char *digits = at;
+    while (digits > log && digits[-1] >= '0' && digits[-1] <= '9') digits--;
+    total += strtol(digits, NULL, 10);
+  }
+  return total;
+}
+
+zipfft_status zipfft__nvrtc_spill_bytes(const char *source, const char *name, const char *arch,
+                                        long *bytes) {
+  if (!source || !name || !arch || !bytes)
+    return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft__nvrtc_spill_bytes: NULL argument");
+  char arch_option[arch_option_len];
+  const char *options[standard_option_count + 1];
+  zipfft_status status;
+  const nvrtc_api *api = nvrtc_for(arch, arch_option, options, &status);
+  if (!api) return status;
+  options[standard_option_count] = "--ptxas-options=-v";
+  char *log = NULL;
+  status = compile_program(api, source, name, arch, options, standard_option_count + 1, NULL,
+                           NULL, &log);
+  *bytes = status == ZIPFFT_SUCCESS ? spill_bytes_in(log) : 0;
+  free(log);
   return status;
 }
