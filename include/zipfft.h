@@ -107,8 +107,9 @@ const char *zipfft_last_error(void);
 
 /* Creates a description of a rank-dimensional transform of the given lengths (row-major,
  * lengths[rank-1] fastest). Every length is supported, memory permitting:
- * - one kernel per axis where it fits: 13-smooth lengths up to 16384 in fp32 and 8192 in
- *   fp64 on a Hopper GPU, and lengths with a larger prime factor by Bluestein's method when
+ * - one kernel per axis where it fits: lengths whose prime factors are at most 31 (the
+ *   primes 17 to 31 as passes of their own radix) up to 16384 in fp32 and 8192 in fp64 on a
+ *   Hopper GPU, and lengths with a larger prime factor by Bluestein's method when
  *   its padded length (the smallest 7-smooth length >= 2n-1, or for the largest a slightly
  *   longer 2^a, 3*2^a or 5*2^a) fits, up to about 14500 in fp32 and 7000 in fp64;
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
@@ -278,7 +279,8 @@ zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths);
  * calling it again replaces the filter. Waits for all the device's work first. */
 zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter);
 /* The FFT lengths of the plan (rank values): the filter's lengths, or for VALID along a
- * length with a prime factor above 13 the next 7-smooth length (the filter zero-padded). */
+ * length with a prime factor above 13 the next 7-smooth length (the filter zero-padded).
+ * FULL and SAME keep the lengths; the first axis must then have no prime factor above 31. */
 zipfft_status zipfft_corr_fft_lengths(zipfft_corr c, int64_t *lengths);
 /* Keeps a filter spectrum given directly instead of a filter (e.g. an image spectrum
  * whitened or band-passed by the caller): the forward R2C spectrum of the filter zero-padded

@@ -57,7 +57,7 @@ static char worst_text[2][max_text]; /* problem string of the worst case */
 static int cases_run;
 
 /* Largest length this version must support in the precision. */
-/* Longest supported length (every 13-smooth length up to it must plan). */
+/* Longest supported length (every 31-smooth length up to it must plan). */
 /* The full tier sweeps every length up to this in both directions; beyond, once each. */
 static int64_t sweep_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 4096 : 2048; }
 
@@ -270,7 +270,7 @@ static void check_accuracy(const c2c_case *c, const double *input, const double 
       worst_batch = t;
     }
   }
-  double gate = zt_is_13_smooth(c->n) ? 10 : 30; /* 30: Bluestein */
+  double gate = zt_is_31_smooth(c->n) ? 10 : 30; /* 30: Bluestein */
   if (!(worst <= gate))
     case_fail(c, "relative L2 error %.3g = %.2f u*sqrt(log2 n) in transform %lld (gate %g)",
               worst * unit, worst, (long long)worst_batch, gate);
@@ -409,9 +409,20 @@ static void run_quick_lengths(void) {
                   * leave threads idle (choose_threads_per_transform) */
                  {1920, BOTH},
                  {5760, F64},
-                 /* prime factors above 13: Bluestein inside one kernel */
+                 /* the prime radices 17 to 31 (direct butterflies) */
                  {17, BOTH},
+                 {19, BOTH},
+                 {23, BOTH},
+                 {29, BOTH},
+                 {31, BOTH},
                  {34, BOTH},
+                 {323, BOTH},
+                 {841, BOTH},
+                 {1984, BOTH},
+                 {17408, F32},
+                 /* prime factors above 31: Bluestein inside one kernel */
+                 {37, BOTH},
+                 {74, BOTH},
                  {97, BOTH},
                  {1009, BOTH},
                  {4099, BOTH},
@@ -441,6 +452,11 @@ static void run_quick_lengths(void) {
   check_plan_says(&alone, "20480-point FFT");
   check_plan_says(&alone, "radix 16x16x16x5");
   check_plan_says(&sharing, "8232-point FFT");
+  /* Prime factors up to 31 are radices of their own; 37 goes through Bluestein. */
+  c2c_case prime31 = basic_case(ZIPFFT_F32, 1984, 1, ZIPFFT_FORWARD);
+  c2c_case prime37 = basic_case(ZIPFFT_F64, 37, 1, ZIPFFT_FORWARD);
+  check_plan_says(&prime31, "radix 31x16x4");
+  check_plan_says(&prime37, "Bluestein");
   /* 5760 = 20x18x16 takes one butterfly of radix 16 per thread, so that no pass runs a
    * second round for a few threads. */
   c2c_case mixed = basic_case(ZIPFFT_F64, 5760, 1, ZIPFFT_FORWARD);
@@ -591,12 +607,12 @@ static void run_quick_pairs(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
-/* Full tier: every 13-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
- * batch 2, and every 13-smooth f32 length in (4096, 16384] once (directions alternate). */
+/* Full tier: every 31-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
+ * batch 2, and every 31-smooth f32 length in (4096, 16384] once (directions alternate). */
 static void run_full_sweep(void) {
   int64_t above = 0;
   for (int64_t n = 1; n <= 16384; n++) {
-    if (!zt_is_13_smooth(n)) continue;
+    if (!zt_is_31_smooth(n)) continue;
     for (int p = 0; p < 2; p++) {
       zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
       if (n > sweep_max(prec) && prec == ZIPFFT_F64) continue;

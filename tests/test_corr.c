@@ -221,6 +221,9 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 3, {6, 8, 8}, {2, 5, 3}, CONV, ZIPFFT_REGION_FULL, DEF, 3, 2},
     /* lengths with a prime factor above 13, VALID: FFTs of a padded smooth length */
     {ZIPFFT_F32, 2, {34, 20, 1}, {5, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    /* a circular region keeps its lengths: prime radices 17 (the fused axis) and 19 (the
+     * statistics kernel's rows) */
+    {ZIPFFT_F32, 2, {34, 19, 1}, {5, 4, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 2, 2},
     {ZIPFFT_F32, 1, {37, 1, 1}, {6, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
     /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
      * of a multiprocessor and reads its pass twiddles from shared memory */
@@ -260,19 +263,19 @@ static void check_errors(void) {
   cfg.spectrum_storage = DEF, cfg.region = (zipfft_corr_region)7;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
-  int64_t prime[2] = {34, 16}; /* circular regions keep the length: 17 has no kernel */
+  int64_t prime[2] = {74, 16}; /* circular regions keep the length: 37 is Bluestein's */
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, prime, s, 2, NULL),
                   ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
   ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a failed create changed *c");
   cfg.region = ZIPFFT_REGION_FULL;
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg));
-  void *buf = zt_mem_alloc(16 * 16 * 4);
+  void *buf = zt_mem_alloc(16 * 40 * 4); /* the largest filter below: 8 x 37 */
   ZT_CHECK_STATUS(zipfft_corr_execute(c, buf, 1, buf, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
   ZT_CHECK(strstr(zipfft_last_error(), "no filter") != NULL, "detail: %s", zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_finalize(c, NULL, NULL, NULL, NULL, NULL),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
   ZT_CHECK_STATUS(zipfft_corr_set_filter(c, NULL), ZIPFFT_ERROR_NULL_POINTER);
-  float zeros[256] = {0};
+  float zeros[16 * 40] = {0};
   zt_mem_upload(buf, zeros, sizeof zeros);
   ZT_OK(zipfft_corr_set_filter(c, buf));
   ZT_CHECK_STATUS(zipfft_corr_execute(c, buf, 3, buf, NULL), ZIPFFT_ERROR_INVALID_BATCH);
@@ -284,8 +287,8 @@ static void check_errors(void) {
   ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
   ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);
   zipfft_corr_destroy(c);
-  /* A Bluestein last axis (17): correlations run, the statistics are refused. */
-  int64_t odd[2] = {8, 17}, small[2] = {2, 3};
+  /* A Bluestein last axis (37): correlations run, the statistics are refused. */
+  int64_t odd[2] = {8, 37}, small[2] = {2, 3};
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, odd, small, 1, &cfg));
   ZT_OK(zipfft_corr_set_filter(c, buf));
   ZT_OK(zipfft_corr_stats_reset(c, NULL));

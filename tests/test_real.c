@@ -167,8 +167,8 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
     if (!out->real) got[2 * i + 1] = zt_get_real(buf, c->prec, 2 * at + 1);
   }
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
-  int bluestein = 0; /* a prime factor above 13: gate 30 instead of 10 */
-  for (int k = 0; k < c->rank; k++) bluestein |= !zt_is_13_smooth(c->lengths[k]);
+  int bluestein = 0; /* a prime factor above 31: gate 30 instead of 10 */
+  for (int k = 0; k < c->rank; k++) bluestein |= !zt_is_31_smooth(c->lengths[k]);
   double gate = (bluestein ? 30 : 10) * u * sqrt(per > 2 ? log2((double)per) : 1.0);
   double err = zr_rel_l2(ref, got, (size_t)count);
   ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
@@ -263,11 +263,16 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 3, {5, 3, 7}, 1, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F32, 2, {64, 256}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F32, 2, {64, 256}, 2, DENSE},
-    /* prime factors above 13 (Bluestein): odd, and even whose half is not 13-smooth */
+    /* prime factors 17 to 31 (radices of their own): odd, and even with a prime half */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {17}, 2, GAPS},
-    {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 34}, 2, INPLACE},
-    {ZIPFFT_C2R, ZIPFFT_F32, 1, {34}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 62}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {46}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {19, 12}, 1, GAPS},
+    /* prime factors above 31 (Bluestein): odd, and even whose half has one */
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {37}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 74}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {82}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {41, 12}, 1, GAPS},
 };
 
 /* Real lengths beyond one kernel at their true size: a power of two, and a prime whose

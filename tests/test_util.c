@@ -116,8 +116,8 @@ void zt_set_real(zt_buffer *b, zipfft_precision p, int64_t index, double v) {
   }
 }
 
-int zt_is_13_smooth(int64_t n) {
-  static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
+int zt_is_31_smooth(int64_t n) {
+  static const int64_t primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
   for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++)
     while (n % primes[i] == 0) n /= primes[i];
   return n == 1;

@@ -38,9 +38,9 @@ extern int zt_failures; /* failed checks so far in this test program */
 /* Prints "N passed, M failed" style summary and returns the exit code for main. */
 int zt_finish(const char *test_name, int cases);
 
-/* 1 when every prime factor of n (>= 1) is at most 13: lengths the Stockham radices do
+/* 1 when every prime factor of n (>= 1) is at most 31: lengths the Stockham radices do
  * directly; the others go through Bluestein's method (accuracy gate 30 instead of 10). */
-int zt_is_13_smooth(int64_t n);
+int zt_is_31_smooth(int64_t n);
 
 /* 1 when ZIPFFT_TEST_TIER=full. */
 int zt_full_tier(void);

@@ -79,6 +79,11 @@ static const size_info sizes[] = {
     {1, {1 << 20}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 24}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 27}, 0, 0, 1, ZIPFFT_C2C},
+    /* prime factors 17 to 31: passes of their own radix (17x16x16, 31x16x4, 29x23, 32x32x17) */
+    {1, {4352}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {1984}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {667}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {17408}, 0, 0, 1, ZIPFFT_C2C},
     {1, {4099}, 0, 1, 0, ZIPFFT_C2C},
     {1, {10007}, 0, 1, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C},

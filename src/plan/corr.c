@@ -79,7 +79,7 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   if (!fits || (s.fused && s.bluestein_n > 0))
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "correlation length %lld: each axis must fit one kernel, and the first "
-                        "axis (the fused one) must be 13-smooth",
+                        "axis (the fused one) must have no prime factor above 31",
                         (long long)pass->n);
   if (s.statistics && zipfft__stores_from_shared(&s))
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,

@@ -11,9 +11,11 @@
 #include "plan/single.h"
 
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
- * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). */
-static const int radices[] = {32, 30, 28, 26, 25, 24, 22, 21, 20, 18, 16, 15, 14,
-                              13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
+ * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). The
+ * primes 17 to 31 are radices of their own (direct butterflies, butterfly.c), so that a
+ * length with such a factor runs its passes instead of Bluestein's method. */
+static const int radices[] = {32, 31, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                              16, 15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
 /* Statistics kernels keep four registers per output real a thread holds: radix 8 keeps a
  * 4096-point C2R row at 16 reals per thread (64 registers). */
@@ -144,11 +146,29 @@ static void search(int64_t n, const int *list, int list_len, factorization *cur,
   }
 }
 
-/* Factorises n into pass radices; count 0 when impossible (a prime factor above 13). */
+/* The largest prime factor of n >= 1 (1 for n = 1). */
+static int64_t largest_prime_factor(int64_t n) {
+  int64_t largest = 1;
+  for (int64_t f = 2; f * f <= n; f++)
+    while (n % f == 0) n /= f, largest = f;
+  return n > 1 ? n : largest;
+}
+
+/* The largest prime radix: 31, or ZIPFFT_MAX_PRIME_RADIX (tuning; 13 sends the primes 17
+ * to 31 to Bluestein's method, as before they were radices). */
+static int max_prime_radix(void) {
+  const char *env = getenv("ZIPFFT_MAX_PRIME_RADIX");
+  return env && *env ? atoi(env) : ZIPFFT__MAX_RADIX;
+}
+
+/* Factorises n into pass radices; count 0 when impossible (a prime factor above 31). A
+ * prime factor above the kernel's cap is a radix of its own all the same. */
 static factorization factorize(const zipfft__kernel_spec *s) {
-  int64_t n = s->n;
+  int64_t n = s->n, prime = largest_prime_factor(n);
   factorization cur = {.cap = max_radix(s)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
+  if (prime > max_prime_radix()) return best;
+  if (prime > cur.cap && prime <= ZIPFFT__MAX_RADIX) cur.cap = (int)prime;
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
@@ -371,7 +391,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   factorization f = factorize(s);
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
-  /* A prime factor above 13: Bluestein's method inside the kernel. */
+  /* A prime factor above 31: Bluestein's method inside the kernel. */
   int64_t n = s->n; /* the preferred padded length, then the 7-smooth one */
   const int64_t padded[2] = {bluestein_kernel_length(s->precision, n), zipfft__bluestein_length(n)};
   s->bluestein_n = n;
