@@ -235,9 +235,10 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   fused.load_extent = extent(p->signal[0], p->lengths[0]);
   fused.store_extent = extent(p->out[0], p->lengths[0]);
   fused.fused = p->op, fused.aux_stride = a->mid[0], fused.aux_storage = p->spectrum_storage;
-  const char *env = getenv("ZIPFFT_FUSED_MIN_BLOCKS"); /* tuning */
-  fused.min_blocks = env && *env ? atoi(env) : 0;
   if (st == ZIPFFT_SUCCESS) st = append(&fused, mid, mid, t, out);
+  const char *env = getenv("ZIPFFT_FUSED_MIN_BLOCKS"); /* tuning */
+  if (st == ZIPFFT_SUCCESS && env && *env)
+    out->kernels[out->kernel_count - 1].min_blocks = atoi(env);
   if (st == ZIPFFT_SUCCESS) signals_inside_tiles(a, out, out->kernel_count - 1);
   for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
     counts_of(p, a, k, 1, counts);

@@ -184,6 +184,8 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
   if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
+  if (s->min_blocks > 0 && !s->statistics)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
