@@ -48,6 +48,9 @@ typedef struct zipfft__backend_ops {
   /* Blocks of a compiled kernel that can be resident on the device at once with the given
    * threads and dynamic shared memory (the CPU: its host threads); at least 1. */
   int64_t (*resident_blocks)(zipfft__backend *b, void *kernel, unsigned threads, size_t shared);
+  /* Local memory a thread of a compiled kernel takes (the compiler's spills), bytes (the
+   * CPU: 0). */
+  int64_t (*local_bytes)(zipfft__backend *b, void *kernel);
   /* Multiprocessors resident_blocks counts over (the CPU: its host threads); at least 1. */
   int64_t (*multiprocessors)(zipfft__backend *b);
   /* Peak memory bandwidth of the device, bytes per second (0: unknown). */

@@ -277,6 +277,11 @@ static int64_t cpu_resident_blocks(zipfft__backend *b, void *kernel, unsigned th
   return host_threads(INT64_MAX);
 }
 
+static int64_t cpu_local_bytes(zipfft__backend *b, void *kernel) {
+  (void)b, (void)kernel;
+  return 0;
+}
+
 static int64_t cpu_multiprocessors(zipfft__backend *b) {
   (void)b;
   return host_threads(INT64_MAX);
@@ -335,6 +340,7 @@ static const zipfft__backend_ops cpu_ops = {
     .zero = cpu_zero,
     .zero_on_stream = cpu_zero_on_stream,
     .resident_blocks = cpu_resident_blocks,
+    .local_bytes = cpu_local_bytes,
     .multiprocessors = cpu_multiprocessors,
     .peak_bandwidth = cpu_peak_bandwidth,
     .upload = cpu_upload,

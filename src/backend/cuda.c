@@ -241,6 +241,18 @@ static int64_t cuda_resident_blocks(zipfft__backend *b, void *kernel, unsigned t
   return r == 0 && per_sm > 0 ? (int64_t)per_sm * cb->sm_count : 1;
 }
 
+/* Local memory per thread of a kernel (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES); 0 when the
+ * driver cannot say. */
+static int64_t cuda_local_bytes(zipfft__backend *b, void *kernel) {
+  cuda_backend *cb = as_cuda(b);
+  cuda_kernel *k = kernel;
+  int bytes = 0;
+  if (!k || push_context(cb) != 0) return 0;
+  CUresult r = cb->cu->cuFuncGetAttribute(&bytes, ZIPFFT_CU_FUNC_ATTR_LOCAL_SIZE_BYTES, k->function);
+  pop_context(cb);
+  return r == 0 ? bytes : 0;
+}
+
 /* Peak DRAM bandwidth from the memory clock and bus width (two transfers per clock). */
 static uint64_t cuda_peak_bandwidth(zipfft__backend *b) {
   cuda_backend *cb = as_cuda(b);
@@ -302,6 +314,7 @@ static const zipfft__backend_ops cuda_ops = {
     .zero = cuda_zero,
     .zero_on_stream = cuda_zero_on_stream,
     .resident_blocks = cuda_resident_blocks,
+    .local_bytes = cuda_local_bytes,
     .multiprocessors = cuda_multiprocessors,
     .peak_bandwidth = cuda_peak_bandwidth,
     .upload = cuda_upload,

@@ -38,6 +38,7 @@ static const driver_symbol driver_symbols[] = {
     DRIVER_ENTRY(api.cuModuleUnload, "cuModuleUnload"),
     DRIVER_ENTRY(api.cuModuleGetFunction, "cuModuleGetFunction"),
     DRIVER_ENTRY(api.cuFuncSetAttribute, "cuFuncSetAttribute"),
+    DRIVER_ENTRY(api.cuFuncGetAttribute, "cuFuncGetAttribute"),
     DRIVER_ENTRY(api.cuLaunchKernel, "cuLaunchKernel"),
     DRIVER_ENTRY(api.cuMemAlloc, "cuMemAlloc_v2"),
     DRIVER_ENTRY(api.cuMemFree, "cuMemFree_v2"),

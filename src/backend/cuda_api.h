@@ -22,6 +22,7 @@ enum {
   ZIPFFT_CU_ATTR_CC_MAJOR = 75,
   ZIPFFT_CU_ATTR_CC_MINOR = 76,
   ZIPFFT_CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+  ZIPFFT_CU_FUNC_ATTR_LOCAL_SIZE_BYTES = 3,
   ZIPFFT_CU_FUNC_ATTR_MAX_DYNAMIC_SHARED = 8
 };
 
@@ -44,6 +45,7 @@ typedef struct zipfft__cuda_api {
   CUresult (*cuModuleUnload)(CUmodule mod);
   CUresult (*cuModuleGetFunction)(CUfunction *f, CUmodule mod, const char *name);
   CUresult (*cuFuncSetAttribute)(CUfunction f, int attribute, int value);
+  CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction f);
   CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                              unsigned by, unsigned bz, unsigned shared, CUstream stream,
                              void **params, void **extra);

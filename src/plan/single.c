@@ -294,15 +294,10 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
   s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
 }
 
-/* Blocks per multiprocessor the compiler is asked to allow (min_blocks): none, unless
- * ZIPFFT_MIN_BLOCKS (tuning). Two blocks where the compiler left one won on an H100 (% of
- * copy bandwidth: fp32 7680 = 24x20x16, 103 -> 80 registers, 86.1 -> 96.1; fp64 4608 93.2
- * -> 97.8, 4352 93.0 -> 95.9), but asked by a rule on the radix (one butterfly within 2/3
- * of two blocks' registers, where shared memory holds two) it lost elsewhere (fp32 1000
- * 98.2 -> 89.8, 768 100.3 -> 87.7, 2401 97.7 -> 86.9, 4099 21.2 -> 10.7), and asked for
- * wider butterflies it spilled (fp64 5760 91.6 -> 60.9, 7680 88.0 -> 20.1). The register
- * count that decides it is known only after compiling; see
- * docs/perf/2026-11-25-h100-prime-radices.md. */
+/* Blocks per multiprocessor the compiler is asked to allow (min_blocks): none when
+ * planning, unless ZIPFFT_MIN_BLOCKS (tuning). The register count that decides whether two
+ * pay is known only after compiling: the CUDA plan asks for them then (api/plan.c,
+ * ask_two_blocks). */
 static void choose_min_blocks(zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MIN_BLOCKS");
   s->min_blocks = env && *env ? atoi(env) : 0;
