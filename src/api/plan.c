@@ -139,12 +139,14 @@ static zipfft_status compile_kernel(zipfft_plan p, const zipfft__kernel_spec *sp
 }
 
 /* Local memory per thread (spills) that a kernel asked for two blocks per multiprocessor
- * may add to its free compile's and be kept (see ask_two_blocks). */
-enum { two_block_spill_allowance = 24 };
+ * may add to its free compile's and be kept (see ask_two_blocks); the shared memory the
+ * CUDA driver reserves per block (a multiprocessor has the per-block maximum plus that). */
+enum { two_block_spill_allowance = 24, driver_shared_per_block = 1024 };
 
-/* On CUDA, where registers alone hold a kernel to one block per multiprocessor while its
- * shared memory and threads allow two, compiles it again asking for two (min_blocks) and
- * keeps that unless it spills more than two_block_spill_allowance bytes per thread more.
+/* On CUDA, where a compiled kernel gets one block per multiprocessor while its shared
+ * memory allows two, compiles it again asking for two (min_blocks) and keeps that where it
+ * does get more blocks (registers, not threads, held it to one) and spills at most
+ * two_block_spill_allowance bytes per thread more.
  * Measured on an H100 (% of copy bandwidth, free -> two blocks, NVRTC's local memory):
  * fp32 7680 (24x20x16, 103 -> 80 registers) 86.1 -> 96.3 (24 bytes), fp64 4608 93.0 ->
  * 97.9 (8), 4352 93.0 -> 95.9 (24); but fp64 5120 96.5 -> 93.5 (32), 5760 91.6 -> 60.9
@@ -159,18 +161,19 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
   size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
-  size_t multiprocessor_shared = ops->max_shared_bytes(p->backend) + 1024;
-  if (2 * threads > 2048 || 2 * (shared + 1024) > multiprocessor_shared ||
-      ops->resident_blocks(p->backend, pk->handle, threads, shared) !=
-          ops->multiprocessors(p->backend))
+  size_t multiprocessor_shared = ops->max_shared_bytes(p->backend) + driver_shared_per_block;
+  int64_t free_blocks = ops->resident_blocks(p->backend, pk->handle, threads, shared);
+  if (2 * (shared + driver_shared_per_block) > multiprocessor_shared ||
+      free_blocks != ops->multiprocessors(p->backend))
     return ZIPFFT_SUCCESS;
   zipfft__kernel_spec bounded = pk->spec;
   bounded.min_blocks = 2;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &bounded, &handle);
   if (s != ZIPFFT_SUCCESS) return s;
-  if (ops->local_bytes(p->backend, handle) >
-      ops->local_bytes(p->backend, pk->handle) + two_block_spill_allowance) {
+  if (ops->resident_blocks(p->backend, handle, threads, shared) <= free_blocks ||
+      ops->local_bytes(p->backend, handle) >
+          ops->local_bytes(p->backend, pk->handle) + two_block_spill_allowance) {
     ops->release_kernel(p->backend, handle);
     return ZIPFFT_SUCCESS;
   }
