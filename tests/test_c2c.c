@@ -56,9 +56,8 @@ static double worst_ratio[2];        /* per precision: err / (u * sqrt(log2 n)) 
 static char worst_text[2][max_text]; /* problem string of the worst case */
 static int cases_run;
 
-/* Largest length this version must support in the precision. */
-/* Longest supported length (every 31-smooth length up to it must plan). */
-/* The full tier sweeps every length up to this in both directions; beyond, once each. */
+/* The full tier sweeps every 31-smooth length up to this in both directions; beyond it (to
+ * 16384, fp32), once each. */
 static int64_t sweep_max(zipfft_precision p) { return p == ZIPFFT_F32 ? 4096 : 2048; }
 
 /* The scale factor given to the plan. */

@@ -13,6 +13,7 @@
 #include "gen/build_pair.h"
 #include "gen/build_stockham.h"
 #include "gen/emit.h"
+#include "plan/single.h"
 #include "plan/strategy.h"
 #include "plan/twiddle.h"
 
@@ -123,6 +124,16 @@ static void dump_kernel(const zipfft__kernel_spec *spec) {
   }
 }
 
+/* The limits of the backend's device that shape decompositions. ZIPFFT_CLUSTER (tuning)
+ * caps the blocks of a thread-block cluster; 0 or 1 plans without clusters. */
+static zipfft__target target_of(zipfft__backend *b) {
+  zipfft__target t = {b->ops->max_shared_bytes(b), b->ops->max_cluster_blocks(b),
+                      b->ops->peak_bandwidth(b) / (uint64_t)b->ops->multiprocessors(b)};
+  const char *env = getenv("ZIPFFT_CLUSTER");
+  if (env && *env && atoi(env) < t.max_cluster_blocks) t.max_cluster_blocks = atoi(env);
+  return t;
+}
+
 /* Generates and compiles the kernel of a spec on the plan's backend into *handle. */
 static zipfft_status compile_kernel(zipfft_plan p, const zipfft__kernel_spec *spec, void **handle) {
   char name[ZIPFFT__KERNEL_NAME_MAX], *text = NULL;
@@ -139,9 +150,8 @@ static zipfft_status compile_kernel(zipfft_plan p, const zipfft__kernel_spec *sp
 }
 
 /* Local memory per thread (spills) that a kernel asked for two blocks per multiprocessor
- * may add to its free compile's and be kept (see ask_two_blocks); the shared memory the
- * CUDA driver reserves per block (a multiprocessor has the per-block maximum plus that). */
-enum { two_block_spill_allowance = 24, driver_shared_per_block = 1024 };
+ * may add to its free compile's and be kept (see ask_two_blocks). */
+enum { two_block_spill_allowance = 24 };
 
 /* On CUDA, where a compiled kernel gets one block per multiprocessor while its shared
  * memory allows two, compiles it again asking for two (min_blocks) and keeps that where it
@@ -161,9 +171,9 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
   size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
-  size_t multiprocessor_shared = ops->max_shared_bytes(p->backend) + driver_shared_per_block;
+  zipfft__target target = target_of(p->backend);
   int64_t free_blocks = ops->resident_blocks(p->backend, pk->handle, threads, shared);
-  if (2 * (shared + driver_shared_per_block) > multiprocessor_shared ||
+  if (zipfft__blocks_by_shared(shared, &target) < 2 ||
       free_blocks != ops->multiprocessors(p->backend))
     return ZIPFFT_SUCCESS;
   zipfft__kernel_spec bounded = pk->spec;
@@ -277,16 +287,6 @@ static void release_plan(zipfft_plan p) {
   if (p->backend) p->backend->ops->close(p->backend);
   zipfft__desc_free_callbacks(&p->desc);
   free(p);
-}
-
-/* The limits of the backend's device that shape decompositions. ZIPFFT_CLUSTER (tuning)
- * caps the blocks of a thread-block cluster; 0 or 1 plans without clusters. */
-static zipfft__target target_of(zipfft__backend *b) {
-  zipfft__target t = {b->ops->max_shared_bytes(b), b->ops->max_cluster_blocks(b),
-                      b->ops->peak_bandwidth(b) / (uint64_t)b->ops->multiprocessors(b)};
-  const char *env = getenv("ZIPFFT_CLUSTER");
-  if (env && *env && atoi(env) < t.max_cluster_blocks) t.max_cluster_blocks = atoi(env);
-  return t;
 }
 
 /* Chooses the strategy and decomposition (no backend resources yet). */

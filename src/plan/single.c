@@ -245,9 +245,7 @@ static int64_t choose_threads_per_transform(int64_t n, const factorization *f) {
   return best;
 }
 
-/* Blocks of `bytes` of shared memory a multiprocessor holds, counting the 1 KiB the CUDA
- * driver reserves per block (a multiprocessor has the per-block maximum plus that). */
-static size_t blocks_by_shared(size_t bytes, const zipfft__target *t) {
+size_t zipfft__blocks_by_shared(size_t bytes, const zipfft__target *t) {
   return (t->max_shared_bytes + 1024) / (bytes + 1024);
 }
 
@@ -287,10 +285,10 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
   size_t plain = zipfft__c2c_shared_bytes(s);
   s->shared_twiddles = 1;
   size_t staged = zipfft__c2c_shared_bytes(s);
-  size_t blocks = blocks_by_shared(plain, t);
+  size_t blocks = zipfft__blocks_by_shared(plain, t);
   int64_t entries = zipfft__shared_twiddle_slot(s, s->pass_count, 1);
   int reused = s->statistics || entries * min_reuse <= twiddle_reads_per_block(s);
-  int keeps = blocks <= few_blocks && blocks_by_shared(staged, t) == blocks && reused;
+  int keeps = blocks <= few_blocks && zipfft__blocks_by_shared(staged, t) == blocks && reused;
   s->shared_twiddles = staged <= t->max_shared_bytes && (mode == 2 || keeps);
 }
 

@@ -11,6 +11,10 @@
  * done by Bluestein's method (bluestein_n = the length, n = the padded FFT length).
  * Returns 0 when the length cannot be done in one kernel on the target (too many threads
  * or too much shared memory), leaving n as it was. */
+/* Blocks of `bytes` of shared memory a multiprocessor holds, counting the 1 KiB the CUDA
+ * driver reserves per block (a multiprocessor has the per-block maximum plus that). */
+size_t zipfft__blocks_by_shared(size_t bytes, const zipfft__target *t);
+
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
 /* Sizes a plain C2C row pass (contiguous elements, no extents, fused operations or
