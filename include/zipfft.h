@@ -109,7 +109,9 @@ const char *zipfft_last_error(void);
  * lengths[rank-1] fastest). Every length is supported, memory permitting:
  * - one kernel per axis where it fits: lengths whose prime factors are at most 31 (the
  *   primes 17 to 31 as passes of their own radix) up to 16384 in fp32 and 8192 in fp64 on a
- *   Hopper GPU, and lengths with a larger prime factor by Bluestein's method when
+ *   Hopper GPU, primes p with such a p - 1 by Rader's method (a convolution of length
+ *   p - 1) within the same limits, and other lengths with a larger prime factor by
+ *   Bluestein's method when
  *   its padded length (the smallest 7-smooth length >= 2n-1, or for the largest a slightly
  *   longer 2^a, 3*2^a or 5*2^a) fits, up to about 14500 in fp32 and 7000 in fp64;
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
@@ -303,7 +305,7 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
  * all the device's work first); zipfft_corr_accumulate correlates count signals,
  * numbered first_index, first_index + 1, ..., and folds their outputs into the
  * statistics in the last kernel without writing any output (it only enqueues on CUDA).
- * A plan whose last axis has no statistics kernel (a Bluestein length) gives
+ * A plan whose last axis has no statistics kernel (a Rader or Bluestein length) gives
  * UNSUPPORTED_LENGTH there. A correlation plan's runs share its workspace and
  * statistics: they must not overlap (one plan per thread or stream). A call with
  * count < batch costs the fused kernel a whole batch. */

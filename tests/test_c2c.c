@@ -269,7 +269,7 @@ static void check_accuracy(const c2c_case *c, const double *input, const double 
       worst_batch = t;
     }
   }
-  double gate = zt_is_31_smooth(c->n) ? 10 : 30; /* 30: Bluestein */
+  double gate = zt_is_31_smooth(c->n) ? 10 : 30; /* 30: Rader and Bluestein */
   if (!(worst <= gate))
     case_fail(c, "relative L2 error %.3g = %.2f u*sqrt(log2 n) in transform %lld (gate %g)",
               worst * unit, worst, (long long)worst_batch, gate);
@@ -419,11 +419,20 @@ static void run_quick_lengths(void) {
                  {841, BOTH},
                  {1984, BOTH},
                  {17408, F32},
-                 /* prime factors above 31: Bluestein inside one kernel */
+                 /* primes p above 31 with p - 1 31-smooth: Rader inside one kernel (20011:
+                  * 20010 = 29x23x30 has two prime radices) */
                  {37, BOTH},
-                 {74, BOTH},
                  {97, BOTH},
+                 {257, BOTH},
                  {1009, BOTH},
+                 {7681, F32},
+                 {8209, F64},
+                 {20011, F32},
+                 /* other prime factors above 31: Bluestein inside one kernel */
+                 {74, BOTH},
+                 {83, BOTH},
+                 {107, BOTH},
+                 {1019, BOTH},
                  {4099, BOTH},
                  {10007, F32},
                  /* longer than one kernel: four-step over 2 kernels */
@@ -432,8 +441,8 @@ static void run_quick_lengths(void) {
                  {16384, F64},
                  {17 * 4096, F32},
                  /* Bluestein's padded length beyond one kernel */
-                 {20011, F32},
-                 {8209, F64}};
+                 {20023, F32},
+                 {8219, F64}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;
@@ -451,11 +460,14 @@ static void run_quick_lengths(void) {
   check_plan_says(&alone, "20480-point FFT");
   check_plan_says(&alone, "radix 16x16x16x5");
   check_plan_says(&sharing, "8232-point FFT");
-  /* Prime factors up to 31 are radices of their own; 37 goes through Bluestein. */
+  /* Prime factors up to 31 are radices of their own; the prime 257 goes through Rader's
+   * method (256 = 8x8x4), 83 (82 = 2 x 41) through Bluestein's. */
   c2c_case prime31 = basic_case(ZIPFFT_F32, 1984, 1, ZIPFFT_FORWARD);
-  c2c_case prime37 = basic_case(ZIPFFT_F64, 37, 1, ZIPFFT_FORWARD);
+  c2c_case rader = basic_case(ZIPFFT_F32, 257, 1, ZIPFFT_FORWARD);
+  c2c_case prime83 = basic_case(ZIPFFT_F64, 83, 1, ZIPFFT_FORWARD);
   check_plan_says(&prime31, "radix 31x16x4");
-  check_plan_says(&prime37, "Bluestein");
+  check_plan_says(&rader, "Rader: input permuted by the powers of 3, 256-point FFT");
+  check_plan_says(&prime83, "Bluestein");
   /* 5760 = 20x18x16 takes one butterfly of radix 16 per thread, so that no pass runs a
    * second round for a few threads. */
   c2c_case mixed = basic_case(ZIPFFT_F64, 5760, 1, ZIPFFT_FORWARD);
@@ -489,11 +501,11 @@ static const variant quick_variants[] = {
 /* Quick tier, part 2: layouts, placements, misalignment, scale and batch 17 on a few
  * lengths of each precision. */
 static void run_quick_variants(void) {
-  static const int64_t lengths[2][7] = {{1, 5, 12, 64, 1000, 4096, 4099},
-                                        {1, 5, 12, 64, 1000, 2048, 97}};
+  static const int64_t lengths[2][8] = {{1, 5, 12, 64, 1000, 4096, 4099, 257},
+                                        {1, 5, 12, 64, 1000, 2048, 97, 107}};
   for (int p = 0; p < 2; p++)
     for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++)
-      for (int i = 0; i < 7; i++) {
+      for (int i = 0; i < 8; i++) {
         c2c_case c =
             variant_case(&quick_variants[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[p][i]);
         run_case(&c);

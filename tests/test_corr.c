@@ -287,7 +287,7 @@ static void check_errors(void) {
   ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
   ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);
   zipfft_corr_destroy(c);
-  /* A Bluestein last axis (37): correlations run, the statistics are refused. */
+  /* A Rader last axis (37): correlations run, the statistics are refused. */
   int64_t odd[2] = {8, 37}, small[2] = {2, 3};
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, odd, small, 1, &cfg));
   ZT_OK(zipfft_corr_set_filter(c, buf));

@@ -247,7 +247,7 @@ static void check_plan_create(void) {
       {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
       /* three Bluestein axes through the workspace: 4.4e12 points, refused by size */
       {ZIPFFT_C2C, 3, 16411, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
-      {ZIPFFT_R2C, 3, 20011, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
+      {ZIPFFT_R2C, 3, 20023, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
       /* a workspace of 8 TiB: refused before anything is allocated */
       {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "8796093022208"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},

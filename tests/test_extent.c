@@ -223,7 +223,9 @@ static int run_case(const ext_case *c) {
 #define F64 ZIPFFT_F64
 static const ext_case cases[] = {
     {ZIPFFT_C2C, F32, 1, {64, 1, 1}, {20, 1, 1}, {33, 1, 1}, 2, 0},
-    {ZIPFFT_C2C, F32, 1, {37, 1, 1}, {5, 1, 1}, {37, 1, 1}, 1, 1}, /* Bluestein */
+    {ZIPFFT_C2C, F32, 1, {37, 1, 1}, {5, 1, 1}, {37, 1, 1}, 1, 1},  /* Rader */
+    {ZIPFFT_C2C, F64, 1, {97, 1, 1}, {97, 1, 1}, {30, 1, 1}, 2, 0}, /* Rader, cropped */
+    {ZIPFFT_C2C, F32, 1, {83, 1, 1}, {9, 1, 1}, {83, 1, 1}, 1, 1},  /* Bluestein */
     {ZIPFFT_C2C, F64, 1, {19, 1, 1}, {7, 1, 1}, {11, 1, 1}, 2, 0}, /* a prime radix */
     {ZIPFFT_C2C, F64, 1, {128, 1, 1}, {128, 1, 1}, {7, 1, 1}, 3, 0},
     {ZIPFFT_C2C, F32, 2, {16, 12, 1}, {5, 7, 1}, {9, 12, 1}, 2, 0},

@@ -167,6 +167,9 @@ static const md_case cases[] = {
     {ZIPFFT_F64, 2, {9, 11}, 1, ZIPFFT_INVERSE, REVERSED, 1},
     {ZIPFFT_F64, 3, {8, 4, 6}, 2, ZIPFFT_FORWARD, PADDED, 0},
     {ZIPFFT_F64, 3, {3, 13, 2}, 1, ZIPFFT_INVERSE, DENSE, 1},
+    /* Rader axes (37, 41, 97): columns with neighbouring threads on neighbouring columns */
+    {ZIPFFT_F32, 2, {37, 41}, 2, ZIPFFT_FORWARD, PADDED, 0},
+    {ZIPFFT_F64, 2, {97, 6}, 1, ZIPFFT_INVERSE, REVERSED, 1},
 };
 
 /* A 2D transform whose rows are too long for one block, at their true size: run as a

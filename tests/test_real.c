@@ -167,7 +167,7 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
     if (!out->real) got[2 * i + 1] = zt_get_real(buf, c->prec, 2 * at + 1);
   }
   double u = c->prec == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
-  int bluestein = 0; /* a prime factor above 31: gate 30 instead of 10 */
+  int bluestein = 0; /* a prime factor above 31 (Rader, Bluestein): gate 30 instead of 10 */
   for (int k = 0; k < c->rank; k++) bluestein |= !zt_is_31_smooth(c->lengths[k]);
   double gate = (bluestein ? 30 : 10) * u * sqrt(per > 2 ? log2((double)per) : 1.0);
   double err = zr_rel_l2(ref, got, (size_t)count);
@@ -268,20 +268,25 @@ static const real_case cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 62}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {46}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {19, 12}, 1, GAPS},
-    /* prime factors above 31 (Bluestein): odd, and even whose half has one */
+    /* primes above 31 with p - 1 31-smooth (Rader), odd lengths */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {37}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {41, 12}, 1, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {257}, 2, INPLACE},
+    /* other prime factors above 31 (Bluestein): odd, and even whose half has one */
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {83}, 2, GAPS},
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 74}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {82}, 2, DENSE},
-    {ZIPFFT_C2R, ZIPFFT_F64, 2, {41, 12}, 1, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
 };
 
-/* Real lengths beyond one kernel at their true size: a power of two, and a prime whose
- * Bluestein length is beyond one kernel. */
+/* Real lengths beyond one kernel at their true size: a power of two, and primes whose
+ * Bluestein length is beyond one kernel; a Rader prime of 16417 points. */
 static const real_case long_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 10007}, 1, GAPS},
-    {ZIPFFT_C2R, ZIPFFT_F32, 1, {20011}, 1, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {20023}, 1, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {16417}, 1, DENSE},
 };
 
 int main(void) {

@@ -263,6 +263,7 @@ static const storage_case transforms[] = {
     {1, {60, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16, 0},
     {2, {16, 24}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1},
     {2, {32, 8}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16, 0},
+    {1, {257, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1}, /* Rader */
 };
 
 int main(void) {

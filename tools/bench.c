@@ -86,6 +86,11 @@ static const size_info sizes[] = {
     {1, {17408}, 0, 0, 1, ZIPFFT_C2C},
     {1, {4099}, 0, 1, 0, ZIPFFT_C2C},
     {1, {10007}, 0, 1, 1, ZIPFFT_C2C},
+    /* primes p with p - 1 31-smooth: Rader's method (257: 256 = 8x8x4, 7681: 7680, 12289:
+     * 12288) */
+    {1, {257}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {7681}, 0, 0, 0, ZIPFFT_C2C},
+    {1, {12289}, 0, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C},
     {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},

@@ -327,6 +327,13 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
   zipfft__s_assign(c->a, inside, x->im->u.var, prod.im);
 }
 
+/* Rader: the input element that FFT element e takes, g^e mod p, from the index table. */
+static const zipfft__expr *rader_input_index(zipfft__stockham_build *c, zipfft__block *g,
+                                             const zipfft__expr *e) {
+  zipfft__cval entry = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).rader_index, e);
+  return let_bounded(c, g, "ri", zipfft__e_cast(c->a, ZIPFFT__T_I32, entry.re), c->s->rader_n);
+}
+
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
@@ -345,10 +352,13 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
           e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, c->s->cluster)),
                   zipfft__e_rank(c->a));
         const zipfft__cval *xv = &x[b * ps->radix + r];
-        if (c->s->bluestein_n == 0)
-          zipfft__emit_load_element(c, g, xv, base, e, access_of_branch[v]);
-        else
+        if (c->s->bluestein_n > 0)
           zipfft__emit_chirp_load(c, g, xv, base, e, access_of_branch[v]);
+        else if (c->s->rader_n > 0)
+          zipfft__emit_load_element(c, g, xv, base, rader_input_index(c, g, e),
+                                    access_of_branch[v]);
+        else
+          zipfft__emit_load_element(c, g, xv, base, e, access_of_branch[v]);
       }
     }
   }
@@ -958,22 +968,82 @@ static int elements_per_thread(const zipfft__kernel_spec *s, int64_t limit) {
   return (int)((limit + s->threads_per_fft - 1) / s->threads_per_fft);
 }
 
-/* Bluestein, between the two FFTs: z = conj(Z * filter) in shared memory, so that the
- * second forward FFT computes the conjugate of the inverse one. */
-static void emit_bluestein_multiply(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__s_comment(c->a, body, "Bluestein: multiply by the chirp filter, conjugate");
+/* Rader, by the thread of FFT element 0 (holding a = that element, the input's sum less
+ * x[0]) before the second FFT: loads x[0] and keeps it and X[0] = x[0] + a in the
+ * transform's two slots. */
+static void emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
+                                    const zipfft__thread_coords *k, zipfft__cval a) {
+  zipfft__block *first = open_if(c, g, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
+  const zipfft__expr *base = zipfft__batch_offset(c, first, k, 0);
+  zipfft__cval x0 = zipfft__zero_value(c, first, "y", 0);
+  zipfft__block *targets[2];
+  open_alignment_branches(c, first, targets);
+  for (int v = 0; v < 2; v++)
+    zipfft__emit_load_element(c, targets[v], &x0, base, i32(c, 0), access_of_branch[v]);
+  const zipfft__expr *slot =
+      let(c, first, "rs",
+          bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__rader_slot(c->s, 0)),
+              bin(c, ZIPFFT__OP_MUL, k->f, i32(c, 2))));
+  zipfft__s_store_complex(c->a, first, c->smem, slot, x0.re, x0.im, ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
+  zipfft__s_store_complex(c->a, first, c->smem, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
+                          bin(c, ZIPFFT__OP_ADD, x0.re, a.re), bin(c, ZIPFFT__OP_ADD, x0.im, a.im),
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* Bluestein and Rader, between the two FFTs: z = conj(Z * filter) in shared memory, so
+ * that the second forward FFT computes the conjugate of the inverse one. */
+static void emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "convolution: multiply by the filter, conjugate");
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   int64_t filter = zipfft__table_layout_of(c->s).filter;
   for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
     const zipfft__expr *e;
     zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
     const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
+    zipfft__cval a = zipfft__cval_materialize(c->a, g, shared_value(c, g, at));
+    if (i == 0 && c->s->rader_n > 0) emit_rader_first_output(c, g, &k, a);
     zipfft__cval z = zipfft__cval_materialize(
-        c->a, g,
-        zipfft__cval_mul(c->a, shared_value(c, g, at), zipfft__table_value(c, g, filter, e)));
+        c->a, g, zipfft__cval_mul(c->a, a, zipfft__table_value(c, g, filter, e)));
     zipfft__s_store_complex(c->a, g, c->smem, at, z.re, zipfft__e_neg(c->a, z.im),
                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
+}
+
+/* Rader's output element e > 0 of this thread's transform, x[0] given: x[0] + conj(y[q])
+ * for the slot q of e (the index table's imaginary part at e - 1). */
+static zipfft__cval rader_output(zipfft__stockham_build *c, zipfft__block *g,
+                                 const zipfft__thread_coords *k, const zipfft__expr *e,
+                                 zipfft__cval x0) {
+  zipfft__cval entry = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).rader_index,
+                                           bin(c, ZIPFFT__OP_SUB, e, i32(c, 1)));
+  const zipfft__expr *q =
+      let_bounded(c, g, "rq", zipfft__e_cast(c->a, ZIPFFT__T_I32, entry.im), c->s->n);
+  zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, k, q));
+  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x0.re, y.re), bin(c, ZIPFFT__OP_SUB, x0.im, y.im)};
+}
+
+/* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else
+ * rader_output. */
+static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
+                             const zipfft__thread_coords *k, int i, const zipfft__expr *e,
+                             const zipfft__expr *base, zipfft__access access) {
+  const zipfft__expr *slot = let(
+      c, g, "rs",
+      bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__rader_slot(c->s, 0)), bin(c, ZIPFFT__OP_MUL, k->f, i32(c, 2))));
+  zipfft__cval x0 = shared_value(c, g, slot);
+  zipfft__block *rest = g;
+  if (i == 0) {
+    zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
+    zipfft__block *zero = &first->u.if_.then_block;
+    zipfft__cval y0 = shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)));
+    zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
+                               access);
+    rest = &first->u.if_.else_block;
+  }
+  zipfft__emit_store_element(c, rest, zipfft__finish_output(c, rest, NULL, e,
+                                                            rader_output(c, rest, k, e, x0)),
+                             base, e, access);
 }
 
 /* The store phase of kernels whose last pass left the result in shared memory (natural
@@ -994,6 +1064,10 @@ static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
     for (int i = 0; i < elements_per_thread(c->s, limit); i++) {
       const zipfft__expr *e;
       zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
+      if (c->s->rader_n > 0) {
+        emit_rader_store(c, g, &k, i, e, base, access_of_branch[v]);
+        continue;
+      }
       zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
       zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
                                  access_of_branch[v]);
@@ -1011,8 +1085,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   c->keep_outputs = zipfft__fused_handoff(spec);
   zipfft__emit_fft(c, body, spec->kind == ZIPFFT__KIND_C2R_HALF, !staged && !two);
   if (two) {
-    if (spec->bluestein_n > 0) {
-      emit_bluestein_multiply(c, body);
+    if (zipfft__convolution_kernel(spec)) {
+      emit_convolution_multiply(c, body);
       zipfft__s_barrier(c->a, body);
     } else {
       c->multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
@@ -1046,6 +1120,10 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
   if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
     return "statistics need real outputs stored from registers";
+  if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||
+                         s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1 ||
+                         zipfft__kind_is_half(s->kind)))
+    return "a Rader kernel is a plain transform of n + 1 points";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

@@ -76,14 +76,14 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   int64_t transforms = 1;
   for (int d = 0; d < s.batch_dims; d++) transforms *= s.batch_counts[d];
   int fits = zipfft__size_axis_pass(&s, transforms, t);
-  if (!fits || (s.fused && s.bluestein_n > 0))
+  if (!fits || (s.fused && zipfft__convolution_kernel(&s)))
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "correlation length %lld: each axis must fit one kernel, and the first "
                         "axis (the fused one) must have no prime factor above 31",
                         (long long)pass->n);
   if (s.statistics && zipfft__stores_from_shared(&s))
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                        "statistics of length %lld along the last axis (a Bluestein length)",
+                        "statistics of length %lld along the last axis (a Bluestein or Rader length)",
                         (long long)pass->n);
   if (out->kernel_count == ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");

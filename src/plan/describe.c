@@ -1,5 +1,6 @@
 /* describe.c - the human-readable line of one planned kernel (zipfft_plan_print). */
 #include "plan/strategy.h"
+#include "plan/twiddle.h"
 
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
@@ -46,4 +47,10 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);
+  if (s->rader_n)
+    zipfft__sb_printf(sb,
+                      "      Rader: input permuted by the powers of %lld, %lld-point FFT, "
+                      "filter, %lld-point FFT, output permuted\n",
+                      (long long)zipfft__primitive_root(s->rader_n), (long long)s->n,
+                      (long long)s->n);
 }

@@ -41,13 +41,17 @@ size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
 }
 
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
-  return s->bluestein_n > 0 ? s->bluestein_n : zipfft__transform_points(s);
+  return s->bluestein_n > 0 ? s->bluestein_n
+         : s->rader_n > 0   ? s->rader_n
+                            : zipfft__transform_points(s);
 }
 
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   int64_t bound = zipfft__logical_length(s), extent = s->load_extent;
-  if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0)
-    return s->n; /* the Hermitian half is read mirrored: any element may be non-zero */
+  if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0 ||
+      s->rader_n > 0)
+    return s->n; /* the Hermitian half is read mirrored, Rader's input permuted: any
+                    element may be non-zero */
   if (s->kind == ZIPFFT__KIND_R2C_HALF) extent = (extent + 1) / 2;
   if (s->fused != ZIPFFT__FUSED_NONE) bound = s->n;
   return extent < bound ? extent : bound;
@@ -56,7 +60,7 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
 int zipfft__plain_c2c(const zipfft__kernel_spec *s) {
   return s->kind == ZIPFFT__KIND_C2C && !s->fft_major && !s->store_major && !s->twiddle_length &&
          !s->load_extent && !s->store_extent && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
-         s->pointwise == ZIPFFT__PW_NONE && s->bluestein_n == 0;
+         s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }
 
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
@@ -72,15 +76,20 @@ int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
-  return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || s->bluestein_n > 0);
+  return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || zipfft__convolution_kernel(s));
+}
+
+int zipfft__convolution_kernel(const zipfft__kernel_spec *s) {
+  return s->bluestein_n > 0 || s->rader_n > 0;
 }
 
 int zipfft__two_ffts(const zipfft__kernel_spec *s) {
-  return s->pointwise == ZIPFFT__PW_NONE && (s->bluestein_n > 0 || s->fused != ZIPFFT__FUSED_NONE);
+  return s->pointwise == ZIPFFT__PW_NONE &&
+         (zipfft__convolution_kernel(s) || s->fused != ZIPFFT__FUSED_NONE);
 }
 
 int zipfft__fused_handoff(const zipfft__kernel_spec *s) {
-  return zipfft__two_ffts(s) && s->bluestein_n == 0 &&
+  return zipfft__two_ffts(s) && !zipfft__convolution_kernel(s) &&
          s->radices[0] == s->radices[s->pass_count - 1];
 }
 
@@ -118,8 +127,12 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
   return butterflies * radix * zipfft__statistics_reals_per_slot(s);
 }
 
+int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f) {
+  return s->ffts_per_block * zipfft__c2c_shared_stride(s) + 2 * f;
+}
+
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
-  return s->ffts_per_block * zipfft__c2c_shared_stride(s) +
+  return zipfft__rader_slot(s, s->rader_n > 0 ? s->ffts_per_block : 0) +
          zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
 }
 
@@ -171,6 +184,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->bluestein_n)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",
              (long long)s->bluestein_n);
+  if (s->rader_n)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rd%lld",
+             (long long)s->rader_n);
   if (s->pointwise)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pw%d_%lld", (int)s->pointwise,
              (long long)s->pointwise_range);

@@ -103,6 +103,13 @@ typedef struct zipfft__kernel_spec {
    * chirp's spectrum by two n-point FFTs through shared memory, and its first bluestein_n
    * outputs are multiplied by the chirp again. */
   int64_t bluestein_n;
+  /* When > 0, a prime p: the kernel computes a transform of length p by Rader's method, n =
+   * p - 1. Element g^r mod p of the input (g a primitive root) is loaded as element r, the
+   * n-point FFT multiplied by the spectrum of b[m] = exp(sign 2 pi i g^-m / p) (the table's
+   * filter) and transformed back gives X[g^-q] - x[0] in slot q of shared memory; x[0] and
+   * X[0] = x[0] + the first FFT's element 0 wait in two slots per transform after the
+   * transforms' exchange area. */
+  int64_t rader_n;
   /* Not NONE: a pointwise kernel (pass_count 0) over pointwise_range positions per row.
    * Its kind applies to the loads of the gathers and to the stores of the scatters (the
    * workspace side is complex); n is the length whose Hermitian half a C2R gather expands
@@ -166,23 +173,28 @@ int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s);
  * element may be: lets the loads of elements beyond it be dropped at generation time. */
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 
-/* The transform length the kernel's loads and stores see: bluestein_n, else
+/* The transform length the kernel's loads and stores see: bluestein_n or rader_n, else
  * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
- * phase (store_major and Bluestein kernels). */
+ * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
 
-/* 1 when the kernel runs two FFTs with a multiply between them (Bluestein, fused
+/* 1 when the kernel runs two FFTs with a multiply between them (Bluestein, Rader, fused
  * correlation). */
 int zipfft__two_ffts(const zipfft__kernel_spec *s);
+/* 1 for Bluestein and Rader kernels: a convolution by two FFTs of the table's filter. */
+int zipfft__convolution_kernel(const zipfft__kernel_spec *s);
+/* Rader kernels: shared-memory index (complex elements) of transform f's x[0]; X[0] is at
+ * the next index. They follow every transform's exchange area. */
+int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f);
 /* Whether a fused correlation kernel passes the first FFT's outputs to the second in
  * registers: its first and last radix agree, so the last pass leaves each thread the
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
 
 /* 1 when the kernel is asked for a plain C2C transform and nothing more: no real data,
- * extents, four-step twiddle, neighbouring-transform mapping or store, Bluestein, fused
+ * extents, four-step twiddle, neighbouring-transform mapping or store, Bluestein, Rader, fused
  * multiply, statistics or pointwise op (what a cluster kernel can do). */
 int zipfft__plain_c2c(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
@@ -241,7 +253,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s);
 int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
 /* Shared-memory index (complex elements) where a shared_twiddles kernel keeps its staged
- * twiddles: after every transform's exchange area and the statistics sums. */
+ * twiddles: after every transform's exchange area, Rader's slots and the statistics sums. */
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s);
 /* Whether the passes read w_q from the table (or its staged copy) rather than deriving it
  * as a product of two read ones: q a power of two. (Measured on an H200: staging and reading

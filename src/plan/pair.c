@@ -12,8 +12,9 @@ enum { discard_line = 128 };
 static const char *check_member(const zipfft__kernel_spec *s) {
   if (s->kind != ZIPFFT__KIND_C2C || s->pointwise != ZIPFFT__PW_NONE)
     return "a pair holds C2C transform kernels only";
-  if (s->statistics || s->fused != ZIPFFT__FUSED_NONE || s->bluestein_n > 0 || s->cluster > 1)
-    return "a pair kernel has no statistics, fused multiply, Bluestein or clusters";
+  if (s->statistics || s->fused != ZIPFFT__FUSED_NONE || zipfft__convolution_kernel(s) ||
+      s->cluster > 1)
+    return "a pair kernel has no statistics, fused multiply, Bluestein, Rader or clusters";
   if (s->load_callback.function || s->store_callback.function)
     return "a pair kernel has no callbacks";
   if (s->pass_count < 2) return "a pair kernel's members exchange through shared memory";

@@ -80,7 +80,7 @@ static int max_radix(const zipfft__kernel_spec *s) {
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int cap = s->statistics                              ? statistics_radix(s)
             : env && *env                              ? atoi(env)
-            : s->bluestein_n > 0                       ? bluestein_radix(s)
+            : zipfft__convolution_kernel(s)            ? bluestein_radix(s)
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
@@ -392,13 +392,32 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   return 0;
 }
 
+/* Rader's method for a prime n whose n - 1 factorises (31-smooth): a convolution of
+ * length n - 1 instead of Bluestein's of at least 2n - 1. ZIPFFT_RADER=0 (tuning) leaves
+ * such primes to Bluestein. Returns 0 (spec unchanged) when that does not apply. */
+static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_RADER");
+  int64_t p = s->n;
+  if ((env && *env && atoi(env) == 0) || p < 3 || largest_prime_factor(p) != p) return 0;
+  s->rader_n = p;
+  s->n = p - 1;
+  factorization f = factorize(s);
+  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  s->rader_n = 0;
+  s->n = p;
+  return 0;
+}
+
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
+  s->rader_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(s);
   if (f.count > 0) return size_smooth(s, f, transforms, t);
-  if (zipfft__kind_is_half(s->kind) || 2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
+  if (zipfft__kind_is_half(s->kind)) return 0;
+  if (size_rader(s, transforms, t)) return 1;
+  if (2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 31: Bluestein's method inside the kernel. */
   int64_t n = s->n; /* the preferred padded length, then the 7-smooth one */
   const int64_t padded[2] = {bluestein_kernel_length(s->precision, n), zipfft__bluestein_length(n)};

@@ -8,7 +8,8 @@
 /* Completes a spec whose precision, sign, n, strides, batch dimensions, fft_major and
  * store_major wishes and scale are set: chooses the radices, threads per transform and
  * transforms per block (at most `transforms`). A length with a prime factor above 31 is
- * done by Bluestein's method (bluestein_n = the length, n = the padded FFT length).
+ * done by Rader's method when it is a prime p with p - 1 31-smooth (rader_n = p, n = p - 1),
+ * else by Bluestein's (bluestein_n = the length, n = the padded FFT length).
  * Returns 0 when the length cannot be done in one kernel on the target (too many threads
  * or too much shared memory), leaving n as it was. */
 /* Blocks of `bytes` of shared memory a multiprocessor holds, counting the 1 KiB the CUDA

@@ -66,8 +66,8 @@ int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__needs_filter(const zipfft__kernel_spec *s) {
-  return s->bluestein_n > 0 &&
-         (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER);
+  return s->rader_n > 0 || (s->bluestein_n > 0 && (s->pointwise == ZIPFFT__PW_NONE ||
+                                                   s->pointwise == ZIPFFT__PW_FILTER));
 }
 
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
@@ -85,6 +85,8 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   }
   l.chirp = at;
   if (zipfft__needs_chirp(s)) at += s->bluestein_n;
+  l.rader_index = at;
+  if (s->rader_n > 0) at += s->n;
   l.filter = at;
   if (zipfft__needs_filter(s)) at += s->n;
   l.count = at;
@@ -198,16 +200,65 @@ void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, const double *spe
         spectrum[2 * k + 1] / (double)n);
 }
 
-/* Bluestein's filter: the kernel's n-point FFT of b, b[m] = b[n-m] = conj(c_m) for m < N,
- * else 0, divided by n, computed in long double. Returns 0 when memory runs out. */
+/* x^e mod p (p < 2^31). */
+static int64_t power_mod(int64_t x, int64_t e, int64_t p) {
+  int64_t result = 1;
+  for (x %= p; e > 0; e >>= 1, x = x * x % p)
+    if (e & 1) result = result * x % p;
+  return result;
+}
+
+int64_t zipfft__primitive_root(int64_t p) {
+  for (int64_t g = 2; g < p; g++) {
+    int generates = 1;
+    for (int64_t rest = p - 1, q = 2; generates && rest > 1; q++) {
+      if (rest % q != 0) continue;
+      generates = power_mod(g, (p - 1) / q, p) != 1;
+      while (rest % q == 0) rest /= q;
+    }
+    if (generates) return g;
+  }
+  return 1; /* p = 2 */
+}
+
+/* Rader's index table: entry r holds g^r mod p (the input element loaded as FFT element r)
+ * and, as its imaginary part, the shared-memory slot q = -log_g(r + 1) mod (p - 1) that
+ * holds output element r + 1; both exact in the table's precision (p < 2^24). Returns 0
+ * when memory runs out. */
+static int put_rader_index(const zipfft__kernel_spec *s, void *table) {
+  int64_t p = s->rader_n, n = p - 1, g = zipfft__primitive_root(p), base;
+  int64_t *log = malloc((size_t)p * sizeof *log);
+  if (!log) return 0;
+  base = zipfft__table_layout_of(s).rader_index;
+  for (int64_t r = 0, v = 1; r < n; r++, v = v * g % p) log[v] = r;
+  for (int64_t r = 0, v = 1; r < n; r++, v = v * g % p)
+    put(table, base + r, s->precision, (long double)v, (long double)((n - log[r + 1]) % n));
+  free(log);
+  return 1;
+}
+
+/* Rader's sequence b[m] = exp(sign 2 pi i g^-m / p), m < n = p - 1. */
+static void rader_source(int64_t p, int sign, long double *b) {
+  int64_t g_inverse = power_mod(zipfft__primitive_root(p), p - 2, p);
+  for (int64_t m = 0, v = 1; m < p - 1; m++, v = v * g_inverse % p) {
+    long double c, sn;
+    unit_root(v, p, &c, &sn);
+    write_long_double(b, m, c, sign * sn);
+  }
+}
+
+/* The filter of a Bluestein or Rader kernel: the kernel's n-point FFT of b, divided by n,
+ * computed in long double. Bluestein's b[m] = b[n-m] = conj(c_m) for m < N, else 0;
+ * Rader's as rader_source says. Returns 0 when memory runs out. */
 static int put_filter(const zipfft__kernel_spec *s, void *table) {
   zipfft__table_layout l = zipfft__table_layout_of(s);
-  int64_t big = s->bluestein_n, n = s->n;
+  int64_t n = s->n;
   long double *b = calloc((size_t)(2 * n), sizeof *b),
               *roots = malloc((size_t)(2 * n) * sizeof *roots),
               *scratch = malloc((size_t)(2 * n) * sizeof *scratch);
   int ok = b && roots && scratch;
-  if (ok) filter_source(big, n, s->sign, write_long_double, b);
+  if (ok && s->rader_n > 0) rader_source(s->rader_n, s->sign, b);
+  if (ok && s->bluestein_n > 0) filter_source(s->bluestein_n, n, s->sign, write_long_double, b);
   for (int64_t k = 0; ok && k < n; k++) {
     long double c, sn;
     unit_root(k, n, &c, &sn);
@@ -241,7 +292,8 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
   if (zipfft__needs_chirp(s)) put_chirp(s, table);
   /* A pointwise FILTER kernel's filter is left to the plan (api/bluestein_filter.c): its
    * length is beyond what a host FFT in long double does quickly. */
-  if (zipfft__needs_filter(s) && s->pointwise == ZIPFFT__PW_NONE && !put_filter(s, table)) {
+  if ((s->rader_n > 0 && !put_rader_index(s, table)) ||
+      (zipfft__needs_filter(s) && s->pointwise == ZIPFFT__PW_NONE && !put_filter(s, table))) {
     free(table);
     return NULL;
   }

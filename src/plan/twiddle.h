@@ -15,15 +15,17 @@ struct zipfft__kernel_spec;
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
  * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
- * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around, divided by n. */
+ * - rader_index: Rader kernels' n entries (g^r mod p, the slot of output r + 1), exact;
+ * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around (Bluestein) or
+ *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n. */
 typedef struct zipfft__table_layout {
-  int64_t split, large_low, large_high, chirp, filter, count;
+  int64_t split, large_low, large_high, chirp, rader_index, filter, count;
   int large_shift;
 } zipfft__table_layout;
 zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
 
 /* 1 when the kernel's table holds Bluestein's chirp (Bluestein kernels, chirp gathers and
- * scatters), respectively its filter (Bluestein kernels, pointwise FILTER kernels). */
+ * scatters), respectively a filter (Bluestein and Rader kernels, pointwise FILTER kernels). */
 int zipfft__needs_chirp(const struct zipfft__kernel_spec *s);
 int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
 
@@ -37,6 +39,9 @@ void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b
  * precision, rounded to the kernel's precision. */
 void zipfft__put_filter_spectrum(const struct zipfft__kernel_spec *s, const double *spectrum,
                                  void *table);
+
+/* The smallest primitive root modulo a prime p (< 2^31): the g of Rader's method. */
+int64_t zipfft__primitive_root(int64_t p);
 
 /* Offset (in complex elements) of pass p's twiddles in the Stockham table of a spec. */
 int64_t zipfft__stockham_twiddle_offset(const struct zipfft__kernel_spec *s, int pass);
