@@ -185,7 +185,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",
              (long long)s->bluestein_n);
   if (s->rader_n)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rd%lld",
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rds%lld",
              (long long)s->rader_n);
   if (s->pointwise)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pw%d_%lld", (int)s->pointwise,

@@ -104,11 +104,11 @@ typedef struct zipfft__kernel_spec {
    * outputs are multiplied by the chirp again. */
   int64_t bluestein_n;
   /* When > 0, a prime p: the kernel computes a transform of length p by Rader's method, n =
-   * p - 1. Element g^r mod p of the input (g a primitive root) is loaded as element r, the
-   * n-point FFT multiplied by the spectrum of b[m] = exp(sign 2 pi i g^-m / p) (the table's
-   * filter) and transformed back gives X[g^-q] - x[0] in slot q of shared memory; x[0] and
-   * X[0] = x[0] + the first FFT's element 0 wait in two slots per transform after the
-   * transforms' exchange area. */
+   * p - 1. Element g^r mod p of the input (g a primitive root) becomes FFT element r (the
+   * rows pass through shared memory to be permuted), the n-point FFT multiplied by the
+   * spectrum of b[m] = exp(sign 2 pi i g^-m / p) (the table's filter) and transformed back
+   * gives X[g^-q] - x[0] in slot q of shared memory; x[0] and X[0] = x[0] + the first FFT's
+   * element 0 wait in two slots per transform after the transforms' exchange area. */
   int64_t rader_n;
   /* Not NONE: a pointwise kernel (pass_count 0) over pointwise_range positions per row.
    * Its kind applies to the loads of the gathers and to the stores of the scatters (the
