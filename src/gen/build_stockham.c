@@ -978,23 +978,26 @@ static void emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
                           ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
-/* The slot q = -log_g(e) mod n that holds output element e > 0 after the second FFT (the
- * index table's imaginary part at e - 1). */
-static const zipfft__expr *rader_output_slot(zipfft__stockham_build *c, zipfft__block *g,
-                                             const zipfft__expr *e) {
+/* Rader's index table at element e > 0: the FFT element log_g(e) that input element e
+ * becomes (part 0), or the slot -log_g(e) mod n that holds output element e after the
+ * second FFT (part 1). */
+static const zipfft__expr *rader_index(zipfft__stockham_build *c, zipfft__block *g,
+                                       const zipfft__expr *e, int part) {
   zipfft__cval entry = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).rader_index,
                                            bin(c, ZIPFFT__OP_SUB, e, i32(c, 1)));
-  return let_bounded(c, g, "rq", zipfft__e_cast(c->a, ZIPFFT__T_I32, entry.im), c->s->n);
+  return let_bounded(c, g, "ri", zipfft__e_cast(c->a, ZIPFFT__T_I32, part ? entry.im : entry.re),
+                     c->s->n);
 }
 
-/* The FFT element r = log_g(e) = (n - q) mod n that input element e > 0 becomes. */
-static const zipfft__expr *rader_log(zipfft__stockham_build *c, zipfft__block *g,
-                                     const zipfft__expr *e) {
-  const zipfft__expr *q = rader_output_slot(c, g, e);
-  return let_bounded(c, g, "rl",
-                     bin(c, ZIPFFT__OP_MOD, bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), q),
-                         i32(c, c->s->n)),
-                     c->s->n);
+/* Opens, for a thread's element i of a transform (element e), the branch of e = 0 in
+ * *zero (only i = 0 can hold it; NULL otherwise) and returns the branch of e > 0. */
+static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__block *g, int i,
+                                             const zipfft__expr *e, zipfft__block **zero) {
+  *zero = NULL;
+  if (i > 0) return g;
+  zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
+  *zero = &first->u.if_.then_block;
+  return &first->u.if_.else_block;
 }
 
 /* Rader, before the first FFT (which starts from shared memory): each transform's row
@@ -1015,17 +1018,13 @@ static void emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) {
       zipfft__block *g = open_element(c, targets[v], &k, i, c->s->rader_n, &e);
       zipfft__cval x = zipfft__zero_value(c, g, "x", 0);
       zipfft__emit_load_element(c, g, &x, base, e, access_of_branch[v]);
-      zipfft__block *rest = g;
-      if (i == 0) {
-        zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
-        zipfft__block *zero = &first->u.if_.then_block;
+      zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
+      if (zero)
         zipfft__s_store_complex(c->a, zero, c->smem, rader_slot(c, zero, &k), x.re, x.im,
                                 ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-        rest = &first->u.if_.else_block;
-      }
       zipfft__s_store_complex(c->a, rest, c->smem,
-                              zipfft__shared_index(c, &k, rader_log(c, rest, e)), x.re, x.im,
-                              ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+                              zipfft__shared_index(c, &k, rader_index(c, rest, e, 0)), x.re,
+                              x.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     }
   zipfft__s_barrier(c->a, body);
 }
@@ -1054,7 +1053,7 @@ static void emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *
 static zipfft__cval rader_output(zipfft__stockham_build *c, zipfft__block *g,
                                  const zipfft__thread_coords *k, const zipfft__expr *e,
                                  zipfft__cval x0) {
-  const zipfft__expr *q = rader_output_slot(c, g, e);
+  const zipfft__expr *q = rader_index(c, g, e, 1);
   zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, k, q));
   return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x0.re, y.re), bin(c, ZIPFFT__OP_SUB, x0.im, y.im)};
 }
@@ -1066,14 +1065,11 @@ static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__expr *base, zipfft__access access) {
   const zipfft__expr *slot = rader_slot(c, g, k);
   zipfft__cval x0 = shared_value(c, g, slot);
-  zipfft__block *rest = g;
-  if (i == 0) {
-    zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
-    zipfft__block *zero = &first->u.if_.then_block;
+  zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
+  if (zero) {
     zipfft__cval y0 = shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)));
     zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
                                access);
-    rest = &first->u.if_.else_block;
   }
   zipfft__emit_store_element(c, rest, zipfft__finish_output(c, rest, NULL, e,
                                                             rader_output(c, rest, k, e, x0)),

@@ -221,18 +221,18 @@ int64_t zipfft__primitive_root(int64_t p) {
   return 1; /* p = 2 */
 }
 
-/* Rader's index table: entry r holds g^r mod p (the input element loaded as FFT element r)
- * and, as its imaginary part, the shared-memory slot q = -log_g(r + 1) mod (p - 1) that
- * holds output element r + 1; both exact in the table's precision (p < 2^24). Returns 0
- * when memory runs out. */
+/* Rader's index table: entry r, for element e = r + 1, holds log_g(e) (the FFT element
+ * that input element e becomes) and, as its imaginary part, -log_g(e) mod (p - 1) (the
+ * shared-memory slot that holds output element e after the second FFT); both exact in the
+ * table's precision (p < 2^24). Returns 0 when memory runs out. */
 static int put_rader_index(const zipfft__kernel_spec *s, void *table) {
   int64_t p = s->rader_n, n = p - 1, g = zipfft__primitive_root(p), base;
   int64_t *log = malloc((size_t)p * sizeof *log);
   if (!log) return 0;
   base = zipfft__table_layout_of(s).rader_index;
   for (int64_t r = 0, v = 1; r < n; r++, v = v * g % p) log[v] = r;
-  for (int64_t r = 0, v = 1; r < n; r++, v = v * g % p)
-    put(table, base + r, s->precision, (long double)v, (long double)((n - log[r + 1]) % n));
+  for (int64_t e = 1; e < p; e++)
+    put(table, base + e - 1, s->precision, (long double)log[e], (long double)((n - log[e]) % n));
   free(log);
   return 1;
 }

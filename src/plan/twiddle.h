@@ -15,7 +15,7 @@ struct zipfft__kernel_spec;
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
  * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
- * - rader_index: Rader kernels' n entries (g^r mod p, the slot of output r + 1), exact;
+ * - rader_index: Rader kernels' n entries, for e = 1..p-1: log_g(e) and -log_g(e) mod n, exact;
  * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around (Bluestein) or
  *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n. */
 typedef struct zipfft__table_layout {
