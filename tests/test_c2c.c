@@ -640,7 +640,8 @@ static void run_full_sweep(void) {
   }
 }
 
-/* Full tier, Bluestein and four-step: every prime up to 1024 (fp32 forward, fp64 inverse),
+/* Full tier, Rader, Bluestein and four-step: every prime up to 1024 (fp32 forward, fp64
+ * inverse; Rader's method where p - 1 is 31-smooth, Bluestein's elsewhere),
  * and long lengths split over 2 to 4 kernels with lowered single-kernel limits. */
 static void run_full_bluestein_fourstep(void) {
   for (int64_t n = 17; n <= 1024; n++) {
