@@ -46,6 +46,10 @@ enum {
  * - Bluestein kernels take at most 12 (10007 padded to 20160: radix 32 1.08x, 12 1.51x
  *   cuFFT; 4099 padded to 8232: 2.06 -> 2.14x), except at padded lengths 2^a, 3 * 2^a and
  *   5 * 2^a, where 16 makes the passes few and even (see bluestein_kernel_length).
+ *   Rader kernels, whose length p - 1 is not chosen, keep the ordinary rule: H100, % of
+ *   copy bandwidth with Bluestein's cap -> the ordinary one, fp32 257 = 16x16 56.6 ->
+ *   84.8, 7681 = 24x20x16 33.2 -> 35.2, 12289 = 32x32x12 30.2 -> 40.5 (43.3 as 16x16x16x3
+ *   with a cap of 16), fp64 257 73.3 -> 85.5, 7681 35.5 -> 36.6.
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 /* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
 static int statistics_radix(const zipfft__kernel_spec *s) {
@@ -80,7 +84,7 @@ static int max_radix(const zipfft__kernel_spec *s) {
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int cap = s->statistics                              ? statistics_radix(s)
             : env && *env                              ? atoi(env)
-            : zipfft__convolution_kernel(s)            ? bluestein_radix(s)
+            : s->bluestein_n > 0                       ? bluestein_radix(s)
             : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
                                                        : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
