@@ -86,7 +86,8 @@ static split choose_split(zipfft_precision precision, int64_t n, const zipfft__t
   split s = {0};
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
   int fewest = env && *env ? atoi(env) : 2;
-  for (int strict = 1; strict >= 0; strict--)
+  const char *loose = getenv("ZIPFFT_FOURSTEP_STRICT"); /* tuning: 0 ignores the good sizes */
+  for (int strict = loose && *loose == '0' ? 0 : 1; strict >= 0; strict--)
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
       if (split_into(precision, n, count, strict, t, &s)) return s;
