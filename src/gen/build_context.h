@@ -1,5 +1,6 @@
 /* build_context.h - the state and small helpers shared by the files that build a
- * single-kernel Stockham pass (build_stockham.c, build_real_split.c). */
+ * single-kernel Stockham pass (build_stockham.c, build_convolution.c, build_statistics.c,
+ * build_real_split.c, ...). */
 #ifndef ZIPFFT_BUILD_CONTEXT_H
 #define ZIPFFT_BUILD_CONTEXT_H
 
@@ -45,6 +46,8 @@ typedef struct pass_shape {
   int64_t m;       /* n / radix: butterflies of the whole transform */
   int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
 } pass_shape;
+
+enum { ZIPFFT__MAX_VALUES = 64 }; /* complex values one thread holds in one pass */
 
 static inline const zipfft__expr *i32(zipfft__stockham_build *c, int64_t v) {
   return zipfft__e_i32(c->a, v);
@@ -153,6 +156,50 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
                                          const zipfft__expr *column, const zipfft__expr *e,
                                          zipfft__cval y);
+/* The column m of the four-step twiddle: the innermost batch digit of transform g (I64);
+ * NULL when the kernel has no such twiddle. */
+const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipfft__block *blk,
+                                                 const zipfft__thread_coords *k);
+/* gen/build_convolution.c. Rader, before the first FFT: the input row in generator order in
+ * shared memory, x[0] in its slot (then a barrier). */
+void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body);
+/* Bluestein and Rader, between the two FFTs: the first FFT's result in shared memory
+ * multiplied by the filter and conjugated (Rader also keeps X[0]). */
+void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *body);
+/* The stores of a kernel whose last pass left its result in shared memory: natural order
+ * (Rader's through its output permutation), four-step twiddle and scale applied. */
+void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body);
+/* The shape of pass p of the spec's FFT. */
+pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p);
+/* Butterfly index j = t + b*threads for each butterfly b of this thread. */
+void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
+                                    const zipfft__thread_coords *k, const pass_shape *ps,
+                                    const zipfft__expr **j);
+/* Non-NULL when butterfly b may lie past m (only the last one, when threads do not divide m). */
+const zipfft__expr *zipfft__butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
+                                            const zipfft__expr *j);
+/* Number of leading elements of a row (as the last pass addresses them) that are stored. */
+int64_t zipfft__store_bound(const zipfft__kernel_spec *s);
+/* Opens `if (index < extent)` when the extent is set (> 0); else returns g itself. */
+zipfft__block *zipfft__open_within(zipfft__stockham_build *c, zipfft__block *g,
+                                   const zipfft__expr *index, int64_t extent);
+/* The loop index (I64) of signal `which` (0 or 1) of the current iteration: the loop
+ * variable, or with signal_pairs 2 p + which. */
+const zipfft__expr *zipfft__loop_signal(zipfft__stockham_build *c, int which);
+/* 1 (condition) when the current iteration of a signal_pairs loop has its second signal. */
+const zipfft__expr *zipfft__second_signal_present(zipfft__stockham_build *c);
+/* gen/build_statistics.c. Declares the maxima and indices (registers live across the loop's
+ * barriers), clears the thread's sums in shared memory, and opens the loop over the
+ * signals; returns its body. */
+zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body);
+/* Folds output element e (slot `slot` of the last pass) of the current signal, or of both
+ * with signal_pairs, into the statistics. */
+void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
+                               const zipfft__expr *e, zipfft__cval y);
+/* After the loop: each register set merged into the statistics arrays (the kernel's out)
+ * at its output position, with the signal index made absolute (first_index + loop index),
+ * four pixels to a call so that their reads go out together. */
+void zipfft__emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body);
 /* Everything of a single kernel between its coordinates and its statistics: the merge of
  * C2R_HALF, the FFT (or Bluestein's two with the multiply between them, or a fused
  * correlation's), and the stores (direct, staged through shared memory, or split). */

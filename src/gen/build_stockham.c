@@ -8,7 +8,6 @@
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
 
-enum { max_values = 64 }; /* complex values one thread holds in one pass */
 
 /* x / by or x % by (op) of a non-negative x: a shift or a mask when by is a power of two,
  * which also shows the compiler the result's range. */
@@ -48,7 +47,7 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
   return k;
 }
 
-static pass_shape shape_of(const zipfft__kernel_spec *s, int p) {
+pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p) {
   pass_shape ps;
   ps.radix = s->radices[p];
   ps.ns = 1;
@@ -58,8 +57,7 @@ static pass_shape shape_of(const zipfft__kernel_spec *s, int p) {
   return ps;
 }
 
-/* Butterfly index j = t + b*threads for each butterfly b of this thread. */
-static void emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
+void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
                                    const zipfft__thread_coords *k, const pass_shape *ps,
                                    const zipfft__expr **j) {
   for (int b = 0; b < ps->butterflies; b++)
@@ -67,8 +65,7 @@ static void emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk
         let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
 }
 
-/* Non-NULL when butterfly b may lie past m (only the last one, when threads do not divide m). */
-static const zipfft__expr *butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
+const zipfft__expr *zipfft__butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
                                            const zipfft__expr *j) {
   int64_t covered = (int64_t)ps->butterflies * c->s->threads_per_fft;
   if (covered == ps->m || b != ps->butterflies - 1) return NULL;
@@ -148,8 +145,7 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
   return bin(c, ZIPFFT__OP_ADD, base, scaled);
 }
 
-/* Opens `if (index < extent)` when the extent is set (> 0); else returns g itself. */
-static zipfft__block *open_within(zipfft__stockham_build *c, zipfft__block *g,
+zipfft__block *zipfft__open_within(zipfft__stockham_build *c, zipfft__block *g,
                                   const zipfft__expr *index, int64_t extent) {
   return extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, index, i32(c, extent))) : g;
 }
@@ -158,23 +154,20 @@ static zipfft__block *open_within(zipfft__stockham_build *c, zipfft__block *g,
 static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const zipfft__var *re,
                              const zipfft__expr *base, const zipfft__expr *at,
                              zipfft__access access) {
-  zipfft__s_load_real(c->a, open_within(c, g, at, c->s->load_extent), re, c->in,
+  zipfft__s_load_real(c->a, zipfft__open_within(c, g, at, c->s->load_extent), re, c->in,
                       zipfft__global_offset(c, base, at, c->s->in_stride), access,
                       c->s->in_storage);
 }
 
-/* The loop index (I64) of signal `which` (0 or 1) of the current iteration: the loop
- * variable, or with signal_pairs 2 p + which. */
-static const zipfft__expr *loop_signal(zipfft__stockham_build *c, int which) {
+const zipfft__expr *zipfft__loop_signal(zipfft__stockham_build *c, int which) {
   const zipfft__expr *sig = var(c, c->signal);
   if (!c->s->signal_pairs) return sig;
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, zipfft__e_int(c->a, ZIPFFT__T_I64, 2)),
              zipfft__e_int(c->a, ZIPFFT__T_I64, which));
 }
 
-/* 1 (condition) when the current iteration of a signal_pairs loop has its second signal. */
-static const zipfft__expr *second_signal_present(zipfft__stockham_build *c) {
-  return bin(c, ZIPFFT__OP_LT, loop_signal(c, 1), var(c, c->loop_count));
+const zipfft__expr *zipfft__second_signal_present(zipfft__stockham_build *c) {
+  return bin(c, ZIPFFT__OP_LT, zipfft__loop_signal(c, 1), var(c, c->loop_count));
 }
 
 /* Where element e (in [lo, hi) when known: lo >= 0, hi > 0) of a full-length C2R
@@ -212,7 +205,7 @@ static void load_signal_pair(zipfft__stockham_build *c, zipfft__block *g, const 
     low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, n / 2)));
     at = let(c, g, "a", zipfft__e_select(c->a, low, e, mirrored));
   }
-  g = open_within(c, g, at, c->s->load_extent);
+  g = zipfft__open_within(c, g, at, c->s->load_extent);
   const zipfft__var *br = zipfft__var_new(c->a, "br", ZIPFFT__T_REAL),
                     *bi = zipfft__var_new(c->a, "bi", ZIPFFT__T_REAL);
   zipfft__s_decl(c->a, g, br, zipfft__e_real(c->a, 0));
@@ -222,7 +215,7 @@ static void load_signal_pair(zipfft__stockham_build *c, zipfft__block *g, const 
                          c->s->in_storage);
   const zipfft__expr *base_b =
       bin(c, ZIPFFT__OP_ADD, base, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
-  zipfft__s_load_complex(c->a, open_if(c, g, second_signal_present(c)), br, bi, c->in,
+  zipfft__s_load_complex(c->a, open_if(c, g, zipfft__second_signal_present(c)), br, bi, c->in,
                          zipfft__global_offset(c, base_b, at, c->s->in_stride), access,
                          c->s->in_storage);
   /* the imaginary parts as Z needs them: conjugated above n/2, zero at DC and Nyquist */
@@ -277,7 +270,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, n), e));
     if (c->s->load_extent > 0) e = let(c, g, "a", e);
   }
-  g = open_within(c, g, e, c->s->load_extent);
+  g = zipfft__open_within(c, g, e, c->s->load_extent);
   zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, c->s->in_stride),
                          access, c->s->in_storage);
   if (low)
@@ -289,7 +282,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
 static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                               const zipfft__expr *at, const zipfft__expr *value,
                               zipfft__access access) {
-  zipfft__s_store_real(c->a, open_within(c, g, at, c->s->store_extent), c->out,
+  zipfft__s_store_real(c->a, zipfft__open_within(c, g, at, c->s->store_extent), c->out,
                        zipfft__global_offset(c, base, at, c->s->out_stride), value, access,
                        c->s->out_storage);
 }
@@ -311,7 +304,7 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
   }
   if (c->s->kind == ZIPFFT__KIND_R2C)
     g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, zipfft__logical_length(c->s) / 2)));
-  g = open_within(c, g, e, c->s->store_extent);
+  g = zipfft__open_within(c, g, e, c->s->store_extent);
   zipfft__s_store_complex(c->a, g, c->out, zipfft__global_offset(c, base, e, c->s->out_stride),
                           y.re, y.im, access, c->s->out_storage);
 }
@@ -337,7 +330,7 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   open_alignment_branches(c, open_if(c, blk, k->active), targets);
   for (int v = 0; v < 2; v++) {
     for (int b = 0; b < ps->butterflies; b++) {
-      zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
+      zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
         if (padding_slot(c, ps, r)) continue; /* a constant zero */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
@@ -423,7 +416,7 @@ static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block
                                         const zipfft__expr **j, zipfft__cval *x) {
   const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
   for (int b = 0; b < ps->butterflies; b++) {
-    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     for (int r = 0; r < ps->radix; r++)
       multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
                            &x[b * ps->radix + r]);
@@ -436,7 +429,7 @@ static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
   for (int b = 0; b < ps->butterflies; b++) {
-    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
     shared_indices(c, g, k, j[b], ps->m, ps->radix, 0, idx);
     for (int r = 0; r < ps->radix; r++) {
@@ -534,7 +527,7 @@ static void emit_twiddle_staging(zipfft__stockham_build *c, zipfft__block *body)
   zipfft__s_comment(c->a, body, "twiddles staged in shared memory");
   int64_t base = zipfft__shared_twiddle_base(c->s);
   for (int p = 1; p < c->s->pass_count; p++) {
-    int64_t ns = shape_of(c->s, p).ns;
+    int64_t ns = zipfft__pass_shape_of(c->s, p).ns;
     int radix = c->s->radices[p];
     for (int q = 1; q < radix; q++) {
       if (!zipfft__twiddle_read(q)) continue;
@@ -563,7 +556,7 @@ static void emit_shared_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
-    zipfft__block *g = open_if(c, blk, butterfly_guard(c, ps, b, j[b]));
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)),
                                    i32(c, ps->ns * ps->radix));
     const zipfft__expr *dst =
@@ -597,10 +590,8 @@ zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, 
   return zipfft__load_value(c, blk, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
-/* The column m of the four-step twiddle: the innermost batch digit of transform g (I64);
- * NULL when the kernel has no such twiddle. */
-static const zipfft__expr *large_twiddle_column(zipfft__stockham_build *c, zipfft__block *blk,
-                                                const zipfft__thread_coords *k) {
+const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipfft__block *blk,
+                                                 const zipfft__thread_coords *k) {
   if (c->s->twiddle_length == 0) return NULL;
   int inner = c->s->batch_dims - 1;
   return let(
@@ -644,209 +635,11 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
   return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, y.re, scale), bin(c, ZIPFFT__OP_MUL, y.im, scale)};
 }
 
-/* Number of leading elements of a row (as the last pass addresses them) that are stored. */
-static int64_t store_bound(const zipfft__kernel_spec *s) {
+int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
   int64_t extent = s->store_extent;
   if (extent == 0) return s->n;
   if (s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2;
   return extent < s->n ? extent : s->n;
-}
-
-/* The statistics of a thread: for each slot (butterfly b, radix index r of the last pass)
- * and each real it holds (2 for C2R_HALF), the maximum and the loop index of the signal
- * that gave it in registers, the sum and the sum of squares as one complex value in
- * shared memory after the transforms' exchange area (element shared_base + i * threads +
- * thread: neighbouring threads on neighbouring elements). Keeping the sums out of the
- * registers lets more blocks share a multiprocessor. */
-struct zipfft__stats_regs {
-  int count;
-  const zipfft__var **max, **index;
-  int64_t shared_base;
-};
-
-/* Real p (0 or 1) of output element e: its position in the row and its value. */
-static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__expr *e, int p) {
-  if (zipfft__statistics_reals_per_slot(c->s) == 1) return e;
-  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
-}
-
-/* Shared-memory element of the sums of the thread's real i. */
-static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
-  int64_t first = c->stats->shared_base + (int64_t)i * zipfft__c2c_block_threads(c->s);
-  return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
-}
-
-/* The loop index of signal `which` as the statistics keep it (I32). */
-static const zipfft__expr *signal_index(zipfft__stockham_build *c, int which) {
-  return zipfft__e_cast(c->a, ZIPFFT__T_I32, loop_signal(c, which));
-}
-
-/* Raises statistic i's maximum to v, with signal index `index`, where v is higher and
- * `also` (NULL: nothing more) holds. */
-static void raise_maximum(zipfft__stockham_build *c, zipfft__block *blk, int i,
-                          const zipfft__expr *also, const zipfft__expr *v,
-                          const zipfft__expr *index) {
-  const struct zipfft__stats_regs *st = c->stats;
-  const zipfft__expr *higher = bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v);
-  zipfft__block *g = open_if(c, blk, also ? bin(c, ZIPFFT__OP_AND, also, higher) : higher);
-  zipfft__s_assign(c->a, g, st->max[i], v);
-  zipfft__s_assign(c->a, g, st->index[i], index);
-}
-
-/* Adds sum and squares to statistic i's running sums in shared memory. */
-static void add_to_sums(zipfft__stockham_build *c, zipfft__block *blk, int i,
-                        const zipfft__expr *sum, const zipfft__expr *squares) {
-  const zipfft__expr *at = let(c, blk, "sa", stats_sums_at(c, i));
-  zipfft__cval sums =
-      zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  zipfft__s_store_complex(c->a, blk, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, sum),
-                          bin(c, ZIPFFT__OP_ADD, sums.im, squares), ZIPFFT__ACCESS_VECTOR,
-                          ZIPFFT_STORAGE_DEFAULT);
-}
-
-/* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
- * first so that a tie keeps the lower index; b's only when the iteration has it. */
-static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, int i,
-                                   const zipfft__expr *e, zipfft__cval y) {
-  zipfft__block *in = open_within(c, g, e, c->s->store_extent);
-  const zipfft__expr *present = let(c, in, "pb", second_signal_present(c));
-  const zipfft__expr *va = let(c, in, "v", y.re);
-  const zipfft__expr *vb =
-      let(c, in, "v", zipfft__e_select(c->a, present, y.im, zipfft__e_real(c->a, 0)));
-  raise_maximum(c, in, i, NULL, va, signal_index(c, 0));
-  raise_maximum(c, in, i, present, vb, signal_index(c, 1));
-  add_to_sums(
-      c, in, i, bin(c, ZIPFFT__OP_ADD, va, vb),
-      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb)));
-}
-
-/* Folds output element e (slot `slot`) of the current signal into the statistics. */
-static void emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
-                              const zipfft__expr *e, zipfft__cval y) {
-  if (c->s->signal_pairs) {
-    emit_pair_stats_update(c, g, slot, e, y);
-    return;
-  }
-  for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
-    int i = slot * zipfft__statistics_reals_per_slot(c->s) + p;
-    zipfft__block *in = open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
-    const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
-    raise_maximum(c, in, i, NULL, v, signal_index(c, 0));
-    add_to_sums(c, in, i, v, bin(c, ZIPFFT__OP_MUL, v, v));
-  }
-}
-
-/* Declares the maxima and indices (registers live across the loop's barriers), clears the
- * thread's sums in shared memory, and opens the loop over the signals; returns its body. */
-static zipfft__block *open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body) {
-  struct zipfft__stats_regs *st = zipfft__arena_alloc(c->a, sizeof *st);
-  int count = (int)zipfft__statistics_reals_per_thread(c->s);
-  long double lowest = c->s->precision == ZIPFFT_F32 ? -3.0e38L : -1.0e308L;
-  if (st) {
-    st->max = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
-    st->index = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
-  }
-  if (zipfft__arena_error(c->a)) return body;
-  st->count = count;
-  st->shared_base = (int64_t)c->s->ffts_per_block * zipfft__c2c_shared_stride(c->s);
-  c->stats = st;
-  zipfft__s_comment(c->a, body, "statistics: every signal's outputs folded in");
-  for (int i = 0; i < count; i++) {
-    st->max[i] = zipfft__var_new_live(c->a, "smax", ZIPFFT__T_REAL);
-    st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
-    zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
-    zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
-    zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
-                            zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  }
-  c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
-  const zipfft__expr *iterations = var(c, c->loop_count);
-  if (c->s->signal_pairs) /* (loop_count + 1) / 2 pairs */
-    iterations = bin(c, ZIPFFT__OP_SHR,
-                     bin(c, ZIPFFT__OP_ADD, iterations, zipfft__e_int(c->a, ZIPFFT__T_I64, 1)),
-                     zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
-  return &zipfft__s_for(c->a, body, c->signal, iterations)->u.for_.body;
-}
-
-/* One output real's share of a statistics merge: its element in the arrays, whether it is
- * stored at all (I32), and its maximum, absolute signal index and sums. */
-typedef struct stats_pixel_args {
-  const zipfft__expr *at, *ok, *max, *index, *sum, *sumsq;
-} stats_pixel_args;
-
-/* The merge arguments of real i (slot slot, real p of it) of butterfly j. */
-static stats_pixel_args stats_args_of(zipfft__stockham_build *c, zipfft__block *blk,
-                                      const zipfft__expr *base, const zipfft__expr *guard,
-                                      const zipfft__expr *e, int i, int p) {
-  const struct zipfft__stats_regs *st = c->stats;
-  const zipfft__expr *pixel = stats_pixel(c, e, p);
-  const zipfft__expr *ok = guard;
-  if (c->s->store_extent > 0) {
-    const zipfft__expr *within = bin(c, ZIPFFT__OP_LT, pixel, i32(c, c->s->store_extent));
-    ok = ok ? bin(c, ZIPFFT__OP_AND, ok, within) : within;
-  }
-  const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
-  zipfft__cval sums = zipfft__load_value(c, blk, c->smem, stats_sums_at(c, i),
-                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  return (stats_pixel_args){
-      zipfft__global_offset(c, base, pixel, c->s->out_stride),
-      ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1),
-      var(c, st->max[i]),
-      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
-                       zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                       bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
-      sums.re,
-      sums.im};
-}
-
-/* Calls zstats_merge4 for up to four pixels (the missing ones skipped). */
-static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
-                            const stats_pixel_args *px, int count) {
-  enum { per_pixel = 6 };
-  const zipfft__expr *args[2 + 4 * per_pixel];
-  args[0] = var(c, c->out);
-  args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
-  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
-                                 i32(c, 0),
-                                 zipfft__e_real(c->a, 0),
-                                 zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                                 zipfft__e_real(c->a, 0),
-                                 zipfft__e_real(c->a, 0)};
-  for (int k = 0; k < 4; k++) {
-    const stats_pixel_args *a = k < count ? &px[k] : &none;
-    const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sum, a->sumsq};
-    for (int v = 0; v < per_pixel; v++) args[2 + k * per_pixel + v] = values[v];
-  }
-  zipfft__s_call(c->a, blk, "zstats_merge4", 2 + 4 * per_pixel, args);
-}
-
-/* After the loop: each register set merged into the statistics arrays (the kernel's out)
- * at its output position, with the signal index made absolute (first_index + loop index),
- * four pixels to a call so that their reads go out together. */
-static void emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
-  pass_shape ps = shape_of(c->s, c->s->pass_count - 1);
-  int reals = zipfft__statistics_reals_per_slot(c->s);
-  zipfft__s_comment(c->a, body, "statistics: merge into the arrays");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *j[max_values];
-  emit_butterfly_indices(c, body, &k, &ps, j);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  zipfft__block *active = open_if(c, body, k.active);
-  stats_pixel_args group[4];
-  int filled = 0;
-  for (int b = 0; b < ps.butterflies; b++) {
-    const zipfft__expr *guard = butterfly_guard(c, &ps, b, j[b]);
-    for (int r = 0; r < ps.radix; r++) {
-      if (r * ps.m >= store_bound(c->s)) continue;
-      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps.m));
-      for (int p = 0; p < reals; p++) {
-        group[filled++] =
-            stats_args_of(c, active, base, guard, e, (b * ps.radix + r) * reals + p, p);
-        if (filled == 4) emit_merge_call(c, active, group, filled), filled = 0;
-      }
-    }
-  }
-  if (filled > 0) emit_merge_call(c, active, group, filled);
 }
 
 /* Stores the last pass's outputs (element j + r*m) to global memory, scaled. */
@@ -854,7 +647,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
   const zipfft__expr *base = c->stats ? NULL : zipfft__batch_offset(c, blk, k, 1);
-  const zipfft__expr *column = large_twiddle_column(c, blk, k);
+  const zipfft__expr *column = zipfft__large_twiddle_column(c, blk, k);
   zipfft__block *targets[2];
   if (c->stats) /* no global accesses: one branch */
     targets[0] = open_if(c, blk, k->active);
@@ -862,13 +655,13 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
     open_alignment_branches(c, open_if(c, blk, k->active), targets);
   for (int v = 0; v < (c->stats ? 1 : 2); v++) {
     for (int b = 0; b < ps->butterflies; b++) {
-      zipfft__block *g = open_if(c, targets[v], butterfly_guard(c, ps, b, j[b]));
+      zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
       for (int r = 0; r < ps->radix; r++) {
-        if (r * ps->m >= store_bound(c->s)) continue; /* cropped */
+        if (r * ps->m >= zipfft__store_bound(c->s)) continue; /* cropped */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         zipfft__cval out = zipfft__finish_output(c, g, column, e, y[b * ps->radix + r]);
         if (c->stats)
-          emit_stats_update(c, g, b * ps->radix + r, e, out);
+          zipfft__emit_stats_update(c, g, b * ps->radix + r, e, out);
         else
           zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
       }
@@ -881,7 +674,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
 static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *body,
                                    const zipfft__thread_coords *k, const pass_shape *ps, int p,
                                    const zipfft__expr **j, zipfft__cval *x, int to_global) {
-  zipfft__cval y[max_values];
+  zipfft__cval y[ZIPFFT__MAX_VALUES];
   emit_compute(c, body, ps, p, j, x, y);
   if (c->keep_outputs && p == c->s->pass_count - 1) {
     c->handoff = zipfft__arena_alloc(c->a, sizeof y);
@@ -901,18 +694,18 @@ static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *bod
  * before overwriting it. A pass whose outputs are kept needs no barrier after it. */
 static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int from_shared,
                       int to_global) {
-  pass_shape ps = shape_of(c->s, p);
+  pass_shape ps = zipfft__pass_shape_of(c->s, p);
   int takes = p == 0 && c->handoff != NULL;
   int keeps = p == c->s->pass_count - 1 && c->keep_outputs;
   from_shared = p > 0 || from_shared;
   to_global = p == c->s->pass_count - 1 && to_global;
-  const zipfft__expr *j[max_values];
-  zipfft__cval x[max_values];
+  const zipfft__expr *j[ZIPFFT__MAX_VALUES];
+  zipfft__cval x[ZIPFFT__MAX_VALUES];
   zipfft__s_comment(
       c->a, body,
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  emit_butterfly_indices(c, body, &k, &ps, j);
+  zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
   declare_values(c, body, &ps, from_shared && !to_global && !takes, !from_shared && !takes, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
@@ -925,7 +718,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (!to_global) {
       zipfft__s_barrier(c->a, body);
       k = zipfft__emit_coords(c, body);
-      emit_butterfly_indices(c, body, &k, &ps, j);
+      zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
     }
   }
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
@@ -938,172 +731,6 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
   for (int p = 0; p < c->s->pass_count; p++) emit_pass(c, body, p, from_shared, to_global);
 }
 
-/* Loads the complex value at shared-memory index `at`. */
-static zipfft__cval shared_value(zipfft__stockham_build *c, zipfft__block *blk,
-                                 const zipfft__expr *at) {
-  return zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-}
-
-/* Elements e = t + i*T (T threads per transform) of this thread's transform, one at a time:
- * opens the block for element i (guarded by e < limit and the transform being active). */
-static zipfft__block *open_element(zipfft__stockham_build *c, zipfft__block *body,
-                                   const zipfft__thread_coords *k, int i, int64_t limit,
-                                   const zipfft__expr **e) {
-  *e = let(c, body, "e", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)i * c->s->threads_per_fft)));
-  return open_if(c, body,
-                 bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LT, *e, i32(c, limit))));
-}
-
-static int elements_per_thread(const zipfft__kernel_spec *s, int64_t limit) {
-  return (int)((limit + s->threads_per_fft - 1) / s->threads_per_fft);
-}
-
-/* Shared-memory index of transform f's x[0] slot (X[0] is the next one). */
-static const zipfft__expr *rader_slot(zipfft__stockham_build *c, zipfft__block *g,
-                                      const zipfft__thread_coords *k) {
-  return let(c, g, "rs",
-             bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__rader_slot(c->s, 0)),
-                 bin(c, ZIPFFT__OP_MUL, k->f, i32(c, 2))));
-}
-
-/* Rader, by the thread of FFT element 0 (holding a = that element, the input's sum less
- * x[0]) before the second FFT: keeps X[0] = x[0] + a in the slot after x[0]'s. */
-static void emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
-                                    const zipfft__thread_coords *k, zipfft__cval a) {
-  zipfft__block *first = open_if(c, g, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
-  const zipfft__expr *slot = rader_slot(c, first, k);
-  zipfft__cval x0 = zipfft__cval_materialize(c->a, first, shared_value(c, first, slot));
-  zipfft__s_store_complex(c->a, first, c->smem, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
-                          bin(c, ZIPFFT__OP_ADD, x0.re, a.re), bin(c, ZIPFFT__OP_ADD, x0.im, a.im),
-                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-}
-
-/* Rader's index table at element e > 0: the FFT element log_g(e) that input element e
- * becomes (part 0), or the slot -log_g(e) mod n that holds output element e after the
- * second FFT (part 1). */
-static const zipfft__expr *rader_index(zipfft__stockham_build *c, zipfft__block *g,
-                                       const zipfft__expr *e, int part) {
-  zipfft__cval entry = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).rader_index,
-                                           bin(c, ZIPFFT__OP_SUB, e, i32(c, 1)));
-  return let_bounded(c, g, "ri", zipfft__e_cast(c->a, ZIPFFT__T_I32, part ? entry.im : entry.re),
-                     c->s->n);
-}
-
-/* Opens, for a thread's element i of a transform (element e), the branch of e = 0 in
- * *zero (only i = 0 can hold it; NULL otherwise) and returns the branch of e > 0. */
-static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__block *g, int i,
-                                             const zipfft__expr *e, zipfft__block **zero) {
-  *zero = NULL;
-  if (i > 0) return g;
-  zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
-  *zero = &first->u.if_.then_block;
-  return &first->u.if_.else_block;
-}
-
-/* Rader, before the first FFT (which starts from shared memory): each transform's row
- * loaded in natural order (coalesced) and stored in shared memory in generator order
- * (input element e at FFT element log_g(e)), x[0] in its slot. Measured on an H100
- * against gathering g^r mod p from global memory in the first pass: fp64 7681 26.0 ->
- * 35.1% of the copy bandwidth, fp64 257 71.8 -> 73.4, fp32 257, 7681 and 12289 within
- * 0.4. */
-static void emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__s_comment(c->a, body, "Rader: the input in generator order in shared memory");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
-  zipfft__block *targets[2];
-  open_alignment_branches(c, body, targets);
-  for (int v = 0; v < 2; v++)
-    for (int i = 0; i < elements_per_thread(c->s, c->s->rader_n); i++) {
-      const zipfft__expr *e;
-      zipfft__block *g = open_element(c, targets[v], &k, i, c->s->rader_n, &e);
-      zipfft__cval x = zipfft__zero_value(c, g, "x", 0);
-      zipfft__emit_load_element(c, g, &x, base, e, access_of_branch[v]);
-      zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
-      if (zero)
-        zipfft__s_store_complex(c->a, zero, c->smem, rader_slot(c, zero, &k), x.re, x.im,
-                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-      zipfft__s_store_complex(c->a, rest, c->smem,
-                              zipfft__shared_index(c, &k, rader_index(c, rest, e, 0)), x.re,
-                              x.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    }
-  zipfft__s_barrier(c->a, body);
-}
-
-/* Bluestein and Rader, between the two FFTs: z = conj(Z * filter) in shared memory, so
- * that the second forward FFT computes the conjugate of the inverse one. */
-static void emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__s_comment(c->a, body, "convolution: multiply by the filter, conjugate");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  int64_t filter = zipfft__table_layout_of(c->s).filter;
-  for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
-    const zipfft__expr *e;
-    zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
-    const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
-    zipfft__cval a = zipfft__cval_materialize(c->a, g, shared_value(c, g, at));
-    if (i == 0 && c->s->rader_n > 0) emit_rader_first_output(c, g, &k, a);
-    zipfft__cval z = zipfft__cval_materialize(
-        c->a, g, zipfft__cval_mul(c->a, a, zipfft__table_value(c, g, filter, e)));
-    zipfft__s_store_complex(c->a, g, c->smem, at, z.re, zipfft__e_neg(c->a, z.im),
-                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  }
-}
-
-/* Rader's output element e > 0 of this thread's transform, x[0] given: x[0] + conj(y[q])
- * for the slot q of e. */
-static zipfft__cval rader_output(zipfft__stockham_build *c, zipfft__block *g,
-                                 const zipfft__thread_coords *k, const zipfft__expr *e,
-                                 zipfft__cval x0) {
-  const zipfft__expr *q = rader_index(c, g, e, 1);
-  zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, k, q));
-  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x0.re, y.re), bin(c, ZIPFFT__OP_SUB, x0.im, y.im)};
-}
-
-/* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else
- * rader_output. */
-static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
-                             const zipfft__thread_coords *k, int i, const zipfft__expr *e,
-                             const zipfft__expr *base, zipfft__access access) {
-  const zipfft__expr *slot = rader_slot(c, g, k);
-  zipfft__cval x0 = shared_value(c, g, slot);
-  zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
-  if (zero) {
-    zipfft__cval y0 = shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)));
-    zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
-                               access);
-  }
-  zipfft__emit_store_element(c, rest, zipfft__finish_output(c, rest, NULL, e,
-                                                            rader_output(c, rest, k, e, x0)),
-                             base, e, access);
-}
-
-/* The store phase of kernels whose last pass left the result in shared memory (natural
- * order): element e of each transform is read back and stored, with neighbouring threads
- * on neighbouring transforms when store_major. */
-static void emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__s_comment(c->a, body, "stores from shared memory");
-  zipfft__thread_coords k =
-      zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  const zipfft__expr *column = large_twiddle_column(c, body, &k);
-  int64_t limit = zipfft__logical_length(c->s);
-  if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
-  if (c->s->store_extent > 0 && c->s->store_extent < limit) limit = c->s->store_extent;
-  zipfft__block *targets[2];
-  open_alignment_branches(c, body, targets);
-  for (int v = 0; v < 2; v++)
-    for (int i = 0; i < elements_per_thread(c->s, limit); i++) {
-      const zipfft__expr *e;
-      zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
-      if (c->s->rader_n > 0) {
-        emit_rader_store(c, g, &k, i, e, base, access_of_branch[v]);
-        continue;
-      }
-      zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
-      zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
-                                 access_of_branch[v]);
-    }
-}
-
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
@@ -1113,12 +740,12 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
   c->keep_outputs = zipfft__fused_handoff(spec);
-  if (spec->rader_n > 0) emit_rader_staging(c, body);
+  if (spec->rader_n > 0) zipfft__emit_rader_staging(c, body);
   zipfft__emit_fft(c, body, spec->kind == ZIPFFT__KIND_C2R_HALF || spec->rader_n > 0,
                    !staged && !two);
   if (two) {
     if (zipfft__convolution_kernel(spec)) {
-      emit_convolution_multiply(c, body);
+      zipfft__emit_convolution_multiply(c, body);
       zipfft__s_barrier(c->a, body);
     } else {
       c->multiply_on_load = 1; /* the spectrum multiply in the next FFT's first pass */
@@ -1128,7 +755,7 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   if (spec->kind == ZIPFFT__KIND_R2C_HALF)
     zipfft__emit_split(c, body);
   else if (staged)
-    emit_staged_stores(c, body);
+    zipfft__emit_staged_stores(c, body);
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
@@ -1145,8 +772,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   for (int p = 0; p < s->pass_count; p++) {
     if (s->radices[p] < 1 || s->radices[p] > ZIPFFT__MAX_RADIX) return "bad radix";
     product *= s->radices[p];
-    pass_shape ps = shape_of(s, p);
-    if ((int64_t)ps.butterflies * ps.radix > max_values) return "too many values per thread";
+    pass_shape ps = zipfft__pass_shape_of(s, p);
+    if ((int64_t)ps.butterflies * ps.radix > ZIPFFT__MAX_VALUES) return "too many values per thread";
   }
   if (product != s->n) return "radices do not multiply to n";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
@@ -1218,12 +845,12 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   if (spec->shared_twiddles) emit_twiddle_staging(&c, body);
-  if (spec->statistics) body = open_statistics_loop(&c, body);
+  if (spec->statistics) body = zipfft__open_statistics_loop(&c, body);
   zipfft__emit_transform(&c, body);
   if (spec->statistics) {
     zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
     c.signal = NULL;
-    emit_stats_merge(&c, &k->body);
+    zipfft__emit_stats_merge(&c, &k->body);
     k->uses_statistics = 1;
   }
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);

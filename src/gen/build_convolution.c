@@ -1,0 +1,172 @@
+/* build_convolution.c - Bluestein's and Rader's two-FFT kernels (Rader's input staged in
+ * generator order, the filter multiply between the FFTs) and the stores from shared memory
+ * in natural order (with Rader's output permutation). */
+#include "gen/build_context.h"
+#include "gen/butterfly.h"
+#include "plan/twiddle.h"
+
+/* Loads the complex value at shared-memory index `at`. */
+static zipfft__cval shared_value(zipfft__stockham_build *c, zipfft__block *blk,
+                                 const zipfft__expr *at) {
+  return zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* Elements e = t + i*T (T threads per transform) of this thread's transform, one at a time:
+ * opens the block for element i (guarded by e < limit and the transform being active). */
+static zipfft__block *open_element(zipfft__stockham_build *c, zipfft__block *body,
+                                   const zipfft__thread_coords *k, int i, int64_t limit,
+                                   const zipfft__expr **e) {
+  *e = let(c, body, "e", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)i * c->s->threads_per_fft)));
+  return open_if(c, body,
+                 bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LT, *e, i32(c, limit))));
+}
+
+static int elements_per_thread(const zipfft__kernel_spec *s, int64_t limit) {
+  return (int)((limit + s->threads_per_fft - 1) / s->threads_per_fft);
+}
+
+/* Shared-memory index of transform f's x[0] slot (X[0] is the next one). */
+static const zipfft__expr *rader_slot(zipfft__stockham_build *c, zipfft__block *g,
+                                      const zipfft__thread_coords *k) {
+  return let(c, g, "rs",
+             bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__rader_slot(c->s, 0)),
+                 bin(c, ZIPFFT__OP_MUL, k->f, i32(c, 2))));
+}
+
+/* Rader, by the thread of FFT element 0 (holding a = that element, the input's sum less
+ * x[0]) before the second FFT: keeps X[0] = x[0] + a in the slot after x[0]'s. */
+static void emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
+                                    const zipfft__thread_coords *k, zipfft__cval a) {
+  zipfft__block *first = open_if(c, g, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
+  const zipfft__expr *slot = rader_slot(c, first, k);
+  zipfft__cval x0 = zipfft__cval_materialize(c->a, first, shared_value(c, first, slot));
+  zipfft__s_store_complex(c->a, first, c->smem, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
+                          bin(c, ZIPFFT__OP_ADD, x0.re, a.re), bin(c, ZIPFFT__OP_ADD, x0.im, a.im),
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* Rader's index table at element e > 0: the FFT element log_g(e) that input element e
+ * becomes (part 0), or the slot -log_g(e) mod n that holds output element e after the
+ * second FFT (part 1). */
+static const zipfft__expr *rader_index(zipfft__stockham_build *c, zipfft__block *g,
+                                       const zipfft__expr *e, int part) {
+  zipfft__cval entry = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).rader_index,
+                                           bin(c, ZIPFFT__OP_SUB, e, i32(c, 1)));
+  return let_bounded(c, g, "ri", zipfft__e_cast(c->a, ZIPFFT__T_I32, part ? entry.im : entry.re),
+                     c->s->n);
+}
+
+/* Opens, for a thread's element i of a transform (element e), the branch of e = 0 in
+ * *zero (only i = 0 can hold it; NULL otherwise) and returns the branch of e > 0. */
+static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__block *g, int i,
+                                             const zipfft__expr *e, zipfft__block **zero) {
+  *zero = NULL;
+  if (i > 0) return g;
+  zipfft__stmt *first = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
+  *zero = &first->u.if_.then_block;
+  return &first->u.if_.else_block;
+}
+
+/* Rader, before the first FFT (which starts from shared memory): each transform's row
+ * loaded in natural order (coalesced) and stored in shared memory in generator order
+ * (input element e at FFT element log_g(e)), x[0] in its slot. Measured on an H100
+ * against gathering g^r mod p from global memory in the first pass: fp64 7681 26.0 ->
+ * 35.1% of the copy bandwidth, fp64 257 71.8 -> 73.4, fp32 257, 7681 and 12289 within
+ * 0.4. */
+void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "Rader: the input in generator order in shared memory");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < elements_per_thread(c->s, c->s->rader_n); i++) {
+      const zipfft__expr *e;
+      zipfft__block *g = open_element(c, targets[v], &k, i, c->s->rader_n, &e);
+      zipfft__cval x = zipfft__zero_value(c, g, "x", 0);
+      zipfft__emit_load_element(c, g, &x, base, e, access_of_branch[v]);
+      zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
+      if (zero)
+        zipfft__s_store_complex(c->a, zero, c->smem, rader_slot(c, zero, &k), x.re, x.im,
+                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+      zipfft__s_store_complex(c->a, rest, c->smem,
+                              zipfft__shared_index(c, &k, rader_index(c, rest, e, 0)), x.re,
+                              x.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    }
+  zipfft__s_barrier(c->a, body);
+}
+
+/* Bluestein and Rader, between the two FFTs: z = conj(Z * filter) in shared memory, so
+ * that the second forward FFT computes the conjugate of the inverse one. */
+void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "convolution: multiply by the filter, conjugate");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  int64_t filter = zipfft__table_layout_of(c->s).filter;
+  for (int i = 0; i < elements_per_thread(c->s, c->s->n); i++) {
+    const zipfft__expr *e;
+    zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
+    const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
+    zipfft__cval a = zipfft__cval_materialize(c->a, g, shared_value(c, g, at));
+    if (i == 0 && c->s->rader_n > 0) emit_rader_first_output(c, g, &k, a);
+    zipfft__cval z = zipfft__cval_materialize(
+        c->a, g, zipfft__cval_mul(c->a, a, zipfft__table_value(c, g, filter, e)));
+    zipfft__s_store_complex(c->a, g, c->smem, at, z.re, zipfft__e_neg(c->a, z.im),
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
+}
+
+/* Rader's output element e > 0 of this thread's transform, x[0] given: x[0] + conj(y[q])
+ * for the slot q of e. */
+static zipfft__cval rader_output(zipfft__stockham_build *c, zipfft__block *g,
+                                 const zipfft__thread_coords *k, const zipfft__expr *e,
+                                 zipfft__cval x0) {
+  const zipfft__expr *q = rader_index(c, g, e, 1);
+  zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, k, q));
+  return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x0.re, y.re), bin(c, ZIPFFT__OP_SUB, x0.im, y.im)};
+}
+
+/* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else
+ * rader_output. */
+static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
+                             const zipfft__thread_coords *k, int i, const zipfft__expr *e,
+                             const zipfft__expr *base, zipfft__access access) {
+  const zipfft__expr *slot = rader_slot(c, g, k);
+  zipfft__cval x0 = shared_value(c, g, slot);
+  zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
+  if (zero) {
+    zipfft__cval y0 = shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)));
+    zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
+                               access);
+  }
+  zipfft__emit_store_element(c, rest, zipfft__finish_output(c, rest, NULL, e,
+                                                            rader_output(c, rest, k, e, x0)),
+                             base, e, access);
+}
+
+/* The store phase of kernels whose last pass left the result in shared memory (natural
+ * order): element e of each transform is read back and stored, with neighbouring threads
+ * on neighbouring transforms when store_major. */
+void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "stores from shared memory");
+  zipfft__thread_coords k =
+      zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  const zipfft__expr *column = zipfft__large_twiddle_column(c, body, &k);
+  int64_t limit = zipfft__logical_length(c->s);
+  if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
+  if (c->s->store_extent > 0 && c->s->store_extent < limit) limit = c->s->store_extent;
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < elements_per_thread(c->s, limit); i++) {
+      const zipfft__expr *e;
+      zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
+      if (c->s->rader_n > 0) {
+        emit_rader_store(c, g, &k, i, e, base, access_of_branch[v]);
+        continue;
+      }
+      zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
+      zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
+                                 access_of_branch[v]);
+    }
+}

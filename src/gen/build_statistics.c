@@ -1,0 +1,195 @@
+/* build_statistics.c - the 2DTM statistics epilogue of a C2R kernel: every signal's outputs
+ * folded into per-thread maxima, signal indices and sums inside the loop over the signals,
+ * then merged into the statistics arrays. */
+#include "gen/build_context.h"
+
+/* The statistics of a thread: for each slot (butterfly b, radix index r of the last pass)
+ * and each real it holds (2 for C2R_HALF), the maximum and the loop index of the signal
+ * that gave it in registers, the sum and the sum of squares as one complex value in
+ * shared memory after the transforms' exchange area (element shared_base + i * threads +
+ * thread: neighbouring threads on neighbouring elements). Keeping the sums out of the
+ * registers lets more blocks share a multiprocessor. */
+struct zipfft__stats_regs {
+  int count;
+  const zipfft__var **max, **index;
+  int64_t shared_base;
+};
+
+/* Real p (0 or 1) of output element e: its position in the row and its value. */
+static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__expr *e, int p) {
+  if (zipfft__statistics_reals_per_slot(c->s) == 1) return e;
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
+}
+
+/* Shared-memory element of the sums of the thread's real i. */
+static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
+  int64_t first = c->stats->shared_base + (int64_t)i * zipfft__c2c_block_threads(c->s);
+  return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
+}
+
+/* The loop index of signal `which` as the statistics keep it (I32). */
+static const zipfft__expr *signal_index(zipfft__stockham_build *c, int which) {
+  return zipfft__e_cast(c->a, ZIPFFT__T_I32, zipfft__loop_signal(c, which));
+}
+
+/* Raises statistic i's maximum to v, with signal index `index`, where v is higher and
+ * `also` (NULL: nothing more) holds. */
+static void raise_maximum(zipfft__stockham_build *c, zipfft__block *blk, int i,
+                          const zipfft__expr *also, const zipfft__expr *v,
+                          const zipfft__expr *index) {
+  const struct zipfft__stats_regs *st = c->stats;
+  const zipfft__expr *higher = bin(c, ZIPFFT__OP_LT, var(c, st->max[i]), v);
+  zipfft__block *g = open_if(c, blk, also ? bin(c, ZIPFFT__OP_AND, also, higher) : higher);
+  zipfft__s_assign(c->a, g, st->max[i], v);
+  zipfft__s_assign(c->a, g, st->index[i], index);
+}
+
+/* Adds sum and squares to statistic i's running sums in shared memory. */
+static void add_to_sums(zipfft__stockham_build *c, zipfft__block *blk, int i,
+                        const zipfft__expr *sum, const zipfft__expr *squares) {
+  const zipfft__expr *at = let(c, blk, "sa", stats_sums_at(c, i));
+  zipfft__cval sums =
+      zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  zipfft__s_store_complex(c->a, blk, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, sum),
+                          bin(c, ZIPFFT__OP_ADD, sums.im, squares), ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
+ * first so that a tie keeps the lower index; b's only when the iteration has it. */
+static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, int i,
+                                   const zipfft__expr *e, zipfft__cval y) {
+  zipfft__block *in = zipfft__open_within(c, g, e, c->s->store_extent);
+  const zipfft__expr *present = let(c, in, "pb", zipfft__second_signal_present(c));
+  const zipfft__expr *va = let(c, in, "v", y.re);
+  const zipfft__expr *vb =
+      let(c, in, "v", zipfft__e_select(c->a, present, y.im, zipfft__e_real(c->a, 0)));
+  raise_maximum(c, in, i, NULL, va, signal_index(c, 0));
+  raise_maximum(c, in, i, present, vb, signal_index(c, 1));
+  add_to_sums(
+      c, in, i, bin(c, ZIPFFT__OP_ADD, va, vb),
+      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb)));
+}
+
+void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
+                              const zipfft__expr *e, zipfft__cval y) {
+  if (c->s->signal_pairs) {
+    emit_pair_stats_update(c, g, slot, e, y);
+    return;
+  }
+  for (int p = 0; p < zipfft__statistics_reals_per_slot(c->s); p++) {
+    int i = slot * zipfft__statistics_reals_per_slot(c->s) + p;
+    zipfft__block *in = zipfft__open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
+    const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
+    raise_maximum(c, in, i, NULL, v, signal_index(c, 0));
+    add_to_sums(c, in, i, v, bin(c, ZIPFFT__OP_MUL, v, v));
+  }
+}
+
+zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__block *body) {
+  struct zipfft__stats_regs *st = zipfft__arena_alloc(c->a, sizeof *st);
+  int count = (int)zipfft__statistics_reals_per_thread(c->s);
+  long double lowest = c->s->precision == ZIPFFT_F32 ? -3.0e38L : -1.0e308L;
+  if (st) {
+    st->max = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+    st->index = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+  }
+  if (zipfft__arena_error(c->a)) return body;
+  st->count = count;
+  st->shared_base = (int64_t)c->s->ffts_per_block * zipfft__c2c_shared_stride(c->s);
+  c->stats = st;
+  zipfft__s_comment(c->a, body, "statistics: every signal's outputs folded in");
+  for (int i = 0; i < count; i++) {
+    st->max[i] = zipfft__var_new_live(c->a, "smax", ZIPFFT__T_REAL);
+    st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
+    zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
+    zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
+    zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
+                            zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  }
+  c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
+  const zipfft__expr *iterations = var(c, c->loop_count);
+  if (c->s->signal_pairs) /* (loop_count + 1) / 2 pairs */
+    iterations = bin(c, ZIPFFT__OP_SHR,
+                     bin(c, ZIPFFT__OP_ADD, iterations, zipfft__e_int(c->a, ZIPFFT__T_I64, 1)),
+                     zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+  return &zipfft__s_for(c->a, body, c->signal, iterations)->u.for_.body;
+}
+
+/* One output real's share of a statistics merge: its element in the arrays, whether it is
+ * stored at all (I32), and its maximum, absolute signal index and sums. */
+typedef struct stats_pixel_args {
+  const zipfft__expr *at, *ok, *max, *index, *sum, *sumsq;
+} stats_pixel_args;
+
+/* The merge arguments of real i (slot slot, real p of it) of butterfly j. */
+static stats_pixel_args stats_args_of(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__expr *base, const zipfft__expr *guard,
+                                      const zipfft__expr *e, int i, int p) {
+  const struct zipfft__stats_regs *st = c->stats;
+  const zipfft__expr *pixel = stats_pixel(c, e, p);
+  const zipfft__expr *ok = guard;
+  if (c->s->store_extent > 0) {
+    const zipfft__expr *within = bin(c, ZIPFFT__OP_LT, pixel, i32(c, c->s->store_extent));
+    ok = ok ? bin(c, ZIPFFT__OP_AND, ok, within) : within;
+  }
+  const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
+  zipfft__cval sums = zipfft__load_value(c, blk, c->smem, stats_sums_at(c, i),
+                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  return (stats_pixel_args){
+      zipfft__global_offset(c, base, pixel, c->s->out_stride),
+      ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1),
+      var(c, st->max[i]),
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
+                       zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                       bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
+      sums.re,
+      sums.im};
+}
+
+/* Calls zstats_merge4 for up to four pixels (the missing ones skipped). */
+static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
+                            const stats_pixel_args *px, int count) {
+  enum { per_pixel = 6 };
+  const zipfft__expr *args[2 + 4 * per_pixel];
+  args[0] = var(c, c->out);
+  args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
+  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
+                                 i32(c, 0),
+                                 zipfft__e_real(c->a, 0),
+                                 zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+                                 zipfft__e_real(c->a, 0),
+                                 zipfft__e_real(c->a, 0)};
+  for (int k = 0; k < 4; k++) {
+    const stats_pixel_args *a = k < count ? &px[k] : &none;
+    const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sum, a->sumsq};
+    for (int v = 0; v < per_pixel; v++) args[2 + k * per_pixel + v] = values[v];
+  }
+  zipfft__s_call(c->a, blk, "zstats_merge4", 2 + 4 * per_pixel, args);
+}
+
+void zipfft__emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body) {
+  pass_shape ps = zipfft__pass_shape_of(c->s, c->s->pass_count - 1);
+  int reals = zipfft__statistics_reals_per_slot(c->s);
+  zipfft__s_comment(c->a, body, "statistics: merge into the arrays");
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *j[ZIPFFT__MAX_VALUES];
+  zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  zipfft__block *active = open_if(c, body, k.active);
+  stats_pixel_args group[4];
+  int filled = 0;
+  for (int b = 0; b < ps.butterflies; b++) {
+    const zipfft__expr *guard = zipfft__butterfly_guard(c, &ps, b, j[b]);
+    for (int r = 0; r < ps.radix; r++) {
+      if (r * ps.m >= zipfft__store_bound(c->s)) continue;
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps.m));
+      for (int p = 0; p < reals; p++) {
+        group[filled++] =
+            stats_args_of(c, active, base, guard, e, (b * ps.radix + r) * reals + p, p);
+        if (filled == 4) emit_merge_call(c, active, group, filled), filled = 0;
+      }
+    }
+  }
+  if (filled > 0) emit_merge_call(c, active, group, filled);
+}
