@@ -200,6 +200,11 @@ void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int 
  * at its output position, with the signal index made absolute (first_index + loop index),
  * four pixels to a call so that their reads go out together. */
 void zipfft__emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body);
+/* R2C_HALF by Rader's method, pair kk (b-th of the thread; kk = 0 only when b = 0): Z[kk]
+ * and Z[p - kk] read from Rader's slots in shared memory, split and stored. */
+void zipfft__emit_rader_split_pair(zipfft__stockham_build *c, zipfft__block *g,
+                                   const zipfft__thread_coords *k, int b, const zipfft__expr *kk,
+                                   const zipfft__expr *base);
 /* Everything of a single kernel between its coordinates and its statistics: the merge of
  * C2R_HALF, the FFT (or Bluestein's two with the multiply between them, or a fused
  * correlation's), and the stores (direct, staged through shared memory, or split). */

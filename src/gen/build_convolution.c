@@ -1,6 +1,6 @@
 /* build_convolution.c - Bluestein's and Rader's two-FFT kernels (Rader's input staged in
  * generator order, the filter multiply between the FFTs) and the stores from shared memory
- * in natural order (with Rader's output permutation). */
+ * in natural order (with Rader's output permutation, also read by the R2C split). */
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
@@ -123,6 +123,23 @@ static zipfft__cval rader_output(zipfft__stockham_build *c, zipfft__block *g,
   const zipfft__expr *q = rader_index(c, g, e, 1);
   zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, k, q));
   return (zipfft__cval){bin(c, ZIPFFT__OP_ADD, x0.re, y.re), bin(c, ZIPFFT__OP_SUB, x0.im, y.im)};
+}
+
+void zipfft__emit_rader_split_pair(zipfft__stockham_build *c, zipfft__block *g,
+                                   const zipfft__thread_coords *k, int b, const zipfft__expr *kk,
+                                   const zipfft__expr *base) {
+  const zipfft__expr *slot = rader_slot(c, g, k);
+  zipfft__cval x0 = zipfft__cval_materialize(c->a, g, shared_value(c, g, slot));
+  zipfft__block *zero, *rest = branch_on_element_zero(c, g, b, kk, &zero);
+  if (zero) {
+    zipfft__cval y0 = zipfft__cval_materialize(
+        c->a, zero, shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1))));
+    zipfft__emit_split_pair(c, zero, base, kk, y0, y0);
+  }
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->rader_n), kk);
+  zipfft__cval a = zipfft__cval_materialize(c->a, rest, rader_output(c, rest, k, kk, x0));
+  zipfft__cval z = zipfft__cval_materialize(c->a, rest, rader_output(c, rest, k, other, x0));
+  zipfft__emit_split_pair(c, rest, base, kk, a, z);
 }
 
 /* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else

@@ -781,8 +781,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "statistics need real outputs stored from registers";
   if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||
                          s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1 ||
-                         zipfft__kind_is_half(s->kind)))
-    return "a Rader kernel is a plain transform of n + 1 points";
+                         s->kind == ZIPFFT__KIND_C2R_HALF))
+    return "a Rader kernel is a plain transform (or R2C half-length pass) of n + 1 points";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
