@@ -110,7 +110,7 @@ const char *zipfft_last_error(void);
  * - one kernel per axis where it fits: lengths whose prime factors are at most 31 (the
  *   primes 17 to 31 as passes of their own radix) up to 16384 in fp32 and 8192 in fp64 on a
  *   Hopper GPU, primes p with such a p - 1 by Rader's method (a convolution of length
- *   p - 1; for R2C also twice such a prime, through its half length) within the same
+ *   p - 1; for R2C and C2R also twice such a prime, through its half length) within the same
  *   limits, and other lengths with a larger prime factor by
  *   Bluestein's method when
  *   its padded length (the smallest 7-smooth length >= 2n-1, or for the largest a slightly

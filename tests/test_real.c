@@ -268,8 +268,8 @@ static const real_case cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 62}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {46}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {19, 12}, 1, GAPS},
-    /* primes above 31 with p - 1 31-smooth (Rader), odd lengths, and R2C of even lengths
-     * 2p (the half-length split reads Rader's slots; C2R of 2p goes to full length) */
+    /* primes above 31 with p - 1 31-smooth (Rader), odd lengths, and even lengths 2p
+     * (the half-length split reads Rader's slots, the merge writes them) */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {37}, 2, GAPS},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {41, 12}, 1, GAPS},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {257}, 2, INPLACE},
@@ -277,6 +277,8 @@ static const real_case cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 1, {514}, 3, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F32, 2, {5, 194}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {74}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {514}, 3, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 194}, 2, DENSE},
     /* other prime factors above 31 (Bluestein): odd, and even whose half has one */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {83}, 2, GAPS},
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 166}, 2, INPLACE},
@@ -293,6 +295,7 @@ static const real_case long_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {20023}, 1, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {16417}, 1, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {32834}, 1, DENSE}, /* 2 x 16417: Rader's half length */
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {32834}, 1, INPLACE},
 };
 
 int main(void) {

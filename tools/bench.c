@@ -91,9 +91,12 @@ static const size_info sizes[] = {
     {1, {257}, 0, 0, 0, ZIPFFT_C2C},
     {1, {7681}, 0, 0, 0, ZIPFFT_C2C},
     {1, {12289}, 0, 0, 1, ZIPFFT_C2C},
-    /* R2C of 2p: Rader's method for the half length (514 = 2 x 257, 15362 = 2 x 7681) */
+    /* R2C and C2R of 2p: Rader's method for the half length (514 = 2 x 257, 15362 =
+     * 2 x 7681) */
     {1, {514}, 0, 0, 0, ZIPFFT_R2C},
     {1, {15362}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {514}, 0, 0, 0, ZIPFFT_C2R},
+    {1, {15362}, 0, 0, 0, ZIPFFT_C2R},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2C},
     {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},

@@ -234,6 +234,11 @@ typedef struct zipfft__merge_target {
   const zipfft__var *ptr;
   const zipfft__expr *at_k, *at_other;
 } zipfft__merge_target;
+/* C2R_HALF by Rader's method, pair kk: where the merge writes Z[kk] (FFT element
+ * log_g(kk), or x[0]'s slot for kk = 0) and Z[p - kk] (FFT element log_g(p - kk)). */
+zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipfft__block *g,
+                                                const zipfft__thread_coords *k,
+                                                const zipfft__expr *kk);
 /* C2R_HALF, one pair: Z[kk] and (unless kk = 0 or the same) Z[n - kk] from p and q. */
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,

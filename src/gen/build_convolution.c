@@ -1,6 +1,7 @@
 /* build_convolution.c - Bluestein's and Rader's two-FFT kernels (Rader's input staged in
  * generator order, the filter multiply between the FFTs) and the stores from shared memory
- * in natural order (with Rader's output permutation, also read by the R2C split). */
+ * in natural order (with Rader's output permutation, also read by the R2C split; the C2R
+ * merge writes Rader's input permutation). */
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
@@ -142,6 +143,20 @@ void zipfft__emit_rader_split_pair(zipfft__stockham_build *c, zipfft__block *g,
   zipfft__emit_split_pair(c, rest, base, kk, a, z);
 }
 
+zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipfft__block *g,
+                                                const zipfft__thread_coords *k,
+                                                const zipfft__expr *kk) {
+  /* Both indices are read for kk = 0 as well (a select, no branch): element 1 stands in. */
+  const zipfft__expr *first = let(c, g, "kz", bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0)));
+  const zipfft__expr *at_k = zipfft__shared_index(
+      c, k, rader_index(c, g, zipfft__e_select(c->a, first, i32(c, 1), kk), 0));
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->rader_n), kk);
+  const zipfft__expr *at_other = zipfft__shared_index(
+      c, k, rader_index(c, g, zipfft__e_select(c->a, first, i32(c, 1), other), 0));
+  return (zipfft__merge_target){c->smem, zipfft__e_select(c->a, first, rader_slot(c, g, k), at_k),
+                                at_other};
+}
+
 /* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else
  * rader_output. */
 static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
@@ -169,9 +184,10 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
       zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, body, &k);
-  int64_t limit = zipfft__logical_length(c->s);
+  int64_t limit = zipfft__logical_length(c->s), extent = c->s->store_extent;
   if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
-  if (c->s->store_extent > 0 && c->s->store_extent < limit) limit = c->s->store_extent;
+  if (c->s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2; /* reals, in pairs */
+  if (extent > 0 && extent < limit) limit = extent;
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++)

@@ -164,7 +164,8 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
 }
 
 /* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i W^k (X[k] - conj(X[n-k])) for k = 0..n-1, from
- * the pairs (k, n-k), k = 0..n/2, written to shared memory. Every pair's loads are issued
+ * the pairs (k, n-k), k = 0..n/2, written to shared memory (for Rader's kernels straight
+ * into its permuted slots). Every pair's loads are issued
  * before any arithmetic (memory-level parallelism, as in a pass's loads). */
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
@@ -187,9 +188,13 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   for (int b = 0; b < per; b++) {
     const zipfft__expr *ok =
         bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, half_points(c->s) / 2)));
-    zipfft__merge_target to = {
-        c->smem, zipfft__shared_index(c, &k, kk[b]),
-        zipfft__shared_index(c, &k, bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk[b]))};
-    zipfft__emit_merge_pair(c, open_if(c, body, ok), &to, kk[b], p[b], q[b]);
+    zipfft__block *g = open_if(c, body, ok);
+    zipfft__merge_target to =
+        c->s->rader_n > 0
+            ? zipfft__rader_merge_target(c, g, &k, kk[b])
+            : (zipfft__merge_target){
+                  c->smem, zipfft__shared_index(c, &k, kk[b]),
+                  zipfft__shared_index(c, &k, bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk[b]))};
+    zipfft__emit_merge_pair(c, g, &to, kk[b], p[b], q[b]);
   }
 }

@@ -740,7 +740,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
   int two = zipfft__two_ffts(spec);
   c->keep_outputs = zipfft__fused_handoff(spec);
-  if (spec->rader_n > 0) zipfft__emit_rader_staging(c, body);
+  if (spec->rader_n > 0 && spec->kind != ZIPFFT__KIND_C2R_HALF) /* the merge permutes */
+    zipfft__emit_rader_staging(c, body);
   zipfft__emit_fft(c, body, spec->kind == ZIPFFT__KIND_C2R_HALF || spec->rader_n > 0,
                    !staged && !two);
   if (two) {
@@ -780,9 +781,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
     return "statistics need real outputs stored from registers";
   if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||
-                         s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1 ||
-                         s->kind == ZIPFFT__KIND_C2R_HALF))
-    return "a Rader kernel is a plain transform (or R2C half-length pass) of n + 1 points";
+                         s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1))
+    return "a Rader kernel is a plain transform (or half-length real pass) of n + 1 points";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

@@ -419,9 +419,9 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(s);
   if (f.count > 0) return size_smooth(s, f, transforms, t);
-  /* Rader's result sits in permuted slots, which the R2C split reads; the C2R merge would
-   * have to write them too (not done): C2R_HALF falls back to full length. */
-  if (s->kind != ZIPFFT__KIND_C2R_HALF && size_rader(s, transforms, t)) return 1;
+  /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
+   * merge writes them. */
+  if (size_rader(s, transforms, t)) return 1;
   if (zipfft__kind_is_half(s->kind)) return 0;
   if (2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 31: Bluestein's method inside the kernel. */
