@@ -91,8 +91,8 @@ void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) 
         zipfft__s_store_complex(c->a, zero, c->smem, rader_slot(c, zero, &k), x.re, x.im,
                                 ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
       zipfft__s_store_complex(c->a, rest, c->smem,
-                              zipfft__shared_index(c, &k, rader_index(c, rest, e, 0)), x.re,
-                              x.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+                              zipfft__shared_index(c, &k, rader_index(c, rest, e, 0)), x.re, x.im,
+                              ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     }
   zipfft__s_barrier(c->a, body);
 }
@@ -170,9 +170,9 @@ static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
     zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
                                access);
   }
-  zipfft__emit_store_element(c, rest, zipfft__finish_output(c, rest, NULL, e,
-                                                            rader_output(c, rest, k, e, x0)),
-                             base, e, access);
+  zipfft__emit_store_element(
+      c, rest, zipfft__finish_output(c, rest, NULL, e, rader_output(c, rest, k, e, x0)), base, e,
+      access);
 }
 
 /* The store phase of kernels whose last pass left the result in shared memory (natural

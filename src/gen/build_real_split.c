@@ -23,9 +23,6 @@ static zipfft__cval cscale(zipfft__stockham_build *c, zipfft__cval x, long doubl
                         bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
 }
 
-/* n, the points of the half-length complex FFT (Rader's prime p, not its p - 1). */
-static int64_t half_points(const zipfft__kernel_spec *s) { return s->rader_n > 0 ? s->rader_n : s->n; }
-
 /* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
 static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
                                   const zipfft__expr *k) {
@@ -38,7 +35,7 @@ static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
 /* n - k, or 0 for k = 0 (the partner of element k modulo n). */
 static const zipfft__expr *partner(zipfft__stockham_build *c, const zipfft__expr *k) {
   return zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, k, i32(c, 0)), i32(c, 0),
-                          bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), k));
+                          bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), k));
 }
 
 /* Pair index kk = t + b*T of this thread, and the block to fill when it is <= n/2 and the
@@ -46,8 +43,8 @@ static const zipfft__expr *partner(zipfft__stockham_build *c, const zipfft__expr
 static zipfft__block *open_pair(zipfft__stockham_build *c, zipfft__block *body,
                                 const zipfft__thread_coords *k, int b, const zipfft__expr **kk) {
   *kk = let(c, body, "k", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
-  const zipfft__expr *ok =
-      bin(c, ZIPFFT__OP_AND, k->active, bin(c, ZIPFFT__OP_LE, *kk, i32(c, half_points(c->s) / 2)));
+  const zipfft__expr *ok = bin(c, ZIPFFT__OP_AND, k->active,
+                               bin(c, ZIPFFT__OP_LE, *kk, i32(c, zipfft__half_points(c->s) / 2)));
   return open_if(c, body, ok);
 }
 
@@ -56,7 +53,7 @@ static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipff
                         const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
   zipfft__block *targets[2];
   open_alignment_branches(c, g, targets);
-  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk);
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk);
   int64_t extent = c->s->store_extent;
   for (int v = 0; v < 2; v++) {
     zipfft__block *first =
@@ -100,7 +97,7 @@ const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipff
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  int pairs = (int)(half_points(c->s) / 2 + 1),
+  int pairs = (int)(zipfft__half_points(c->s) / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   for (int b = 0; b < per; b++) {
     const zipfft__expr *kk;
@@ -121,7 +118,7 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
                              const zipfft__expr *kk, zipfft__cval p, zipfft__cval q,
                              int may_be_dc) {
   const zipfft__cval *dst[2] = {&p, &q};
-  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk)};
+  const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk)};
   zipfft__block *targets[2];
   open_alignment_branches(c, g, targets);
   int64_t extent = c->s->load_extent;
@@ -151,7 +148,7 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
   zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
   zipfft__s_store_complex(c->a, g, to->ptr, to->at_k, z1.re, z1.im, ZIPFFT__ACCESS_VECTOR,
                           ZIPFFT_STORAGE_DEFAULT);
-  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk);
+  const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk);
   zipfft__block *second = open_if(c, g,
                                   bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, kk, i32(c, 0)),
                                       bin(c, ZIPFFT__OP_NE, other, kk)));
@@ -171,7 +168,7 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
-  int pairs = (int)(half_points(c->s) / 2 + 1),
+  int pairs = (int)(zipfft__half_points(c->s) / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   const zipfft__expr *kk[max_pairs];
   zipfft__cval p[max_pairs], q[max_pairs];
@@ -187,14 +184,16 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   }
   for (int b = 0; b < per; b++) {
     const zipfft__expr *ok =
-        bin(c, ZIPFFT__OP_AND, k.active, bin(c, ZIPFFT__OP_LE, kk[b], i32(c, half_points(c->s) / 2)));
+        bin(c, ZIPFFT__OP_AND, k.active,
+            bin(c, ZIPFFT__OP_LE, kk[b], i32(c, zipfft__half_points(c->s) / 2)));
     zipfft__block *g = open_if(c, body, ok);
     zipfft__merge_target to =
         c->s->rader_n > 0
             ? zipfft__rader_merge_target(c, g, &k, kk[b])
             : (zipfft__merge_target){
                   c->smem, zipfft__shared_index(c, &k, kk[b]),
-                  zipfft__shared_index(c, &k, bin(c, ZIPFFT__OP_SUB, i32(c, half_points(c->s)), kk[b]))};
+                  zipfft__shared_index(
+                      c, &k, bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk[b]))};
     zipfft__emit_merge_pair(c, g, &to, kk[b], p[b], q[b]);
   }
 }

@@ -72,7 +72,7 @@ static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, 
 }
 
 void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int slot,
-                              const zipfft__expr *e, zipfft__cval y) {
+                               const zipfft__expr *e, zipfft__cval y) {
   if (c->s->signal_pairs) {
     emit_pair_stats_update(c, g, slot, e, y);
     return;

@@ -8,7 +8,6 @@
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
 
-
 /* x / by or x % by (op) of a non-negative x: a shift or a mask when by is a power of two,
  * which also shows the compiler the result's range. */
 static const zipfft__expr *quotient(zipfft__stockham_build *c, zipfft__binop op,
@@ -58,15 +57,15 @@ pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p) {
 }
 
 void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
-                                   const zipfft__thread_coords *k, const pass_shape *ps,
-                                   const zipfft__expr **j) {
+                                    const zipfft__thread_coords *k, const pass_shape *ps,
+                                    const zipfft__expr **j) {
   for (int b = 0; b < ps->butterflies; b++)
     j[b] =
         let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
 }
 
 const zipfft__expr *zipfft__butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
-                                           const zipfft__expr *j) {
+                                            const zipfft__expr *j) {
   int64_t covered = (int64_t)ps->butterflies * c->s->threads_per_fft;
   if (covered == ps->m || b != ps->butterflies - 1) return NULL;
   return bin(c, ZIPFFT__OP_LT, j, i32(c, ps->m));
@@ -146,7 +145,7 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
 }
 
 zipfft__block *zipfft__open_within(zipfft__stockham_build *c, zipfft__block *g,
-                                  const zipfft__expr *index, int64_t extent) {
+                                   const zipfft__expr *index, int64_t extent) {
   return extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, index, i32(c, extent))) : g;
 }
 
@@ -382,8 +381,7 @@ static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
                            int radix, int base_aligned, const zipfft__expr **idx) {
   int64_t period = zipfft__shared_pad_period(c->s);
   int within = base_aligned && (radix - 1) * step < period;
-  int separable =
-      c->s->precision == ZIPFFT_F32 && (period == 0 || step % period == 0 || within);
+  int separable = c->s->precision == ZIPFFT_F32 && (period == 0 || step % period == 0 || within);
   const zipfft__expr *first = separable ? let(c, blk, "s", zipfft__shared_index(c, k, base)) : NULL;
   for (int q = 0; q < radix; q++) {
     int64_t offset = q * step;
@@ -774,7 +772,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     if (s->radices[p] < 1 || s->radices[p] > ZIPFFT__MAX_RADIX) return "bad radix";
     product *= s->radices[p];
     pass_shape ps = zipfft__pass_shape_of(s, p);
-    if ((int64_t)ps.butterflies * ps.radix > ZIPFFT__MAX_VALUES) return "too many values per thread";
+    if ((int64_t)ps.butterflies * ps.radix > ZIPFFT__MAX_VALUES)
+      return "too many values per thread";
   }
   if (product != s->n) return "radices do not multiply to n";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";

@@ -46,6 +46,10 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
                             : zipfft__transform_points(s);
 }
 
+int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
+  return s->rader_n > 0 ? s->rader_n : s->n;
+}
+
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   int64_t bound = zipfft__logical_length(s), extent = s->load_extent;
   if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0 ||

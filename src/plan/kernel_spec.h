@@ -176,6 +176,9 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 /* The transform length the kernel's loads and stores see: bluestein_n or rader_n, else
  * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
+/* The points of a half-length real kind's complex FFT: n, or Rader's prime p (its FFTs take
+ * p - 1 points). */
+int64_t zipfft__half_points(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);

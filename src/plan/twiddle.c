@@ -66,18 +66,15 @@ int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__needs_filter(const zipfft__kernel_spec *s) {
-  return s->rader_n > 0 || (s->bluestein_n > 0 && (s->pointwise == ZIPFFT__PW_NONE ||
-                                                   s->pointwise == ZIPFFT__PW_FILTER));
+  return s->rader_n > 0 || (s->bluestein_n > 0 &&
+                            (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER));
 }
-
-/* The points of a HALF kind's complex FFT: n, or Rader's prime p (its FFTs take p - 1). */
-static int64_t half_points(const zipfft__kernel_spec *s) { return s->rader_n > 0 ? s->rader_n : s->n; }
 
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   zipfft__table_layout l = {0};
   int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
   l.split = at;
-  if (zipfft__kind_is_half(s->kind)) at += half_points(s) / 2 + 1;
+  if (zipfft__kind_is_half(s->kind)) at += zipfft__half_points(s) / 2 + 1;
   int64_t large = zipfft__large_twiddle_length(s);
   if (large > 0) {
     while (((int64_t)1 << (2 * l.large_shift)) < large) l.large_shift++;
@@ -103,7 +100,7 @@ int64_t zipfft__twiddle_count(const zipfft__kernel_spec *s) {
 /* The split/merge twiddles of HALF kinds: exp(sign 2 pi i k / 2n), k = 0..n/2 (n the
  * half-length FFT's points). */
 static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
-  int64_t base = zipfft__table_layout_of(s).split, n = half_points(s);
+  int64_t base = zipfft__table_layout_of(s).split, n = zipfft__half_points(s);
   for (int64_t k = 0; k <= n / 2; k++) {
     long double c, sn;
     unit_root(k, 2 * n, &c, &sn);
