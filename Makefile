@@ -30,7 +30,7 @@ test: build
 test-full: build
 	cmake -S . -B $(BUILD) -DZIPFFT_TEST_TIER=full
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
 	cmake -S . -B $(BUILD) -DZIPFFT_TEST_TIER=quick
 
 clean:

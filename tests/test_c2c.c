@@ -618,6 +618,36 @@ static void run_quick_pairs(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* The full tier's part this run takes: ZIPFFT_TEST_PART=K/N runs its cases K, K + N,
+ * K + 2N, ... only (and no quick tier), so that CTest can run N parts at once; unset, all
+ * of them. */
+typedef struct full_part {
+  long index, count; /* index in [0, count) */
+  long next;         /* the full tier's next case */
+} full_part;
+static full_part part = {0, 1, 0};
+
+/* 1 when ZIPFFT_TEST_PART names a valid part (stored in `part`), 0 when unset, -1 (a
+ * failed check) when it is not K/N with 0 <= K < N. */
+static int read_full_part(void) {
+  const char *env = getenv("ZIPFFT_TEST_PART");
+  if (!env || !*env) return 0;
+  long k = -1, n = 0;
+  char end = 0;
+  if (sscanf(env, "%ld/%ld%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n) {
+    printf("ZIPFFT_TEST_PART=%s is not K/N with 0 <= K < N\n", env);
+    zt_failures++;
+    return -1;
+  }
+  part = (full_part){k, n, 0};
+  return 1;
+}
+
+/* Runs the full tier's next case when it belongs to this run's part. */
+static void run_full_case(const c2c_case *c) {
+  if (part.next++ % part.count == part.index) run_case(c);
+}
+
 /* Full tier: every 31-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
  * batch 2, and every 31-smooth f32 length in (4096, 16384] once (directions alternate). */
 static void run_full_sweep(void) {
@@ -629,13 +659,13 @@ static void run_full_sweep(void) {
       if (n > sweep_max(prec) && prec == ZIPFFT_F64) continue;
       if (n > sweep_max(prec)) {
         c2c_case c = basic_case(prec, n, 1, above++ % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
-        run_case(&c);
+        run_full_case(&c);
         continue;
       }
       c2c_case fwd = basic_case(prec, n, 2, ZIPFFT_FORWARD);
       c2c_case inv = basic_case(prec, n, 2, ZIPFFT_INVERSE);
-      run_case(&fwd);
-      run_case(&inv);
+      run_full_case(&fwd);
+      run_full_case(&inv);
     }
   }
 }
@@ -650,8 +680,8 @@ static void run_full_bluestein_fourstep(void) {
     if (!prime) continue;
     c2c_case fwd = basic_case(ZIPFFT_F32, n, 2, ZIPFFT_FORWARD);
     c2c_case inv = basic_case(ZIPFFT_F64, n, 2, ZIPFFT_INVERSE);
-    run_case(&fwd);
-    run_case(&inv);
+    run_full_case(&fwd);
+    run_full_case(&inv);
   }
   static const struct {
     const char *cap; /* every factor at most this, at most 4 factors */
@@ -662,8 +692,8 @@ static void run_full_bluestein_fourstep(void) {
     setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", splits[i].cap, 1);
     c2c_case f32 = basic_case(ZIPFFT_F32, splits[i].n, 1, ZIPFFT_FORWARD);
     c2c_case f64 = basic_case(ZIPFFT_F64, splits[i].n, 1, ZIPFFT_INVERSE);
-    run_case(&f32);
-    run_case(&f64);
+    run_full_case(&f32);
+    run_full_case(&f64);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
@@ -772,7 +802,8 @@ static void run_arguments(int argc, char **argv) {
   }
 }
 
-/* The quick tier (and the full sweep when ZIPFFT_TEST_TIER=full). */
+/* The quick tier and, when ZIPFFT_TEST_TIER=full, the full sweep (or with
+ * ZIPFFT_TEST_PART one part of the sweep alone). */
 static void run_tiers(void) {
   static const struct {
     zipfft_precision p;
@@ -780,6 +811,13 @@ static void run_tiers(void) {
   } trips[] = {{ZIPFFT_F32, 1, 2},     {ZIPFFT_F32, 1000, 3},  {ZIPFFT_F32, 4096, 2},
                {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},     {ZIPFFT_F64, 2048, 2},
                {ZIPFFT_F64, 2187, 1},  {ZIPFFT_F32, 65536, 1}, {ZIPFFT_F32, 4099, 2}};
+  int one_part = zt_full_tier() ? read_full_part() : 0;
+  if (one_part < 0) return;
+  if (one_part) { /* one part of the full tier only */
+    run_full_sweep();
+    run_full_bluestein_fourstep();
+    return;
+  }
   run_quick_lengths();
   run_quick_variants();
   run_quick_clusters();
