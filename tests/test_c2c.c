@@ -813,19 +813,16 @@ static void run_tiers(void) {
                {ZIPFFT_F64, 2187, 1},  {ZIPFFT_F32, 65536, 1}, {ZIPFFT_F32, 4099, 2}};
   int one_part = zt_full_tier() ? read_full_part() : 0;
   if (one_part < 0) return;
-  if (one_part) { /* one part of the full tier only */
-    run_full_sweep();
-    run_full_bluestein_fourstep();
-    return;
+  if (!one_part) { /* a part of the full tier runs its sweep cases alone */
+    run_quick_lengths();
+    run_quick_variants();
+    run_quick_clusters();
+    run_quick_fourstep();
+    run_quick_pairs();
+    for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
+      run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
+    check_large_batch_plan();
   }
-  run_quick_lengths();
-  run_quick_variants();
-  run_quick_clusters();
-  run_quick_fourstep();
-  run_quick_pairs();
-  for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
-    run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
-  check_large_batch_plan();
   if (zt_full_tier()) {
     run_full_sweep();
     run_full_bluestein_fourstep();
