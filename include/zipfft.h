@@ -138,7 +138,8 @@ zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
 /* Sets the data layout. in_strides and out_strides hold rank strides each (element units,
  * >= 1), NULL meaning contiguous row-major; in_dist/out_dist is the distance between
  * consecutive transforms of the batch (>= 0; 0 selects the default, lengths[0]*strides[0]).
- * Input elements may overlap (they are only read); output elements may not: sorted by
+ * Input elements may overlap (they are only read), except for C2R of rank 2 and 3, whose
+ * input is scratch and obeys the output rule; output elements may not: sorted by
  * stride, every output axis (the batch included) must step over the whole extent of the
  * axes inside it (padded row-major, column-major and interleaved batches all qualify).
  * Arrays are copied. */

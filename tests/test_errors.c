@@ -215,7 +215,8 @@ typedef struct plan_case {
   int type, rank;
   int64_t n, batch;
   int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
-                 in layout != out layout; 3 in-place R2C whose real rows are not padded */
+                 in layout != out layout; 3 in-place R2C whose real rows are not padded;
+                 4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap) */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -226,7 +227,11 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
   int64_t lengths[3] = {c->n, c->n, c->n}, one = 1, two = 2;
   zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
+  int64_t huge = INT64_MAX, rows_overlap[2] = {2, 1};
   if (s == ZIPFFT_SUCCESS && c->layout == 1) s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
+  if (s == ZIPFFT_SUCCESS && c->layout == 4) s = zipfft_desc_set_layout(*d, NULL, 0, &huge, 0);
+  if (s == ZIPFFT_SUCCESS && c->layout == 5)
+    s = zipfft_desc_set_layout(*d, rows_overlap, 0, NULL, 0);
   if (s == ZIPFFT_SUCCESS && c->layout == 3) {
     s = zipfft_desc_set_layout(*d, &one, c->n, &one, c->n / 2 + 1);
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
@@ -251,6 +256,12 @@ static void check_plan_create(void) {
       /* a workspace of 8 TiB: refused before anything is allocated */
       {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "8796093022208"},
       {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
+      /* products of lengths and strides that overflow 64 bits: refused, not wrapped */
+      {ZIPFFT_C2C, 2, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE,
+       "1099511627776 x 1099511627776"},
+      {ZIPFFT_C2C, 1, 8, 1, 4, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "9223372036854775807"},
+      /* C2R of rank 2 writes into its input: overlapping input rows would be corrupted */
+      {ZIPFFT_C2R, 2, 4, 1, 5, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [2, 1]"},
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
   int driver = zt_backend() == ZT_BACKEND_CUDA || zipfft__cuda_api_get() != NULL;
@@ -416,6 +427,30 @@ static void check_plan_print(void) {
   EXPECT(zipfft_plan_print(p, NULL, 0, &needed_null), ZIPFFT_SUCCESS, NULL);
   ZT_CHECK(needed_null == needed, "plan_print(NULL, 0) reports %zu", needed_null);
   zipfft_plan_destroy(p);
+  /* A cropped 2D plan's kernels name the intermediate array (once read past a table). */
+  int64_t lengths[2] = {8, 8}, crop[2] = {2, 2};
+  zipfft_desc d = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 2, lengths));
+  ZT_OK(zipfft_desc_set_output_extent(d, crop));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  EXPECT(zipfft_plan_print(p, full, sizeof full, &needed), ZIPFFT_SUCCESS, NULL);
+  ZT_CHECK(strstr(full, "intermediate") != NULL, "cropped plan's print names no intermediate:\n%s",
+           full);
+  zipfft_plan_destroy(p);
+}
+
+/* zipfft_corr_create with lengths whose product overflows 64 bits: refused, *c untouched. */
+static void check_corr_create(void) {
+  int64_t lengths[3] = {(int64_t)1 << 31, (int64_t)1 << 31, (int64_t)1 << 31},
+          signal[3] = {1, 1, 1};
+  zipfft_corr_config config = {0};
+  config.backend = zt_zipfft_backend();
+  zipfft_corr c = sentinel();
+  EXPECT(zipfft_corr_create(&c, ZIPFFT_F32, 3, lengths, signal, 1, &config), ZIPFFT_ERROR_TOO_LARGE,
+         "2147483648");
+  ZT_CHECK(c == (zipfft_corr)sentinel(), "corr_create with a too large shape changed *c");
 }
 
 /* Plan queries and destruction with NULL arguments. */
@@ -427,7 +462,8 @@ static void check_null_handles(void) {
   EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER,
+         "zipfft_plan_1d");
   EXPECT(zipfft_desc_destroy(NULL), ZIPFFT_SUCCESS, NULL);
   EXPECT(zipfft_plan_destroy(NULL), ZIPFFT_SUCCESS, NULL);
   EXPECT(zipfft_plan_workspace_size(p, &bytes), ZIPFFT_SUCCESS, NULL);
@@ -476,6 +512,7 @@ int main(void) {
   check_extents();
   check_execute();
   check_plan_print();
+  check_corr_create();
   check_null_handles();
   check_status_names();
   return zt_finish("test_errors", cases);

@@ -286,6 +286,17 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
 };
 
+/* Power-of-two half lengths of 8192 and 16384 in one kernel: radix at most 16 (512 and
+ * 1024 threads), each pair's split twiddle derived from the thread's first. Too long for
+ * the four-step run with an 8-point kernel limit, so they run once. */
+static const real_case half_kernel_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {16384}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {16384}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {32768}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {32768}, 1, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {16384}, 1, INPLACE},
+};
+
 /* Real lengths beyond one kernel at their true size: a power of two, and primes whose
  * Bluestein length is beyond one kernel; a Rader prime of 16417 points, and twice it. */
 static const real_case long_cases[] = {
@@ -315,6 +326,8 @@ int main(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++, ran++)
     run_case(&long_cases[i]);
+  for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++, ran++)
+    run_case(&half_kernel_cases[i]);
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);
 }

@@ -101,6 +101,16 @@ static const size_info sizes[] = {
     {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
+    /* batched 1D real transforms: one kernel (4096, 16384: half lengths 2048, 8192), a
+     * cluster or four-step half length (65536, 2^20) */
+    {1, {4096}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {4096}, 0, 0, 0, ZIPFFT_C2R},
+    {1, {16384}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {16384}, 0, 0, 0, ZIPFFT_C2R},
+    {1, {65536}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {65536}, 0, 0, 0, ZIPFFT_C2R},
+    {1, {1 << 20}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {1 << 20}, 0, 0, 0, ZIPFFT_C2R},
     /* axes too long for one kernel, through the workspace (no targets: for the record) */
     {1, {1000003}, 0, 0, 1, ZIPFFT_C2C},
     {1, {1 << 24}, 0, 0, 1, ZIPFFT_R2C},
@@ -426,7 +436,7 @@ static int zipfft_runner(bench_context *ctx, const void *job) {
 typedef struct cufft_job {
   cufft_handle handle;
   cufft_exec_fn exec;           /* cufftExecC2C or cufftExecZ2Z */
-  cufft_exec_real_fn exec_real; /* cufftExecR2C or cufftExecC2R; NULL for C2C */
+  cufft_exec_real_fn exec_real; /* cufftExecR2C/C2R/D2Z/Z2D; NULL for C2C */
 } cufft_job;
 
 /* Runner: executes the cuFFT plan of job (a cufft_job), forward, from d_in to d_out. */
@@ -508,18 +518,27 @@ static int bench_zipfft(bench_context *ctx, bench_problem *p) {
   return ok;
 }
 
-/* The cuFFT type of a problem. */
+/* The cuFFT type of a problem (R2C/C2R in single precision, D2Z/Z2D in double). */
 static int cufft_type_of(const bench_problem *p) {
-  if (p->type == ZIPFFT_R2C) return CUFFT_TYPE_R2C;
-  if (p->type == ZIPFFT_C2R) return CUFFT_TYPE_C2R;
+  int f64 = p->prec->precision == ZIPFFT_F64;
+  if (p->type == ZIPFFT_R2C) return f64 ? CUFFT_TYPE_D2Z : CUFFT_TYPE_R2C;
+  if (p->type == ZIPFFT_C2R) return f64 ? CUFFT_TYPE_Z2D : CUFFT_TYPE_C2R;
   return p->prec->cufft_type;
+}
+
+/* The cuFFT entry point of a real problem (NULL for C2C). */
+static cufft_exec_real_fn cufft_exec_real_of(const cufft_api *api, const bench_problem *p) {
+  int f64 = p->prec->precision == ZIPFFT_F64;
+  if (p->type == ZIPFFT_R2C) return f64 ? api->exec_d2z : api->exec_r2c;
+  if (p->type == ZIPFFT_C2R) return f64 ? api->exec_z2d : api->exec_c2r;
+  return NULL;
 }
 
 /* Plans and times cuFFT on p, then keeps its output in host_cufft. Returns 1 on success. */
 static int bench_cufft(bench_context *ctx, bench_problem *p) {
   const cufft_api *api = &ctx->cufft;
-  cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c, NULL};
-  if (p->type != ZIPFFT_C2C) job.exec_real = p->type == ZIPFFT_R2C ? api->exec_r2c : api->exec_c2r;
+  cufft_job job = {0, p->prec->precision == ZIPFFT_F64 ? api->exec_z2z : api->exec_c2c,
+                   cufft_exec_real_of(api, p)};
   long long lengths[3] = {p->lengths[0], p->lengths[1], p->lengths[2]}, n = p->n;
   size_t work_bytes = 0;
   if (!zipfft_tool_cufft_ok(tool_name, api->create(&job.handle), "cufftCreate")) return 0;

@@ -23,6 +23,8 @@ static const symbol_slot cufft_symbols[] = {
     {"cufftExecZ2Z", offsetof(cufft_api, exec_z2z)},
     {"cufftExecR2C", offsetof(cufft_api, exec_r2c)},
     {"cufftExecC2R", offsetof(cufft_api, exec_c2r)},
+    {"cufftExecD2Z", offsetof(cufft_api, exec_d2z)},
+    {"cufftExecZ2D", offsetof(cufft_api, exec_z2d)},
     {"cufftDestroy", offsetof(cufft_api, destroy)},
     {"cufftGetVersion", offsetof(cufft_api, get_version)},
 };

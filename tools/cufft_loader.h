@@ -12,11 +12,13 @@ enum {
   CUFFT_TYPE_Z2Z = 0x69,
   CUFFT_TYPE_R2C = 0x2a,
   CUFFT_TYPE_C2R = 0x2c,
+  CUFFT_TYPE_D2Z = 0x6a,
+  CUFFT_TYPE_Z2D = 0x6c,
   CUFFT_DIRECTION_FORWARD = -1
 };
 
 typedef cufft_result (*cufft_exec_fn)(cufft_handle plan, void *in, void *out, int direction);
-/* cufftExecR2C / cufftExecC2R: no direction argument. */
+/* cufftExecR2C / cufftExecC2R / cufftExecD2Z / cufftExecZ2D: no direction argument. */
 typedef cufft_result (*cufft_exec_real_fn)(cufft_handle plan, void *in, void *out);
 
 typedef struct cufft_api {
@@ -30,7 +32,7 @@ typedef struct cufft_api {
   cufft_result (*set_stream)(cufft_handle plan, void *stream);
   cufft_exec_fn exec_c2c;
   cufft_exec_fn exec_z2z;
-  cufft_exec_real_fn exec_r2c, exec_c2r;
+  cufft_exec_real_fn exec_r2c, exec_c2r, exec_d2z, exec_z2d;
   cufft_result (*destroy)(cufft_handle plan);
   cufft_result (*get_version)(int *version);
 } cufft_api;

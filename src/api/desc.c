@@ -351,6 +351,12 @@ static int padded_real_side(const struct zipfft_desc_s *d, int out) {
   return out ? d->type == ZIPFFT_C2R : d->type == ZIPFFT_R2C;
 }
 
+/* a * b for a, b >= 0, or INT64_MAX when it overflows (span() then rejects it). */
+static int64_t saturating_product(int64_t a, int64_t b) {
+  int64_t p;
+  return __builtin_mul_overflow(a, b, &p) ? INT64_MAX : p;
+}
+
 /* Resolves one side's strides and distance. Defaults: row-major over the side's own
  * lengths, dist = whole array; the real array of an in-place R2C/C2R has rows padded to
  * 2*(n/2+1) reals, as in FFTW and cuFFT. */
@@ -362,10 +368,10 @@ static void resolve(const struct zipfft_desc_s *d, int out, int64_t *strides, in
   if (padded_real_side(d, out)) lengths[d->rank - 1] = 2 * (d->lengths[d->rank - 1] / 2 + 1);
   for (int k = d->rank - 1; k >= 0; k--) {
     strides[k] = given ? user[k] : s;
-    s *= lengths[k];
+    s = saturating_product(s, lengths[k]);
   }
   int64_t d_user = out ? d->out_dist : d->in_dist;
-  *dist = d_user ? d_user : strides[0] * lengths[0];
+  *dist = d_user ? d_user : saturating_product(strides[0], lengths[0]);
 }
 
 /* Axes of one side: the side's own lengths and the batch. */
@@ -407,10 +413,26 @@ static const char *describe(const char *name, int rank, const int64_t *s, int64_
   return buf;
 }
 
+/* Fails unless one transform has at most 2^58 elements (the product of the lengths). */
+static zipfft_status check_elements(const struct zipfft_desc_s *d) {
+  int64_t n = 1;
+  for (int k = 0; k < d->rank; k++) n = saturating_product(n, d->lengths[k]);
+  if (n <= ((int64_t)1 << 58)) return ZIPFFT_SUCCESS;
+  char text[128];
+  int used = 0;
+  for (int k = 0; k < d->rank && used >= 0 && (size_t)used < sizeof text; k++)
+    used += snprintf(text + used, sizeof text - (size_t)used, "%s%lld", k ? " x " : "",
+                     (long long)d->lengths[k]);
+  return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                      "lengths %s: more than 2^58 elements in one transform", text);
+}
+
 zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out) {
   zipfft__layout l = {{0}, {0}, 0, 0};
   axis in_axes[ZIPFFT__MAX_RANK + 1], out_axes[ZIPFFT__MAX_RANK + 1];
-  char text[256];
+  char text[256], other[256];
+  zipfft_status st = check_elements(d);
+  if (st != ZIPFFT_SUCCESS) return st;
   if (d->placement == ZIPFFT_INPLACE && zipfft__desc_has_extents(d))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
                         "an in-place transform cannot have input or output extents (set "
@@ -421,12 +443,23 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
   int n_out = axes_of(d, 1, l.out_strides, l.out_dist, out_axes);
   if (span(in_axes, n_in) < 0 || span(out_axes, n_out) < 0)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "layout spans more than 2^58 elements (batch = %lld)", (long long)d->batch);
+                        "layout spans more than 2^58 elements: %s, %s, batch = %lld",
+                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text),
+                        describe("out", d->rank, l.out_strides, l.out_dist, other, sizeof other),
+                        (long long)d->batch);
   if (!nested(out_axes, n_out))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
                         "outputs may overlap: %s, batch = %lld (each axis, by increasing stride, "
                         "must step over the axes inside it)",
                         describe("out", d->rank, l.out_strides, l.out_dist, text, sizeof text),
+                        (long long)d->batch);
+  if (d->type == ZIPFFT_C2R && d->rank > 1 && !nested(in_axes, n_in))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "C2R of rank %d uses its input as scratch, so its input elements may not "
+                        "overlap: %s, batch = %lld (each axis, by increasing stride, must step "
+                        "over the axes inside it)",
+                        d->rank,
+                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text),
                         (long long)d->batch);
   if (d->placement == ZIPFFT_INPLACE && !inplace_consistent(d, &l))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,

@@ -386,6 +386,7 @@ int zipfft__plan_has_statistics(zipfft_plan p) { return p->decomposition.has_sta
 
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {
+  if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_1d: p is NULL");
   zipfft_desc d;
   zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, prec, 1, &n);
   if (s != ZIPFFT_SUCCESS) return s;

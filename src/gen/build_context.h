@@ -218,9 +218,11 @@ const char *zipfft__check_cluster(const zipfft__kernel_spec *s);
 /* The body of a pointwise kernel (gen/build_pointwise.c). */
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF, one pair: from Z[kk] (a) and Z[n - kk] (z), stores the scaled spectrum values
- * X[kk] and (unless the same) X[n - kk] to the output row at base (alignment-branched). */
+ * X[kk] and (unless the same) X[n - kk] to the output row at base (alignment-branched).
+ * twiddle: W^kk when the caller has it, else NULL (read from the table). */
 void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z);
+                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z,
+                             const zipfft__cval *twiddle);
 /* n - k, or 0 for k = 0: the split partner of element k. */
 const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k);
 /* C2R_HALF, one pair: loads X[kk] into p and X[n - kk] into q from the input row at base
@@ -239,10 +241,11 @@ typedef struct zipfft__merge_target {
 zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipfft__block *g,
                                                 const zipfft__thread_coords *k,
                                                 const zipfft__expr *kk);
-/* C2R_HALF, one pair: Z[kk] and (unless kk = 0 or the same) Z[n - kk] from p and q. */
+/* C2R_HALF, one pair: Z[kk] and (unless kk = 0 or the same) Z[n - kk] from p and q.
+ * twiddle: W^kk when the caller has it, else NULL (read from the table). */
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
-                             zipfft__cval q);
+                             zipfft__cval q, const zipfft__cval *twiddle);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

@@ -135,12 +135,12 @@ void zipfft__emit_rader_split_pair(zipfft__stockham_build *c, zipfft__block *g,
   if (zero) {
     zipfft__cval y0 = zipfft__cval_materialize(
         c->a, zero, shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1))));
-    zipfft__emit_split_pair(c, zero, base, kk, y0, y0);
+    zipfft__emit_split_pair(c, zero, base, kk, y0, y0, NULL);
   }
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->rader_n), kk);
   zipfft__cval a = zipfft__cval_materialize(c->a, rest, rader_output(c, rest, k, kk, x0));
   zipfft__cval z = zipfft__cval_materialize(c->a, rest, rader_output(c, rest, k, other, x0));
-  zipfft__emit_split_pair(c, rest, base, kk, a, z);
+  zipfft__emit_split_pair(c, rest, base, kk, a, z, NULL);
 }
 
 zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipfft__block *g,

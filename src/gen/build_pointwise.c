@@ -48,7 +48,7 @@ static void emit_merge_at(zipfft__stockham_build *c, zipfft__block *blk, const z
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, c->s->n), e);
   zipfft__merge_target to = {c->out, zipfft__global_offset(c, out, e, c->s->out_stride),
                              zipfft__global_offset(c, out, other, c->s->out_stride)};
-  zipfft__emit_merge_pair(c, blk, &to, e, p, q);
+  zipfft__emit_merge_pair(c, blk, &to, e, p, q, NULL);
 }
 
 /* SPLIT at pair e: Z[e], Z[n-e] from the workspace, X[e], X[n-e] to the output. */
@@ -56,7 +56,7 @@ static void emit_split_at(zipfft__stockham_build *c, zipfft__block *blk, const z
                           const zipfft__expr *out, const zipfft__expr *e) {
   zipfft__cval a = load_complex(c, blk, in, e, ZIPFFT__ACCESS_VECTOR);
   zipfft__cval z = load_complex(c, blk, in, zipfft__split_partner(c, e), ZIPFFT__ACCESS_VECTOR);
-  zipfft__emit_split_pair(c, blk, out, e, a, z);
+  zipfft__emit_split_pair(c, blk, out, e, a, z, NULL);
 }
 
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {

@@ -50,6 +50,12 @@ enum {
  *   copy bandwidth with Bluestein's cap -> the ordinary one, fp32 257 = 16x16 56.6 ->
  *   84.8, 7681 = 24x20x16 33.2 -> 35.2, 12289 = 32x32x12 30.2 -> 40.5 (43.3 as 16x16x16x3
  *   with a cap of 16), fp64 257 73.3 -> 85.5, 7681 35.5 -> 36.6.
+ * - the half-length FFT of R2C and C2R when it is a power of two takes at most 16: its
+ *   split or merge phase adds a round through shared memory, which radix 32's 25%
+ *   occupancy does not hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384
+ *   75.4 -> 84.7, C2R 16384 58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5,
+ *   fp64 R2C 16384 52.0 -> 69.5-77.2). At mixed lengths 16 lost (fp32 R2C 24000 70.2 ->
+ *   58.1, C2R 40000 48.3 -> 42.9), so they keep the ordinary rule.
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 /* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
 static int statistics_radix(const zipfft__kernel_spec *s) {
@@ -79,14 +85,21 @@ static int bluestein_radix(const zipfft__kernel_spec *s) {
                                                                      : bluestein_radix_cap;
 }
 
+/* 1 for the half-length FFT of an R2C or C2R kernel whose length is a power of two. */
+static int half_length_power_of_two(const zipfft__kernel_spec *s) {
+  int half = s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF;
+  return half && (s->n & (s->n - 1)) == 0;
+}
+
 static int max_radix(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
-  int cap = s->statistics                              ? statistics_radix(s)
-            : env && *env                              ? atoi(env)
-            : s->bluestein_n > 0                       ? bluestein_radix(s)
-            : s->n >= large_radix_min_length || across ? ZIPFFT__MAX_RADIX
-                                                       : small_radix_cap;
+  int large = (s->n >= large_radix_min_length || across) && !half_length_power_of_two(s);
+  int cap = s->statistics        ? statistics_radix(s)
+            : env && *env        ? atoi(env)
+            : s->bluestein_n > 0 ? bluestein_radix(s)
+            : large              ? ZIPFFT__MAX_RADIX
+                                 : small_radix_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
 }
 

@@ -7,7 +7,7 @@
 #include "plan/kernel_spec.h"
 
 /* cos and sin of 2 pi k / n, reduced to the first octant for accuracy. */
-static void unit_root(int64_t k, int64_t n, long double *c, long double *s) {
+void zipfft__unit_root(int64_t k, int64_t n, long double *c, long double *s) {
   const long double pi = acosl(-1.0L);
   /* Use k/n in [0, 1/8] and rebuild the other octants by exact symmetries. */
   int64_t k8 = 8 * k;
@@ -103,7 +103,7 @@ static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
   int64_t base = zipfft__table_layout_of(s).split, n = zipfft__half_points(s);
   for (int64_t k = 0; k <= n / 2; k++) {
     long double c, sn;
-    unit_root(k, 2 * n, &c, &sn);
+    zipfft__unit_root(k, 2 * n, &c, &sn);
     put(table, base + k, s->precision, c, s->sign * sn);
   }
 }
@@ -114,11 +114,11 @@ static void put_large_twiddles(const zipfft__kernel_spec *s, void *table) {
   int64_t low = (int64_t)1 << l.large_shift, big = zipfft__large_twiddle_length(s);
   long double c, sn;
   for (int64_t e = 0; e < low; e++) {
-    unit_root(e % big, big, &c, &sn);
+    zipfft__unit_root(e % big, big, &c, &sn);
     put(table, l.large_low + e, s->precision, c, s->sign * sn);
   }
   for (int64_t h = 0; h * low < big; h++) {
-    unit_root(h * low, big, &c, &sn);
+    zipfft__unit_root(h * low, big, &c, &sn);
     put(table, l.large_high + h, s->precision, c, s->sign * sn);
   }
 }
@@ -157,7 +157,7 @@ static void host_fft(long double *x, int64_t n, int64_t step, const long double 
 /* Bluestein's chirp c_e = exp(sign pi i e^2 / N) for length N = big, with the exponent
  * reduced mod 2N exactly (e < 2^31, so e * e fits). */
 static void chirp(int64_t big, int64_t e, int sign, long double *re, long double *im) {
-  unit_root(e * e % (2 * big), 2 * big, re, im);
+  zipfft__unit_root(e * e % (2 * big), 2 * big, re, im);
   *im *= sign;
 }
 
@@ -243,7 +243,7 @@ static void rader_source(int64_t p, int sign, long double *b) {
   int64_t g_inverse = power_mod(zipfft__primitive_root(p), p - 2, p);
   for (int64_t m = 0, v = 1; m < p - 1; m++, v = v * g_inverse % p) {
     long double c, sn;
-    unit_root(v, p, &c, &sn);
+    zipfft__unit_root(v, p, &c, &sn);
     write_long_double(b, m, c, sign * sn);
   }
 }
@@ -262,7 +262,7 @@ static int put_filter(const zipfft__kernel_spec *s, void *table) {
   if (ok && s->bluestein_n > 0) filter_source(s->bluestein_n, n, s->sign, write_long_double, b);
   for (int64_t k = 0; ok && k < n; k++) {
     long double c, sn;
-    unit_root(k, n, &c, &sn);
+    zipfft__unit_root(k, n, &c, &sn);
     roots[2 * k] = c, roots[2 * k + 1] = s->sign * sn;
   }
   if (ok) host_fft(b, n, 1, roots, scratch);
@@ -283,7 +283,7 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
     for (int64_t q = 1; q < r; q++)
       for (int64_t k = 0; k < ns; k++) {
         long double c, sn;
-        unit_root(k * q, ns * r, &c, &sn);
+        zipfft__unit_root(k * q, ns * r, &c, &sn);
         put(table, base + (q - 1) * ns + k, s->precision, c, s->sign * sn);
       }
     ns *= r;

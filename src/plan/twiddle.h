@@ -24,6 +24,10 @@ typedef struct zipfft__table_layout {
 } zipfft__table_layout;
 zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
 
+/* cos and sin of 2 pi k / n in long double, k >= 0, exact at the multiples of pi/4 (the
+ * octants are rebuilt by symmetry from an angle of at most pi/4). */
+void zipfft__unit_root(int64_t k, int64_t n, long double *c, long double *s);
+
 /* 1 when the kernel's table holds Bluestein's chirp (Bluestein kernels, chirp gathers and
  * scatters), respectively a filter (Bluestein and Rader kernels, pointwise FILTER kernels). */
 int zipfft__needs_chirp(const struct zipfft__kernel_spec *s);
