@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "api/plan_internal.h"
@@ -172,11 +173,48 @@ static void test_compiler_failure(void) {
   zt_remove_tree(dir);
 }
 
+/* A TMPDIR holding a quote and shell syntax is only a path: the CPU backend's compile
+ * (fresh cache, so it runs) succeeds and runs nothing but the compiler. */
+static void test_awkward_tmpdir(void) {
+  char cache[] = "/tmp/zipfft-cache-XXXXXX", base[] = "/tmp/zipfft-tmp-XXXXXX";
+  ZT_CHECK(mkdtemp(cache) != NULL && mkdtemp(base) != NULL, "mkdtemp failed");
+  char tmp[256], marker[300];
+  snprintf(tmp, sizeof tmp, "%s/it's $(touch marker) `x`", base);
+  snprintf(marker, sizeof marker, "%s/marker", base);
+  ZT_CHECK(mkdir(tmp, 0700) == 0, "mkdir %s failed", tmp);
+  const char *old_cache = getenv("ZIPFFT_CACHE_DIR"), *old_tmp = getenv("TMPDIR");
+  char *saved_cache = old_cache ? strdup(old_cache) : NULL,
+       *saved_tmp = old_tmp ? strdup(old_tmp) : NULL;
+  setenv("ZIPFFT_CACHE_DIR", cache, 1);
+  setenv("TMPDIR", tmp, 1);
+  int64_t n = 12;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS);
+  ZT_CHECK(access(marker, F_OK) != 0, "the compile command ran shell syntax from TMPDIR");
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  for (int i = 0; i < 2; i++) {
+    const char *name = i ? "TMPDIR" : "ZIPFFT_CACHE_DIR";
+    char *saved = i ? saved_tmp : saved_cache;
+    if (saved)
+      setenv(name, saved, 1);
+    else
+      unsetenv(name);
+    free(saved);
+  }
+  zt_remove_tree(cache);
+  zt_remove_tree(base);
+}
+
 int main(void) {
   test_determinism_and_names();
   test_dump_dir();
   test_ast_rules();
   test_bounds();
   test_compiler_failure();
-  return zt_finish("test_generator", 5);
+  test_awkward_tmpdir();
+  return zt_finish("test_generator", 6);
 }

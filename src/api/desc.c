@@ -304,7 +304,7 @@ typedef struct axis {
 
 /* Largest element offset reached plus one; -1 when it exceeds 2^58 (index range we allow). */
 static int64_t span(const axis *axes, int count) {
-  const int64_t limit = (int64_t)1 << 58;
+  const int64_t limit = ((int64_t)1 << 58) - 1; /* the last element's index */
   int64_t last = 0;
   for (int i = 0; i < count; i++) {
     if (axes[i].count > 1 && axes[i].stride > (limit - last) / (axes[i].count - 1)) return -1;

@@ -37,16 +37,18 @@ static const char *compiler(void) {
   return cc && *cc ? cc : "cc";
 }
 
-/* Runs `cc flags -o so src` with output to log; returns the exit status (-1: no spawn). */
+/* Runs `cc flags -o so src` with output to log; returns the exit status (-1: no spawn). The
+ * shell splits ZIPFFT_CC into words (it may hold flags, as CC does for make); the paths
+ * reach the compiler as positional parameters, never parsed, so a TMPDIR holding quotes or
+ * shell syntax is only a path. */
 static int run_compiler(const char *src, const char *so, const char *log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  char command[16384];
-  snprintf(command, sizeof command, "exec %s %s -o '%s' '%s' -lm", compiler(), compile_flags, so,
-           src);
-  char *argv[] = {"sh", "-c", command, NULL};
+  char command[4096];
+  snprintf(command, sizeof command, "exec %s %s -o \"$1\" \"$2\" -lm", compiler(), compile_flags);
+  char *argv[] = {"sh", "-c", command, "sh", (char *)so, (char *)src, NULL};
   pid_t pid;
   int status = -1;
   if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ) == 0 &&

@@ -2,7 +2,8 @@
  *
  * A pointwise kernel gathers the pass's rows from the source array into workspace part A
  * as contiguous complex rows (real loads, the Hermitian half expanded, storage converted);
- * a four-step split transforms them there (A -> B -> A); a pointwise kernel scatters them
+ * a four-step split transforms them there (A -> B -> A), or one cluster kernel where a
+ * thread-block cluster holds a row (A -> B in one pass); a pointwise kernel scatters them
  * to the destination (the Hermitian half kept, or the real part, storage converted,
  * scaled). A length with no split (a large prime factor) runs Bluestein's method: the
  * gather multiplies by the chirp and pads with zeros, two four-step FFTs of the padded
@@ -145,14 +146,21 @@ static void filter_spec(const zipfft__kernel_spec *pass, int64_t m, int64_t rows
   make_pointwise(s, ZIPFFT__PW_FILTER, m);
 }
 
+/* Appends a kernel of the given transforms (work items). */
+static zipfft_status append_kernel(const zipfft__kernel_spec *s, int64_t transforms,
+                                   zipfft__array src, zipfft__array dst,
+                                   zipfft__decomposition *dec) {
+  int at = dec->kernel_count++;
+  dec->kernels[at] = *s;
+  dec->transforms[at] = transforms;
+  dec->src[at] = src, dec->dst[at] = dst;
+  return ZIPFFT_SUCCESS;
+}
+
 /* Appends a pointwise kernel (rows chunks of transforms). */
 static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows, zipfft__array src,
                                       zipfft__array dst, zipfft__decomposition *dec) {
-  int at = dec->kernel_count++;
-  dec->kernels[at] = *s;
-  dec->transforms[at] = rows * chunks_of(s->pointwise_range);
-  dec->src[at] = src, dec->dst[at] = dst;
-  return ZIPFFT_SUCCESS;
+  return append_kernel(s, rows * chunks_of(s->pointwise_range), src, dst, dec);
 }
 
 /* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
@@ -223,11 +231,50 @@ static zipfft__fourstep_job job_of(const zipfft__kernel_spec *pass, int64_t leng
       .scale = e->direct_out ? pass->scale : 1.0};
 }
 
+/* The route's complex FFT as one thread-block cluster kernel, where a cluster holds the
+ * length (e.g. R2C 65536's half length 32768 in fp32): one pass over the data instead of
+ * the four-step's two or three. Sized into *s; 0 when no cluster holds it. */
+static int cluster_spec(const zipfft__fourstep_job *job, const zipfft__target *t,
+                        zipfft__kernel_spec *s) {
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = job->precision,
+                             .sign = job->sign,
+                             .n = job->n,
+                             .in_stride = job->in_stride,
+                             .out_stride = job->out_stride,
+                             .in_storage = job->in_storage,
+                             .out_storage = job->out_storage,
+                             .scale = job->scale,
+                             .batch_dims = 1,
+                             .batch_counts = {job->batch},
+                             .batch_in_strides = {job->in_dist},
+                             .batch_out_strides = {job->out_dist}};
+  return zipfft__size_cluster_kernel(s, job->batch, t);
+}
+
+/* The arrays the route's (first) complex FFT reads and writes: the user's where an end is
+ * direct, else workspace part A. */
+static void fft_arrays(const ends *e, zipfft__array src, zipfft__array dst, zipfft__array *from,
+                       zipfft__array *to) {
+  *from = e->direct_in ? src : ZIPFFT__ARRAY_WORKSPACE;
+  *to = e->direct_out ? dst : ZIPFFT__ARRAY_WORKSPACE;
+}
+
+/* Whether the route's complex FFT runs as one cluster kernel: between two different arrays
+ * (the four-step's via part is then not needed), where a cluster holds the length. */
+static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft__array src,
+                         zipfft__array dst, const zipfft__target *t) {
+  zipfft__array from, to;
+  zipfft__kernel_spec s;
+  fft_arrays(e, src, dst, &from, &to);
+  return from != to && cluster_spec(job, t, &s);
+}
+
 /* Appends the kernels of a route: gather, four-step (and for Bluestein the filter and a
  * second four-step), scatter; a direct end leaves out its gather or scatter. */
 static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__target *t, const route *r, const ends *e,
-                                  zipfft__array src, zipfft__array dst,
+                                  int cluster, zipfft__array src, zipfft__array dst,
                                   zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
   int one_part = e->direct_in && e->direct_out;
@@ -238,9 +285,12 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
     transfer_spec(pass, r, 1, &s);
     status = append_pointwise(&s, rows, src, a, dec);
   }
-  if (status == ZIPFFT_SUCCESS)
-    status = zipfft__fourstep_append(&job, t, e->direct_in ? src : a, one_part ? a : b,
-                                     e->direct_out ? dst : a, dec);
+  zipfft__array from, to;
+  fft_arrays(e, src, dst, &from, &to);
+  if (status == ZIPFFT_SUCCESS && cluster && cluster_spec(&job, t, &s))
+    status = append_kernel(&s, rows, from, to, dec);
+  else if (status == ZIPFFT_SUCCESS)
+    status = zipfft__fourstep_append(&job, t, from, one_part ? a : b, to, dec);
   if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
     filter_spec(pass, r->length, rows, &s);
     status = append_pointwise(&s, rows, a, a, dec);
@@ -268,9 +318,11 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "
                         "(at most two axes can be longer than one kernel)",
                         (long long)pass->n, kernels, ZIPFFT__MAX_KERNELS);
+  zipfft__fourstep_job job = job_of(pass, r.length, rows, &e);
+  int cluster = takes_cluster(&job, &e, src, dst, t);
   reserve_workspace(dec,
                     (uint64_t)rows * (uint64_t)r.length *
                         zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
-                    e.direct_in && e.direct_out ? 1 : 2);
-  return append_route(pass, rows, t, &r, &e, src, dst, dec);
+                    (e.direct_in && e.direct_out) || cluster ? 1 : 2);
+  return append_route(pass, rows, t, &r, &e, cluster, src, dst, dec);
 }
