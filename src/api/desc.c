@@ -351,8 +351,7 @@ static int padded_real_side(const struct zipfft_desc_s *d, int out) {
   return out ? d->type == ZIPFFT_C2R : d->type == ZIPFFT_R2C;
 }
 
-/* a * b for a, b >= 0, or INT64_MAX when it overflows (span() then rejects it). */
-static int64_t saturating_product(int64_t a, int64_t b) {
+int64_t zipfft__saturating_product(int64_t a, int64_t b) {
   int64_t p;
   return __builtin_mul_overflow(a, b, &p) ? INT64_MAX : p;
 }
@@ -368,10 +367,10 @@ static void resolve(const struct zipfft_desc_s *d, int out, int64_t *strides, in
   if (padded_real_side(d, out)) lengths[d->rank - 1] = 2 * (d->lengths[d->rank - 1] / 2 + 1);
   for (int k = d->rank - 1; k >= 0; k--) {
     strides[k] = given ? user[k] : s;
-    s = saturating_product(s, lengths[k]);
+    s = zipfft__saturating_product(s, lengths[k]);
   }
   int64_t d_user = out ? d->out_dist : d->in_dist;
-  *dist = d_user ? d_user : saturating_product(strides[0], lengths[0]);
+  *dist = d_user ? d_user : zipfft__saturating_product(strides[0], lengths[0]);
 }
 
 /* Axes of one side: the side's own lengths and the batch. */
@@ -416,7 +415,7 @@ static const char *describe(const char *name, int rank, const int64_t *s, int64_
 /* Fails unless one transform has at most 2^58 elements (the product of the lengths). */
 static zipfft_status check_elements(const struct zipfft_desc_s *d) {
   int64_t n = 1;
-  for (int k = 0; k < d->rank; k++) n = saturating_product(n, d->lengths[k]);
+  for (int k = 0; k < d->rank; k++) n = zipfft__saturating_product(n, d->lengths[k]);
   if (n <= ((int64_t)1 << 58)) return ZIPFFT_SUCCESS;
   char text[128];
   int used = 0;

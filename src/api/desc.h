@@ -45,6 +45,8 @@ typedef struct zipfft__layout {
  * overlap and that an in-place layout reads and writes the same elements. Returns
  * INVALID_LAYOUT with a detail otherwise. */
 zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out);
+/* a * b for a, b >= 0, or INT64_MAX when it overflows (a size check then rejects it). */
+int64_t zipfft__saturating_product(int64_t a, int64_t b);
 
 /* Exponent sign of the transform: -1 for R2C, +1 for C2R, the set direction for C2C. */
 int zipfft__desc_sign(const struct zipfft_desc_s *d);

@@ -260,22 +260,23 @@ static void fft_arrays(const ends *e, zipfft__array src, zipfft__array dst, zipf
   *to = e->direct_out ? dst : ZIPFFT__ARRAY_WORKSPACE;
 }
 
-/* Whether the route's complex FFT runs as one cluster kernel: between two different arrays
- * (the four-step's via part is then not needed), where a cluster holds the length. */
+/* Whether the route's complex FFT runs as one cluster kernel (sized into *s): between two
+ * different arrays (the four-step's via part is then not needed), where a cluster holds
+ * the length. */
 static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft__array src,
-                         zipfft__array dst, const zipfft__target *t) {
+                         zipfft__array dst, const zipfft__target *t, zipfft__kernel_spec *s) {
   zipfft__array from, to;
-  zipfft__kernel_spec s;
   fft_arrays(e, src, dst, &from, &to);
-  return from != to && cluster_spec(job, t, &s);
+  return from != to && cluster_spec(job, t, s);
 }
 
-/* Appends the kernels of a route: gather, four-step (and for Bluestein the filter and a
- * second four-step), scatter; a direct end leaves out its gather or scatter. */
+/* Appends the kernels of a route: gather, four-step or the cluster kernel (when cluster is
+ * not NULL; for Bluestein the filter and a second four-step), scatter; a direct end leaves
+ * out its gather or scatter. */
 static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__target *t, const route *r, const ends *e,
-                                  int cluster, zipfft__array src, zipfft__array dst,
-                                  zipfft__decomposition *dec) {
+                                  const zipfft__kernel_spec *cluster, zipfft__array src,
+                                  zipfft__array dst, zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
   int one_part = e->direct_in && e->direct_out;
   zipfft__fourstep_job job = job_of(pass, r->length, rows, e);
@@ -287,8 +288,8 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
   }
   zipfft__array from, to;
   fft_arrays(e, src, dst, &from, &to);
-  if (status == ZIPFFT_SUCCESS && cluster && cluster_spec(&job, t, &s))
-    status = append_kernel(&s, rows, from, to, dec);
+  if (status == ZIPFFT_SUCCESS && cluster)
+    status = append_kernel(cluster, rows, from, to, dec);
   else if (status == ZIPFFT_SUCCESS)
     status = zipfft__fourstep_append(&job, t, from, one_part ? a : b, to, dec);
   if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
@@ -319,10 +320,11 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         "(at most two axes can be longer than one kernel)",
                         (long long)pass->n, kernels, ZIPFFT__MAX_KERNELS);
   zipfft__fourstep_job job = job_of(pass, r.length, rows, &e);
-  int cluster = takes_cluster(&job, &e, src, dst, t);
+  zipfft__kernel_spec cluster;
+  int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster);
   reserve_workspace(dec,
                     (uint64_t)rows * (uint64_t)r.length *
                         zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
-                    (e.direct_in && e.direct_out) || cluster ? 1 : 2);
-  return append_route(pass, rows, t, &r, &e, cluster, src, dst, dec);
+                    (e.direct_in && e.direct_out) || one_kernel ? 1 : 2);
+  return append_route(pass, rows, t, &r, &e, one_kernel ? &cluster : NULL, src, dst, dec);
 }
