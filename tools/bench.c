@@ -247,8 +247,9 @@ static double relative_l2_difference(const void *a, const void *b, size_t reals,
 static void print_usage(void) {
   printf(
       "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N..] [--md FILE]\n"
-      "  batched 1D C2C forward out-of-place FFTs, zipfft against cuFFT, 2^27 (f32) or\n"
-      "  2^26 (f64) complex elements per problem; also copy bandwidth and plan time.\n");
+      "  batched out-of-place FFTs (1D C2C forward, R2C and C2R; 2D and 3D), zipfft against\n"
+      "  cuFFT, about 2^27 (f32) or 2^26 (f64) elements per problem; also copy bandwidth and\n"
+      "  plan time. --sizes takes the total lengths (product of the lengths) to run.\n");
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
