@@ -266,6 +266,8 @@ static void check_errors(void) {
   int64_t prime[2] = {74, 16}; /* circular regions keep the length: 37 is Bluestein's */
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, prime, s, 2, NULL),
                   ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
+  ZT_CHECK(strstr(zipfft_last_error(), "FFT length 74") != NULL,
+           "the refusal does not name the FFT length: %s", zipfft_last_error());
   ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a failed create changed *c");
   cfg.region = ZIPFFT_REGION_FULL;
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg));

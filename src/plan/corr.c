@@ -78,13 +78,16 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
   int fits = zipfft__size_axis_pass(&s, transforms, t);
   if (!fits || (s.fused && zipfft__convolution_kernel(&s)))
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                        "correlation length %lld: each axis must fit one kernel, and the first "
-                        "axis (the fused one) must have no prime factor above 31",
+                        "correlation FFT length %lld (a filter length, or for VALID the 7-smooth "
+                        "length it is padded to; zipfft_corr_fft_lengths): each axis must fit "
+                        "one kernel, and the first axis (the fused one) must have no prime "
+                        "factor above 31",
                         (long long)pass->n);
   if (s.statistics && zipfft__stores_from_shared(&s))
-    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                        "statistics of length %lld along the last axis (a Bluestein or Rader length)",
-                        (long long)pass->n);
+    return zipfft__fail(
+        ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+        "statistics of length %lld along the last axis (a Bluestein or Rader length)",
+        (long long)pass->n);
   if (out->kernel_count == ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");
   int i = out->kernel_count++;
