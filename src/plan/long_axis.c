@@ -270,16 +270,16 @@ static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft_
   return from != to && cluster_spec(job, t, s);
 }
 
-/* Appends the kernels of a route: gather, four-step or the cluster kernel (when cluster is
- * not NULL; for Bluestein the filter and a second four-step), scatter; a direct end leaves
- * out its gather or scatter. */
+/* Appends the kernels of a route: gather, the job's four-step or the cluster kernel (when
+ * cluster is not NULL; for Bluestein the filter and a second four-step), scatter; a direct
+ * end leaves out its gather or scatter. */
 static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__target *t, const route *r, const ends *e,
+                                  const zipfft__fourstep_job *job,
                                   const zipfft__kernel_spec *cluster, zipfft__array src,
                                   zipfft__array dst, zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
   int one_part = e->direct_in && e->direct_out;
-  zipfft__fourstep_job job = job_of(pass, r->length, rows, e);
   zipfft__kernel_spec s;
   zipfft_status status = ZIPFFT_SUCCESS;
   if (!e->direct_in) {
@@ -291,11 +291,11 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
   if (status == ZIPFFT_SUCCESS && cluster)
     status = append_kernel(cluster, rows, from, to, dec);
   else if (status == ZIPFFT_SUCCESS)
-    status = zipfft__fourstep_append(&job, t, from, one_part ? a : b, to, dec);
+    status = zipfft__fourstep_append(job, t, from, one_part ? a : b, to, dec);
   if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
     filter_spec(pass, r->length, rows, &s);
     status = append_pointwise(&s, rows, a, a, dec);
-    if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&job, t, a, b, a, dec);
+    if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(job, t, a, b, a, dec);
   }
   if (status == ZIPFFT_SUCCESS && !e->direct_out) {
     transfer_spec(pass, r, 0, &s);
@@ -326,5 +326,5 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                     (uint64_t)rows * (uint64_t)r.length *
                         zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
                     (e.direct_in && e.direct_out) || one_kernel ? 1 : 2);
-  return append_route(pass, rows, t, &r, &e, one_kernel ? &cluster : NULL, src, dst, dec);
+  return append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
 }
