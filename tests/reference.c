@@ -95,6 +95,11 @@ double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, 
 }
 
 void zr_dft_nd(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign) {
+  zr_dft_nd_by(x, rank, lengths, batch, sign, zr_dft);
+}
+
+void zr_dft_nd_by(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign,
+                  zr_line_dft line_dft) {
   int64_t total = batch;
   for (int k = 0; k < rank; k++) total *= lengths[k];
   for (int k = 0; k < rank; k++) {
@@ -105,7 +110,7 @@ void zr_dft_nd(long double *x, int rank, const int64_t *lengths, int64_t batch, 
       if ((start / inner) % n != 0) continue; /* first element of a line along axis k */
       for (int64_t e = 0; e < n; e++)
         memcpy(&line[2 * e], &x[2 * (start + e * inner)], 2 * sizeof *x);
-      zr_dft(line, out, n, sign);
+      line_dft(line, out, n, sign);
       for (int64_t e = 0; e < n; e++)
         memcpy(&x[2 * (start + e * inner)], &out[2 * e], 2 * sizeof *x);
     }

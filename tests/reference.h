@@ -33,4 +33,10 @@ long double *zr_alloc_pairs(size_t count);
  * pairs, unnormalised): a zr_dft along every axis. */
 void zr_dft_nd(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign);
 
+/* zr_dft_nd with another DFT of each line (zr_dft_auto for long lines, in the tests that
+ * link FFTW). */
+typedef void (*zr_line_dft)(const long double *in, long double *out, int64_t n, int sign);
+void zr_dft_nd_by(long double *x, int rank, const int64_t *lengths, int64_t batch, int sign,
+                  zr_line_dft line_dft);
+
 #endif

@@ -108,7 +108,7 @@ static long double *reference(const real_case *c, const array *in, const array *
                                             : full_from_half(c, in, in_values);
   if (c->type == ZIPFFT_R2C)
     for (int64_t i = 0; i < per * c->batch; i++) full[2 * i] = in_values[i];
-  zr_dft_nd(full, c->rank, c->lengths, c->batch, c->type == ZIPFFT_R2C ? -1 : 1);
+  zr_dft_nd_by(full, c->rank, c->lengths, c->batch, c->type == ZIPFFT_R2C ? -1 : 1, zr_dft_auto);
   int64_t count = count_of(out, c->batch, c->rank);
   long double *ref = zr_alloc_pairs((size_t)count);
   for (int64_t i = 0; i < count; i++) {
@@ -300,11 +300,20 @@ static const real_case half_kernel_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {16384}, 1, INPLACE},
 };
 
-/* Real lengths beyond one kernel at their true size: a power of two, and primes whose
+/* Real lengths beyond one kernel at their true size: powers of two, and primes whose
  * Bluestein length is beyond one kernel; a Rader prime of 16417 points, and twice it. */
 static const real_case long_cases[] = {
+    /* contiguous half lengths a thread-block cluster holds (fp32 32768, fp64 16384): one
+     * cluster kernel with the split in its stores or the merge in its loads */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {32768}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 65536}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE},
+    /* the same lengths strided: through the workspace */
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 1, GAPS},
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 10007}, 1, GAPS},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {20023}, 1, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {16417}, 1, DENSE},

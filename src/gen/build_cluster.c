@@ -1,7 +1,58 @@
 /* build_cluster.c - the body of a cluster kernel: one transform over the blocks of a
- * thread-block cluster, its transpose through their distributed shared memory. */
+ * thread-block cluster, its transpose through their distributed shared memory (with the
+ * split or merge of a half-length real transform). */
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
+
+/* The shared arrays of every block of the cluster, in rank order. */
+static void declare_blocks(zipfft__stockham_build *c, zipfft__block *body,
+                           const zipfft__var **blocks) {
+  for (int b = 0; b < c->s->cluster; b++) {
+    blocks[b] = zipfft__var_new(c->a, "rs", ZIPFFT__T_SHARED);
+    zipfft__s_decl(c->a, body, blocks[b], zipfft__e_rank_shared(c->a, i32(c, b)));
+  }
+}
+
+/* What the phase after the blocks' FFTs starts from: the thread's coordinates, its output
+ * row, every block's shared array, and the first k of this block (rank * share). */
+typedef struct cluster_phase {
+  zipfft__thread_coords k;
+  const zipfft__expr *base, *first;
+  const zipfft__var *blocks[ZIPFFT__MAX_RADIX];
+} cluster_phase;
+
+static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block *body,
+                                        const char *comment, int64_t share) {
+  cluster_phase p;
+  zipfft__s_comment(c->a, body, comment);
+  p.k = zipfft__emit_coords(c, body);
+  p.base = zipfft__batch_offset(c, body, &p.k, 1);
+  declare_blocks(c, body, p.blocks);
+  p.first = let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
+  return p;
+}
+
+/* tw[b] = exp(sign 2 pi i b k / (n cluster)), b = 1..cluster-1: block b's twiddle at k. */
+static void cluster_twiddles(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *kk,
+                             zipfft__cval *tw) {
+  for (int b = 1; b < c->s->cluster; b++)
+    tw[b] = zipfft__large_twiddle(c, g, zipfft__e_int(c->a, ZIPFFT__T_I64, b), kk);
+}
+
+/* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k in
+ * its shared memory and tw[b] its twiddle at k (cluster_twiddles): outputs k + n q of the
+ * whole transform. */
+static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g,
+                        const zipfft__var *const *blocks, const zipfft__thread_coords *k,
+                        const zipfft__expr *kk, const zipfft__cval *tw, zipfft__cval *z) {
+  const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, k, kk));
+  zipfft__cval y[ZIPFFT__MAX_RADIX];
+  for (int b = 0; b < c->s->cluster; b++) {
+    y[b] = zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    if (b > 0) y[b] = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, y[b], tw[b]));
+  }
+  zipfft__emit_dft(c->a, g, c->s->sign, c->s->cluster, y, z);
+}
 
 /* Cluster kernels, after every block's FFT left its n outputs in natural order in its
  * shared memory: block rank takes n / cluster of the k, reads element k of every block b
@@ -11,42 +62,118 @@
 static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) {
   int cluster = c->s->cluster;
   int64_t share = c->s->n / cluster, threads = c->s->threads_per_fft;
-  zipfft__s_comment(c->a, body, "cluster: cluster-point DFTs across the blocks' shared memory");
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  const zipfft__var *blocks[ZIPFFT__MAX_RADIX];
-  for (int b = 0; b < cluster; b++) {
-    blocks[b] = zipfft__var_new(c->a, "rs", ZIPFFT__T_SHARED);
-    zipfft__s_decl(c->a, body, blocks[b], zipfft__e_rank_shared(c->a, i32(c, b)));
-  }
-  const zipfft__expr *first =
-      let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
+  cluster_phase p = open_cluster_phase(
+      c, body, "cluster: cluster-point DFTs across the blocks' shared memory", share);
   zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, body, k.active), targets);
+  open_alignment_branches(c, open_if(c, body, p.k.active), targets);
   for (int v = 0; v < 2; v++)
     for (int64_t i = 0; i * threads < share; i++) {
-      const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, k.t, i32(c, i * threads));
+      const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, p.k.t, i32(c, i * threads));
       zipfft__block *g = (i + 1) * threads <= share
                              ? targets[v]
                              : open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, offset, i32(c, share)));
-      const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, first, offset));
-      const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, kk));
-      zipfft__cval y[ZIPFFT__MAX_RADIX], z[ZIPFFT__MAX_RADIX];
-      for (int b = 0; b < cluster; b++) {
-        y[b] =
-            zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-        if (b > 0)
-          y[b] = zipfft__cval_materialize(
-              c->a, g,
-              zipfft__apply_large_twiddle(c, g, zipfft__e_int(c->a, ZIPFFT__T_I64, b), kk, y[b]));
-      }
-      zipfft__emit_dft(c->a, g, c->s->sign, cluster, y, z);
+      const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
+      zipfft__cval z[ZIPFFT__MAX_RADIX], tw[ZIPFFT__MAX_RADIX];
+      cluster_twiddles(c, g, kk, tw);
+      cluster_dft(c, g, p.blocks, &p.k, kk, tw, z);
       for (int q = 0; q < cluster; q++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * c->s->n));
-        zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, NULL, e, z[q]), base, e,
+        zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, NULL, e, z[q]), p.base, e,
                                    access_of_branch[v]);
       }
     }
+}
+
+/* Whether the pair (k + n q, its partner) is computed at this k: every pair once. For k = 0
+ * the pairs (n q, n (C - q)) repeat for q > C/2, for k = n/2 the pairs (n/2 + n q,
+ * n/2 + n (C - 1 - q)) for q > (C - 1)/2. */
+static const zipfft__expr *pair_wanted(zipfft__stockham_build *c, int q, const zipfft__expr *dc,
+                                       const zipfft__expr *middle) {
+  int cluster = c->s->cluster;
+  if (2 * q <= cluster - 1) return NULL;
+  const zipfft__expr *not_middle = bin(c, ZIPFFT__OP_EQ, middle, i32(c, 0));
+  if (2 * q == cluster) return not_middle;
+  return bin(c, ZIPFFT__OP_AND, not_middle, bin(c, ZIPFFT__OP_EQ, dc, i32(c, 0)));
+}
+
+/* R2C_HALF cluster kernels: Z = the transform of L = n * cluster points, X[e] and X[L - e]
+ * from Z[e] and Z[L - e]. Block rank takes k in [rank s, (rank + 1) s), s = n / (2 cluster)
+ * (the last block k = n/2 too), and computes the cluster DFTs at k and at n - k: Z[k + n q]
+ * and Z[n - k + n q] for every q. The partner of k + n q is n - k + n (C - 1 - q), or for k =
+ * 0 n (C - q), so every pair is split in the thread that holds both, with the twiddle
+ * W^(k + n q) = W^k exp(sign 2 pi i q / 2C). Stores at k + n q and L - k - n q run over
+ * neighbouring positions in neighbouring threads. */
+static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
+  int cluster = c->s->cluster;
+  int64_t n = c->s->n, span = n / (2 * cluster), threads = c->s->threads_per_fft;
+  cluster_phase p = open_cluster_phase(
+      c, body, "cluster: DFTs at k and n - k, split into the half spectrum", span);
+  zipfft__block *active = open_if(c, body, p.k.active);
+  for (int64_t i = 0; i * threads <= span; i++) {
+    const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, p.k.t, i32(c, i * threads));
+    const zipfft__expr *kk = let(c, active, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
+    const zipfft__expr *middle = let(c, active, "h", bin(c, ZIPFFT__OP_EQ, kk, i32(c, n / 2)));
+    zipfft__block *g =
+        (i + 1) * threads <= span
+            ? active
+            : open_if(c, active,
+                      bin(c, ZIPFFT__OP_OR, bin(c, ZIPFFT__OP_LT, offset, i32(c, span)), middle));
+    const zipfft__expr *dc = let(c, g, "d", bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0)));
+    /* the mirror n - k (0 for k = 0, where it is not used) and its twiddles
+     * exp(sign 2 pi i b (n - k) / (n C)) = exp(sign 2 pi i b / C) conj(tw[b]) */
+    const zipfft__expr *mirror =
+        let(c, g, "m", zipfft__e_select(c->a, dc, i32(c, 0), bin(c, ZIPFFT__OP_SUB, i32(c, n), kk)));
+    zipfft__cval z[ZIPFFT__MAX_RADIX], zm[ZIPFFT__MAX_RADIX], tw[ZIPFFT__MAX_RADIX],
+        twm[ZIPFFT__MAX_RADIX];
+    cluster_twiddles(c, g, kk, tw);
+    for (int b = 1; b < cluster; b++)
+      twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)},
+                                  b, cluster);
+    cluster_dft(c, g, p.blocks, &p.k, kk, tw, z);
+    cluster_dft(c, g, p.blocks, &p.k, mirror, twm, zm);
+    zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, kk));
+    for (int q = 0; q < cluster; q++) {
+      zipfft__block *pair = open_if(c, g, pair_wanted(c, q, dc, middle));
+      const zipfft__cval *after = &zm[cluster - 1 - q], *at_dc = &z[(cluster - q) % cluster];
+      zipfft__cval partner = {zipfft__e_select(c->a, dc, at_dc->re, after->re),
+                              zipfft__e_select(c->a, dc, at_dc->im, after->im)};
+      zipfft__cval w = zipfft__times_root(c, pair, w0, q, 2 * cluster);
+      const zipfft__expr *e = let(c, pair, "e", bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * n)));
+      zipfft__emit_split_pair(c, pair, p.base, e, z[q], partner, &w);
+    }
+  }
+}
+
+void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
+                                      const pass_shape *ps, const zipfft__expr *j,
+                                      const zipfft__cval *x, const zipfft__expr *base,
+                                      zipfft__access access) {
+  int cluster = c->s->cluster;
+  int64_t points = zipfft__transform_points(c->s);
+  const zipfft__expr *first = let(
+      c, g, "j", bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, j, i32(c, cluster)), zipfft__e_rank(c->a)));
+  /* W^(first + cluster r m) = W^first exp(sign 2 pi i r / 2 radix), cluster m = L / radix */
+  zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, first));
+  for (int r = 0; r < ps->radix; r++) {
+    const zipfft__expr *e =
+        let(c, g, "e", bin(c, ZIPFFT__OP_ADD, first, i32(c, (int64_t)r * cluster * ps->m)));
+    const zipfft__expr *at[2] = {e, bin(c, ZIPFFT__OP_SUB, i32(c, points), e)};
+    zipfft__cval p[2];
+    for (int h = 0; h < 2; h++) {
+      p[h] = zipfft__zero_value(c, g, "m", 0);
+      zipfft__s_load_complex(c->a, g, p[h].re->u.var, p[h].im->u.var, c->in,
+                             zipfft__global_offset(c, base, at[h], c->s->in_stride), access,
+                             c->s->in_storage);
+    }
+    if (r == 0) { /* DC and Nyquist (e = 0) are real: their imaginary parts are ignored */
+      zipfft__block *dc = open_if(c, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
+      for (int h = 0; h < 2; h++) zipfft__s_assign(c->a, dc, p[h].im->u.var, zipfft__e_real(c->a, 0));
+    }
+    zipfft__cval w = zipfft__times_root(c, g, w0, r, 2 * ps->radix);
+    zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, p[0], p[1], w));
+    zipfft__s_assign(c->a, g, x[r].re->u.var, z.re);
+    zipfft__s_assign(c->a, g, x[r].im->u.var, z.im);
+  }
 }
 
 /* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
@@ -55,7 +182,10 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__emit_fft(c, body, 0, 0);
   if (body->last && body->last->kind == ZIPFFT__S_BARRIER) body->last->u.cluster_barrier = 1;
-  emit_cluster_stores(c, body);
+  if (c->s->kind == ZIPFFT__KIND_R2C_HALF)
+    emit_cluster_split(c, body);
+  else
+    emit_cluster_stores(c, body);
   zipfft__s_cluster_barrier(c->a, body);
 }
 
@@ -63,6 +193,10 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
   if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
-  if (!zipfft__plain_c2c(s) || s->ffts_per_block != 1) return "cluster kernels are plain C2C rows";
+  int kind_ok = s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind);
+  if (!kind_ok || !zipfft__plain_transform(s) || s->ffts_per_block != 1)
+    return "cluster kernels are plain C2C rows or half-length real rows";
+  if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)
+    return "a half-length real cluster kernel splits n / 2 evenly over its blocks";
   return NULL;
 }

@@ -156,6 +156,9 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
                                          const zipfft__expr *column, const zipfft__expr *e,
                                          zipfft__cval y);
+/* exp(sign 2 pi i column e / L) itself (materialized). */
+zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__expr *column, const zipfft__expr *e);
 /* The column m of the four-step twiddle: the innermost batch digit of transform g (I64);
  * NULL when the kernel has no such twiddle. */
 const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipfft__block *blk,
@@ -246,6 +249,24 @@ zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipff
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
                              zipfft__cval q, const zipfft__cval *twiddle);
+/* The split/merge twiddle W^k = exp(sign 2 pi i k / 2n) from the table (k <= n/2, n the
+ * half-length FFT's points). */
+zipfft__cval zipfft__split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
+                                   const zipfft__expr *k);
+/* w * exp(sign 2 pi i k / n), the root a constant of the source (w itself when k % n = 0). */
+zipfft__cval zipfft__times_root(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval w,
+                                int64_t k, int64_t n);
+/* C2R_HALF: Z[k] = X[k] + conj(X[n-k]) + i w (X[k] - conj(X[n-k])) from p = X[k], q =
+ * X[n-k] and w = W^k (any k < n). */
+zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval p,
+                                 zipfft__cval q, zipfft__cval w);
+/* C2R_HALF cluster kernels: the first pass's values of butterfly j (x[r], r < radix) as
+ * element rank + cluster (j + r m) of Z, each merged from two loads of the half spectrum of
+ * the row at base. */
+void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
+                                      const pass_shape *ps, const zipfft__expr *j,
+                                      const zipfft__cval *x, const zipfft__expr *base,
+                                      zipfft__access access);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */

@@ -23,8 +23,7 @@ static zipfft__cval cscale(zipfft__stockham_build *c, zipfft__cval x, long doubl
                         bin(c, ZIPFFT__OP_MUL, x.im, zipfft__e_real(c->a, v))};
 }
 
-/* Split twiddle exp(sign 2 pi i k / 2n) from the table. */
-static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
+zipfft__cval zipfft__split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
                                   const zipfft__expr *k) {
   int64_t offset = zipfft__stockham_twiddle_offset(c->s, c->s->pass_count);
   const zipfft__expr *at =
@@ -38,18 +37,24 @@ static zipfft__cval split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
  * throttle 17% of the warps' cycles against the R2C's 11%). */
 static zipfft__cval pair_twiddle(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval w0,
                                  int b) {
-  if (b == 0) return w0;
+  return zipfft__times_root(c, g, w0, (int64_t)b * c->s->threads_per_fft,
+                            2 * zipfft__half_points(c->s));
+}
+
+zipfft__cval zipfft__times_root(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval w,
+                                int64_t k, int64_t n) {
+  if (k % n == 0) return w;
   long double cr, si;
-  zipfft__unit_root((int64_t)b * c->s->threads_per_fft, 2 * zipfft__half_points(c->s), &cr, &si);
+  zipfft__unit_root(k, n, &cr, &si);
   zipfft__cval step = {zipfft__e_real(c->a, cr),
                        zipfft__e_real(c->a, (long double)c->s->sign * si)};
-  return zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, w0, step));
+  return zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, w, step));
 }
 
 /* W^t of the thread's first pair, t < T <= n/2 (inside the table for every thread). */
 static zipfft__cval thread_twiddle(zipfft__stockham_build *c, zipfft__block *body,
                                    const zipfft__thread_coords *k) {
-  return zipfft__cval_materialize(c->a, body, split_twiddle(c, body, k->t));
+  return zipfft__cval_materialize(c->a, body, zipfft__split_twiddle(c, body, k->t));
 }
 
 /* n - k, or 0 for k = 0 (the partner of element k modulo n). */
@@ -95,7 +100,7 @@ void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const 
                              const zipfft__expr *kk, zipfft__cval a, zipfft__cval z,
                              const zipfft__cval *twiddle) {
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
-  zipfft__cval w = twiddle ? *twiddle : split_twiddle(c, g, kk);
+  zipfft__cval w = twiddle ? *twiddle : zipfft__split_twiddle(c, g, kk);
   zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
   zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
   zipfft__cval odd = zipfft__cval_materialize(
@@ -162,13 +167,18 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
     zipfft__s_assign(c->a, dc, dst[i]->im->u.var, zipfft__e_real(c->a, 0));
 }
 
+zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval p,
+                                 zipfft__cval q, zipfft__cval w) {
+  zipfft__cval b1 =
+      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
+  return cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
+}
+
 void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__merge_target *to, const zipfft__expr *kk, zipfft__cval p,
                              zipfft__cval q, const zipfft__cval *twiddle) {
-  zipfft__cval w = twiddle ? *twiddle : split_twiddle(c, g, kk);
-  zipfft__cval b1 =
-      zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, csub(c, p, cconj(c, q)), w));
-  zipfft__cval z1 = cadd(c, cadd(c, p, cconj(c, q)), ctimes_i(c, b1));
+  zipfft__cval w = twiddle ? *twiddle : zipfft__split_twiddle(c, g, kk);
+  zipfft__cval z1 = zipfft__merge_value(c, g, p, q, w);
   zipfft__s_store_complex(c->a, g, to->ptr, to->at_k, z1.re, z1.im, ZIPFFT__ACCESS_VECTOR,
                           ZIPFFT_STORAGE_DEFAULT);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk);

@@ -330,6 +330,11 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   for (int v = 0; v < 2; v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
+      if (c->s->cluster > 1 && c->s->kind == ZIPFFT__KIND_C2R_HALF) {
+        zipfft__emit_cluster_merge_loads(c, g, ps, j[b], &x[b * ps->radix], base,
+                                         access_of_branch[v]);
+        continue;
+      }
       for (int r = 0; r < ps->radix; r++) {
         if (padding_slot(c, ps, r)) continue; /* a constant zero */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
@@ -597,10 +602,15 @@ const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipf
       bin(c, ZIPFFT__OP_MOD, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->batch_counts[inner])));
 }
 
-/* y * exp(sign 2 pi i m e / L) from the two-level table: low[x % 2^s] * high[x >> s]. */
 zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
                                          const zipfft__expr *column, const zipfft__expr *e,
                                          zipfft__cval y) {
+  return zipfft__cval_mul(c->a, y, zipfft__large_twiddle(c, blk, column, e));
+}
+
+/* exp(sign 2 pi i m e / L) from the two-level table: low[x % 2^s] * high[x >> s]. */
+zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__expr *column, const zipfft__expr *e) {
   zipfft__table_layout l = zipfft__table_layout_of(c->s);
   const zipfft__expr *x =
       let(c, blk, "x", bin(c, ZIPFFT__OP_MUL, column, zipfft__e_cast(c->a, ZIPFFT__T_I64, e)));
@@ -609,11 +619,10 @@ zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__bloc
           zipfft__e_int(c->a, ZIPFFT__T_I64, ((int64_t)1 << l.large_shift) - 1));
   const zipfft__expr *high =
       bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, l.large_shift));
-  zipfft__cval w =
-      zipfft__cval_materialize(c->a, blk,
-                               zipfft__cval_mul(c->a, zipfft__table_value(c, blk, l.large_low, low),
-                                                zipfft__table_value(c, blk, l.large_high, high)));
-  return zipfft__cval_mul(c->a, y, w);
+  return zipfft__cval_materialize(
+      c->a, blk,
+      zipfft__cval_mul(c->a, zipfft__table_value(c, blk, l.large_low, low),
+                       zipfft__table_value(c, blk, l.large_high, high)));
 }
 
 /* The value stored for output element e: Bluestein's conjugate times the chirp, the

@@ -34,12 +34,17 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
       s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
       s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "",
       s->store_major ? " (stored by neighbouring threads on neighbouring transforms)" : "");
+  static const char *const cluster_real[] = {[ZIPFFT__KIND_R2C_HALF] = " (at k and n - k, split "
+                                                                       "into the half spectrum)",
+                                             [ZIPFFT__KIND_C2R_HALF] = ", the loads merged from "
+                                                                       "the half spectrum"};
   if (s->cluster > 1)
     zipfft__sb_printf(sb,
                       "      cluster of %d blocks per transform: each block a %lld-point FFT of "
                       "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
-                      "memory\n",
-                      s->cluster, (long long)s->n, s->cluster, s->cluster);
+                      "memory%s\n",
+                      s->cluster, (long long)s->n, s->cluster, s->cluster,
+                      zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "");
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory when the block starts\n");
   if (s->twiddle_length)

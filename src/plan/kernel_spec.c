@@ -47,7 +47,7 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
-  return s->rader_n > 0 ? s->rader_n : s->n;
+  return s->rader_n > 0 ? s->rader_n : zipfft__transform_points(s);
 }
 
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
@@ -62,7 +62,11 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__plain_c2c(const zipfft__kernel_spec *s) {
-  return s->kind == ZIPFFT__KIND_C2C && !s->fft_major && !s->store_major && !s->twiddle_length &&
+  return s->kind == ZIPFFT__KIND_C2C && zipfft__plain_transform(s);
+}
+
+int zipfft__plain_transform(const zipfft__kernel_spec *s) {
+  return !s->fft_major && !s->store_major && !s->twiddle_length &&
          !s->load_extent && !s->store_extent && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
          s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }

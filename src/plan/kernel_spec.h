@@ -176,8 +176,8 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 /* The transform length the kernel's loads and stores see: bluestein_n or rader_n, else
  * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
-/* The points of a half-length real kind's complex FFT: n, or Rader's prime p (its FFTs take
- * p - 1 points). */
+/* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels),
+ * or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
@@ -200,6 +200,9 @@ int zipfft__fused_handoff(const zipfft__kernel_spec *s);
  * extents, four-step twiddle, neighbouring-transform mapping or store, Bluestein, Rader, fused
  * multiply, statistics or pointwise op (what a cluster kernel can do). */
 int zipfft__plain_c2c(const zipfft__kernel_spec *s);
+/* zipfft__plain_c2c without the condition on the kind: a transform of whole rows of any
+ * kind, asked for nothing more (what a cluster kernel of a half-length real kind can do). */
+int zipfft__plain_transform(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
 /* Points of one whole transform: n, or n * cluster for cluster kernels. */

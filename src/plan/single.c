@@ -85,10 +85,11 @@ static int bluestein_radix(const zipfft__kernel_spec *s) {
                                                                      : bluestein_radix_cap;
 }
 
-/* 1 for the half-length FFT of an R2C or C2R kernel whose length is a power of two. */
+/* 1 for the half-length FFT of an R2C or C2R kernel of one block whose length is a power
+ * of two (a cluster's blocks factor as a C2C cluster's do). */
 static int half_length_power_of_two(const zipfft__kernel_spec *s) {
   int half = s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF;
-  return half && (s->n & (s->n - 1)) == 0;
+  return half && s->cluster <= 1 && (s->n & (s->n - 1)) == 0;
 }
 
 static int max_radix(const zipfft__kernel_spec *s) {
@@ -383,10 +384,13 @@ static size_t cluster_bytes(void) {
   return env && *env ? (size_t)atoll(env) : cluster_block_bytes;
 }
 
-/* 1 when a spec is a plain C2C row pass, the only kind cluster kernels do. */
+/* 1 when a spec is a plain row pass of contiguous elements, C2C or half-length real (R2C
+ * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
+ * loads): what cluster kernels do. */
 static int cluster_candidate(const zipfft__kernel_spec *s, const zipfft__target *t) {
-  return t->max_cluster_blocks >= 2 && zipfft__plain_c2c(s) && s->in_stride == 1 &&
-         s->out_stride == 1;
+  int kind_ok = s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind);
+  return t->max_cluster_blocks >= 2 && kind_ok && zipfft__plain_transform(s) &&
+         s->rader_n == 0 && s->in_stride == 1 && s->out_stride == 1;
 }
 
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
@@ -398,6 +402,7 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
        cluster *= 2) {
     zipfft__kernel_spec part = *s;
     if (s->n % cluster != 0 || s->n / cluster < (int64_t)cluster * cluster) continue;
+    if (zipfft__kind_is_half(s->kind) && (s->n / cluster) % (2 * cluster) != 0) continue;
     part.n = s->n / cluster;
     part.cluster = cluster;
     factorization f = factorize(&part);
