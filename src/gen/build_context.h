@@ -100,6 +100,9 @@ static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__bl
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
 zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
                                                  int major);
+/* The coordinates of a thread given its place t in transform f of the block. */
+zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__block *b,
+                                             const zipfft__expr *t, const zipfft__expr *f);
 /* Declares a complex value initialised to zero, named prefix + r / i (live: kept across
  * barriers, as the C emitter needs for values that outlive a phase). */
 zipfft__cval zipfft__zero_value(zipfft__stockham_build *c, zipfft__block *blk, const char *prefix,
@@ -269,6 +272,9 @@ void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *
                                       zipfft__access access);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
+/* R2C_HALF split_rows kernels: split the block's row pairs in shared memory into the half
+ * spectrum (stored). */
+void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body);
 

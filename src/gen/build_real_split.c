@@ -232,3 +232,72 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
     zipfft__emit_merge_pair(c, g, &to, kk[b], p[b], q[b], &w);
   }
 }
+
+/* Table entry `at` of the split_rows twiddles (twiddle.h: W^r at r, then exp(sign 2 pi i k /
+ * 2 n_row) after rows/2 + 1 entries). */
+static zipfft__cval row_split_twiddle(zipfft__stockham_build *c, zipfft__block *g,
+                                      const zipfft__expr *row, const zipfft__expr *k) {
+  int64_t at = zipfft__table_layout_of(c->s).split, rows = c->s->split_rows;
+  zipfft__cval wr = zipfft__table_value(c, g, at, row);
+  zipfft__cval wk = zipfft__table_value(c, g, at + rows / 2 + 1, k);
+  return zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, wr, wk));
+}
+
+/* Value of element e of the block's transform f in shared memory. */
+static zipfft__cval row_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *f,
+                                const zipfft__expr *e) {
+  zipfft__thread_coords at = {.f = f};
+  return zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &at, e), ZIPFFT__ACCESS_VECTOR,
+                            ZIPFFT_STORAGE_DEFAULT);
+}
+
+/* R2C_HALF split_rows: Z[r + R k] is element k of row r (R rows of n points, L = R n), and
+ * the block holds the row pairs (s, R - s) as transforms (sigma, sigma + F/2) (paired_row).
+ * The partner of Z[s + R k] is Z[R - s + R (n - 1 - k)]: thread (sigma, p) splits the pairs
+ * p = k of slot sigma, p = 0..n-1, and stores X[s + R p] and X[L - s - R p], neighbouring
+ * threads on neighbouring rows (coalesced). Slot 0 holds rows 0 and R/2, each its own
+ * partner: p <= n/2 pairs row 0's k = p with n - p, p > n/2 row R/2's k = p - n/2 - 1 with
+ * n - 1 - k (n + 1 pairs). W^(r + R k) = W^r exp(sign 2 pi i k / 2n). */
+void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body) {
+  int64_t rows = c->s->split_rows, n = c->s->n;
+  int half = c->s->ffts_per_block / 2;
+  int64_t per_slot = (int64_t)c->s->threads_per_fft * 2;
+  zipfft__s_comment(c->a, body, "split of the row pairs into the half spectrum");
+  const zipfft__expr *tid = zipfft__e_thread(c->a);
+  const zipfft__expr *sigma = let_bounded(c, body, "sg", bin(c, ZIPFFT__OP_MOD, tid, i32(c, half)), half);
+  const zipfft__expr *p0 = let(c, body, "p", bin(c, ZIPFFT__OP_DIV, tid, i32(c, half)));
+  zipfft__thread_coords k = zipfft__emit_coords_of(c, body, i32(c, 0), sigma);
+  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
+  const zipfft__expr *row = let(
+      c, body, "r",
+      zipfft__e_cast(c->a, ZIPFFT__T_I32,
+                     bin(c, ZIPFFT__OP_MOD, k.g, zipfft__e_int(c->a, ZIPFFT__T_I64, rows))));
+  const zipfft__expr *dc = let(c, body, "d", bin(c, ZIPFFT__OP_EQ, row, i32(c, 0)));
+  zipfft__block *active = open_if(c, body, k.active);
+  for (int64_t i = 0; i * per_slot <= n; i++) {
+    const zipfft__expr *p = let(c, active, "p", bin(c, ZIPFFT__OP_ADD, p0, i32(c, i * per_slot)));
+    zipfft__block *g = open_if(
+        c, active,
+        bin(c, ZIPFFT__OP_OR, bin(c, ZIPFFT__OP_LT, p, i32(c, n)),
+            bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_EQ, p, i32(c, n)))));
+    const zipfft__expr *upper =
+        let(c, g, "u", bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_LT, i32(c, n / 2), p)));
+    const zipfft__expr *lower =
+        bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_LE, p, i32(c, n / 2)));
+    const zipfft__expr *ka =
+        let(c, g, "ka", zipfft__e_select(c->a, upper, bin(c, ZIPFFT__OP_SUB, p, i32(c, n / 2 + 1)), p));
+    const zipfft__expr *fa = let(c, g, "fa", zipfft__e_select(c->a, upper, i32(c, half), sigma));
+    const zipfft__expr *low_partner = zipfft__e_select(
+        c->a, bin(c, ZIPFFT__OP_EQ, ka, i32(c, 0)), i32(c, 0), bin(c, ZIPFFT__OP_SUB, i32(c, n), ka));
+    const zipfft__expr *kz = let(
+        c, g, "kz",
+        zipfft__e_select(c->a, lower, low_partner, bin(c, ZIPFFT__OP_SUB, i32(c, n - 1), ka)));
+    const zipfft__expr *fz = zipfft__e_select(c->a, dc, fa, bin(c, ZIPFFT__OP_ADD, sigma, i32(c, half)));
+    const zipfft__expr *ra = let(c, g, "ra", zipfft__e_select(c->a, upper, i32(c, rows / 2), row));
+    const zipfft__expr *e =
+        let(c, g, "e", bin(c, ZIPFFT__OP_ADD, ra, bin(c, ZIPFFT__OP_MUL, ka, i32(c, rows))));
+    zipfft__cval a = row_element(c, g, fa, ka), z = row_element(c, g, fz, kz);
+    zipfft__cval w = row_split_twiddle(c, g, ra, ka);
+    zipfft__emit_split_pair(c, g, base, e, a, z, &w);
+  }
+}

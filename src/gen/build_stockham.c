@@ -19,6 +19,31 @@ static const zipfft__expr *quotient(zipfft__stockham_build *c, zipfft__binop op,
   return bin(c, ZIPFFT__OP_SHR, x, i32(c, shift));
 }
 
+static const zipfft__expr *i64(zipfft__stockham_build *c, int64_t v) {
+  return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
+}
+
+/* split_rows kernels: transform f of the block whose first transform is `first` (a multiple
+ * of F = ffts_per_block; the rows a multiple of F). The block holds F/2 slots s = (first %
+ * rows) / 2 + f % (F/2); transform f < F/2 is row s, f >= F/2 row rows - s (rows/2 for
+ * s = 0), so each row meets its split partner rows - row in the same block. */
+static const zipfft__expr *paired_row(zipfft__stockham_build *c, zipfft__block *b,
+                                      const zipfft__expr *first, const zipfft__expr *f) {
+  int64_t rows = c->s->split_rows, half = c->s->ffts_per_block / 2;
+  first = let(c, b, "gf", first);
+  const zipfft__expr *within = let(c, b, "gw", bin(c, ZIPFFT__OP_MOD, first, i64(c, rows)));
+  const zipfft__expr *f64 = zipfft__e_cast(c->a, ZIPFFT__T_I64, f);
+  const zipfft__expr *slot = let(c, b, "gs",
+                                 bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_DIV, within, i64(c, 2)),
+                                     bin(c, ZIPFFT__OP_MOD, f64, i64(c, half))));
+  const zipfft__expr *mirror =
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, slot, i64(c, 0)), i64(c, rows / 2),
+                       bin(c, ZIPFFT__OP_SUB, i64(c, rows), slot));
+  const zipfft__expr *row =
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, f64, i64(c, half)), slot, mirror);
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_SUB, first, within), row);
+}
+
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b) {
   return zipfft__emit_coords_mapped(c, b, c->s->fft_major);
 }
@@ -27,7 +52,6 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
                                                  int major) {
   int threads = c->s->threads_per_fft;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
-  zipfft__thread_coords k;
   int per_block = c->s->ffts_per_block;
   /* Transform-major: consecutive threads take consecutive transforms (coalesced columns).
    * t is bounded by the threads of a transform, so that comparisons of the elements it
@@ -35,13 +59,21 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
   zipfft__binop t_op = major ? ZIPFFT__OP_DIV : ZIPFFT__OP_MOD,
                 f_op = major ? ZIPFFT__OP_MOD : ZIPFFT__OP_DIV;
   int64_t t_by = major ? per_block : threads, f_by = major ? per_block : threads;
-  k.t = let_bounded(c, b, "t", per_block == 1 ? tid : quotient(c, t_op, tid, t_by), threads);
-  k.f = per_block == 1 ? i32(c, 0) : let(c, b, "f", quotient(c, f_op, tid, f_by));
+  const zipfft__expr *t =
+      let_bounded(c, b, "t", per_block == 1 ? tid : quotient(c, t_op, tid, t_by), threads);
+  return zipfft__emit_coords_of(
+      c, b, t, per_block == 1 ? i32(c, 0) : let(c, b, "f", quotient(c, f_op, tid, f_by)));
+}
+
+zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__block *b,
+                                             const zipfft__expr *t, const zipfft__expr *f) {
+  zipfft__thread_coords k = {.t = t, .f = f};
   const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
-  const zipfft__expr *first =
-      bin(c, ZIPFFT__OP_MUL, block, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->ffts_per_block));
+  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, block, i64(c, c->s->ffts_per_block));
   k.g = let(c, b, "g",
-            bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, k.f), var(c, c->batch_offset)));
+            c->s->split_rows > 0
+                ? paired_row(c, b, bin(c, ZIPFFT__OP_ADD, first, var(c, c->batch_offset)), f)
+                : bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, f), var(c, c->batch_offset)));
   k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
   return k;
 }
@@ -252,7 +284,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     load_real_within(c, g, re, base, e, access);
     return;
   }
-  if (c->s->kind == ZIPFFT__KIND_R2C_HALF) { /* the pair (x[2e], x[2e+1]) */
+  if (c->s->kind == ZIPFFT__KIND_R2C_HALF && !c->s->split_rows) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     load_real_within(c, g, re, base, even, access);
     load_real_within(c, g, im, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), access);
@@ -760,7 +792,9 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     }
     zipfft__emit_fft(c, body, 1, !staged);
   }
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF)
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF && spec->split_rows > 0)
+    zipfft__emit_split_rows(c, body);
+  else if (spec->kind == ZIPFFT__KIND_R2C_HALF)
     zipfft__emit_split(c, body);
   else if (staged)
     zipfft__emit_staged_stores(c, body);
@@ -791,6 +825,11 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||
                          s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1))
     return "a Rader kernel is a plain transform (or half-length real pass) of n + 1 points";
+  if (s->split_rows > 0 &&
+      (s->kind != ZIPFFT__KIND_R2C_HALF || s->ffts_per_block % 2 != 0 || s->split_rows % 2 != 0 ||
+       s->split_rows % s->ffts_per_block != 0 || s->cluster > 1 || zipfft__two_ffts(s) ||
+       s->statistics || s->load_extent > 0))
+    return "split rows need an R2C_HALF row kernel of an even number of row pairs per block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
@@ -838,7 +877,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   k->min_blocks = user_spec->min_blocks;
   k->load_callback = user_spec->load_callback.function ? &user_spec->load_callback : NULL;
   k->store_callback = user_spec->store_callback.function ? &user_spec->store_callback : NULL;
-  k->real_in = zipfft__kind_real_in(spec->kind) && !zipfft__pointwise_is_scatter(spec) &&
+  k->real_in = zipfft__kind_real_in(spec->kind) && !zipfft__reads_workspace(spec) &&
                spec->pointwise != ZIPFFT__PW_FILTER;
   k->real_out = zipfft__kind_real_out(spec->kind) && !zipfft__pointwise_is_gather(spec) &&
                 spec->pointwise != ZIPFFT__PW_FILTER;
