@@ -182,6 +182,7 @@ static const cb_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {6, 10}, 1, 0},  {ZIPFFT_C2C, ZIPFFT_F32, 1, {17, 1}, 2, 0},
     {ZIPFFT_C2C, ZIPFFT_F32, 1, {37, 1}, 2, 1}, /* Rader: the loads permuted */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096, 1}, 2, 0}, /* capped: stores in the split row kernel */
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096, 1}, 2, 1}, /* capped: loads in the merging first kernel */
 };
 
 /* A callback that does not compile, bad names, 16-bit storage. */

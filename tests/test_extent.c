@@ -241,6 +241,8 @@ static const ext_case cases[] = {
     {ZIPFFT_R2C, F32, 3, {6, 8, 10}, {2, 3, 4}, {6, 8, 6}, 1, 1},
     /* through the workspace: the split in the four-step's last kernel, cropped there */
     {ZIPFFT_R2C, F32, 1, {4096, 1, 1}, {3000, 1, 1}, {1500, 1, 1}, 2, 1},
+    /* and the merge in its first kernel, padded there */
+    {ZIPFFT_C2R, F32, 1, {4096, 1, 1}, {1500, 1, 1}, {3000, 1, 1}, 2, 1},
     {ZIPFFT_C2R, F32, 1, {32, 1, 1}, {5, 1, 1}, {20, 1, 1}, 2, 0},
     {ZIPFFT_C2R, F32, 1, {74, 1, 1}, {12, 1, 1}, {51, 1, 1}, 2, 1},   /* Rader, half length */
     {ZIPFFT_C2R, F64, 2, {6, 194, 1}, {5, 40, 1}, {6, 193, 1}, 1, 0}, /* Rader, half length */

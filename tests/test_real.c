@@ -322,9 +322,15 @@ static const real_case long_cases[] = {
 };
 
 /* R2C through the workspace whose four-step's last kernel splits its row pairs into the
- * half spectrum (split_rows): run with the single-kernel limit at 8 points (splits in four,
- * three row digits) and at 64 (splits in two). */
-static const real_case split_row_cases[] = {
+ * half spectrum, C2R whose first kernel merges them from it (paired_rows): run with the
+ * single-kernel limit at 8 points (splits in four, three row digits) and at 64 (splits in
+ * two). */
+static const real_case paired_row_cases[] = {
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096}, 3, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 4096}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {5, 4096}, 1, GAPS},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 3, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F64, 1, {4096}, 2, GAPS},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 2, INPLACE},
@@ -348,8 +354,8 @@ int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++, ran++) run_case(&cases[i]);
   for (int cap = 8; cap <= 64; cap *= 8) {
     setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", cap == 8 ? "8" : "64", 1);
-    for (size_t i = 0; i < sizeof split_row_cases / sizeof *split_row_cases; i++, ran++)
-      run_case(&split_row_cases[i]);
+    for (size_t i = 0; i < sizeof paired_row_cases / sizeof *paired_row_cases; i++, ran++)
+      run_case(&paired_row_cases[i]);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++, ran++)

@@ -272,9 +272,12 @@ void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *
                                       zipfft__access access);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
-/* R2C_HALF split_rows kernels: split the block's row pairs in shared memory into the half
+/* R2C_HALF paired_rows kernels: split the block's row pairs in shared memory into the half
  * spectrum (stored). */
 void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body);
+/* C2R_HALF paired_rows kernels: merge the half spectrum (loaded) into the block's row pairs
+ * in shared memory. */
+void zipfft__emit_merge_rows(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body);
 

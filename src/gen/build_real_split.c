@@ -233,11 +233,11 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-/* Table entry `at` of the split_rows twiddles (twiddle.h: W^r at r, then exp(sign 2 pi i k /
+/* Table entry `at` of the paired_rows twiddles (twiddle.h: W^r at r, then exp(sign 2 pi i k /
  * 2 n_row) after rows/2 + 1 entries). */
 static zipfft__cval row_split_twiddle(zipfft__stockham_build *c, zipfft__block *g,
                                       const zipfft__expr *row, const zipfft__expr *k) {
-  int64_t at = zipfft__table_layout_of(c->s).split, rows = c->s->split_rows;
+  int64_t at = zipfft__table_layout_of(c->s).split, rows = c->s->paired_rows;
   zipfft__cval wr = zipfft__table_value(c, g, at, row);
   zipfft__cval wk = zipfft__table_value(c, g, at + rows / 2 + 1, k);
   return zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, wr, wk));
@@ -251,53 +251,107 @@ static zipfft__cval row_element(zipfft__stockham_build *c, zipfft__block *g, con
                             ZIPFFT_STORAGE_DEFAULT);
 }
 
-/* R2C_HALF split_rows: Z[r + R k] is element k of row r (R rows of n points, L = R n), and
- * the block holds the row pairs (s, R - s) as transforms (sigma, sigma + F/2) (paired_row).
- * The partner of Z[s + R k] is Z[R - s + R (n - 1 - k)]: thread (sigma, p) splits the pairs
- * p = k of slot sigma, p = 0..n-1, and stores X[s + R p] and X[L - s - R p], neighbouring
- * threads on neighbouring rows (coalesced). Slot 0 holds rows 0 and R/2, each its own
- * partner: p <= n/2 pairs row 0's k = p with n - p, p > n/2 row R/2's k = p - n/2 - 1 with
- * n - 1 - k (n + 1 pairs). W^(r + R k) = W^r exp(sign 2 pi i k / 2n). */
-void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body) {
-  int64_t rows = c->s->split_rows, n = c->s->n;
+/* Where a thread of a paired_rows kernel's split or merge phase stands: slot sigma (rows s
+ * and R - s, transforms sigma and sigma + F/2), its first pair p0, the user's row at base
+ * (input for the merge, output for the split), row s and whether it is 0. */
+typedef struct row_slot {
+  const zipfft__expr *sigma, *p0, *base, *row, *dc;
+  zipfft__block *active;
+} row_slot;
+
+static row_slot open_row_slot(zipfft__stockham_build *c, zipfft__block *body, int out) {
   int half = c->s->ffts_per_block / 2;
-  int64_t per_slot = (int64_t)c->s->threads_per_fft * 2;
-  zipfft__s_comment(c->a, body, "split of the row pairs into the half spectrum");
+  row_slot r;
   const zipfft__expr *tid = zipfft__e_thread(c->a);
-  const zipfft__expr *sigma = let_bounded(c, body, "sg", bin(c, ZIPFFT__OP_MOD, tid, i32(c, half)), half);
-  const zipfft__expr *p0 = let(c, body, "p", bin(c, ZIPFFT__OP_DIV, tid, i32(c, half)));
-  zipfft__thread_coords k = zipfft__emit_coords_of(c, body, i32(c, 0), sigma);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
-  const zipfft__expr *row = let(
-      c, body, "r",
-      zipfft__e_cast(c->a, ZIPFFT__T_I32,
-                     bin(c, ZIPFFT__OP_MOD, k.g, zipfft__e_int(c->a, ZIPFFT__T_I64, rows))));
-  const zipfft__expr *dc = let(c, body, "d", bin(c, ZIPFFT__OP_EQ, row, i32(c, 0)));
-  zipfft__block *active = open_if(c, body, k.active);
-  for (int64_t i = 0; i * per_slot <= n; i++) {
-    const zipfft__expr *p = let(c, active, "p", bin(c, ZIPFFT__OP_ADD, p0, i32(c, i * per_slot)));
-    zipfft__block *g = open_if(
-        c, active,
-        bin(c, ZIPFFT__OP_OR, bin(c, ZIPFFT__OP_LT, p, i32(c, n)),
-            bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_EQ, p, i32(c, n)))));
-    const zipfft__expr *upper =
-        let(c, g, "u", bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_LT, i32(c, n / 2), p)));
-    const zipfft__expr *lower =
-        bin(c, ZIPFFT__OP_AND, dc, bin(c, ZIPFFT__OP_LE, p, i32(c, n / 2)));
-    const zipfft__expr *ka =
-        let(c, g, "ka", zipfft__e_select(c->a, upper, bin(c, ZIPFFT__OP_SUB, p, i32(c, n / 2 + 1)), p));
-    const zipfft__expr *fa = let(c, g, "fa", zipfft__e_select(c->a, upper, i32(c, half), sigma));
-    const zipfft__expr *low_partner = zipfft__e_select(
-        c->a, bin(c, ZIPFFT__OP_EQ, ka, i32(c, 0)), i32(c, 0), bin(c, ZIPFFT__OP_SUB, i32(c, n), ka));
-    const zipfft__expr *kz = let(
-        c, g, "kz",
-        zipfft__e_select(c->a, lower, low_partner, bin(c, ZIPFFT__OP_SUB, i32(c, n - 1), ka)));
-    const zipfft__expr *fz = zipfft__e_select(c->a, dc, fa, bin(c, ZIPFFT__OP_ADD, sigma, i32(c, half)));
-    const zipfft__expr *ra = let(c, g, "ra", zipfft__e_select(c->a, upper, i32(c, rows / 2), row));
-    const zipfft__expr *e =
-        let(c, g, "e", bin(c, ZIPFFT__OP_ADD, ra, bin(c, ZIPFFT__OP_MUL, ka, i32(c, rows))));
-    zipfft__cval a = row_element(c, g, fa, ka), z = row_element(c, g, fz, kz);
-    zipfft__cval w = row_split_twiddle(c, g, ra, ka);
-    zipfft__emit_split_pair(c, g, base, e, a, z, &w);
+  r.sigma = let_bounded(c, body, "sg", bin(c, ZIPFFT__OP_MOD, tid, i32(c, half)), half);
+  r.p0 = let(c, body, "p", bin(c, ZIPFFT__OP_DIV, tid, i32(c, half)));
+  zipfft__thread_coords k = zipfft__emit_coords_of(c, body, i32(c, 0), r.sigma);
+  r.base = zipfft__batch_offset(c, body, &k, out);
+  r.row = let(c, body, "r",
+              zipfft__e_cast(c->a, ZIPFFT__T_I32,
+                             bin(c, ZIPFFT__OP_MOD, k.g,
+                                 zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->paired_rows))));
+  r.dc = let(c, body, "d", bin(c, ZIPFFT__OP_EQ, r.row, i32(c, 0)));
+  r.active = open_if(c, body, k.active);
+  return r;
+}
+
+/* Pair p of a slot: Z[e] = element ka of transform fa (row ra, e = ra + R ka) and its
+ * partner Z[L - e] = element kz of transform fz. */
+typedef struct row_pair {
+  const zipfft__expr *fa, *ka, *fz, *kz, *ra, *e;
+} row_pair;
+
+/* Opens the block of pair p = p0 + i * 2T of the slot (guarded: n pairs, n + 1 in slot 0)
+ * and fills *q. Slot 0 holds rows 0 and R/2, each its own partner: p <= n/2 pairs row 0's
+ * k = p with n - p, p > n/2 row R/2's k = p - n/2 - 1 with n - 1 - k. */
+static zipfft__block *open_row_pair(zipfft__stockham_build *c, const row_slot *r, int64_t i,
+                                    row_pair *q) {
+  int64_t n = c->s->n, rows = c->s->paired_rows;
+  int half = c->s->ffts_per_block / 2;
+  const zipfft__expr *p = let(c, r->active, "p",
+                              bin(c, ZIPFFT__OP_ADD, r->p0, i32(c, i * 2 * c->s->threads_per_fft)));
+  zipfft__block *g = open_if(
+      c, r->active,
+      bin(c, ZIPFFT__OP_OR, bin(c, ZIPFFT__OP_LT, p, i32(c, n)),
+          bin(c, ZIPFFT__OP_AND, r->dc, bin(c, ZIPFFT__OP_EQ, p, i32(c, n)))));
+  const zipfft__expr *upper =
+      let(c, g, "u", bin(c, ZIPFFT__OP_AND, r->dc, bin(c, ZIPFFT__OP_LT, i32(c, n / 2), p)));
+  const zipfft__expr *lower = bin(c, ZIPFFT__OP_AND, r->dc, bin(c, ZIPFFT__OP_LE, p, i32(c, n / 2)));
+  q->ka = let(c, g, "ka",
+              zipfft__e_select(c->a, upper, bin(c, ZIPFFT__OP_SUB, p, i32(c, n / 2 + 1)), p));
+  q->fa = let(c, g, "fa", zipfft__e_select(c->a, upper, i32(c, half), r->sigma));
+  const zipfft__expr *low_partner =
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, q->ka, i32(c, 0)), i32(c, 0),
+                       bin(c, ZIPFFT__OP_SUB, i32(c, n), q->ka));
+  q->kz = let(c, g, "kz",
+              zipfft__e_select(c->a, lower, low_partner, bin(c, ZIPFFT__OP_SUB, i32(c, n - 1), q->ka)));
+  q->fz = zipfft__e_select(c->a, r->dc, q->fa, bin(c, ZIPFFT__OP_ADD, r->sigma, i32(c, half)));
+  q->ra = let(c, g, "ra", zipfft__e_select(c->a, upper, i32(c, rows / 2), r->row));
+  q->e = let(c, g, "e", bin(c, ZIPFFT__OP_ADD, q->ra, bin(c, ZIPFFT__OP_MUL, q->ka, i32(c, rows))));
+  return g;
+}
+
+/* R2C_HALF paired_rows: after the row FFTs (in shared memory), thread (sigma, p) splits
+ * pair p of slot sigma and stores X[e] and X[L - e], e = s + R p: neighbouring threads on
+ * neighbouring rows, so the stores are runs of F/2 values (and their mirrors). */
+void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "split of the row pairs into the half spectrum");
+  row_slot r = open_row_slot(c, body, 1);
+  for (int64_t i = 0; i * 2 * c->s->threads_per_fft <= c->s->n; i++) {
+    row_pair q;
+    zipfft__block *g = open_row_pair(c, &r, i, &q);
+    zipfft__cval a = row_element(c, g, q.fa, q.ka), z = row_element(c, g, q.fz, q.kz);
+    zipfft__cval w = row_split_twiddle(c, g, q.ra, q.ka);
+    zipfft__emit_split_pair(c, g, r.base, q.e, a, z, &w);
+  }
+}
+
+/* C2R_HALF paired_rows (a four-step's first kernel, its columns the rows): thread (sigma,
+ * p) loads X[e] and X[L - e] of pair p of slot sigma and writes Z[e] and Z[L - e] into the
+ * rows' shared memory, from which the passes start. */
+void zipfft__emit_merge_rows(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "merge of the half spectrum into the row pairs");
+  row_slot r = open_row_slot(c, body, 0);
+  int64_t points = zipfft__half_points(c->s);
+  for (int64_t i = 0; i * 2 * c->s->threads_per_fft <= c->s->n; i++) {
+    row_pair q;
+    zipfft__block *g = open_row_pair(c, &r, i, &q);
+    zipfft__cval x = zipfft__zero_value(c, g, "m", 0), y = zipfft__zero_value(c, g, "m", 0);
+    zipfft__load_merge_pair(c, g, r.base, q.e, x, y, 1);
+    zipfft__cval w = row_split_twiddle(c, g, q.ra, q.ka);
+    zipfft__thread_coords at = {.f = q.fa};
+    zipfft__cval z1 = zipfft__merge_value(c, g, x, y, w);
+    zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, &at, q.ka), z1.re, z1.im,
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, points), q.e);
+    zipfft__block *second = open_if(c, g,
+                                    bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_NE, q.e, i32(c, 0)),
+                                        bin(c, ZIPFFT__OP_NE, other, q.e)));
+    zipfft__cval w2 = {zipfft__e_neg(c->a, w.re), w.im}; /* W^(L-e) = -conj(W^e) */
+    zipfft__cval z2 = zipfft__merge_value(c, second, y, x, w2);
+    zipfft__thread_coords partner = {.f = q.fz};
+    zipfft__s_store_complex(c->a, second, c->smem, zipfft__shared_index(c, &partner, q.kz), z2.re,
+                            z2.im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
 }

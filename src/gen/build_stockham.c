@@ -23,13 +23,13 @@ static const zipfft__expr *i64(zipfft__stockham_build *c, int64_t v) {
   return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
 }
 
-/* split_rows kernels: transform f of the block whose first transform is `first` (a multiple
+/* paired_rows kernels: transform f of the block whose first transform is `first` (a multiple
  * of F = ffts_per_block; the rows a multiple of F). The block holds F/2 slots s = (first %
  * rows) / 2 + f % (F/2); transform f < F/2 is row s, f >= F/2 row rows - s (rows/2 for
  * s = 0), so each row meets its split partner rows - row in the same block. */
 static const zipfft__expr *paired_row(zipfft__stockham_build *c, zipfft__block *b,
                                       const zipfft__expr *first, const zipfft__expr *f) {
-  int64_t rows = c->s->split_rows, half = c->s->ffts_per_block / 2;
+  int64_t rows = c->s->paired_rows, half = c->s->ffts_per_block / 2;
   first = let(c, b, "gf", first);
   const zipfft__expr *within = let(c, b, "gw", bin(c, ZIPFFT__OP_MOD, first, i64(c, rows)));
   const zipfft__expr *f64 = zipfft__e_cast(c->a, ZIPFFT__T_I64, f);
@@ -71,7 +71,7 @@ zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__
   const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
   const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, block, i64(c, c->s->ffts_per_block));
   k.g = let(c, b, "g",
-            c->s->split_rows > 0
+            c->s->paired_rows > 0
                 ? paired_row(c, b, bin(c, ZIPFFT__OP_ADD, first, var(c, c->batch_offset)), f)
                 : bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, f), var(c, c->batch_offset)));
   k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
@@ -284,7 +284,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     load_real_within(c, g, re, base, e, access);
     return;
   }
-  if (c->s->kind == ZIPFFT__KIND_R2C_HALF && !c->s->split_rows) { /* the pair (x[2e], x[2e+1]) */
+  if (c->s->kind == ZIPFFT__KIND_R2C_HALF && !c->s->paired_rows) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     load_real_within(c, g, re, base, even, access);
     load_real_within(c, g, im, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), access);
@@ -323,7 +323,7 @@ static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const
 void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                 const zipfft__expr *base, const zipfft__expr *e,
                                 zipfft__access access) {
-  if (c->s->kind == ZIPFFT__KIND_C2R_HALF) { /* z[e] is the pair (x[2e], x[2e+1]) */
+  if (c->s->kind == ZIPFFT__KIND_C2R_HALF && !c->s->paired_rows) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     store_real_within(c, g, base, even, y.re, access);
     store_real_within(c, g, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), y.im, access);
@@ -773,7 +773,10 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
   if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
-    zipfft__emit_merge(c, body);
+    if (spec->paired_rows > 0)
+      zipfft__emit_merge_rows(c, body);
+    else
+      zipfft__emit_merge(c, body);
     zipfft__s_barrier(c->a, body);
   }
   int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
@@ -792,7 +795,7 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     }
     zipfft__emit_fft(c, body, 1, !staged);
   }
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF && spec->split_rows > 0)
+  if (spec->kind == ZIPFFT__KIND_R2C_HALF && spec->paired_rows > 0)
     zipfft__emit_split_rows(c, body);
   else if (spec->kind == ZIPFFT__KIND_R2C_HALF)
     zipfft__emit_split(c, body);
@@ -825,11 +828,12 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||
                          s->fused != ZIPFFT__FUSED_NONE || s->cluster > 1))
     return "a Rader kernel is a plain transform (or half-length real pass) of n + 1 points";
-  if (s->split_rows > 0 &&
-      (s->kind != ZIPFFT__KIND_R2C_HALF || s->ffts_per_block % 2 != 0 || s->split_rows % 2 != 0 ||
-       s->split_rows % s->ffts_per_block != 0 || s->cluster > 1 || zipfft__two_ffts(s) ||
-       s->statistics || s->load_extent > 0))
-    return "split rows need an R2C_HALF row kernel of an even number of row pairs per block";
+  if (s->paired_rows > 0 &&
+      (!zipfft__kind_is_half(s->kind) || s->ffts_per_block % 2 != 0 || s->paired_rows % 2 != 0 ||
+       s->paired_rows % s->ffts_per_block != 0 || s->cluster > 1 || zipfft__two_ffts(s) ||
+       s->statistics || (s->kind == ZIPFFT__KIND_R2C_HALF ? s->load_extent : s->store_extent) > 0 ||
+       (s->kind == ZIPFFT__KIND_C2R_HALF && s->store_major)))
+    return "paired rows need a half-length real kernel of an even number of row pairs per block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
@@ -879,7 +883,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   k->store_callback = user_spec->store_callback.function ? &user_spec->store_callback : NULL;
   k->real_in = zipfft__kind_real_in(spec->kind) && !zipfft__reads_workspace(spec) &&
                spec->pointwise != ZIPFFT__PW_FILTER;
-  k->real_out = zipfft__kind_real_out(spec->kind) && !zipfft__pointwise_is_gather(spec) &&
+  k->real_out = zipfft__kind_real_out(spec->kind) && !zipfft__writes_workspace(spec) &&
                 spec->pointwise != ZIPFFT__PW_FILTER;
   if (spec->pointwise != ZIPFFT__PW_NONE) {
     zipfft__emit_pointwise(&c, &k->body);

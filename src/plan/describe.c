@@ -45,11 +45,11 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "memory%s\n",
                       s->cluster, (long long)s->n, s->cluster, s->cluster,
                       zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "");
-  if (s->split_rows)
-    zipfft__sb_printf(sb,
-                      "      rows r and %lld - r in one block, split into the half spectrum of %lld "
-                      "points as they are stored\n",
-                      (long long)s->split_rows, (long long)(s->split_rows * s->n));
+  if (s->paired_rows)
+    zipfft__sb_printf(sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",
+                      (long long)s->paired_rows,
+                      s->kind == ZIPFFT__KIND_R2C_HALF ? "split into" : "merged from",
+                      (long long)(s->paired_rows * s->n));
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory when the block starts\n");
   if (s->twiddle_length)

@@ -33,12 +33,16 @@ int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__reads_workspace(const zipfft__kernel_spec *s) {
-  return zipfft__pointwise_is_scatter(s) || s->split_rows > 0;
+  return zipfft__pointwise_is_scatter(s) || (s->paired_rows > 0 && s->kind == ZIPFFT__KIND_R2C_HALF);
+}
+
+int zipfft__writes_workspace(const zipfft__kernel_spec *s) {
+  return zipfft__pointwise_is_gather(s) || (s->paired_rows > 0 && s->kind == ZIPFFT__KIND_C2R_HALF);
 }
 
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   int r2c = zipfft__kind_real_in(s->kind), c2r = zipfft__kind_real_out(s->kind);
-  int workspace_side = out ? zipfft__pointwise_is_gather(s) : zipfft__reads_workspace(s);
+  int workspace_side = out ? zipfft__writes_workspace(s) : zipfft__reads_workspace(s);
   int real = !workspace_side && s->pointwise != ZIPFFT__PW_FILTER && (out ? c2r : r2c);
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
   return real ? complex_bytes / 2 : complex_bytes;
@@ -52,7 +56,7 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
 
 int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
   return s->rader_n > 0      ? s->rader_n
-         : s->split_rows > 0 ? s->n * s->split_rows
+         : s->paired_rows > 0 ? s->n * s->paired_rows
                              : zipfft__transform_points(s);
 }
 
@@ -125,8 +129,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
    * odd stride with F = 4 left 8-way conflicts and the 4096-point column pass at 31% of
    * DRAM bandwidth.) */
   int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
-  /* split_rows kernels store from F/2 transforms at a time (the split's row pairs) */
-  int64_t across = s->split_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
+  /* paired_rows kernels store from F/2 transforms at a time (the split's row pairs) */
+  int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
   int64_t want = across < slots ? slots / across : 1;
   while (stride % slots != want % slots) stride++;
   return stride;
@@ -216,9 +220,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
   if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
-  if (s->split_rows)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_spr%lld",
-             (long long)s->split_rows);
+  if (s->paired_rows)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",
+             (long long)s->paired_rows);
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)

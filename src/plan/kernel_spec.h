@@ -155,14 +155,18 @@ typedef struct zipfft__kernel_spec {
    * statistics areas, when the kernel starts, and the passes read them there instead of
    * from the table in global memory (choose_shared_twiddles in single.c decides). */
   int shared_twiddles;
-  /* > 0 (kind R2C_HALF, a four-step's last kernel over complex rows in the workspace): the
-   * transforms are the split_rows rows r of a half-length transform of L = split_rows * n
-   * points (Z[r + split_rows k] is element k of row r), the innermost batch digits making r
-   * (their output strides 0: the output position is the spectrum index). A block takes
-   * ffts_per_block / 2 row pairs (r, split_rows - r), one pair (0, split_rows / 2), so
-   * that the split of Z[e] with Z[L - e] into X[e] and X[L - e] happens in the block, as
-   * it stores the half spectrum. */
-  int64_t split_rows;
+  /* > 0: the transforms are the R = paired_rows rows r of a half-length transform of L = R n
+   * points (Z[r + R k] is element k of row r; the innermost batch digits make r), and a
+   * block takes ffts_per_block / 2 row pairs (r, R - r), one pair (0, R / 2), so that
+   * Z[e] and Z[L - e] meet in the block:
+   * - kind R2C_HALF, a four-step's last kernel over complex rows in the workspace: it splits
+   *   them into X[e] and X[L - e] as it stores the half spectrum (the rows' output strides
+   *   0: the output position is the spectrum index);
+   * - kind C2R_HALF, a four-step's first kernel (its columns are the rows): it loads X[e]
+   *   and X[L - e] from the half spectrum (the rows' input strides 0) and merges them into
+   *   Z[e] and Z[L - e] in shared memory before its passes; it stores complex values into
+   *   the workspace. */
+  int64_t paired_rows;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -175,9 +179,10 @@ typedef struct zipfft__kernel_spec {
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
 /* 1 for the pointwise scatters (the input is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s);
-/* 1 when the kernel's input is the complex workspace whatever its kind (the scatters and
- * the split_rows kernels), 0 otherwise. */
+/* 1 when the kernel's input (output) is the complex workspace whatever its kind: the
+ * scatters and R2C paired_rows kernels (the gathers and C2R paired_rows kernels). */
 int zipfft__reads_workspace(const zipfft__kernel_spec *s);
+int zipfft__writes_workspace(const zipfft__kernel_spec *s);
 
 /* Number of leading elements of a row the kernel's loads may find non-zero, in the units
  * the first pass addresses (complex elements; pairs of reals for R2C_HALF), n when every
@@ -188,7 +193,7 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
  * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
- * n * split_rows for split_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
+ * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */

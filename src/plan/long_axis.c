@@ -14,6 +14,8 @@
  * element once more than a fused four-step would. */
 #include "plan/long_axis.h"
 
+#include <stdlib.h>
+
 #include "api/error.h"
 #include "plan/fourstep.h"
 #include "plan/single.h"
@@ -270,16 +272,46 @@ static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft_
   return from != to && cluster_spec(job, t, s);
 }
 
-/* The fewest row pairs per block (fp32, fp64) for which the split in the last kernel pays.
- * Its stores write runs of that many neighbouring spectrum values (and their mirrors).
- * Measured on an H100, R2C % of copy bandwidth, split pass -> split in the last kernel:
- * fp32 8 pairs (64-byte runs): 131072 31.9 -> 34.8, 2^24 22.3 -> 24.6; fp32 4 pairs:
- * 2^18 32.0 -> 29.2, 2^20 31.2 -> 32.4; fp64 2 pairs (32 bytes): 2^18 31.9 -> 34.0, 2^20
- * 30.5 -> 36.4; fp64 8 pairs: 65536 and 131072 32.2 -> 43.2. */
-static const int split_min_row_pairs[2] = {8, 2};
+/* The fewest row pairs per block (fp32, fp64) for which the split in the last kernel (R2C)
+ * or the merge in the first (C2R) pays; they access runs of that many neighbouring
+ * spectrum values (and their mirrors). Measured on an H100, % of copy bandwidth, separate
+ * pass -> in the kernel:
+ * - split: fp32 8 pairs (64-byte runs) 131072 31.9 -> 34.8, 2^24 22.3 -> 24.6; fp32 4
+ *   pairs 2^18 32.0 -> 29.2, 2^20 31.2 -> 32.4; fp64 2 pairs (32 bytes) 2^18 31.9 -> 34.0,
+ *   2^20 30.5 -> 36.4; fp64 8 pairs 65536 and 131072 32.2 -> 43.2;
+ * - merge: fp32 8 pairs 2^18 32.2 -> 41.0, 2^24 22.3 -> 28.2; fp32 4 pairs 2^20 31.3 ->
+ *   37.8; fp64 2 pairs 2^20 30.5 -> 35.8; fp64 8 pairs 65536 32.4 -> 41.2. */
+static const int split_min_row_pairs[2] = {8, 2}, merge_min_row_pairs[2] = {4, 2};
+
+/* The fewest row pairs per block of a paired_rows kernel: the table, or ZIPFFT_MIN_ROW_PAIRS
+ * (tuning). */
+static int min_row_pairs(const int *table, zipfft_precision precision) {
+  const char *env = getenv("ZIPFFT_MIN_ROW_PAIRS");
+  return env && *env ? atoi(env) : table[precision == ZIPFFT_F64];
+}
+
+/* Whether a four-step kernel's blocks can take the rows in pairs: an even number of
+ * transforms per block, at least min_pairs pairs, dividing the rows. */
+static int holds_row_pairs(const zipfft__kernel_spec *s, int64_t rows, int min_pairs) {
+  return s->ffts_per_block % 2 == 0 && s->ffts_per_block / 2 >= min_pairs &&
+         rows % s->ffts_per_block == 0;
+}
+
+/* The pass's batch digits as the first digits of s: their counts, the user's strides on
+ * one side (user_out: the output) and contiguous rows of `length` on the workspace side. */
+static void pass_digits(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass, int64_t length,
+                        int user_out) {
+  int64_t row = length;
+  for (int d = pass->batch_dims - 1; d >= 0; d--) {
+    s->batch_counts[d] = pass->batch_counts[d];
+    s->batch_in_strides[d] = user_out ? row : pass->batch_in_strides[d];
+    s->batch_out_strides[d] = user_out ? pass->batch_out_strides[d] : row;
+    row *= pass->batch_counts[d];
+  }
+}
 
 /* R2C routes: the four-step's last kernel (appended last to dec, writing workspace A) becomes
- * a split_rows kernel that splits its row pairs into the half spectrum and stores it in the
+ * a paired_rows kernel that splits its row pairs into the half spectrum and stores it in the
  * pass's destination, in place of the pointwise split scatter: one pass over the data
  * fewer. 0 (nothing changed) where its transforms per block are odd, too few or do not
  * divide the rows, the pass's batch digits and the row digits exceed the batch
@@ -287,16 +319,16 @@ static const int split_min_row_pairs[2] = {8, 2};
 static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
                                 zipfft__decomposition *dec) {
   zipfft__kernel_spec *s = &dec->kernels[dec->kernel_count - 1];
-  int64_t rows = r->length / s->n, row = r->length;
+  int64_t rows = r->length / s->n;
   int digits = s->batch_dims - 1; /* the rows' digits after the route's batch */
-  int min_pairs = split_min_row_pairs[pass->precision == ZIPFFT_F64];
-  if (r->scatter != ZIPFFT__PW_SPLIT || s->ffts_per_block % 2 != 0 ||
-      s->ffts_per_block / 2 < min_pairs || pass->out_storage != ZIPFFT_STORAGE_DEFAULT ||
-      rows % s->ffts_per_block != 0 || pass->batch_dims + digits > ZIPFFT__MAX_BATCH_DIMS)
+  if (r->scatter != ZIPFFT__PW_SPLIT ||
+      !holds_row_pairs(s, rows, min_row_pairs(split_min_row_pairs, pass->precision)) ||
+      pass->out_storage != ZIPFFT_STORAGE_DEFAULT ||
+      pass->batch_dims + digits > ZIPFFT__MAX_BATCH_DIMS)
     return 0;
   zipfft__kernel_spec fused = *s;
   fused.kind = ZIPFFT__KIND_R2C_HALF;
-  fused.split_rows = rows;
+  fused.paired_rows = rows;
   fused.out_stride = pass->out_stride, fused.out_storage = pass->out_storage;
   fused.scale = pass->scale, fused.store_extent = pass->store_extent;
   fused.store_callback = pass->store_callback;
@@ -306,13 +338,42 @@ static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
     fused.batch_in_strides[pass->batch_dims + d] = s->batch_in_strides[1 + d];
     fused.batch_out_strides[pass->batch_dims + d] = 0;
   }
-  for (int d = pass->batch_dims - 1; d >= 0; d--) { /* the pass's rows: workspace -> user */
-    fused.batch_counts[d] = pass->batch_counts[d];
-    fused.batch_in_strides[d] = row;
-    fused.batch_out_strides[d] = pass->batch_out_strides[d];
-    row *= pass->batch_counts[d];
-  }
+  pass_digits(&fused, pass, r->length, 1);
   *s = fused;
+  return 1;
+}
+
+/* C2R routes: the four-step's first kernel (at `at` in dec, its columns the rows of the
+ * half length, reading workspace A after the merge gather) becomes a paired_rows kernel that
+ * loads the half spectrum from the pass's source and merges it in shared memory, so the
+ * merge gather (at - 1) is dropped. Conditions as for the split (its own least number of
+ * row pairs per block), and a source stored in the compute precision. */
+static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r, int at,
+                                 zipfft__decomposition *dec) {
+  zipfft__kernel_spec *s = &dec->kernels[at];
+  int64_t rows = r->length / s->n;
+  if (r->gather != ZIPFFT__PW_MERGE || s->batch_dims != 2 ||
+      !holds_row_pairs(s, rows, min_row_pairs(merge_min_row_pairs, pass->precision)) ||
+      pass->in_storage != ZIPFFT_STORAGE_DEFAULT || pass->batch_dims + 1 > ZIPFFT__MAX_BATCH_DIMS)
+    return 0;
+  zipfft__kernel_spec fused = *s;
+  fused.kind = ZIPFFT__KIND_C2R_HALF;
+  fused.paired_rows = rows;
+  fused.in_stride = pass->in_stride, fused.in_storage = pass->in_storage;
+  fused.load_extent = pass->load_extent, fused.load_callback = pass->load_callback;
+  fused.batch_dims = pass->batch_dims + 1;
+  int last = pass->batch_dims; /* the rows: the input position is the spectrum index */
+  fused.batch_counts[last] = rows;
+  fused.batch_in_strides[last] = 0;
+  fused.batch_out_strides[last] = s->batch_out_strides[1];
+  pass_digits(&fused, pass, r->length, 0);
+  *s = fused;
+  for (int i = at - 1; i + 1 < dec->kernel_count; i++) { /* drop the gather */
+    dec->kernels[i] = dec->kernels[i + 1];
+    dec->transforms[i] = dec->transforms[i + 1];
+    dec->src[i] = dec->src[i + 1], dec->dst[i] = dec->dst[i + 1];
+  }
+  dec->kernel_count--;
   return 1;
 }
 
@@ -334,10 +395,14 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
   }
   zipfft__array from, to;
   fft_arrays(e, src, dst, &from, &to);
+  int first = dec->kernel_count;
   if (status == ZIPFFT_SUCCESS && cluster)
     status = append_kernel(cluster, rows, from, to, dec);
   else if (status == ZIPFFT_SUCCESS)
     status = zipfft__fourstep_append(job, t, from, one_part ? a : b, to, dec);
+  if (status == ZIPFFT_SUCCESS && !cluster && !e->direct_in && first > 0 &&
+      merge_in_first_kernel(pass, r, first, dec))
+    dec->src[first - 1] = src;
   if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
     filter_spec(pass, r->length, rows, &s);
     status = append_pointwise(&s, rows, a, a, dec);

@@ -74,8 +74,8 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   zipfft__table_layout l = {0};
   int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
   l.split = at;
-  if (s->split_rows > 0)
-    at += s->split_rows / 2 + 1 + s->n;
+  if (s->paired_rows > 0)
+    at += s->paired_rows / 2 + 1 + s->n;
   else if (zipfft__kind_is_half(s->kind))
     at += zipfft__half_points(s) / 2 + 1;
   int64_t large = zipfft__large_twiddle_length(s);
@@ -105,8 +105,8 @@ int64_t zipfft__twiddle_count(const zipfft__kernel_spec *s) {
 static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
   int64_t base = zipfft__table_layout_of(s).split, n = zipfft__half_points(s);
   long double c, sn;
-  if (s->split_rows > 0) { /* W^r (r <= rows/2), then exp(sign 2 pi i k / 2 n_row) */
-    int64_t rows = s->split_rows;
+  if (s->paired_rows > 0) { /* W^r (r <= rows/2), then exp(sign 2 pi i k / 2 n_row) */
+    int64_t rows = s->paired_rows;
     for (int64_t r = 0; r <= rows / 2; r++) {
       zipfft__unit_root(r, 2 * n, &c, &sn);
       put(table, base + r, s->precision, c, s->sign * sn);

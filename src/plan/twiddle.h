@@ -11,9 +11,9 @@ struct zipfft__kernel_spec;
 
 /* Where the parts of a kernel's table start (complex elements; unused parts are empty).
  * After the Stockham twiddles come, when the kernel needs them:
- * - split: the HALF kinds' exp(sign 2 pi i k / 2n), k = 0..n/2; for split_rows kernels (L =
- *   split_rows * n) instead exp(sign 2 pi i r / 2L), r = 0..split_rows/2, then
- *   exp(sign 2 pi i k / 2n), k = 0..n-1 (their product is W^(r + split_rows k));
+ * - split: the HALF kinds' exp(sign 2 pi i k / 2n), k = 0..n/2; for paired_rows kernels (L =
+ *   paired_rows * n) instead exp(sign 2 pi i r / 2L), r = 0..paired_rows/2, then
+ *   exp(sign 2 pi i k / 2n), k = 0..n-1 (their product is W^(r + paired_rows k));
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
  * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
