@@ -311,6 +311,8 @@ static const real_case long_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 65536}, 1, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE},
+    /* through the workspace, the split row kernel widened to 16 rows per block */
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {262144}, 1, DENSE},
     /* the same lengths strided: through the workspace */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, GAPS},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 1, GAPS},

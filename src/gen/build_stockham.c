@@ -167,8 +167,12 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
 /* Global element offset (I64) of element `e` of a transform starting at base. */
 const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipfft__expr *base,
                                           const zipfft__expr *e, int64_t stride) {
-  /* 2n: the real side of HALF kinds */
-  int small = (2 * zipfft__transform_points(c->s)) * stride < ((int64_t)1 << 31);
+  /* the most elements a row's index reaches: the transform's points, or the spectrum of a
+   * half-length kind (L + 1 for paired_rows kernels, whose row is a part of it); twice that
+   * for the real side of HALF kinds */
+  int64_t points = zipfft__transform_points(c->s), half = zipfft__half_points(c->s) + 1;
+  if (half > points) points = half;
+  int small = (2 * points) * stride < ((int64_t)1 << 31);
   const zipfft__expr *scaled =
       small ? zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, e, i32(c, stride)))
             : bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),

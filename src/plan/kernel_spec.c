@@ -129,7 +129,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
    * odd stride with F = 4 left 8-way conflicts and the 4096-point column pass at 31% of
    * DRAM bandwidth.) */
   int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
-  /* paired_rows kernels store from F/2 transforms at a time (the split's row pairs) */
+  /* paired_rows kernels access F/2 transforms at a time in their split or merge phase
+   * (one of each row pair) */
   int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
   int64_t want = across < slots ? slots / across : 1;
   while (stride % slots != want % slots) stride++;

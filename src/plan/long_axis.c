@@ -10,8 +10,11 @@
  * length have a pointwise filter multiply between them, and the scatter multiplies by the
  * chirp again. Even real lengths run at half length: the gather takes the real data as
  * complex pairs and a split scatter (R2C), or a merge gather and a scatter of pairs (C2R),
- * do the half-length method's pre- and post-processing. Each pass reads and writes every
- * element once more than a fused four-step would. */
+ * do the half-length method's pre- and post-processing; where the four-step's kernels can
+ * take their rows in pairs, its last kernel does the split (R2C) or its first the merge
+ * (C2R) instead (paired_rows). Plain copies skip the gather or the scatter (the four-step
+ * reads or writes the user's array); otherwise a pass reads and writes every element once
+ * more than a fused four-step would. */
 #include "plan/long_axis.h"
 
 #include <stdlib.h>
@@ -172,6 +175,25 @@ static void reserve_workspace(zipfft__decomposition *dec, uint64_t part, int par
   if (dec->workspace_bytes < need) dec->workspace_bytes = need;
 }
 
+/* The workspace parts (1 or 2) kernels first.. of dec use: where they use only part B (a
+ * four-step between the user's arrays, its gather or scatter taken over by a paired_rows
+ * kernel), B becomes A, so one part is reserved. */
+static int workspace_parts(zipfft__decomposition *dec, int first) {
+  int uses[2] = {0, 0};
+  for (int i = first; i < dec->kernel_count; i++)
+    for (int side = 0; side < 2; side++) {
+      zipfft__array x = side ? dec->dst[i] : dec->src[i];
+      uses[0] |= x == ZIPFFT__ARRAY_WORKSPACE;
+      uses[1] |= x == ZIPFFT__ARRAY_WORKSPACE2;
+    }
+  if (uses[0] && uses[1]) return 2;
+  for (int i = first; i < dec->kernel_count; i++) {
+    if (dec->src[i] == ZIPFFT__ARRAY_WORKSPACE2) dec->src[i] = ZIPFFT__ARRAY_WORKSPACE;
+    if (dec->dst[i] == ZIPFFT__ARRAY_WORKSPACE2) dec->dst[i] = ZIPFFT__ARRAY_WORKSPACE;
+  }
+  return 1;
+}
+
 /* Whether the four-step kernels read the source and write the destination directly,
  * skipping the gather or scatter: only plain copies (C2C, or real data as complex pairs)
  * of a batch whose digits nest into one dimension (each stride the next inner one times
@@ -205,7 +227,8 @@ static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
   ends e = {0};
   int pairs_in = r->gather_kind == ZIPFFT__KIND_R2C_HALF,
       pairs_out = r->scatter_kind == ZIPFFT__KIND_C2R_HALF;
-  /* Padded loads, cropped stores and callbacks happen only in the gather and the scatter. */
+  /* Padded loads, cropped stores and callbacks happen in the gather and the scatter (and in
+   * the paired_rows kernels that replace a merge gather or a split scatter). */
   if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in) &&
       pass->load_extent == 0 && !pass->load_callback.function)
     e.direct_in = direct_side(pass, 0, pairs_in, &e.in_stride, &e.in_dist);
@@ -280,7 +303,9 @@ static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft_
  *   pairs 2^18 32.0 -> 29.2, 2^20 31.2 -> 32.4; fp64 2 pairs (32 bytes) 2^18 31.9 -> 34.0,
  *   2^20 30.5 -> 36.4; fp64 8 pairs 65536 and 131072 32.2 -> 43.2;
  * - merge: fp32 8 pairs 2^18 32.2 -> 41.0, 2^24 22.3 -> 28.2; fp32 4 pairs 2^20 31.3 ->
- *   37.8; fp64 2 pairs 2^20 30.5 -> 35.8; fp64 8 pairs 65536 32.4 -> 41.2. */
+ *   37.8; fp64 2 pairs 2^20 30.5 -> 35.8; fp64 8 pairs 65536 32.4 -> 41.2.
+ * A row kernel with fewer pairs is widened where it can be (widen_to_row_pairs): fp32
+ * 2^18's 4 pairs became 8 (1024 threads, 74 KB): split pass 32.0 -> 35.4. */
 static const int split_min_row_pairs[2] = {8, 2}, merge_min_row_pairs[2] = {4, 2};
 
 /* The fewest row pairs per block of a paired_rows kernel: the table, or ZIPFFT_MIN_ROW_PAIRS
@@ -295,6 +320,22 @@ static int min_row_pairs(const int *table, zipfft_precision precision) {
 static int holds_row_pairs(const zipfft__kernel_spec *s, int64_t rows, int min_pairs) {
   return s->ffts_per_block % 2 == 0 && s->ffts_per_block / 2 >= min_pairs &&
          rows % s->ffts_per_block == 0;
+}
+
+/* Doubles the transforms per block of a row kernel with too few row pairs while its block
+ * stays within 1024 threads and half the target's shared memory (two blocks per
+ * multiprocessor), so that the split's stores write longer runs. */
+static void widen_to_row_pairs(zipfft__kernel_spec *s, int64_t rows, int min_pairs,
+                               const zipfft__target *t) {
+  while (s->ffts_per_block % 2 == 0 && s->ffts_per_block / 2 < min_pairs &&
+         rows % (2 * s->ffts_per_block) == 0) {
+    zipfft__kernel_spec wider = *s;
+    wider.ffts_per_block *= 2;
+    if (zipfft__c2c_block_threads(&wider) > 1024 ||
+        zipfft__c2c_shared_bytes(&wider) > t->max_shared_bytes / 2)
+      return;
+    *s = wider;
+  }
 }
 
 /* The pass's batch digits as the first digits of s: their counts, the user's strides on
@@ -313,20 +354,22 @@ static void pass_digits(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass,
 /* R2C routes: the four-step's last kernel (appended last to dec, writing workspace A) becomes
  * a paired_rows kernel that splits its row pairs into the half spectrum and stores it in the
  * pass's destination, in place of the pointwise split scatter: one pass over the data
- * fewer. 0 (nothing changed) where its transforms per block are odd, too few or do not
- * divide the rows, the pass's batch digits and the row digits exceed the batch
- * dimensions, or the output is stored in 16 bits (not measured; the scatter keeps it). */
+ * fewer. Its transforms per block are first widened towards the row pairs it needs
+ * (widen_to_row_pairs). 0 (nothing changed) where they stay odd, too few or do not divide
+ * the rows, the pass's batch digits and the row digits exceed the batch dimensions, or the
+ * output is stored in 16 bits (not measured; the scatter keeps it). */
 static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
-                                zipfft__decomposition *dec) {
+                                const zipfft__target *t, zipfft__decomposition *dec) {
   zipfft__kernel_spec *s = &dec->kernels[dec->kernel_count - 1];
   int64_t rows = r->length / s->n;
   int digits = s->batch_dims - 1; /* the rows' digits after the route's batch */
-  if (r->scatter != ZIPFFT__PW_SPLIT ||
-      !holds_row_pairs(s, rows, min_row_pairs(split_min_row_pairs, pass->precision)) ||
+  int min_pairs = min_row_pairs(split_min_row_pairs, pass->precision);
+  zipfft__kernel_spec fused = *s;
+  widen_to_row_pairs(&fused, rows, min_pairs, t);
+  if (r->scatter != ZIPFFT__PW_SPLIT || !holds_row_pairs(&fused, rows, min_pairs) ||
       pass->out_storage != ZIPFFT_STORAGE_DEFAULT ||
       pass->batch_dims + digits > ZIPFFT__MAX_BATCH_DIMS)
     return 0;
-  zipfft__kernel_spec fused = *s;
   fused.kind = ZIPFFT__KIND_R2C_HALF;
   fused.paired_rows = rows;
   fused.out_stride = pass->out_stride, fused.out_storage = pass->out_storage;
@@ -379,7 +422,8 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
 
 /* Appends the kernels of a route: gather, the job's four-step or the cluster kernel (when
  * cluster is not NULL; for Bluestein the filter and a second four-step), scatter; a direct
- * end leaves out its gather or scatter. */
+ * end leaves out its gather or scatter, and so does a merge or split that a four-step
+ * kernel takes over (merge_in_first_kernel, split_in_last_kernel). */
 static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__target *t, const route *r, const ends *e,
                                   const zipfft__fourstep_job *job,
@@ -408,7 +452,7 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
     status = append_pointwise(&s, rows, a, a, dec);
     if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(job, t, a, b, a, dec);
   }
-  if (status == ZIPFFT_SUCCESS && !cluster && split_in_last_kernel(pass, r, dec)) {
+  if (status == ZIPFFT_SUCCESS && !cluster && split_in_last_kernel(pass, r, t, dec)) {
     dec->dst[dec->kernel_count - 1] = dst;
     return status;
   }
@@ -436,10 +480,13 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         (long long)pass->n, kernels, ZIPFFT__MAX_KERNELS);
   zipfft__fourstep_job job = job_of(pass, r.length, rows, &e);
   zipfft__kernel_spec cluster;
-  int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster);
-  reserve_workspace(dec,
-                    (uint64_t)rows * (uint64_t)r.length *
-                        zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
-                    (e.direct_in && e.direct_out) || one_kernel ? 1 : 2);
-  return append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
+  int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
+  zipfft_status status =
+      append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
+  if (status == ZIPFFT_SUCCESS)
+    reserve_workspace(dec,
+                      (uint64_t)rows * (uint64_t)r.length *
+                          zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
+                      workspace_parts(dec, first));
+  return status;
 }
