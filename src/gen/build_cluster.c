@@ -193,8 +193,7 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
   if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
-  int kind_ok = s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind);
-  if (!kind_ok || !zipfft__plain_transform(s) || s->ffts_per_block != 1)
+  if (!zipfft__cluster_capable(s) || s->ffts_per_block != 1)
     return "cluster kernels are plain C2C rows or half-length real rows";
   if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)
     return "a half-length real cluster kernel splits n / 2 evenly over its blocks";

@@ -71,13 +71,10 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   return extent < bound ? extent : bound;
 }
 
-int zipfft__plain_c2c(const zipfft__kernel_spec *s) {
-  return s->kind == ZIPFFT__KIND_C2C && zipfft__plain_transform(s);
-}
-
-int zipfft__plain_transform(const zipfft__kernel_spec *s) {
-  return !s->fft_major && !s->store_major && !s->twiddle_length &&
-         !s->load_extent && !s->store_extent && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
+int zipfft__cluster_capable(const zipfft__kernel_spec *s) {
+  return (s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind)) && !s->fft_major &&
+         !s->store_major && !s->twiddle_length && !s->load_extent && !s->store_extent &&
+         !s->paired_rows && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
          s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }
 

@@ -212,13 +212,11 @@ int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f);
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
 
-/* 1 when the kernel is asked for a plain C2C transform and nothing more: no real data,
- * extents, four-step twiddle, neighbouring-transform mapping or store, Bluestein, Rader, fused
- * multiply, statistics or pointwise op (what a cluster kernel can do). */
-int zipfft__plain_c2c(const zipfft__kernel_spec *s);
-/* zipfft__plain_c2c without the condition on the kind: a transform of whole rows of any
- * kind, asked for nothing more (what a cluster kernel of a half-length real kind can do). */
-int zipfft__plain_transform(const zipfft__kernel_spec *s);
+/* 1 when the kernel is asked for a C2C or half-length real transform of whole rows and
+ * nothing more: no extents, four-step twiddle, neighbouring-transform mapping or store,
+ * row pairs, Bluestein, Rader, fused multiply, statistics or pointwise op (what a cluster
+ * kernel can do; the split or merge of a half-length kind goes into its stores or loads). */
+int zipfft__cluster_capable(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
 /* Points of one whole transform: n, or n * cluster for cluster kernels. */

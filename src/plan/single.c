@@ -388,9 +388,8 @@ static size_t cluster_bytes(void) {
  * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
  * loads): what cluster kernels do. */
 static int cluster_candidate(const zipfft__kernel_spec *s, const zipfft__target *t) {
-  int kind_ok = s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind);
-  return t->max_cluster_blocks >= 2 && kind_ok && zipfft__plain_transform(s) &&
-         s->rader_n == 0 && s->in_stride == 1 && s->out_stride == 1;
+  return t->max_cluster_blocks >= 2 && zipfft__cluster_capable(s) && s->in_stride == 1 &&
+         s->out_stride == 1;
 }
 
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
