@@ -354,8 +354,9 @@ int main(void) {
    * limit to 8 points. */
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++, ran++) run_case(&cases[i]);
-  for (int cap = 8; cap <= 64; cap *= 8) {
-    setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", cap == 8 ? "8" : "64", 1);
+  static const char *const paired_caps[] = {"8", "64"};
+  for (size_t c = 0; c < sizeof paired_caps / sizeof *paired_caps; c++) {
+    setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", paired_caps[c], 1);
     for (size_t i = 0; i < sizeof paired_row_cases / sizeof *paired_row_cases; i++, ran++)
       run_case(&paired_row_cases[i]);
   }
