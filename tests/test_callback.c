@@ -231,6 +231,14 @@ int main(void) {
       ran += run_case(&cases[i], cases[i].prec == ZIPFFT_F32 ? u32 : u64);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  /* R2C with the split in the last pass's registers (mirrored, forced at 2048 points): the
+   * pairs' stores by callback */
+  static const cb_case mirrored[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {2048, 1}, 2, 1},
+                                     {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 2048}, 1, 0}};
+  setenv("ZIPFFT_MIRRORED", "2", 1);
+  for (size_t i = 0; i < sizeof mirrored / sizeof *mirrored; i++)
+    ran += run_case(&mirrored[i], mirrored[i].prec == ZIPFFT_F32 ? u32 : u64);
+  unsetenv("ZIPFFT_MIRRORED");
   check_errors();
   zt_mem_free(u32), zt_mem_free(u64);
   printf("test_callback (%s): %d cases run\n", zt_backend_name(), ran);

@@ -253,6 +253,13 @@ static const ext_case cases[] = {
     {ZIPFFT_C2R, F32, 3, {4, 6, 8}, {2, 3, 5}, {4, 5, 7}, 2, 1},
 };
 
+/* R2C with the split in the last pass's registers (mirrored kernels, forced below their
+ * planned lengths): padded loads, the pairs' cropped stores. */
+static const ext_case mirrored_cases[] = {
+    {ZIPFFT_R2C, F32, 1, {2048, 1, 1}, {1500, 1, 1}, {700, 1, 1}, 2, 1},
+    {ZIPFFT_R2C, F64, 2, {3, 4096, 1}, {2, 3000, 1}, {3, 2000, 1}, 1, 0},
+};
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_extent", 0);
   int ran = 0;
@@ -262,6 +269,10 @@ int main(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  setenv("ZIPFFT_MIRRORED", "2", 1);
+  for (size_t i = 0; i < sizeof mirrored_cases / sizeof *mirrored_cases; i++)
+    ran += run_case(&mirrored_cases[i]);
+  unsetenv("ZIPFFT_MIRRORED");
   printf("test_extent (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_extent", ran);
 }

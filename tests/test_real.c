@@ -340,6 +340,16 @@ static const real_case paired_row_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {5, 4096}, 1, GAPS},
 };
 
+/* R2C whose split runs in the last pass's registers (mirrored kernels, thread 0 with
+ * butterflies 0 and m/2): planned by default from 16384 points (the half_kernel_cases),
+ * here forced (ZIPFFT_MIRRORED=2) at lengths with one or two groups of butterfly pairs per
+ * thread, several transforms per block, strided, in place, 2D. */
+static const real_case mirrored_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {2048}, 3, DENSE},  {ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 2, INPLACE}, {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 4096}, 1, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {16384}, 1, DENSE},
+};
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   int ran = 0;
@@ -365,6 +375,10 @@ int main(void) {
     run_case(&long_cases[i]);
   for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++, ran++)
     run_case(&half_kernel_cases[i]);
+  setenv("ZIPFFT_MIRRORED", "2", 1);
+  for (size_t i = 0; i < sizeof mirrored_cases / sizeof *mirrored_cases; i++, ran++)
+    run_case(&mirrored_cases[i]);
+  unsetenv("ZIPFFT_MIRRORED");
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);
 }

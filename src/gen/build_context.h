@@ -45,6 +45,7 @@ typedef struct pass_shape {
   int64_t ns;      /* product of the radices before this pass */
   int64_t m;       /* n / radix: butterflies of the whole transform */
   int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
+  int mirrored;    /* the last pass of a mirrored kernel (kernel_spec.h) */
 } pass_shape;
 
 enum { ZIPFFT__MAX_VALUES = 64 }; /* complex values one thread holds in one pass */
@@ -177,7 +178,8 @@ void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block 
 void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body);
 /* The shape of pass p of the spec's FFT. */
 pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p);
-/* Butterfly index j = t + b*threads for each butterfly b of this thread. */
+/* Butterfly index j = t + b*threads for each butterfly b of this thread; in a mirrored
+ * pass, the second half of them are the mirrors m - j of the first (m/2 for j = 0). */
 void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
                                     const zipfft__thread_coords *k, const pass_shape *ps,
                                     const zipfft__expr **j);
@@ -280,5 +282,10 @@ void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body);
 void zipfft__emit_merge_rows(zipfft__stockham_build *c, zipfft__block *body);
 /* C2R_HALF: merge the half spectrum (loaded) into the n-point input in shared memory. */
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body);
+/* gen/build_mirrored.c. R2C_HALF mirrored kernels, after the last pass's butterflies: the
+ * outputs y split into the half spectrum and stored, each pair from one thread's registers. */
+void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
+                                 const zipfft__thread_coords *k, const pass_shape *ps,
+                                 const zipfft__expr **j, const zipfft__cval *y);
 
 #endif

@@ -85,15 +85,26 @@ pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p) {
   for (int i = 0; i < p; i++) ps.ns *= s->radices[i];
   ps.m = s->n / ps.radix;
   ps.butterflies = (int)((ps.m + s->threads_per_fft - 1) / s->threads_per_fft);
+  ps.mirrored = s->mirrored && p == s->pass_count - 1;
   return ps;
 }
 
 void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *blk,
                                     const zipfft__thread_coords *k, const pass_shape *ps,
                                     const zipfft__expr **j) {
-  for (int b = 0; b < ps->butterflies; b++)
+  int half = ps->butterflies / 2;
+  for (int b = 0; b < ps->butterflies; b++) {
+    if (ps->mirrored && b >= half) {
+      const zipfft__expr *front = j[b - half];
+      j[b] = let_bounded(c, blk, "j",
+                         zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, front, i32(c, 0)),
+                                          i32(c, ps->m / 2), bin(c, ZIPFFT__OP_SUB, i32(c, ps->m), front)),
+                         ps->m);
+      continue;
+    }
     j[b] =
         let(c, blk, "j", bin(c, ZIPFFT__OP_ADD, k->t, i32(c, (int64_t)b * c->s->threads_per_fft)));
+  }
 }
 
 const zipfft__expr *zipfft__butterfly_guard(zipfft__stockham_build *c, const pass_shape *ps, int b,
@@ -724,6 +735,8 @@ static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *bod
     for (int i = 0; c->handoff && i < ps->butterflies * ps->radix; i++)
       c->handoff[i] = zipfft__cval_materialize(c->a, body, y[i]);
     c->keep_outputs = 0;
+  } else if (to_global && ps->mirrored) {
+    zipfft__emit_mirrored_split(c, body, k, ps, j, y);
   } else if (to_global) {
     emit_global_stores(c, body, k, ps, j, y);
   } else {
@@ -776,20 +789,21 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
-  if (spec->kind == ZIPFFT__KIND_C2R_HALF) {
+  int merge_first = spec->kind == ZIPFFT__KIND_C2R_HALF;
+  if (merge_first) {
     if (spec->paired_rows > 0)
       zipfft__emit_merge_rows(c, body);
     else
       zipfft__emit_merge(c, body);
     zipfft__s_barrier(c->a, body);
   }
-  int staged = zipfft__stores_from_shared(spec) || spec->kind == ZIPFFT__KIND_R2C_HALF;
+  int split_last = spec->kind == ZIPFFT__KIND_R2C_HALF && !spec->mirrored;
+  int staged = zipfft__stores_from_shared(spec) || split_last;
   int two = zipfft__two_ffts(spec);
   c->keep_outputs = zipfft__fused_handoff(spec);
   if (spec->rader_n > 0 && spec->kind != ZIPFFT__KIND_C2R_HALF) /* the merge permutes */
     zipfft__emit_rader_staging(c, body);
-  zipfft__emit_fft(c, body, spec->kind == ZIPFFT__KIND_C2R_HALF || spec->rader_n > 0,
-                   !staged && !two);
+  zipfft__emit_fft(c, body, merge_first || spec->rader_n > 0, !staged && !two);
   if (two) {
     if (zipfft__convolution_kernel(spec)) {
       zipfft__emit_convolution_multiply(c, body);
@@ -799,9 +813,9 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     }
     zipfft__emit_fft(c, body, 1, !staged);
   }
-  if (spec->kind == ZIPFFT__KIND_R2C_HALF && spec->paired_rows > 0)
+  if (split_last && spec->paired_rows > 0)
     zipfft__emit_split_rows(c, body);
-  else if (spec->kind == ZIPFFT__KIND_R2C_HALF)
+  else if (split_last)
     zipfft__emit_split(c, body);
   else if (staged)
     zipfft__emit_staged_stores(c, body);
@@ -838,6 +852,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
        s->statistics || (s->kind == ZIPFFT__KIND_R2C_HALF ? s->load_extent : s->store_extent) > 0 ||
        (s->kind == ZIPFFT__KIND_C2R_HALF && s->store_major)))
     return "paired rows need a half-length real kernel of an even number of row pairs per block";
+  if (s->mirrored && !zipfft__can_mirror(s))
+    return "a mirrored kernel needs a plain R2C_HALF kernel whose last pass gives each thread "
+           "an even number of butterflies";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

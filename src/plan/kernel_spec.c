@@ -90,6 +90,16 @@ int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
                                : 0;
 }
 
+int zipfft__can_mirror(const zipfft__kernel_spec *s) {
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->cluster > 1 || s->paired_rows > 0 ||
+      s->rader_n > 0 || s->bluestein_n > 0 || zipfft__two_ffts(s) || s->statistics ||
+      s->fft_major || s->store_major || s->pointwise != ZIPFFT__PW_NONE || s->pass_count < 1 ||
+      s->threads_per_fft % 32 != 0)
+    return 0;
+  int64_t m = s->n / s->radices[s->pass_count - 1], t = s->threads_per_fft;
+  return m % 2 == 0 && m % t == 0 && (m / t) % 2 == 0;
+}
+
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || zipfft__convolution_kernel(s));
 }
@@ -221,6 +231,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->paired_rows)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",
              (long long)s->paired_rows);
+  if (s->mirrored) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mir");
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)

@@ -167,6 +167,11 @@ typedef struct zipfft__kernel_spec {
    *   Z[e] and Z[L - e] in shared memory before its passes; it stores complex values into
    *   the workspace. */
   int64_t paired_rows;
+  /* 1 (R2C_HALF kernels of one block, zipfft__can_mirror): the last pass's threads take
+   * butterflies j and m - j (m/2 for j = 0), so that Z[e] and Z[n - e] meet in one thread's
+   * registers and the split into the half spectrum is done as that pass stores, with no round
+   * through shared memory. */
+  int mirrored;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -195,6 +200,11 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);
+/* 1 when an R2C_HALF kernel of one block may be mirrored: no cluster, row pairs, Rader,
+ * Bluestein, fused FFTs, statistics or transform-major threads; whole warps per transform
+ * (thread 0 of each runs its own pairs, a divergent branch); and the last pass's
+ * m = n / radix butterflies fall to its threads in an even number of whole rounds. */
+int zipfft__can_mirror(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);

@@ -319,6 +319,24 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
   s->min_blocks = env && *env ? atoi(env) : 0;
 }
 
+/* Mirrors an R2C_HALF kernel (spec field mirrored) where it may be and where thread 0's
+ * extra group of split pairs (its butterflies 0 and m/2, a branch the other threads of its
+ * warp wait for) is at most 1/16 of the split's groups of the block's warps: warps per
+ * transform times groups (pairs of butterflies) per thread at least 16. Measured on an H100
+ * (% of copy bandwidth, shared-memory split -> mirrored): fp32 R2C 16384 (512 threads, 4
+ * groups) 79.0 -> 91.2, fp64 78.7 -> 81.2, fp32 32768 (1024 threads, 2 groups) 75.8 ->
+ * 76.2; but fp32 2048 (64 threads, 2 groups) 96.3 -> 94.3 and 4096 (128 threads, 1 group)
+ * 96.5 -> 94.1. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever it may be. */
+static void choose_mirrored(zipfft__kernel_spec *s) {
+  enum { min_warp_groups = 16 };
+  const char *env = getenv("ZIPFFT_MIRRORED");
+  int mode = env && *env ? atoi(env) : 1;
+  s->mirrored = 0;
+  if (mode == 0 || !zipfft__can_mirror(s)) return;
+  int64_t m = s->n / s->radices[s->pass_count - 1], groups = m / s->threads_per_fft / 2;
+  s->mirrored = mode == 2 || s->threads_per_fft / 32 * groups >= min_warp_groups;
+}
+
 /* Sizes a spec whose n factorises: radices, threads, transforms per block. */
 static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transforms,
                        const zipfft__target *t) {
@@ -332,6 +350,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
+  choose_mirrored(s);
   choose_shared_twiddles(s, t);
   choose_min_blocks(s);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;

@@ -1,0 +1,79 @@
+/* build_mirrored.c - the R2C split of a half-length real kernel done in registers: the last
+ * pass's threads hold butterflies j and m - j, so Z[e] and Z[n - e] meet in one thread and
+ * need no round through shared memory. */
+#include "gen/build_context.h"
+
+/* The last pass (m = n / r butterflies, B per thread, B T = m) holds element
+ * e = j + q m in value slot b r + q of butterfly b. Its partner n - e is element
+ * (m - j) + (r - 1 - q) m: the butterfly B/2 places later, slot r - 1 - q. Only j = 0 and
+ * j = m/2 are their own mirrors; thread 0 holds both as its butterflies 0 and B/2. */
+typedef struct mirror_pair {
+  const zipfft__expr *e; /* element e of the pair (Z[e], Z[n - e]) */
+  int slot, partner;     /* value slots of e and of n - e (the same: e is its own partner) */
+  zipfft__cval w;        /* W^e = exp(sign 2 pi i e / 2n) */
+} mirror_pair;
+
+enum { max_pairs = ZIPFFT__MAX_VALUES };
+
+/* The pairs of front butterfly b of a thread other than 0's first: slot q with the mirror's
+ * slot r - 1 - q; W^e = W^t times the constant W^(b T + q m). */
+static int front_pairs(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
+                       const zipfft__expr *j, int b, zipfft__cval w0, mirror_pair *out) {
+  int r = ps->radix, mirror = b + ps->butterflies / 2;
+  int64_t two_n = 2 * zipfft__half_points(c->s);
+  for (int q = 0; q < r; q++)
+    out[q] = (mirror_pair){
+        .e = bin(c, ZIPFFT__OP_ADD, j, i32(c, q * ps->m)),
+        .slot = b * r + q,
+        .partner = mirror * r + r - 1 - q,
+        .w = zipfft__times_root(c, g, w0, (int64_t)b * c->s->threads_per_fft + q * ps->m, two_n)};
+  return r;
+}
+
+/* One constant pair of thread 0's butterflies 0 and m/2. */
+static mirror_pair constant_pair(zipfft__stockham_build *c, zipfft__block *g, int64_t e, int slot,
+                                 int partner) {
+  zipfft__cval one = {zipfft__e_real(c->a, 1), zipfft__e_real(c->a, 0)};
+  return (mirror_pair){.e = i32(c, e),
+                       .slot = slot,
+                       .partner = partner,
+                       .w = zipfft__times_root(c, g, one, e, 2 * zipfft__half_points(c->s))};
+}
+
+/* Thread 0's butterflies 0 (elements q m: 0 with itself, giving X[0] and X[n]; q with
+ * r - q) and m/2 (elements m/2 + q m: q with r - 1 - q), each its own mirror. */
+static int self_pairs(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
+                      mirror_pair *out) {
+  int r = ps->radix, h = ps->butterflies / 2 * r, count = 0;
+  int64_t m = ps->m;
+  for (int q = 0; q <= r - q; q++)
+    out[count++] = constant_pair(c, g, q * m, q, q == 0 ? 0 : r - q);
+  for (int q = 0; q <= r - 1 - q; q++)
+    out[count++] = constant_pair(c, g, m / 2 + q * m, h + q, h + r - 1 - q);
+  return count;
+}
+
+void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
+                                 const zipfft__thread_coords *k, const pass_shape *ps,
+                                 const zipfft__expr **j, const zipfft__cval *y) {
+  zipfft__s_comment(c->a, body, "split into the half spectrum: pairs (e, n - e) in registers");
+  const zipfft__expr *base = zipfft__batch_offset(c, body, k, 1);
+  zipfft__cval w0 = zipfft__cval_materialize(c->a, body, zipfft__split_twiddle(c, body, k->t));
+  zipfft__block *active = open_if(c, body, k->active);
+  for (int b = 0; b < ps->butterflies / 2; b++) {
+    zipfft__block *groups[2] = {active, NULL}; /* [1]: thread 0's butterflies 0 and m/2 */
+    if (b == 0) {
+      zipfft__stmt *s = zipfft__s_if(c->a, active, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
+      groups[1] = &s->u.if_.then_block;
+      groups[0] = &s->u.if_.else_block;
+    }
+    for (int special = 0; special < 2 && groups[special]; special++) {
+      mirror_pair pairs[max_pairs];
+      int count = special ? self_pairs(c, groups[1], ps, pairs)
+                          : front_pairs(c, groups[0], ps, j[b], b, w0, pairs);
+      for (int i = 0; i < count; i++)
+        zipfft__emit_split_pair(c, groups[special], base, pairs[i].e, y[pairs[i].slot],
+                                y[pairs[i].partner], &pairs[i].w);
+    }
+  }
+}
