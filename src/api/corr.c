@@ -56,7 +56,7 @@ static zipfft_status check_shape(zipfft_precision prec, int rank, const int64_t 
   int64_t elements = 1;
   for (int k = 0; k < rank; k++) {
     elements = zipfft__saturating_product(elements, lengths[k]);
-    if (elements > ((int64_t)1 << 58))
+    if (elements > ZIPFFT__MAX_ELEMENTS)
       return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                           "lengths[0..%d]: the product up to lengths[%d] = %lld exceeds 2^58",
                           rank - 1, k, (long long)lengths[k]);

@@ -304,7 +304,7 @@ typedef struct axis {
 
 /* Largest element offset reached plus one; -1 when it exceeds 2^58 (index range we allow). */
 static int64_t span(const axis *axes, int count) {
-  const int64_t limit = ((int64_t)1 << 58) - 1; /* the last element's index */
+  const int64_t limit = ZIPFFT__MAX_ELEMENTS - 1; /* the last element's index */
   int64_t last = 0;
   for (int i = 0; i < count; i++) {
     if (axes[i].count > 1 && axes[i].stride > (limit - last) / (axes[i].count - 1)) return -1;
@@ -416,7 +416,7 @@ static const char *describe(const char *name, int rank, const int64_t *s, int64_
 static zipfft_status check_elements(const struct zipfft_desc_s *d) {
   int64_t n = 1;
   for (int k = 0; k < d->rank; k++) n = zipfft__saturating_product(n, d->lengths[k]);
-  if (n <= ((int64_t)1 << 58)) return ZIPFFT_SUCCESS;
+  if (n <= ZIPFFT__MAX_ELEMENTS) return ZIPFFT_SUCCESS;
   char text[128];
   int used = 0;
   for (int k = 0; k < d->rank && used >= 0 && (size_t)used < sizeof text; k++)

@@ -7,6 +7,11 @@
 
 enum { ZIPFFT__MAX_RANK = 3 };
 
+/* The most elements an array, a transform or a workspace may span: 2^58, so that an element
+ * offset in bytes (at most 16 per element) stays below 2^62 and sums of offsets cannot
+ * overflow int64_t. */
+#define ZIPFFT__MAX_ELEMENTS ((int64_t)1 << 58)
+
 struct zipfft_desc_s {
   zipfft_type type;
   zipfft_precision precision;

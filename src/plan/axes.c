@@ -247,7 +247,7 @@ static zipfft_status context_of(const struct zipfft_desc_s *d, const zipfft__lay
   c->views[ZIPFFT__ARRAY_OUTPUT].storage = d->out_storage;
   if (intermediate_fits(d, c)) return ZIPFFT_SUCCESS;
   array_view *mid = &c->views[ZIPFFT__ARRAY_INTERMEDIATE];
-  int64_t size = 1, last = d->rank - 1, elements = 0, limit = (int64_t)1 << 58;
+  int64_t size = 1, last = d->rank - 1, elements = 0, limit = ZIPFFT__MAX_ELEMENTS;
   int overflow = 0;
   for (int k = last; k >= 0; k--) {
     int64_t big = c->in_extent[k] > c->out_extent[k] ? c->in_extent[k] : c->out_extent[k];

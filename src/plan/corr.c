@@ -288,7 +288,7 @@ zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *
   if (p->rank == 1) return decompose_line(p, t, out);
   corr_arrays a = arrays_of(p);
   int64_t elements;
-  if (__builtin_mul_overflow(a.mid_dist, p->batch, &elements) || elements > ((int64_t)1 << 58))
+  if (__builtin_mul_overflow(a.mid_dist, p->batch, &elements) || elements > ZIPFFT__MAX_ELEMENTS)
     return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                         "batch = %lld: the intermediate array of %lld x %lld complex values is "
                         "too large",
