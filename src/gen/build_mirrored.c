@@ -9,14 +9,14 @@
  * j = m/2 are their own mirrors; thread 0 holds both as its butterflies 0 and B/2. */
 typedef struct mirror_pair {
   const zipfft__expr *e; /* element e of the pair (Z[e], Z[n - e]) */
-  int slot, partner;     /* value slots of e and of n - e (the same: e is its own partner) */
+  int slot, partner;     /* value slots of e and of n - e (equal when e is its own partner) */
   zipfft__cval w;        /* W^e = exp(sign 2 pi i e / 2n) */
 } mirror_pair;
 
 enum { max_pairs = ZIPFFT__MAX_VALUES };
 
-/* The pairs of front butterfly b of a thread other than 0's first: slot q with the mirror's
- * slot r - 1 - q; W^e = W^t times the constant W^(b T + q m). */
+/* The pairs of the thread's front butterfly b (any but thread 0's butterfly 0): its slot q
+ * with the mirror's slot r - 1 - q; W^e = W^t times the constant W^(b T + q m). */
 static int front_pairs(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
                        const zipfft__expr *j, int b, zipfft__cval w0, mirror_pair *out) {
   int r = ps->radix, mirror = b + ps->butterflies / 2;
@@ -46,11 +46,18 @@ static int self_pairs(zipfft__stockham_build *c, zipfft__block *g, const pass_sh
                       mirror_pair *out) {
   int r = ps->radix, h = ps->butterflies / 2 * r, count = 0;
   int64_t m = ps->m;
-  for (int q = 0; q <= r - q; q++)
-    out[count++] = constant_pair(c, g, q * m, q, q == 0 ? 0 : r - q);
+  for (int q = 0; q <= r - q; q++) out[count++] = constant_pair(c, g, q * m, q, q == 0 ? 0 : r - q);
   for (int q = 0; q <= r - 1 - q; q++)
     out[count++] = constant_pair(c, g, m / 2 + q * m, h + q, h + r - 1 - q);
   return count;
+}
+
+/* Splits and stores each pair of a group from the registers y. */
+static void split_group(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                        const mirror_pair *pairs, int count, const zipfft__cval *y) {
+  for (int i = 0; i < count; i++)
+    zipfft__emit_split_pair(c, g, base, pairs[i].e, y[pairs[i].slot], y[pairs[i].partner],
+                            &pairs[i].w);
 }
 
 void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
@@ -61,19 +68,14 @@ void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
   zipfft__cval w0 = zipfft__cval_materialize(c->a, body, zipfft__split_twiddle(c, body, k->t));
   zipfft__block *active = open_if(c, body, k->active);
   for (int b = 0; b < ps->butterflies / 2; b++) {
-    zipfft__block *groups[2] = {active, NULL}; /* [1]: thread 0's butterflies 0 and m/2 */
-    if (b == 0) {
-      zipfft__stmt *s = zipfft__s_if(c->a, active, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
-      groups[1] = &s->u.if_.then_block;
-      groups[0] = &s->u.if_.else_block;
+    mirror_pair pairs[max_pairs];
+    zipfft__block *g = active;
+    if (b == 0) { /* thread 0: butterflies 0 and m/2, each its own mirror */
+      zipfft__stmt *branch = zipfft__s_if(c->a, active, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
+      split_group(c, &branch->u.if_.then_block, base, pairs,
+                  self_pairs(c, &branch->u.if_.then_block, ps, pairs), y);
+      g = &branch->u.if_.else_block;
     }
-    for (int special = 0; special < 2 && groups[special]; special++) {
-      mirror_pair pairs[max_pairs];
-      int count = special ? self_pairs(c, groups[1], ps, pairs)
-                          : front_pairs(c, groups[0], ps, j[b], b, w0, pairs);
-      for (int i = 0; i < count; i++)
-        zipfft__emit_split_pair(c, groups[special], base, pairs[i].e, y[pairs[i].slot],
-                                y[pairs[i].partner], &pairs[i].w);
-    }
+    split_group(c, g, base, pairs, front_pairs(c, g, ps, j[b], b, w0, pairs), y);
   }
 }

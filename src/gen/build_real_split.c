@@ -1,6 +1,7 @@
 /* build_real_split.c - the split (R2C) and merge (C2R) phases of the half-length real
  * kinds: z = x[2m] + i x[2m+1] and Z = FFT_n(z), paired as elements k and n-k through
- * shared memory in the same kernel as the Stockham passes. */
+ * shared memory in the same kernel as the Stockham passes (mirrored R2C kernels split in
+ * registers instead: build_mirrored.c). */
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"

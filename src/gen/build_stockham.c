@@ -96,10 +96,11 @@ void zipfft__emit_butterfly_indices(zipfft__stockham_build *c, zipfft__block *bl
   for (int b = 0; b < ps->butterflies; b++) {
     if (ps->mirrored && b >= half) {
       const zipfft__expr *front = j[b - half];
-      j[b] = let_bounded(c, blk, "j",
-                         zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, front, i32(c, 0)),
-                                          i32(c, ps->m / 2), bin(c, ZIPFFT__OP_SUB, i32(c, ps->m), front)),
-                         ps->m);
+      j[b] = let_bounded(
+          c, blk, "j",
+          zipfft__e_select(c->a, bin(c, ZIPFFT__OP_EQ, front, i32(c, 0)), i32(c, ps->m / 2),
+                           bin(c, ZIPFFT__OP_SUB, i32(c, ps->m), front)),
+          ps->m);
       continue;
     }
     j[b] =
@@ -853,8 +854,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
        (s->kind == ZIPFFT__KIND_C2R_HALF && s->store_major)))
     return "paired rows need a half-length real kernel of an even number of row pairs per block";
   if (s->mirrored && !zipfft__can_mirror(s))
-    return "a mirrored kernel needs a plain R2C_HALF kernel whose last pass gives each thread "
-           "an even number of butterflies";
+    return "a mirrored kernel needs what zipfft__can_mirror allows: a plain R2C_HALF kernel "
+           "of one block whose last pass gives each thread an even number of butterflies";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

@@ -51,8 +51,9 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       s->kind == ZIPFFT__KIND_R2C_HALF ? "split into" : "merged from",
                       (long long)(s->paired_rows * s->n));
   if (s->mirrored)
-    zipfft__sb_printf(sb, "      last pass's threads on butterflies j and %lld - j: the split into "
-                          "the half spectrum in registers\n",
+    zipfft__sb_printf(sb,
+                      "      last pass's threads on butterflies j and %lld - j: the split into "
+                      "the half spectrum in registers\n",
                       (long long)(s->n / s->radices[s->pass_count - 1]));
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory when the block starts\n");

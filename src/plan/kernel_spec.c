@@ -91,13 +91,12 @@ int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__can_mirror(const zipfft__kernel_spec *s) {
-  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->cluster > 1 || s->paired_rows > 0 ||
-      s->rader_n > 0 || s->bluestein_n > 0 || zipfft__two_ffts(s) || s->statistics ||
-      s->fft_major || s->store_major || s->pointwise != ZIPFFT__PW_NONE || s->pass_count < 1 ||
-      s->threads_per_fft % 32 != 0)
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->cluster > 1 || s->paired_rows > 0 || s->rader_n > 0 ||
+      s->bluestein_n > 0 || zipfft__two_ffts(s) || s->statistics || s->fft_major ||
+      s->store_major || s->pointwise != ZIPFFT__PW_NONE || s->pass_count < 1)
     return 0;
   int64_t m = s->n / s->radices[s->pass_count - 1], t = s->threads_per_fft;
-  return m % 2 == 0 && m % t == 0 && (m / t) % 2 == 0;
+  return m % t == 0 && (m / t) % 2 == 0;
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {

@@ -45,7 +45,8 @@ typedef enum zipfft__pointwise_op {
  * loads and stores. The HALF kinds (even real lengths 2n) run a complex transform of n
  * points on the real data taken as n complex pairs, with the split into the spectrum
  * (R2C_HALF: after the passes) or the merge from it (C2R_HALF: before them) done through
- * shared memory in the same kernel. */
+ * shared memory in the same kernel, or for mirrored R2C_HALF kernels in the last pass's
+ * registers. */
 typedef enum zipfft__kernel_kind {
   ZIPFFT__KIND_C2C,
   ZIPFFT__KIND_R2C,
@@ -200,10 +201,11 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);
-/* 1 when an R2C_HALF kernel of one block may be mirrored: no cluster, row pairs, Rader,
- * Bluestein, fused FFTs, statistics or transform-major threads; whole warps per transform
- * (thread 0 of each runs its own pairs, a divergent branch); and the last pass's
- * m = n / radix butterflies fall to its threads in an even number of whole rounds. */
+/* 1 when the generator can mirror an R2C_HALF kernel of one block: no cluster, row pairs,
+ * Rader, Bluestein, fused FFTs, statistics or transform-major threads, and the last pass's
+ * m = n / radix butterflies fall to its threads in an even number of whole rounds (which
+ * needs m even, and so two passes or more). Where it pays is the planner's choice
+ * (single.c, choose_mirrored). */
 int zipfft__can_mirror(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */

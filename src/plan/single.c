@@ -51,11 +51,12 @@ enum {
  *   84.8, 7681 = 24x20x16 33.2 -> 35.2, 12289 = 32x32x12 30.2 -> 40.5 (43.3 as 16x16x16x3
  *   with a cap of 16), fp64 257 73.3 -> 85.5, 7681 35.5 -> 36.6.
  * - the half-length FFT of R2C and C2R when it is a power of two takes at most 16: its
- *   split or merge phase adds a round through shared memory, which radix 32's 25%
- *   occupancy does not hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384
- *   75.4 -> 84.7, C2R 16384 58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5,
- *   fp64 R2C 16384 52.0 -> 69.5-77.2). At mixed lengths 16 lost (fp32 R2C 24000 70.2 ->
- *   58.1, C2R 40000 48.3 -> 42.9), so they keep the ordinary rule.
+ *   split or merge phase adds a round through shared memory (measured before mirrored R2C
+ *   kernels split in registers), which radix 32's 25% occupancy does not
+ *   hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384 75.4 -> 84.7, C2R 16384
+ *   58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5, fp64 R2C 16384 52.0 ->
+ *   69.5-77.2). At mixed lengths 16 lost (fp32 R2C 24000 70.2 -> 58.1, C2R 40000 48.3 ->
+ *   42.9), so they keep the ordinary rule.
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 /* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
 static int statistics_radix(const zipfft__kernel_spec *s) {
@@ -319,22 +320,24 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
   s->min_blocks = env && *env ? atoi(env) : 0;
 }
 
-/* Mirrors an R2C_HALF kernel (spec field mirrored) where it may be and where thread 0's
- * extra group of split pairs (its butterflies 0 and m/2, a branch the other threads of its
- * warp wait for) is at most 1/16 of the split's groups of the block's warps: warps per
- * transform times groups (pairs of butterflies) per thread at least 16. Measured on an H100
- * (% of copy bandwidth, shared-memory split -> mirrored): fp32 R2C 16384 (512 threads, 4
- * groups) 79.0 -> 91.2, fp64 78.7 -> 81.2, fp32 32768 (1024 threads, 2 groups) 75.8 ->
- * 76.2; but fp32 2048 (64 threads, 2 groups) 96.3 -> 94.3 and 4096 (128 threads, 1 group)
- * 96.5 -> 94.1. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever it may be. */
+/* Mirrors an R2C_HALF kernel (spec field mirrored) where the generator can, its transforms
+ * take whole warps, and thread 0's extra group of split pairs (its butterflies 0 and m/2,
+ * a branch the other threads of its warp wait for) is at most 1/16 of the split's groups
+ * of the block's warps: warps per transform times groups (pairs of butterflies) per
+ * thread at least 16. Measured on an H100 (% of copy bandwidth, shared-memory split ->
+ * mirrored): fp32 R2C 16384 (512 threads, 4 groups) 79.0 -> 91.2, fp64 78.7 -> 81.2, fp32
+ * 32768 (1024 threads, 2 groups) 75.8 -> 76.2; but fp32 2048 (64 threads, 2 groups) 96.3
+ * -> 94.3, 4096 (128 threads, 1 group) 96.5 -> 94.1, and 256 (8 threads, four transforms
+ * per warp) 84.5 -> 43.9. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s) {
-  enum { min_warp_groups = 16 };
+  enum { min_warp_groups = 16, warp = 32 };
   const char *env = getenv("ZIPFFT_MIRRORED");
   int mode = env && *env ? atoi(env) : 1;
   s->mirrored = 0;
   if (mode == 0 || !zipfft__can_mirror(s)) return;
   int64_t m = s->n / s->radices[s->pass_count - 1], groups = m / s->threads_per_fft / 2;
-  s->mirrored = mode == 2 || s->threads_per_fft / 32 * groups >= min_warp_groups;
+  int whole_warps = s->threads_per_fft % warp == 0;
+  s->mirrored = mode == 2 || (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
 
 /* Sizes a spec whose n factorises: radices, threads, transforms per block. */
