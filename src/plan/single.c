@@ -50,13 +50,13 @@ enum {
  *   copy bandwidth with Bluestein's cap -> the ordinary one, fp32 257 = 16x16 56.6 ->
  *   84.8, 7681 = 24x20x16 33.2 -> 35.2, 12289 = 32x32x12 30.2 -> 40.5 (43.3 as 16x16x16x3
  *   with a cap of 16), fp64 257 73.3 -> 85.5, 7681 35.5 -> 36.6.
- * - the half-length FFT of R2C and C2R when it is a power of two takes at most 16: its
- *   split or merge phase adds a round through shared memory (measured before mirrored R2C
- *   kernels split in registers), which radix 32's 25% occupancy does not
- *   hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384 75.4 -> 84.7, C2R 16384
- *   58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5, fp64 R2C 16384 52.0 ->
- *   69.5-77.2). At mixed lengths 16 lost (fp32 R2C 24000 70.2 -> 58.1, C2R 40000 48.3 ->
- *   42.9), so they keep the ordinary rule.
+ * - the half-length FFT of R2C and C2R when it is a power of two takes at most 16 (half_cap;
+ *   an R2C kernel mirrored with the ordinary cap keeps it: size_mirrored_large_radix): its
+ *   split or merge phase adds a round through shared memory, which radix 32's 25%
+ *   occupancy does not hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384 75.4
+ *   -> 84.7, C2R 16384 58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5, fp64
+ *   R2C 16384 52.0 -> 69.5-77.2). At mixed lengths 16 lost (fp32 R2C 24000 70.2 -> 58.1,
+ *   C2R 40000 48.3 -> 42.9), so they keep the ordinary rule.
  * ZIPFFT_MAX_RADIX overrides the cap, for tuning. */
 /* The statistics kernels' cap, or ZIPFFT_STATS_RADIX (tuning). */
 static int statistics_radix(const zipfft__kernel_spec *s) {
@@ -93,10 +93,11 @@ static int half_length_power_of_two(const zipfft__kernel_spec *s) {
   return half && s->cluster <= 1 && (s->n & (s->n - 1)) == 0;
 }
 
-static int max_radix(const zipfft__kernel_spec *s) {
+static int max_radix(const zipfft__kernel_spec *s, int half_cap) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
-  int large = (s->n >= large_radix_min_length || across) && !half_length_power_of_two(s);
+  int large =
+      (s->n >= large_radix_min_length || across) && !(half_cap && half_length_power_of_two(s));
   int cap = s->statistics        ? statistics_radix(s)
             : env && *env        ? atoi(env)
             : s->bluestein_n > 0 ? bluestein_radix(s)
@@ -180,17 +181,20 @@ static int max_prime_radix(void) {
   return env && *env ? atoi(env) : ZIPFFT__MAX_RADIX;
 }
 
-/* Factorises n into pass radices; count 0 when impossible (a prime factor above 31). A
- * prime factor above the kernel's cap is a radix of its own all the same. */
-static factorization factorize(const zipfft__kernel_spec *s) {
+/* Factorises n into pass radices of at most max_radix(s, half_cap); count 0 when
+ * impossible (a prime factor above 31). A prime factor above the kernel's cap is a radix
+ * of its own all the same. */
+static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap) {
   int64_t n = s->n, prime = largest_prime_factor(n);
-  factorization cur = {.cap = max_radix(s)}, best = {0};
+  factorization cur = {.cap = max_radix(s, half_cap)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   if (prime > max_prime_radix()) return best;
   if (prime > cur.cap && prime <= ZIPFFT__MAX_RADIX) cur.cap = (int)prime;
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
+
+static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
 
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
  * (a 128-byte row of fp32 complex values per warp access) and about target_block_threads
@@ -451,12 +455,30 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   return 0;
 }
 
+/* An R2C of a power-of-two half length sized with the ordinary radix cap instead of 16,
+ * kept when that kernel is mirrored: 16 was chosen for the round through shared memory of
+ * the split phase (max_radix), which a mirrored kernel does not have. Measured on an H100
+ * (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 16384 (16x16x16x2
+ * -> 32x32x8) 91.1 -> 91.8, fp32 32768 (16x16x16x4 -> 32x32x16) 76.4 -> 81.9, fp64 16384
+ * 81.3 -> 86.5; on an H200 73.5 -> 75.8, 60.4 -> 66.9 and 65.1 -> 69.1. Returns 0 (spec
+ * unchanged) otherwise. */
+static int size_mirrored_large_radix(zipfft__kernel_spec *s, int64_t transforms,
+                                     const zipfft__target *t) {
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || !half_length_power_of_two(s)) return 0;
+  zipfft__kernel_spec trial = *s;
+  factorization f = factorize_capped(&trial, 0);
+  if (f.count == 0 || !size_smooth(&trial, f, transforms, t) || !trial.mirrored) return 0;
+  *s = trial;
+  return 1;
+}
+
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
   s->rader_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(s);
+  if (f.count > 0 && size_mirrored_large_radix(s, transforms, t)) return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
    * merge writes them. */
