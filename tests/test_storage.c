@@ -1,6 +1,6 @@
 /* test_storage.c - fp16 and bfloat16 storage: conversions checked bit by bit against an
- * independent decoder (round to nearest even, subnormals, overflow, NaN), transforms of
- * ranks 1 and 2 at the storage precision, and the bad combinations. */
+ * independent decoder (round to nearest even, subnormals, overflow, NaN), C2C, R2C and C2R
+ * transforms of ranks 1 and 2 at the storage precision, and the bad combinations. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +180,31 @@ static uint16_t exact_f16(double v) {
   return (uint16_t)(sign | ((unsigned)(e - 1 + 15) << 10) | m);
 }
 
+/* Writes v rounded to the 16-bit format s as value i of data; returns the rounded value. */
+static double put16(unsigned char *data, int64_t i, zipfft_storage s, double v) {
+  double r = round_to(s, v);
+  float f = (float)r;
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint16_t h = s == ZIPFFT_STORAGE_BF16 ? (uint16_t)(bits >> 16) : exact_f16(r);
+  memcpy(data + 2 * i, &h, 2);
+  return r;
+}
+
+/* Value i of data in the 16-bit format s. */
+static double get16(const unsigned char *data, int64_t i, zipfft_storage s) {
+  uint16_t h;
+  memcpy(&h, data + 2 * i, 2);
+  return s == ZIPFFT_STORAGE_F16 ? decode_f16(h) : decode_bf16(h);
+}
+
+/* The error bound of a transform whose output is stored in s: twice its roundoff per axis,
+ * plus the fp32 compute's. */
+static double storage_gate(zipfft_storage s, int rank, int64_t n) {
+  double u = s == ZIPFFT_STORAGE_F16 ? 0x1p-11 : 0x1p-8;
+  return 2 * u * rank + 10 * 0x1p-24 * sqrt(log2((double)n));
+}
+
 /* A transform with 16-bit storage: inputs exactly representable, result within a few units
  * of the storage format's roundoff of the long-double reference. */
 static void test_transform(const storage_case *c) {
@@ -191,15 +216,8 @@ static void test_transform(const storage_case *c) {
   zt_buffer_poison(&out, 4);
   memset(out.data, 0xFF, out_bytes); /* 0xFFFF is NaN in both 16-bit formats */
   long double *ref = zr_alloc_pairs((size_t)(n * batch));
-  for (int64_t i = 0; i < 2 * n * batch; i++) {
-    double v = round_to(c->in, zt_uniform(0x16, (uint64_t)i));
-    float f = (float)v;
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    uint16_t h = c->in == ZIPFFT_STORAGE_BF16 ? (uint16_t)(bits >> 16) : exact_f16(v);
-    memcpy(in.data + 2 * i, &h, 2);
-    ref[i] = v;
-  }
+  for (int64_t i = 0; i < 2 * n * batch; i++)
+    ref[i] = put16(in.data, i, c->in, zt_uniform(0x16, (uint64_t)i));
   zr_dft_nd(ref, c->rank, c->lengths, batch, -1);
   zipfft_desc d = NULL;
   zipfft_plan p = NULL;
@@ -212,15 +230,9 @@ static void test_transform(const storage_case *c) {
   if (p) zt_check_cuda_source(p, "16-bit storage transform");
   if (p) ZT_OK(zt_execute(p, &in, c->inplace ? &in : &out, NULL));
   double *got = malloc((size_t)(n * batch) * 2 * sizeof *got);
-  decoder decode = c->out == ZIPFFT_STORAGE_F16 ? decode_f16 : decode_bf16;
-  for (int64_t i = 0; i < 2 * n * batch; i++) {
-    uint16_t h;
-    memcpy(&h, (c->inplace ? in : out).data + 2 * i, 2);
-    got[i] = decode(h);
-  }
-  double u = c->out == ZIPFFT_STORAGE_F16 ? 0x1p-11 : 0x1p-8,
-         err = zr_rel_l2(ref, got, (size_t)(n * batch));
-  double gate = 2 * u * c->rank + 10 * 0x1p-24 * sqrt(log2((double)n));
+  for (int64_t i = 0; i < 2 * n * batch; i++)
+    got[i] = get16((c->inplace ? in : out).data, i, c->out);
+  double err = zr_rel_l2(ref, got, (size_t)(n * batch)), gate = storage_gate(c->out, c->rank, n);
   ZT_CHECK(err <= gate, "rank %d n=%lld storage %d->%d%s: error %.3g above %.3g", c->rank,
            (long long)n, (int)c->in, (int)c->out, c->inplace ? " in-place" : "", err, gate);
   ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "guard written");
@@ -230,6 +242,108 @@ static void test_transform(const storage_case *c) {
   zipfft_desc_destroy(d);
   zt_buffer_free(&in);
   if (!c->inplace) zt_buffer_free(&out);
+}
+
+/* R2C or C2R with 16-bit storage, batch 2, out of place: rank 1 or 2, n = lengths' product,
+ * the last axis's half h = lengths[last] / 2 + 1. */
+typedef struct real_storage_case {
+  zipfft_type type;
+  int rank;
+  int64_t lengths[2];
+  zipfft_storage in, out;
+} real_storage_case;
+
+enum { real_batch = 2 };
+
+/* Complex values per transform on the half-spectrum side. */
+static int64_t half_count(const real_storage_case *c) {
+  return (c->rank == 2 ? c->lengths[0] : 1) * (c->lengths[c->rank - 1] / 2 + 1);
+}
+
+/* The full spectrum (pairs, every transform) of the half spectrum h of real data:
+ * F[k0][k1] = h[k0][k1] for k1 <= n1/2, else conj(h[-k0][n1 - k1]). */
+static long double *expand_half(const real_storage_case *c, const long double *h) {
+  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1],
+          half = n1 / 2 + 1;
+  long double *full = zr_alloc_pairs((size_t)(rows * n1 * real_batch));
+  for (int64_t b = 0; b < real_batch; b++)
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t k = 0; k < n1; k++) {
+        int mirror = k >= half;
+        int64_t row = mirror ? (rows - r) % rows : r, col = mirror ? n1 - k : k;
+        const long double *v = h + 2 * ((b * rows + row) * half + col);
+        long double *f = full + 2 * ((b * rows + r) * n1 + k);
+        f[0] = v[0], f[1] = mirror ? -v[1] : v[1];
+      }
+  return full;
+}
+
+/* The half spectrum (pairs) of the full one. */
+static long double *take_half(const real_storage_case *c, const long double *full) {
+  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1],
+          half = n1 / 2 + 1;
+  long double *h = zr_alloc_pairs((size_t)(rows * half * real_batch));
+  for (int64_t t = 0; t < rows * real_batch; t++)
+    for (int64_t k = 0; k < half; k++)
+      for (int i = 0; i < 2; i++) h[2 * (t * half + k) + i] = full[2 * (t * n1 + k) + i];
+  return h;
+}
+
+/* Fills the input: R2C real values, C2R the half spectrum of real values (Hermitian, so
+ * that the rounded input stays Hermitian); returns the long-double reference output as
+ * pairs (reals with zero imaginary parts for C2R), computed from the stored values. */
+static long double *fill_real_case(const real_storage_case *c, zt_buffer *in) {
+  int64_t n = c->lengths[0] * (c->rank == 2 ? c->lengths[1] : 1), h = half_count(c);
+  long double *x = zr_alloc_pairs((size_t)(n * real_batch));
+  for (int64_t i = 0; i < n * real_batch; i++)
+    x[2 * i] = c->type == ZIPFFT_R2C ? put16(in->data, i, c->in, zt_uniform(0x17, (uint64_t)i))
+                                      : zt_uniform(0x17, (uint64_t)i);
+  zr_dft_nd_by(x, c->rank, c->lengths, real_batch, -1, zr_dft_auto);
+  if (c->type == ZIPFFT_R2C) {
+    long double *ref = take_half(c, x);
+    free(x);
+    return ref;
+  }
+  long double *spectrum = take_half(c, x);
+  free(x);
+  for (int64_t i = 0; i < 2 * h * real_batch; i++)
+    spectrum[i] = put16(in->data, i, c->in, (double)spectrum[i]);
+  long double *full = expand_half(c, spectrum);
+  free(spectrum);
+  zr_dft_nd_by(full, c->rank, c->lengths, real_batch, 1, zr_dft_auto);
+  for (int64_t i = 0; i < n * real_batch; i++) full[2 * i + 1] = 0;
+  return full;
+}
+
+static void test_real_transform(const real_storage_case *c) {
+  int64_t n = c->lengths[0] * (c->rank == 2 ? c->lengths[1] : 1), h = half_count(c);
+  int r2c = c->type == ZIPFFT_R2C;
+  int64_t in_values = (r2c ? n : 2 * h) * real_batch, out_values = (r2c ? 2 * h : n) * real_batch;
+  zt_buffer in = zt_buffer_alloc((size_t)in_values * 2, 0),
+            out = zt_buffer_alloc((size_t)out_values * 2, 0);
+  zt_buffer_poison(&in, 4);
+  zt_buffer_poison(&out, 4);
+  memset(out.data, 0xFF, (size_t)out_values * 2); /* NaN in both 16-bit formats */
+  long double *ref = fill_real_case(c, &in);
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, c->type, ZIPFFT_F32, c->rank, c->lengths));
+  ZT_OK(zipfft_desc_set_batch(d, real_batch));
+  ZT_OK(zipfft_desc_set_storage(d, c->in, c->out));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  if (p) ZT_OK(zt_execute(p, &in, &out, NULL));
+  int64_t pairs = r2c ? h * real_batch : n * real_batch;
+  double *got = calloc((size_t)pairs * 2, sizeof *got);
+  for (int64_t i = 0; i < out_values; i++) got[r2c ? i : 2 * i] = get16(out.data, i, c->out);
+  double err = zr_rel_l2(ref, got, (size_t)pairs), gate = storage_gate(c->out, c->rank, n);
+  ZT_CHECK(err <= gate, "%s rank %d n=%lld storage %d->%d: error %.3g above %.3g",
+           r2c ? "r2c" : "c2r", c->rank, (long long)n, (int)c->in, (int)c->out, err, gate);
+  ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "guard written");
+  free(got), free(ref);
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  zt_buffer_free(&in), zt_buffer_free(&out);
 }
 
 /* Bad storage requests fail at the right call, naming the value. */
@@ -266,19 +380,45 @@ static const storage_case transforms[] = {
     {1, {257, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1}, /* Rader */
 };
 
+/* Half-length (even) and full-length (odd) real kinds, 2D; 16384 is a mirrored R2C. */
+static const real_storage_case real_transforms[] = {
+    {ZIPFFT_R2C, 1, {4096, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+    {ZIPFFT_R2C, 1, {16384, 1}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16},
+    {ZIPFFT_R2C, 1, {15, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16},
+    {ZIPFFT_R2C, 2, {12, 16}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+    {ZIPFFT_C2R, 1, {4096, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+    {ZIPFFT_C2R, 1, {1000, 1}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_BF16},
+    {ZIPFFT_C2R, 1, {21, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+    {ZIPFFT_C2R, 2, {8, 10}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16},
+};
+
+/* Every C2C and real storage case; with the single-kernel limit at 8 points (capped), the
+ * real ones of at most 4096 points (8^4 is the longest half length four 8-point kernels
+ * make). Returns the number of cases run. */
+static int run_transforms(int capped) {
+  int ran = 0;
+  for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++, ran++)
+    test_transform(&transforms[i]);
+  for (size_t i = 0; i < sizeof real_transforms / sizeof *real_transforms; i++) {
+    const real_storage_case *c = &real_transforms[i];
+    if (capped && c->lengths[0] * c->lengths[1] > 4096) continue;
+    test_real_transform(c);
+    ran++;
+  }
+  return ran;
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_storage", 0);
   test_decode_all(ZIPFFT_STORAGE_F16, decode_f16, "f16");
   test_decode_all(ZIPFFT_STORAGE_BF16, decode_bf16, "bf16");
   test_encode(ZIPFFT_STORAGE_F16, decode_f16, 0x7c00u, 26, "f16");
   test_encode(ZIPFFT_STORAGE_BF16, decode_bf16, 0x7f80u, 127, "bf16");
-  for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++)
-    test_transform(&transforms[i]);
+  int ran = run_transforms(0);
   /* Again with every axis longer than 8 points going through the workspace. */
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
-  for (size_t i = 0; i < sizeof transforms / sizeof *transforms; i++)
-    test_transform(&transforms[i]);
+  ran += run_transforms(1);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   test_errors();
-  return zt_finish("test_storage", 5 + 2 * (int)(sizeof transforms / sizeof *transforms));
+  return zt_finish("test_storage", 5 + ran);
 }
