@@ -472,6 +472,15 @@ static void run_quick_lengths(void) {
    * second round for a few threads. */
   c2c_case mixed = basic_case(ZIPFFT_F64, 5760, 1, ZIPFFT_FORWARD);
   check_plan_says(&mixed, "radix 20x18x16, 360 threads per transform");
+  /* Transforms per block: the fewest that give a block 64 threads (1000: one of 100
+   * threads; 128: eight of 8), or more where that makes the block's warps a power of two
+   * (fp64 667: four of 29 threads in 4 warps, not three in 3). */
+  c2c_case one = basic_case(ZIPFFT_F32, 1000, 64, ZIPFFT_FORWARD);
+  c2c_case eight = basic_case(ZIPFFT_F32, 128, 64, ZIPFFT_FORWARD);
+  c2c_case four = basic_case(ZIPFFT_F64, 667, 64, ZIPFFT_FORWARD);
+  check_plan_says(&one, "100 threads per transform, 1 transform per block");
+  check_plan_says(&eight, "8 threads per transform, 8 transforms per block");
+  check_plan_says(&four, "29 threads per transform, 4 transforms per block");
   /* A Bluestein block that has a multiprocessor to itself and reads each twiddle several
    * times takes them from shared memory (fp64 4099 runs above in both directions, so the
    * staged copy is checked there). */
