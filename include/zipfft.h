@@ -302,7 +302,11 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
  * signals agree to rounding and need not tie), and the sum and sum of squares (in fp32
  * within one call, over at most batch values, and in double across calls: relative error
  * 4e-8 after 10^7 signals; the variance is taken as E[x^2] - mean^2, so maps whose mean is
- * far above their deviation lose accuracy).
+ * far above their deviation lose accuracy). A NaN or infinity in a signal reaches every
+ * output of its transform, and at ranks 2 and 3 those of the signal paired with it
+ * (signals 2k and 2k + 1 of a call): the maxima skip NaN outputs, and the sums, so the
+ * mean, standard deviation and z-score, are not finite at any position until the next
+ * reset.
  * zipfft_corr_stats_reset clears them (allocating them on the first call; it waits for
  * all the device's work first); zipfft_corr_accumulate correlates count signals,
  * numbered first_index, first_index + 1, ..., and folds their outputs into the
@@ -317,7 +321,8 @@ zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t
 /* Waits for all the device's work and writes host arrays of the output size (any may be
  * NULL): the maximum, its signal index (-1 where nothing was accumulated), the mean and
  * standard deviation over every signal accumulated since the reset, and the z-score
- * (max - mean) / stddev (0 where stddev is 0). Computed in double on the host. */
+ * (max - mean) / stddev (0 where stddev is 0, NaN where the sums are). Computed in double
+ * on the host. */
 zipfft_status zipfft_corr_finalize(zipfft_corr c, float *max, int32_t *index, float *mean,
                                    float *stddev, float *zscore);
 /* The backend the plan runs on. */

@@ -337,6 +337,32 @@ static void check_ties(zipfft_corr p, const void *dpair, int64_t plane) {
   free(index), free(first);
 }
 
+/* A NaN in one signal of a call: its outputs (and at ranks 2 and 3 its pair's) never
+ * become a maximum, and the mean, standard deviation and z-score are NaN at every position
+ * (not 0, which would hide the bad input). */
+static void check_non_finite(zipfft_corr p, const double *signals, int64_t plane) {
+  double bad[70];
+  for (int i = 0; i < 70; i++) bad[i] = signals[i % 35];
+  bad[3] = NAN;
+  void *dbad = zt_mem_alloc(sizeof bad);
+  float *max = malloc((size_t)plane * sizeof *max), *mean = malloc((size_t)plane * sizeof *mean);
+  float *sd = malloc((size_t)plane * sizeof *sd), *z = malloc((size_t)plane * sizeof *z);
+  int32_t *index = malloc((size_t)plane * sizeof *index);
+  if (dbad && max && mean && sd && z && index) {
+    zt_mem_upload(dbad, bad, sizeof bad);
+    ZT_OK(zipfft_corr_stats_reset(p, NULL));
+    ZT_OK(zipfft_corr_accumulate(p, dbad, 2, 40, NULL));
+    ZT_OK(zipfft_corr_finalize(p, max, index, mean, sd, z));
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < plane; i++)
+      wrong += index[i] == 40 || isnan(max[i]) || !isnan(mean[i]) || !isnan(sd[i]) || !isnan(z[i]);
+    ZT_CHECK(wrong == 0, "a NaN signal: %lld positions took it as the maximum or kept finite sums",
+             (long long)wrong);
+  }
+  zt_mem_free(dbad);
+  free(max), free(mean), free(sd), free(z), free(index);
+}
+
 /* A spectrum given directly (zipfft_corr_set_filter_spectrum): the filter's R2C spectrum
  * by a zipfft plan, then the same outputs as the naive sums; then the ties (check_ties)
  * with two identical signals. */
@@ -372,6 +398,7 @@ static void check_spectrum_and_ties(void) {
   double err = output_error(&one, filter, signals, got, out);
   ZT_CHECK(err < 1e-12, "spectrum given directly: relative L2 error %.3g", err);
   check_ties(p, dpair, 20 * 26);
+  check_non_finite(p, signals, 20 * 26);
   /* An arbitrary complex spectrum (no real filter has it): the intermediate rows' DC and
    * Nyquist terms then have imaginary parts, which the C2R stage ignores; the statistics
    * (signals in pairs) must agree with the outputs (the half-length kernel). */

@@ -100,12 +100,12 @@ static void finalize_at(const unsigned char *stats, int64_t plane, int64_t i, do
   memcpy(&squares, stats + 16 * plane + 8 * i, 8);
   double mu = count > 0 ? sum / count : 0;
   double var = count > 0 ? squares / count - mu * mu : 0;
-  double sd = var > 0 ? sqrt(var) : 0;
+  double sd = isnan(var) ? var : var > 0 ? sqrt(var) : 0; /* NaN sums stay visible */
   if (max) max[i] = m;
   if (index) index[i] = ix;
   if (mean) mean[i] = (float)mu;
   if (stddev) stddev[i] = (float)sd;
-  if (zscore) zscore[i] = sd > 0 ? (float)((m - mu) / sd) : 0.0f;
+  if (zscore) zscore[i] = isnan(sd) || sd > 0 ? (float)((m - mu) / sd) : 0.0f;
 }
 
 zipfft_status zipfft_corr_finalize(zipfft_corr c, float *max, int32_t *index, float *mean,
