@@ -440,6 +440,8 @@ static void run_quick_lengths(void) {
                  {65536, F32},
                  {16384, F64},
                  {17 * 4096, F32},
+                 /* four-step whose first (column) kernel is a Rader length: 73 x 137 */
+                 {10001, BOTH},
                  /* Bluestein's padded length beyond one kernel */
                  {20023, F32},
                  {8219, F64}};
@@ -543,7 +545,8 @@ static void run_quick_clusters(void) {
 
 /* Quick tier, part 4: the four-step kernels on short lengths, by lowering the longest
  * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
- * factor, and every layout variant. */
+ * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), and every layout
+ * variant. */
 static void run_quick_fourstep(void) {
   static const struct {
     const char *cap;
@@ -551,7 +554,7 @@ static void run_quick_fourstep(void) {
     int64_t n;
   } lengths[] = {{"16", ZIPFFT_F32, 256},  {"16", ZIPFFT_F64, 4096}, {"16", ZIPFFT_F32, 65536},
                  {"32", ZIPFFT_F32, 1088}, {"32", ZIPFFT_F64, 1000}, {"8", ZIPFFT_F32, 360},
-                 {"64", ZIPFFT_F32, 4096}};
+                 {"64", ZIPFFT_F32, 4096}, {"200", ZIPFFT_F64, 37 * 73}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
     setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", lengths[i].cap, 1);
     c2c_case fwd = basic_case(lengths[i].p, lengths[i].n, 2, ZIPFFT_FORWARD);

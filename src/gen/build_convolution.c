@@ -158,21 +158,22 @@ zipfft__merge_target zipfft__rader_merge_target(zipfft__stockham_build *c, zipff
 }
 
 /* Rader's stores of element e (e = 0 possible only when i == 0): X[0] from its slot, else
- * rader_output. */
+ * rader_output; column: the fused four-step twiddles' column (NULL without them). */
 static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
                              const zipfft__thread_coords *k, int i, const zipfft__expr *e,
-                             const zipfft__expr *base, zipfft__access access) {
+                             const zipfft__expr *base, const zipfft__expr *column,
+                             zipfft__access access) {
   const zipfft__expr *slot = rader_slot(c, g, k);
   zipfft__cval x0 = shared_value(c, g, slot);
   zipfft__block *zero, *rest = branch_on_element_zero(c, g, i, e, &zero);
   if (zero) {
     zipfft__cval y0 = shared_value(c, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)));
-    zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, NULL, e, y0), base, e,
+    zipfft__emit_store_element(c, zero, zipfft__finish_output(c, zero, column, e, y0), base, e,
                                access);
   }
   zipfft__emit_store_element(
-      c, rest, zipfft__finish_output(c, rest, NULL, e, rader_output(c, rest, k, e, x0)), base, e,
-      access);
+      c, rest, zipfft__finish_output(c, rest, column, e, rader_output(c, rest, k, e, x0)), base,
+      e, access);
 }
 
 /* The store phase of kernels whose last pass left the result in shared memory (natural
@@ -195,7 +196,7 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *e;
       zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
       if (c->s->rader_n > 0) {
-        emit_rader_store(c, g, &k, i, e, base, access_of_branch[v]);
+        emit_rader_store(c, g, &k, i, e, base, column, access_of_branch[v]);
         continue;
       }
       zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
