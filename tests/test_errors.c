@@ -216,7 +216,8 @@ typedef struct plan_case {
   int64_t n, batch;
   int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
                  in layout != out layout; 3 in-place R2C whose real rows are not padded;
-                 4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap) */
+                 4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap); 6 in-place
+                 C2R whose complex rows (n/2+1 values) are n/2 apart (they overlap) */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -234,6 +235,10 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
     s = zipfft_desc_set_layout(*d, rows_overlap, 0, NULL, 0);
   if (s == ZIPFFT_SUCCESS && c->layout == 3) {
     s = zipfft_desc_set_layout(*d, &one, c->n, &one, c->n / 2 + 1);
+    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
+  }
+  if (s == ZIPFFT_SUCCESS && c->layout == 6) {
+    s = zipfft_desc_set_layout(*d, &one, c->n / 2, &one, c->n);
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
   }
   if (s == ZIPFFT_SUCCESS && c->layout == 2) {
@@ -262,6 +267,9 @@ static void check_plan_create(void) {
       {ZIPFFT_C2C, 1, 8, 1, 4, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "9223372036854775807"},
       /* C2R of rank 2 writes into its input: overlapping input rows would be corrupted */
       {ZIPFFT_C2R, 2, 4, 1, 5, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [2, 1]"},
+      /* in-place C2R of rank 1 writes over its input: each row's output would overwrite
+       * the next row's first input values */
+      {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
   int driver = zt_backend() == ZT_BACKEND_CUDA || zipfft__cuda_api_get() != NULL;
@@ -290,6 +298,16 @@ static void check_plan_create(void) {
   ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  /* A workspace whose byte count exceeds 64 bits (fp64 Bluestein 524287, 2^39 transforms,
+   * two parts of 2^63 bytes each) is refused, not wrapped to a small number. */
+  int64_t prime = 524287;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &prime));
+  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 39));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  snprintf(where, sizeof where, "(plan_create, a workspace beyond 2^64 bytes)");
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^64 bytes of workspace");
+  ZT_CHECK(p == sentinel(), "plan_create with a workspace beyond 2^64 bytes changed *p");
+  zipfft_desc_destroy(d);
   where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));
   EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, NULL);

@@ -460,6 +460,12 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
                         d->rank,
                         describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text),
                         (long long)d->batch);
+  if (d->type == ZIPFFT_C2R && d->placement == ZIPFFT_INPLACE && !nested(in_axes, n_in))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "in-place C2R writes over its input, so its input elements may not "
+                        "overlap: %s, batch = %lld (rows of n/2+1 complex values each)",
+                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text),
+                        (long long)d->batch);
   if (d->placement == ZIPFFT_INPLACE && !inplace_consistent(d, &l))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
                         "in-place transform with %s not matching the output layout (R2C/C2R: "

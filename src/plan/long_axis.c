@@ -171,7 +171,8 @@ static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows
 /* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
 static void reserve_workspace(zipfft__decomposition *dec, uint64_t part, int parts) {
   if (parts == 2 && dec->second_workspace_offset < part) dec->second_workspace_offset = part;
-  uint64_t need = parts == 2 ? 2 * dec->second_workspace_offset : part;
+  uint64_t offset = dec->second_workspace_offset;
+  uint64_t need = parts == 1 ? part : offset > UINT64_MAX / 2 ? UINT64_MAX : 2 * offset;
   if (dec->workspace_bytes < need) dec->workspace_bytes = need;
 }
 
