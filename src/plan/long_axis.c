@@ -339,6 +339,12 @@ static void widen_to_row_pairs(zipfft__kernel_spec *s, int64_t rows, int min_pai
   }
 }
 
+/* Whether a four-step kernel's transforms are its rows (n points each): not where it runs
+ * Rader's or Bluestein's method, whose inner FFT has another length. */
+static int rows_are_transforms(const zipfft__kernel_spec *s) {
+  return s->rader_n == 0 && s->bluestein_n == 0;
+}
+
 /* The pass's batch digits as the first digits of s: their counts, the user's strides on
  * one side (user_out: the output) and contiguous rows of `length` on the workspace side. */
 static void pass_digits(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass, int64_t length,
@@ -357,8 +363,9 @@ static void pass_digits(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass,
  * pass's destination, in place of the pointwise split scatter: one pass over the data
  * fewer. Its transforms per block are first widened towards the row pairs it needs
  * (widen_to_row_pairs). 0 (nothing changed) where they stay odd, too few or do not divide
- * the rows, the pass's batch digits and the row digits exceed the batch dimensions, or the
- * output is stored in 16 bits (not measured; the scatter keeps it). */
+ * the rows, the pass's batch digits and the row digits exceed the batch dimensions, the
+ * kernel runs Rader's or Bluestein's method (rows_are_transforms), or the output is stored
+ * in 16 bits (not measured; the scatter keeps it). */
 static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
                                 const zipfft__target *t, zipfft__decomposition *dec) {
   zipfft__kernel_spec *s = &dec->kernels[dec->kernel_count - 1];
@@ -367,7 +374,8 @@ static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
   int min_pairs = min_row_pairs(split_min_row_pairs, pass->precision);
   zipfft__kernel_spec fused = *s;
   widen_to_row_pairs(&fused, rows, min_pairs, t);
-  if (r->scatter != ZIPFFT__PW_SPLIT || !holds_row_pairs(&fused, rows, min_pairs) ||
+  if (r->scatter != ZIPFFT__PW_SPLIT || !rows_are_transforms(s) ||
+      !holds_row_pairs(&fused, rows, min_pairs) ||
       pass->out_storage != ZIPFFT_STORAGE_DEFAULT ||
       pass->batch_dims + digits > ZIPFFT__MAX_BATCH_DIMS)
     return 0;
@@ -396,7 +404,7 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
                                  zipfft__decomposition *dec) {
   zipfft__kernel_spec *s = &dec->kernels[at];
   int64_t rows = r->length / s->n;
-  if (r->gather != ZIPFFT__PW_MERGE || s->batch_dims != 2 ||
+  if (r->gather != ZIPFFT__PW_MERGE || s->batch_dims != 2 || !rows_are_transforms(s) ||
       !holds_row_pairs(s, rows, min_row_pairs(merge_min_row_pairs, pass->precision)) ||
       pass->in_storage != ZIPFFT_STORAGE_DEFAULT || pass->batch_dims + 1 > ZIPFFT__MAX_BATCH_DIMS)
     return 0;
