@@ -66,7 +66,8 @@ typedef enum zipfft_status {
  * takes that half and writes real output; the imaginary parts of the elements that must be
  * real (the DC and, for even n, Nyquist terms) are ignored. C2C and R2C never modify their
  * input out of place; rank-1 C2R neither, but C2R of rank 2 and 3 uses its input array as
- * scratch (as cuFFT and FFTW do). In place, the real array's rows are padded to 2*(n/2+1)
+ * scratch (as cuFFT and FFTW do), except where the input is stored in 16 bits and the
+ * output in another type (see zipfft_storage). In place, the real array's rows are padded to 2*(n/2+1)
  * reals so that it occupies the complex array's memory. */
 typedef enum zipfft_type { ZIPFFT_C2C = 0, ZIPFFT_R2C = 1, ZIPFFT_C2R = 2 } zipfft_type;
 typedef enum zipfft_precision { ZIPFFT_F32 = 0, ZIPFFT_F64 = 1 } zipfft_precision;
@@ -75,7 +76,9 @@ typedef enum zipfft_placement { ZIPFFT_OUTOFPLACE = 0, ZIPFFT_INPLACE = 1 } zipf
 /* How complex values are stored in memory. DEFAULT stores the compute precision's type; F16
  * (IEEE binary16) and BF16 (bfloat16) store each real in 16 bits and compute in fp32, so
  * they need ZIPFFT_F32. Values are converted while loaded and stored (round to nearest
- * even); a multi-axis transform stores its intermediate results in the output's type. */
+ * even); a multi-axis transform stores its intermediate results in the output's type (C2R
+ * of rank 2 and 3 keeps them in its input array where input and output share a type, and
+ * otherwise, with a 16-bit input, in the workspace at fp32). */
 typedef enum zipfft_storage {
   ZIPFFT_STORAGE_DEFAULT = 0,
   ZIPFFT_STORAGE_F16 = 1,

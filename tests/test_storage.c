@@ -198,10 +198,18 @@ static double get16(const unsigned char *data, int64_t i, zipfft_storage s) {
   return s == ZIPFFT_STORAGE_F16 ? decode_f16(h) : decode_bf16(h);
 }
 
+/* Value i of an array stored in s (16 bits, or fp32 for the default). */
+static double get_stored(const unsigned char *data, int64_t i, zipfft_storage s) {
+  float f;
+  if (s != ZIPFFT_STORAGE_DEFAULT) return get16(data, i, s);
+  memcpy(&f, data + 4 * i, 4);
+  return f;
+}
+
 /* The error bound of a transform whose output is stored in s: twice its roundoff per axis,
  * plus the fp32 compute's. */
 static double storage_gate(zipfft_storage s, int rank, int64_t n) {
-  double u = s == ZIPFFT_STORAGE_F16 ? 0x1p-11 : 0x1p-8;
+  double u = s == ZIPFFT_STORAGE_F16 ? 0x1p-11 : s == ZIPFFT_STORAGE_BF16 ? 0x1p-8 : 0x1p-24;
   return 2 * u * rank + 10 * 0x1p-24 * sqrt(log2((double)n));
 }
 
@@ -244,8 +252,8 @@ static void test_transform(const storage_case *c) {
   if (!c->inplace) zt_buffer_free(&out);
 }
 
-/* R2C or C2R with 16-bit storage, batch 2, out of place: rank 1 or 2, n = lengths' product,
- * the last axis's half h = lengths[last] / 2 + 1. */
+/* R2C or C2R with a 16-bit input (the output 16-bit or fp32), batch 2, out of place: rank
+ * 1 or 2, n = lengths' product, the last axis's half h = lengths[last] / 2 + 1. */
 typedef struct real_storage_case {
   zipfft_type type;
   int rank;
@@ -319,11 +327,11 @@ static void test_real_transform(const real_storage_case *c) {
   int64_t n = c->lengths[0] * (c->rank == 2 ? c->lengths[1] : 1), h = half_count(c);
   int r2c = c->type == ZIPFFT_R2C;
   int64_t in_values = (r2c ? n : 2 * h) * real_batch, out_values = (r2c ? 2 * h : n) * real_batch;
-  zt_buffer in = zt_buffer_alloc((size_t)in_values * 2, 0),
-            out = zt_buffer_alloc((size_t)out_values * 2, 0);
+  size_t out_bytes = (size_t)out_values * (c->out == ZIPFFT_STORAGE_DEFAULT ? 4 : 2);
+  zt_buffer in = zt_buffer_alloc((size_t)in_values * 2, 0), out = zt_buffer_alloc(out_bytes, 0);
   zt_buffer_poison(&in, 4);
   zt_buffer_poison(&out, 4);
-  memset(out.data, 0xFF, (size_t)out_values * 2); /* NaN in both 16-bit formats */
+  memset(out.data, 0xFF, out_bytes); /* NaN in every storage format */
   long double *ref = fill_real_case(c, &in);
   zipfft_desc d = NULL;
   zipfft_plan p = NULL;
@@ -335,7 +343,7 @@ static void test_real_transform(const real_storage_case *c) {
   if (p) ZT_OK(zt_execute(p, &in, &out, NULL));
   int64_t pairs = r2c ? h * real_batch : n * real_batch;
   double *got = calloc((size_t)pairs * 2, sizeof *got);
-  for (int64_t i = 0; i < out_values; i++) got[r2c ? i : 2 * i] = get16(out.data, i, c->out);
+  for (int64_t i = 0; i < out_values; i++) got[r2c ? i : 2 * i] = get_stored(out.data, i, c->out);
   double err = zr_rel_l2(ref, got, (size_t)pairs), gate = storage_gate(c->out, c->rank, n);
   ZT_CHECK(err <= gate, "%s rank %d n=%lld storage %d->%d: error %.3g above %.3g",
            r2c ? "r2c" : "c2r", c->rank, (long long)n, (int)c->in, (int)c->out, err, gate);
@@ -390,6 +398,11 @@ static const real_storage_case real_transforms[] = {
     {ZIPFFT_C2R, 1, {1000, 1}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_BF16},
     {ZIPFFT_C2R, 1, {21, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
     {ZIPFFT_C2R, 2, {8, 10}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16},
+    /* a 16-bit input and an fp32 output: fp32 accuracy, so C2R's intermediate results of
+     * rank 2 must not be rounded to the input's 16 bits */
+    {ZIPFFT_C2R, 2, {8, 10}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_DEFAULT},
+    {ZIPFFT_C2R, 2, {12, 16}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_DEFAULT},
+    {ZIPFFT_R2C, 2, {12, 16}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_DEFAULT},
 };
 
 /* Every C2C and real storage case; with the single-kernel limit at 8 points (capped), the

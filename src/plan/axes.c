@@ -147,6 +147,16 @@ static int intermediate_fits(const struct zipfft_desc_s *d, const pass_context *
   return 1;
 }
 
+/* Whether a C2R's intermediate results would be rounded to a 16-bit input type that the
+ * output does not share: then they go through the intermediate array (compute precision),
+ * so that they are kept in at least the output's type. */
+static int input_type_too_narrow(const struct zipfft_desc_s *d) {
+  int other_axes = 0;
+  for (int a = 0; a + 1 < d->rank; a++) other_axes |= d->lengths[a] > 1;
+  return d->type == ZIPFFT_C2R && other_axes && d->in_storage != ZIPFFT_STORAGE_DEFAULT &&
+         d->in_storage != d->out_storage;
+}
+
 /* Marks the pass's axis done for the passes after it. */
 static void add_pass(pass_plan *passes, int *count, int axis, zipfft__kernel_kind kind,
                      zipfft__array src, zipfft__array dst) {
@@ -245,7 +255,7 @@ static zipfft_status context_of(const struct zipfft_desc_s *d, const zipfft__lay
   c->views[ZIPFFT__ARRAY_OUTPUT].dist = l->out_dist;
   c->views[ZIPFFT__ARRAY_INPUT].storage = d->in_storage;
   c->views[ZIPFFT__ARRAY_OUTPUT].storage = d->out_storage;
-  if (intermediate_fits(d, c)) return ZIPFFT_SUCCESS;
+  if (intermediate_fits(d, c) && !input_type_too_narrow(d)) return ZIPFFT_SUCCESS;
   array_view *mid = &c->views[ZIPFFT__ARRAY_INTERMEDIATE];
   int64_t size = 1, last = d->rank - 1, elements = 0, limit = ZIPFFT__MAX_ELEMENTS;
   int overflow = 0;
