@@ -136,17 +136,6 @@ static int pass_spec(const struct zipfft_desc_s *d, const pass_context *c, const
   return zipfft__size_axis_pass(s, transforms_of(d, c, pp), t);
 }
 
-/* Whether the intermediate results fit the user's array they would live in (the output
- * for C2C and R2C, the input for C2R): every axis not yet transformed holds no more than
- * that array's extent. Padded and cropped transforms may need the intermediate array. */
-static int intermediate_fits(const struct zipfft_desc_s *d, const pass_context *c) {
-  for (int a = 0; a + 1 < d->rank; a++) {
-    int64_t before = c->in_extent[a], after = c->out_extent[a];
-    if (d->type == ZIPFFT_C2R ? after > before : before > after) return 0;
-  }
-  return 1;
-}
-
 /* Whether a C2R's intermediate results would be rounded to a 16-bit input type that the
  * output does not share: then they go through the intermediate array (compute precision),
  * so that they are kept in at least the output's type. */
@@ -155,6 +144,18 @@ static int input_type_too_narrow(const struct zipfft_desc_s *d) {
   for (int a = 0; a + 1 < d->rank; a++) other_axes |= d->lengths[a] > 1;
   return d->type == ZIPFFT_C2R && other_axes && d->in_storage != ZIPFFT_STORAGE_DEFAULT &&
          d->in_storage != d->out_storage;
+}
+
+/* Whether the intermediate results fit the user's array they would live in (the output
+ * for C2C and R2C, the input for C2R): every axis not yet transformed holds no more than
+ * that array's extent, and the array's type is not narrower than the output's. Padded and
+ * cropped transforms, and C2R with a 16-bit input, may need the intermediate array. */
+static int intermediate_fits(const struct zipfft_desc_s *d, const pass_context *c) {
+  for (int a = 0; a + 1 < d->rank; a++) {
+    int64_t before = c->in_extent[a], after = c->out_extent[a];
+    if (d->type == ZIPFFT_C2R ? after > before : before > after) return 0;
+  }
+  return !input_type_too_narrow(d);
 }
 
 /* Marks the pass's axis done for the passes after it. */
@@ -255,7 +256,7 @@ static zipfft_status context_of(const struct zipfft_desc_s *d, const zipfft__lay
   c->views[ZIPFFT__ARRAY_OUTPUT].dist = l->out_dist;
   c->views[ZIPFFT__ARRAY_INPUT].storage = d->in_storage;
   c->views[ZIPFFT__ARRAY_OUTPUT].storage = d->out_storage;
-  if (intermediate_fits(d, c) && !input_type_too_narrow(d)) return ZIPFFT_SUCCESS;
+  if (intermediate_fits(d, c)) return ZIPFFT_SUCCESS;
   array_view *mid = &c->views[ZIPFFT__ARRAY_INTERMEDIATE];
   int64_t size = 1, last = d->rank - 1, elements = 0, limit = ZIPFFT__MAX_ELEMENTS;
   int overflow = 0;
