@@ -142,7 +142,8 @@ zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
  * >= 1), NULL meaning contiguous row-major; in_dist/out_dist is the distance between
  * consecutive transforms of the batch (>= 0; 0 selects the default, lengths[0]*strides[0]).
  * Input elements may overlap (they are only read), except for C2R of rank 2 and 3, whose
- * input is scratch and obeys the output rule; output elements may not: sorted by
+ * input is scratch, and in-place C2R, whose output overwrites it: those obey the output
+ * rule. Output elements may not overlap: sorted by
  * stride, every output axis (the batch included) must step over the whole extent of the
  * axes inside it (padded row-major, column-major and interleaved batches all qualify).
  * Arrays are copied. */
@@ -218,8 +219,9 @@ zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *ne
  * C2C lengths split over several kernels; two copies of the longest such axis's rows as
  * complex values (of Bluestein's padded length where it applies) for the other axes beyond
  * one kernel; plus, for padded or cropped multi-axis transforms whose intermediate results
- * do not fit the array they would live in, an intermediate array (each axis the larger of
- * its two extents, complex values of the compute precision). The plan allocates it at creation (on
+ * do not fit the array they would live in, and for C2R of rank 2 and 3 with a 16-bit input
+ * and an output of another type, an intermediate array (each axis the larger of its two
+ * extents, complex values of the compute precision). The plan allocates it at creation (on
  * the plan's backend) and frees it in zipfft_plan_destroy; plan creation fails with
  * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
  * exceed the device's memory. */

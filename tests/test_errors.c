@@ -217,7 +217,8 @@ typedef struct plan_case {
   int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
                  in layout != out layout; 3 in-place R2C whose real rows are not padded;
                  4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap); 6 in-place
-                 C2R whose complex rows (n/2+1 values) are n/2 apart (they overlap) */
+                 C2R whose complex rows (n/2+1 values) are n/2 apart: row r's last input
+                 value is row r+1's first */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -267,8 +268,8 @@ static void check_plan_create(void) {
       {ZIPFFT_C2C, 1, 8, 1, 4, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "9223372036854775807"},
       /* C2R of rank 2 writes into its input: overlapping input rows would be corrupted */
       {ZIPFFT_C2R, 2, 4, 1, 5, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [2, 1]"},
-      /* in-place C2R of rank 1 writes over its input: each row's output would overwrite
-       * the next row's first input values */
+      /* in-place C2R of rank 1 writes over its input: row r+1's output would overwrite
+       * row r's last (Nyquist) input value */
       {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
@@ -298,15 +299,26 @@ static void check_plan_create(void) {
   ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  /* A workspace whose byte count exceeds 64 bits (fp64 Bluestein 524287, 2^39 transforms,
-   * two parts of 2^63 bytes each) is refused, not wrapped to a small number. */
+  /* A workspace too large to count (fp64 Bluestein 524287, 2^39 transforms: two parts of
+   * 2^63 bytes each) is refused, not wrapped to a small number. */
   int64_t prime = 524287;
   ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &prime));
   ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 39));
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   snprintf(where, sizeof where, "(plan_create, a workspace beyond 2^64 bytes)");
-  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^64 bytes of workspace");
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
   ZT_CHECK(p == sentinel(), "plan_create with a workspace beyond 2^64 bytes changed *p");
+  zipfft_desc_destroy(d);
+  /* The same through extents: 2^40 transforms of 2^24 points with one value in and out
+   * (the four-step's rows times their length, 2^64 points, overflowed 64-bit counts). */
+  int64_t long_axis = (int64_t)1 << 24, one_value = 1;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &long_axis));
+  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 40));
+  ZT_OK(zipfft_desc_set_input_extent(d, &one_value));
+  ZT_OK(zipfft_desc_set_output_extent(d, &one_value));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
+  ZT_CHECK(p == sentinel(), "plan_create with extents and a workspace beyond 2^64 changed *p");
   zipfft_desc_destroy(d);
   where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));

@@ -309,14 +309,13 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
   for (int i = 0; i < dec->kernel_count; i++)
     tables += (uint64_t)zipfft__twiddle_count(&dec->kernels[i]) *
               zipfft__complex_bytes(dec->kernels[i].precision, ZIPFFT_STORAGE_DEFAULT);
-  uint64_t need = dec->workspace_bytes + tables;
-  if (need < tables) need = UINT64_MAX; /* the sum wrapped */
-  if (have == 0 || need <= have) return ZIPFFT_SUCCESS;
+  uint64_t need = zipfft__bytes_sum(dec->workspace_bytes, tables);
   if (dec->workspace_bytes == UINT64_MAX) /* saturated: the count does not fit 64 bits */
     return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                         "the plan needs at least 2^64 bytes of workspace; the %s backend's memory "
                         "is %llu bytes",
                         p->backend->ops->name, (unsigned long long)have);
+  if (have == 0 || need <= have) return ZIPFFT_SUCCESS;
   return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                       "the plan needs %llu bytes of workspace and %llu of tables; the %s backend's "
                       "memory is %llu bytes",

@@ -294,9 +294,9 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipff
   out->pair_streaming = streaming;
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
-  out->pair_sync_offset = (out->workspace_bytes + 255) / 256 * 256;
-  out->workspace_bytes =
-      out->pair_sync_offset + zipfft__pair_sync_bytes(out->transforms[first] / p.first_group);
+  out->pair_sync_offset = zipfft__bytes_aligned(out->workspace_bytes);
+  out->workspace_bytes = zipfft__bytes_sum(
+      out->pair_sync_offset, zipfft__pair_sync_bytes(out->transforms[first] / p.first_group));
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
@@ -315,8 +315,9 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
   out->kernel_count = 0;
   zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
                                             ZIPFFT__ARRAY_OUTPUT, out);
-  out->workspace_bytes = (uint64_t)job.n * (uint64_t)d->batch *
-                         zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT);
+  out->workspace_bytes =
+      zipfft__bytes_product(zipfft__bytes_product((uint64_t)job.n, (uint64_t)d->batch),
+                            zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
   if (s == ZIPFFT_SUCCESS) pair_split(&job, d->placement == ZIPFFT_INPLACE, t, out);
   return s;
 }

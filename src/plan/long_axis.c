@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 
+#include "api/desc.h"
 #include "api/error.h"
 #include "plan/fourstep.h"
 #include "plan/single.h"
@@ -171,8 +172,7 @@ static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows
 /* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
 static void reserve_workspace(zipfft__decomposition *dec, uint64_t part, int parts) {
   if (parts == 2 && dec->second_workspace_offset < part) dec->second_workspace_offset = part;
-  uint64_t offset = dec->second_workspace_offset;
-  uint64_t need = parts == 1 ? part : offset > UINT64_MAX / 2 ? UINT64_MAX : 2 * offset;
+  uint64_t need = parts == 1 ? part : zipfft__bytes_product(2, dec->second_workspace_offset);
   if (dec->workspace_bytes < need) dec->workspace_bytes = need;
 }
 
@@ -487,15 +487,21 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "
                         "(at most two axes can be longer than one kernel)",
                         (long long)pass->n, kernels, ZIPFFT__MAX_KERNELS);
+  if (zipfft__saturating_product(rows, r.length) > ZIPFFT__MAX_ELEMENTS)
+    return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                        "length %lld: its workspace of %lld rows of %lld points passes 2^58 "
+                        "elements",
+                        (long long)pass->n, (long long)rows, (long long)r.length);
   zipfft__fourstep_job job = job_of(pass, r.length, rows, &e);
   zipfft__kernel_spec cluster;
   int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
   zipfft_status status =
       append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
   if (status == ZIPFFT_SUCCESS)
-    reserve_workspace(dec,
-                      (uint64_t)rows * (uint64_t)r.length *
-                          zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT),
-                      workspace_parts(dec, first));
+    reserve_workspace(
+        dec,
+        zipfft__bytes_product(zipfft__bytes_product((uint64_t)rows, (uint64_t)r.length),
+                              zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT)),
+        workspace_parts(dec, first));
   return status;
 }

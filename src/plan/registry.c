@@ -18,11 +18,25 @@ static zipfft_status explain_unsupported(const struct zipfft_desc_s *d, const zi
                       axis, (long long)d->lengths[axis]);
 }
 
+uint64_t zipfft__bytes_product(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+uint64_t zipfft__bytes_sum(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+uint64_t zipfft__bytes_aligned(uint64_t a) {
+  enum { align = 256 };
+  return a > UINT64_MAX - (align - 1) ? UINT64_MAX : (a + align - 1) / align * align;
+}
+
 void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes) {
   if (bytes == 0) return;
-  uint64_t align = 256;
-  dec->intermediate_offset = (dec->workspace_bytes + align - 1) / align * align;
-  dec->workspace_bytes = dec->intermediate_offset + bytes;
+  dec->intermediate_offset = zipfft__bytes_aligned(dec->workspace_bytes);
+  dec->workspace_bytes = zipfft__bytes_sum(dec->intermediate_offset, bytes);
 }
 
 const zipfft__strategy *zipfft__choose_strategy(const struct zipfft_desc_s *d,

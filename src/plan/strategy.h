@@ -54,6 +54,11 @@ typedef struct zipfft__decomposition {
 
 /* Places an intermediate array of `bytes` after the workspace parts (none when 0). */
 void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes);
+/* Byte counts of the workspace, saturating at UINT64_MAX (which plan creation refuses):
+ * a * b, a + b, and a rounded up to a multiple of 256. */
+uint64_t zipfft__bytes_product(uint64_t a, uint64_t b);
+uint64_t zipfft__bytes_sum(uint64_t a, uint64_t b);
+uint64_t zipfft__bytes_aligned(uint64_t a);
 
 /* Limits of the target that shape the decomposition. */
 typedef struct zipfft__target {
