@@ -140,7 +140,7 @@ static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   while (f < 2 * fewest && !power_of_two_warps(f, t)) f++;
   if (!power_of_two_warps(f, t)) f = fewest;
   if (f > batch) f = batch;
-  while (f > 1 && f * t > max_block_threads) f--;
+  if (f > max_block_threads / t) f = max_block_threads / t;
   for (; f > 1; f--) {
     s->ffts_per_block = (int)f;
     if (zipfft__c2c_shared_bytes(s) <= preferred_shared_bytes) break;
