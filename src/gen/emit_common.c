@@ -290,8 +290,9 @@ void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_
  * tie; a pixel whose ok is 0 is skipped. All sixteen values are read before anything is
  * written: the compiler cannot tell the arrays apart, so a read after a write waits for a
  * round trip to memory (measured on an H200: reads between writes made the merge a
- * quarter of the statistics kernel). Printed in both dialects after the dialect's ZSTAT
- * qualifier. */
+ * quarter of the statistics kernel). zstats_prefetch asks L2 for a row's statistics (the
+ * dialect's zprefetch). Printed in both dialects after the dialect's ZSTAT qualifier and
+ * zprefetch. */
 const char zipfft__stats_prelude[] =
     "#define ZSTAT_READ(k) float om##k = 0; int oi##k = -1; double os##k = 0, oq##k = 0; \\\n"
     "  if (ok##k) { om##k = mx[at##k]; oi##k = ix[at##k]; os##k = sm[at##k]; oq##k = sq[at##k]; }\n"
@@ -309,6 +310,13 @@ const char zipfft__stats_prelude[] =
     "  double *sm = (double *)(stats + 8 * plane), *sq = (double *)(stats + 16 * plane);\n"
     "  ZSTAT_READ(0) ZSTAT_READ(1) ZSTAT_READ(2) ZSTAT_READ(3)\n"
     "  ZSTAT_WRITE(0) ZSTAT_WRITE(1) ZSTAT_WRITE(2) ZSTAT_WRITE(3)\n"
+    "}\n"
+    "ZSTAT void zstats_prefetch(const unsigned char *stats, long long plane, long long first,\n"
+    "    long long count) {\n"
+    "  zprefetch(stats, 4 * first, 4 * count);\n"
+    "  zprefetch(stats, 4 * plane + 4 * first, 4 * count);\n"
+    "  zprefetch(stats, 8 * plane + 8 * first, 8 * count);\n"
+    "  zprefetch(stats, 16 * plane + 8 * first, 8 * count);\n"
     "}\n";
 
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,

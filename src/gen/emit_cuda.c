@@ -71,6 +71,18 @@ static const char cuda_pair_prelude[] =
     "  asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + byte) : \"memory\");\n"
     "#endif\n}\n";
 
+/* An L2 prefetch of bytes at p + byte (a hint: TMA's bulk prefetch on sm_90 and later, the
+ * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude. */
+static const char cuda_prefetch_prelude[] =
+    "__device__ __forceinline__ void zprefetch(const unsigned char *p, long long byte,"
+    " long long bytes) {\n"
+    "#if __CUDA_ARCH__ >= 900\n"
+    "  unsigned long long a = (unsigned long long)(p + byte), s = a & ~15ULL;\n"
+    "  unsigned long long e = (a + (unsigned long long)bytes + 15ULL) & ~15ULL;\n"
+    "  asm volatile(\"cp.async.bulk.prefetch.L2.global [%0], %1;\" :: \"l\"(s),"
+    " \"r\"((unsigned)(e - s)) : \"memory\");\n"
+    "#endif\n}\n";
+
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
 static const char cuda_prelude[] =
     "#define ZCOMPLEX_BYTES ((long long)sizeof(zreal2))\n"
@@ -164,7 +176,8 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   }
   zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
   if (k->uses_statistics)
-    zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
+    zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s%s", cuda_prefetch_prelude,
+                      zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
   emit_signature(&sb, k);

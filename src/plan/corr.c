@@ -123,6 +123,8 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
     zipfft__kernel_spec *s = &out->kernels[out->kernel_count - 1];
     const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
     s->min_blocks = env && *env ? atoi(env) : s->signal_pairs ? pair_min_blocks(s) : 0;
+    const char *prefetch = getenv("ZIPFFT_STATS_PREFETCH"); /* tuning */
+    s->stats_prefetch = !(prefetch && strcmp(prefetch, "0") == 0);
   }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;

@@ -234,9 +234,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s",
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
-             s->signal_pairs ? "_pr" : "");
+             s->signal_pairs ? "_pr" : "", s->stats_prefetch ? "_pf" : "");
   if (s->load_callback.function)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
              (unsigned long long)s->load_callback.hash);

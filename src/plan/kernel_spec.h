@@ -141,6 +141,10 @@ typedef struct zipfft__kernel_spec {
    * imaginary outputs b's; the loop runs over (loop_count + 1) / 2 pairs, and an odd count
    * leaves the last pair without b. One full-length FFT then does the work of two rows. */
   int signal_pairs;
+  /* Statistics kernels on CUDA: ask L2 for the rows the loop's next iteration reads, and
+   * in its last iteration for the statistics the merge reads (a hint; no effect on the
+   * CPU backend). */
+  int stats_prefetch;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
