@@ -26,6 +26,10 @@ typedef struct zipfft__stockham_build {
    * would load from shared memory, and that pass takes them (handoff non-NULL). */
   int keep_outputs;
   zipfft__cval *handoff;
+  /* shared_twiddles kernels whose first pass loads from global memory: the copy into
+   * shared memory is still to be emitted, after that pass's loads (its barrier then
+   * publishes the copy). */
+  int stage_in_first_pass;
   /* The block's work item (I64) where the hardware block index would be (NULL: that
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;
