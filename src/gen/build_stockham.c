@@ -592,20 +592,6 @@ static void emit_twiddle_copies(zipfft__stockham_build *c, zipfft__block *body) 
   }
 }
 
-/* 1 when a shared_twiddles fp32 kernel copies its twiddles inside its first pass, after that
- * pass's global loads, so that the copy's table reads wait together with the loads and the
- * pass's barrier publishes it: the first pass loads from global memory and reads no pass
- * twiddles, and the kernel has no signal loop (which would copy them per signal).
- * Measured against a copy of their own before the first pass, behind its own barrier
- * (2DTM 4096x4096/512 batch 16, corr/s): H200 10904 -> 11034, f16 spectrum 11254 ->
- * 11335; H100 10082 -> 10120, f16 10478 -> 10582; H100 fp32 2D 4096x4096 C2C +0.8%, the
- * other fp32 transforms within 0.5%. fp64 kernels lost (H100: 4099 Bluestein -3.6%, R2C
- * 2^20 -0.9%), so they keep their own barrier. */
-static int stages_in_first_pass(const zipfft__kernel_spec *s) {
-  return s->shared_twiddles && s->precision == ZIPFFT_F32 && s->pass_count >= 2 && !s->statistics &&
-         s->kind != ZIPFFT__KIND_C2R_HALF && s->rader_n == 0;
-}
-
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
 static void emit_compute(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps, int p,
                          const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
@@ -933,7 +919,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     zipfft__emit_cluster_kernel(&c, body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
-  c.stage_in_first_pass = stages_in_first_pass(spec);
+  c.stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
   if (spec->shared_twiddles && !c.stage_in_first_pass) {
     emit_twiddle_copies(&c, body);
     zipfft__s_barrier(a, body);

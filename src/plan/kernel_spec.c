@@ -78,6 +78,11 @@ int zipfft__cluster_capable(const zipfft__kernel_spec *s) {
          s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }
 
+int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
+  return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && !s->statistics &&
+         s->kind != ZIPFFT__KIND_C2R_HALF && s->rader_n == 0;
+}
+
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
 
 int64_t zipfft__transform_points(const zipfft__kernel_spec *s) {
