@@ -926,6 +926,8 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   }
   if (spec->statistics) body = zipfft__open_statistics_loop(&c, body);
   zipfft__emit_transform(&c, body);
+  if (c.stage_in_first_pass)
+    return "the twiddle copy found no first pass loading from global memory";
   if (spec->statistics) {
     zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
     c.signal = NULL;

@@ -56,7 +56,9 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "the half spectrum in registers\n",
                       (long long)(s->n / s->radices[s->pass_count - 1]));
   if (s->shared_twiddles)
-    zipfft__sb_printf(sb, "      pass twiddles staged in shared memory when the block starts\n");
+    zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
+                      zipfft__copies_twiddles_in_first_pass(s) ? "during the first pass's loads"
+                                                               : "when the block starts");
   if (s->twiddle_length)
     zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);
