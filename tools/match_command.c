@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mrc.h"
+#include "outputs.h"
 #include "png.h"
 #include "prepare.h"
 #include "report.h"
@@ -180,20 +181,12 @@ static int prepare_out_dir(const char *dir, char *err, size_t err_len) {
   return 0;
 }
 
-/* Writes dir/name into path (path_len bytes). Returns 0, or 1 with a message when too long. */
-static int join_path(char *path, size_t path_len, const char *dir, const char *name, char *err,
-                     size_t err_len) {
-  int n = snprintf(path, path_len, "%s/%s", dir, name);
-  if (n < 0 || (size_t)n >= path_len)
-    return match_fail(err, err_len, "%s/%s: path too long", dir, name);
-  return 0;
-}
-
-/* Writes nx x ny x nz floats as dir/name. Returns 0, or 1 with a message. */
-static int write_volume(const char *dir, const char *name, const float *data, int64_t nx,
+/* Writes nx x ny x nz floats as the output `name`, staged in out. Returns 0, or 1 with a
+ * message. */
+static int write_volume(match_outputs *out, const char *name, const float *data, int64_t nx,
                         int64_t ny, int64_t nz, float pixel_size, char *err, size_t err_len) {
-  char path[4096];
-  return join_path(path, sizeof path, dir, name, err, err_len) ||
+  char path[match_outputs_path_max];
+  return outputs_stage(out, name, path, sizeof path, err, err_len) ||
          mrc_write(path, data, nx, ny, nz, pixel_size, err, err_len);
 }
 
@@ -246,13 +239,13 @@ static void finite_range(const float *map, int64_t n, float *lo, float *hi) {
 }
 
 /* Writes index.mrc: the best template's number as floats (-1 where none). */
-static int write_index_map(const char *dir, const match_maps *m, float pixel_size, char *err,
+static int write_index_map(match_outputs *out, const match_maps *m, float pixel_size, char *err,
                            size_t err_len) {
   int64_t n = (int64_t)m->w * m->h;
   float *as_float = malloc((size_t)n * sizeof *as_float);
   if (!as_float) return match_fail(err, err_len, "out of memory for the index map");
   for (int64_t i = 0; i < n; i++) as_float[i] = (float)m->index[i];
-  int rc = write_volume(dir, "index.mrc", as_float, m->w, m->h, 1, pixel_size, err, err_len);
+  int rc = write_volume(out, "index.mrc", as_float, m->w, m->h, 1, pixel_size, err, err_len);
   free(as_float);
   return rc;
 }
@@ -260,37 +253,37 @@ static int write_index_map(const char *dir, const match_maps *m, float pixel_siz
 /* Writes the maps (MRC) and zscore.png (z scaled from its minimum, black, to its maximum,
  * white). z is the global z-score; m->zscore, the per-position one, goes to
  * pixel_zscore.mrc. */
-static int write_maps(const char *dir, const match_maps *m, const float *z, float pixel_size,
+static int write_maps(match_outputs *out, const match_maps *m, const float *z, float pixel_size,
                       char *err, size_t err_len) {
-  char path[4096];
+  char path[match_outputs_path_max];
   float lo, hi;
   finite_range(z, (int64_t)m->w * m->h, &lo, &hi);
-  return write_volume(dir, "max.mrc", m->max, m->w, m->h, 1, pixel_size, err, err_len) ||
-         write_index_map(dir, m, pixel_size, err, err_len) ||
-         write_volume(dir, "mean.mrc", m->mean, m->w, m->h, 1, pixel_size, err, err_len) ||
-         write_volume(dir, "stddev.mrc", m->stddev, m->w, m->h, 1, pixel_size, err, err_len) ||
-         write_volume(dir, "zscore.mrc", z, m->w, m->h, 1, pixel_size, err, err_len) ||
-         write_volume(dir, "pixel_zscore.mrc", m->zscore, m->w, m->h, 1, pixel_size, err,
+  return write_volume(out, "max.mrc", m->max, m->w, m->h, 1, pixel_size, err, err_len) ||
+         write_index_map(out, m, pixel_size, err, err_len) ||
+         write_volume(out, "mean.mrc", m->mean, m->w, m->h, 1, pixel_size, err, err_len) ||
+         write_volume(out, "stddev.mrc", m->stddev, m->w, m->h, 1, pixel_size, err, err_len) ||
+         write_volume(out, "zscore.mrc", z, m->w, m->h, 1, pixel_size, err, err_len) ||
+         write_volume(out, "pixel_zscore.mrc", m->zscore, m->w, m->h, 1, pixel_size, err,
                       err_len) ||
-         join_path(path, sizeof path, dir, "zscore.png", err, err_len) ||
+         outputs_stage(out, "zscore.png", path, sizeof path, err, err_len) ||
          png_write_float(path, z, m->w, m->h, lo, hi, err, err_len);
 }
 
 /* Picks the peaks of z (exclusion radius: half the smaller template side) and writes
- * peaks.csv. Returns the number of peaks, or -1 with a message. */
-static int write_peaks(const char *dir, const match_maps *m, const float *z, int template_w,
+ * peaks.csv, staged in out. Returns the number of peaks, or -1 with a message. */
+static int write_peaks(match_outputs *out, const match_maps *m, const float *z, int template_w,
                        int template_h, float threshold, peak *peaks, char *err, size_t err_len) {
-  char path[4096];
+  char path[match_outputs_path_max];
   int radius = (template_w < template_h ? template_w : template_h) / 2;
   int n = find_peaks(z, m->w, m->h, threshold, radius > 1 ? radius : 1, peaks, max_peaks);
   if (n < 0) {
     match_fail(err, err_len, "out of memory while picking peaks");
     return -1;
   }
-  if (join_path(path, sizeof path, dir, "peaks.csv", err, err_len) ||
+  if (outputs_stage(out, "peaks.csv", path, sizeof path, err, err_len) ||
       write_peaks_csv(path, peaks, n, m->max, m->index, m->w, err, err_len))
     return -1;
-  printf("peaks: %d with z-score >= %g in %s%s\n", n, threshold, path,
+  printf("peaks: %d with z-score >= %g in %s/peaks.csv%s\n", n, threshold, out->dir,
          n == max_peaks ? " (the first ones only)" : "");
   return n;
 }
@@ -338,10 +331,11 @@ static int count_stray_peaks(const match_data *d, const peak *peaks, int n, int 
   return stray;
 }
 
-/* Writes the outputs of a finished search and, for the synthetic set, checks the truth.
- * Returns 0, or 1 (with a message in err when writing failed). */
-static int report(const match_options *o, const match_data *d, const match_maps *m, char *err,
-                  size_t err_len) {
+/* Writes the outputs of a finished search, renames every staged output in out into place
+ * and, for the synthetic set, checks the truth. Returns 0, or 1 with a message (writing
+ * failed, or a planted copy was missed: the outputs are kept then). */
+static int report(const match_options *o, const match_data *d, const match_maps *m,
+                  match_outputs *out, char *err, size_t err_len) {
   int64_t n = (int64_t)m->w * m->h;
   float *z = malloc((size_t)n * sizeof *z);
   peak *peaks = malloc((size_t)max_peaks * sizeof *peaks);
@@ -349,9 +343,10 @@ static int report(const match_options *o, const match_data *d, const match_maps 
   if (!z || !peaks) match_fail(err, err_len, "out of memory for the z-score map");
   if (z && peaks) {
     match_global_zscore(m, z);
-    if (write_maps(o->out_dir, m, z, d->image.pixel_size, err, err_len) == 0)
-      count = write_peaks(o->out_dir, m, z, (int)d->templates.nx, (int)d->templates.ny,
-                          o->threshold, peaks, err, err_len);
+    if (write_maps(out, m, z, d->image.pixel_size, err, err_len) == 0)
+      count = write_peaks(out, m, z, (int)d->templates.nx, (int)d->templates.ny, o->threshold,
+                          peaks, err, err_len);
+    if (count >= 0 && outputs_commit(out, err, err_len)) count = -1;
   }
   if (count >= 0) {
     printf(
@@ -372,9 +367,11 @@ static int report(const match_options *o, const match_data *d, const match_maps 
   return rc;
 }
 
-/* Loads or makes the data, prepares the output directory and, for the synthetic set, writes
- * the inputs there. Returns 0, or 1 with a message (nothing written on bad input files). */
-static int prepare(const match_options *o, match_data *d, char *err, size_t err_len) {
+/* Loads or makes the data, prepares the output directory and, for the synthetic set, stages
+ * the inputs there in out. Returns 0, or 1 with a message (nothing written on bad input
+ * files). */
+static int prepare(const match_options *o, match_data *d, match_outputs *out, char *err,
+                   size_t err_len) {
   if (o->image_path ? load_files(o, d, err, err_len) : make_synthetic(d, err, err_len)) return 1;
   if (prepare_out_dir(o->out_dir, err, err_len)) return 1;
   if (d->planted == 0) return 0;
@@ -384,8 +381,8 @@ static int prepare(const match_options *o, match_data *d, char *err, size_t err_
       "(%d shapes x %d rotations) planted; inputs in %s/image.mrc, %s/templates.mrc\n",
       (long long)im->nx, (long long)im->ny, synthetic.noise_sigma, d->planted, (long long)t->nz,
       synthetic.shapes, synthetic.rotations, o->out_dir, o->out_dir);
-  return write_volume(o->out_dir, "image.mrc", im->data, im->nx, im->ny, 1, 0, err, err_len) ||
-         write_volume(o->out_dir, "templates.mrc", t->data, t->nx, t->ny, t->nz, 0, err, err_len);
+  return write_volume(out, "image.mrc", im->data, im->nx, im->ny, 1, 0, err, err_len) ||
+         write_volume(out, "templates.mrc", t->data, t->nx, t->ny, t->nz, 0, err, err_len);
 }
 
 int zipfft_tool_match(int argc, char **argv) {
@@ -399,12 +396,15 @@ int zipfft_tool_match(int argc, char **argv) {
   char err[1024] = "";
   match_data d;
   match_maps maps;
+  match_outputs out; /* every file is written as NAME.part, renamed when all are written */
   memset(&d, 0, sizeof d);
   memset(&maps, 0, sizeof maps);
+  outputs_init(&out, o.out_dir);
   double start = zipfft_tool_seconds(), search_seconds = 0;
-  rc = prepare(&o, &d, err, sizeof err) ||
+  rc = prepare(&o, &d, &out, err, sizeof err) ||
        run_search(&o, &d, &maps, &search_seconds, err, sizeof err) ||
-       report(&o, &d, &maps, err, sizeof err);
+       report(&o, &d, &maps, &out, err, sizeof err);
+  outputs_abandon(&out); /* what a failed run staged; empty after a commit */
   if (maps.max) {
     double correlations = (double)d.templates.nz;
     printf("done in %.2f s: search %.2f s, %.0f correlations, %.1f correlations/s on %s\n",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #define MRC_HEADER_BYTES 1024
@@ -368,7 +369,7 @@ int mrc_write(const char *path, const float *data, int64_t nx, int64_t ny, int64
   int rc = write_file(tmp, header, data, nx * ny * nz, err, err_len);
   if (rc == 0 && rename(tmp, path) != 0)
     rc = match_fail(err, err_len, "%s: cannot rename %s: %s", path, tmp, strerror(errno));
-  if (rc) remove(tmp);
+  if (rc) unlink(tmp); /* a file only: never a directory of that name */
   free(tmp);
   return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PNG_MAX_SIDE 65536
 #define STORED_BLOCK_MAX 65535 /* deflate's LEN is 16 bits */
@@ -184,7 +185,7 @@ int png_write_gray8(const char *path, const uint8_t *pixels, int width, int heig
     rc = write_file(tmp, raw, width, height, err, err_len);
     if (rc == 0 && rename(tmp, path) != 0)
       rc = match_fail(err, err_len, "%s: cannot rename %s: %s", path, tmp, strerror(errno));
-    if (rc) remove(tmp);
+    if (rc) unlink(tmp); /* a file only: never a directory of that name */
   }
   free(raw);
   free(tmp);

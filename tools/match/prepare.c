@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A local maximum waiting for non-maximum suppression. */
 typedef struct candidate {
@@ -150,7 +151,7 @@ int write_peaks_csv(const char *path, const peak *peaks, int count, const float 
   int bad = write_file(tmp_path, peaks, count, max_map, index_map, w, err, err_len);
   if (!bad && rename(tmp_path, path) != 0)
     bad = match_fail(err, err_len, "cannot rename %s to %s: %s", tmp_path, path, strerror(errno));
-  if (bad) remove(tmp_path);
+  if (bad) unlink(tmp_path); /* a file only: never a directory of that name */
   free(tmp_path);
   return bad;
 }
