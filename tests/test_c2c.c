@@ -355,6 +355,45 @@ static void check_plan_says(const c2c_case *c, const char *want) {
   zipfft_plan_destroy(plan);
 }
 
+/* What the plan print must say for some lengths (forward, contiguous). */
+static const struct {
+  zipfft_precision precision;
+  int64_t n, batch;
+  const char *text;
+} plan_texts[] = {
+    /* Bluestein's padded lengths: 10007 fp32 has a multiprocessor to itself and pads to the
+     * radix-16 length 2^12 * 5; 4099 does not and pads to the 7-smooth 8232. */
+    {ZIPFFT_F32, 10007, 1, "20480-point FFT"},
+    {ZIPFFT_F32, 10007, 1, "radix 16x16x16x5"},
+    {ZIPFFT_F32, 4099, 1, "8232-point FFT"},
+    /* Prime factors up to 31 are radices of their own; the prime 257 goes through Rader's
+     * method (256 = 8x8x4), 83 (82 = 2 x 41) through Bluestein's. */
+    {ZIPFFT_F32, 1984, 1, "radix 31x16x4"},
+    {ZIPFFT_F32, 257, 1, "Rader: input permuted by the powers of 3, 256-point FFT"},
+    {ZIPFFT_F64, 83, 1, "Bluestein"},
+    /* 5760 = 20x18x16 takes one butterfly of radix 16 per thread, so that no pass runs a
+     * second round for a few threads. */
+    {ZIPFFT_F64, 5760, 1, "radix 20x18x16, 360 threads per transform"},
+    /* Transforms per block: the fewest that give a block 64 threads (1000: one of 100
+     * threads; 128: eight of 8), or more where that makes the block's warps a power of two
+     * (fp64 667: four of 29 threads in 4 warps, not three in 3). */
+    {ZIPFFT_F32, 1000, 64, "100 threads per transform, 1 transform per block"},
+    {ZIPFFT_F32, 128, 64, "8 threads per transform, 8 transforms per block"},
+    {ZIPFFT_F64, 667, 64, "29 threads per transform, 4 transforms per block"},
+    /* A Bluestein block that has a multiprocessor to itself and reads each twiddle several
+     * times takes them from shared memory (fp64 4099 runs in both directions in the quick
+     * lengths, so the staged copy is checked there). */
+    {ZIPFFT_F64, 4099, 1, "twiddles staged in shared memory"},
+};
+
+static void check_plan_texts(void) {
+  for (size_t i = 0; i < sizeof plan_texts / sizeof plan_texts[0]; i++) {
+    c2c_case c =
+        basic_case(plan_texts[i].precision, plan_texts[i].n, plan_texts[i].batch, ZIPFFT_FORWARD);
+    check_plan_says(&c, plan_texts[i].text);
+  }
+}
+
 /* Quick tier, part 1: every listed length in both directions, contiguous. */
 static void run_quick_lengths(void) {
   enum { F32 = 1, F64 = 2, BOTH = 3 };
@@ -455,39 +494,7 @@ static void run_quick_lengths(void) {
       run_case(&fwd);
       run_case(&inv);
     }
-  /* Bluestein's padded lengths: 10007 fp32 has a multiprocessor to itself and pads to the
-   * radix-16 length 2^12 * 5; 4099 does not and pads to the 7-smooth 8232. */
-  c2c_case alone = basic_case(ZIPFFT_F32, 10007, 1, ZIPFFT_FORWARD);
-  c2c_case sharing = basic_case(ZIPFFT_F32, 4099, 1, ZIPFFT_FORWARD);
-  check_plan_says(&alone, "20480-point FFT");
-  check_plan_says(&alone, "radix 16x16x16x5");
-  check_plan_says(&sharing, "8232-point FFT");
-  /* Prime factors up to 31 are radices of their own; the prime 257 goes through Rader's
-   * method (256 = 8x8x4), 83 (82 = 2 x 41) through Bluestein's. */
-  c2c_case prime31 = basic_case(ZIPFFT_F32, 1984, 1, ZIPFFT_FORWARD);
-  c2c_case rader = basic_case(ZIPFFT_F32, 257, 1, ZIPFFT_FORWARD);
-  c2c_case prime83 = basic_case(ZIPFFT_F64, 83, 1, ZIPFFT_FORWARD);
-  check_plan_says(&prime31, "radix 31x16x4");
-  check_plan_says(&rader, "Rader: input permuted by the powers of 3, 256-point FFT");
-  check_plan_says(&prime83, "Bluestein");
-  /* 5760 = 20x18x16 takes one butterfly of radix 16 per thread, so that no pass runs a
-   * second round for a few threads. */
-  c2c_case mixed = basic_case(ZIPFFT_F64, 5760, 1, ZIPFFT_FORWARD);
-  check_plan_says(&mixed, "radix 20x18x16, 360 threads per transform");
-  /* Transforms per block: the fewest that give a block 64 threads (1000: one of 100
-   * threads; 128: eight of 8), or more where that makes the block's warps a power of two
-   * (fp64 667: four of 29 threads in 4 warps, not three in 3). */
-  c2c_case one = basic_case(ZIPFFT_F32, 1000, 64, ZIPFFT_FORWARD);
-  c2c_case eight = basic_case(ZIPFFT_F32, 128, 64, ZIPFFT_FORWARD);
-  c2c_case four = basic_case(ZIPFFT_F64, 667, 64, ZIPFFT_FORWARD);
-  check_plan_says(&one, "100 threads per transform, 1 transform per block");
-  check_plan_says(&eight, "8 threads per transform, 8 transforms per block");
-  check_plan_says(&four, "29 threads per transform, 4 transforms per block");
-  /* A Bluestein block that has a multiprocessor to itself and reads each twiddle several
-   * times takes them from shared memory (fp64 4099 runs above in both directions, so the
-   * staged copy is checked there). */
-  c2c_case staged = basic_case(ZIPFFT_F64, 4099, 1, ZIPFFT_FORWARD);
-  check_plan_says(&staged, "twiddles staged in shared memory");
+  check_plan_texts();
 }
 
 /* Layout and call variations of the quick tier. */
