@@ -223,8 +223,10 @@ zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *ne
  * and an output of another type, an intermediate array (each axis the larger of its two
  * extents, complex values of the compute precision). The plan allocates it at creation (on
  * the plan's backend) and frees it in zipfft_plan_destroy; plan creation fails with
- * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the workspace and tables would
- * exceed the device's memory. */
+ * ZIPFFT_ERROR_TOO_LARGE, before allocating anything, when the tables and the larger of the
+ * workspace and the computation of a Bluestein filter through the workspace (an fp64
+ * buffer and workspace of the padded length, 32 bytes per point, held only during plan
+ * creation) would exceed the device's memory (the host's for the CPU backend). */
 zipfft_status zipfft_plan_workspace_size(zipfft_plan p, size_t *bytes);
 /* The backend a plan runs on (resolves AUTO). */
 zipfft_status zipfft_plan_backend(zipfft_plan p, zipfft_backend *b);

@@ -481,9 +481,11 @@ static void run_quick_lengths(void) {
                  {17 * 4096, F32},
                  /* four-step whose first (column) kernel is a Rader length: 73 x 137 */
                  {10001, BOTH},
-                 /* Bluestein's padded length beyond one kernel */
+                 /* Bluestein's padded length beyond one kernel; 524309 pads to 1049760,
+                  * so its filter goes through the host in two chunks */
                  {20023, F32},
-                 {8219, F64}};
+                 {8219, F64},
+                 {524309, F32}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;

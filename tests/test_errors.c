@@ -251,6 +251,29 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
   return s;
 }
 
+/* A Bluestein filter computed through the workspace holds twice its length in fp64 (1.29 MB
+ * for fp32 20023, padded to 40320) before the plan's workspace (0.65 MB) exists: with the
+ * backend's memory capped (ZIPFFT_MEMORY_LIMIT) between the two needs, the plan is refused
+ * before anything is allocated, naming the filter; with room, it is made. */
+static void check_filter_memory(void) {
+  int64_t n = 20023;
+  zipfft_desc d = NULL;
+  zipfft_plan p = sentinel();
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  setenv("ZIPFFT_MEMORY_LIMIT", "1600000", 1);
+  snprintf(where, sizeof where, "(plan_create, filter beyond 1.6 MB)");
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE,
+         "1290240 bytes to compute its Bluestein filter");
+  ZT_CHECK(p == sentinel(), "plan_create refused for its filter changed *p");
+  setenv("ZIPFFT_MEMORY_LIMIT", "4000000", 1);
+  ZT_CHECK(zipfft_plan_create(&p, d) == ZIPFFT_SUCCESS, "with 4 MB: %s", zipfft_last_error());
+  if (p != sentinel()) zipfft_plan_destroy(p);
+  unsetenv("ZIPFFT_MEMORY_LIMIT");
+  zipfft_desc_destroy(d);
+  where[0] = '\0';
+}
+
 /* zipfft_plan_create: NULL arguments, unsupported and invalid descriptions; *p untouched
  * on failure. */
 static void check_plan_create(void) {
@@ -299,6 +322,7 @@ static void check_plan_create(void) {
   ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  check_filter_memory();
   /* A workspace too large to count (fp64 Bluestein 524287, 2^39 transforms: two parts of
    * 2^63 bytes each) is refused, not wrapped to a small number. */
   int64_t prime = 524287;

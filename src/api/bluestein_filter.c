@@ -7,7 +7,12 @@
 #include "api/error.h"
 #include "plan/twiddle.h"
 
-/* Plans the fp64 n-point C2C transform of the filter's sign on the backend. */
+/* Complex values per host chunk of the source and the spectrum (16 MiB of doubles): the
+ * whole sequence never lives on the host, so the peak is the backend buffer and the fp64
+ * plan's workspace (zipfft__bluestein_filter_bytes). */
+enum { filter_chunk = 1 << 20 };
+
+/* Plans the fp64 n-point C2C transform of the filter's sign on the backend, in place. */
 static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backend kind, int device,
                                      zipfft_plan *p) {
   zipfft_desc d = NULL;
@@ -15,31 +20,55 @@ static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backen
   zipfft_status st = zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n);
   if (st == ZIPFFT_SUCCESS)
     st = zipfft_desc_set_direction(d, s->sign < 0 ? ZIPFFT_FORWARD : ZIPFFT_INVERSE);
+  if (st == ZIPFFT_SUCCESS) st = zipfft_desc_set_placement(d, ZIPFFT_INPLACE);
   if (st == ZIPFFT_SUCCESS) st = zipfft_desc_set_backend(d, kind, device);
   if (st == ZIPFFT_SUCCESS) st = zipfft_plan_create(p, d);
   zipfft_desc_destroy(d);
   return st;
 }
 
+/* Fills the backend buffer with the filter's source sequence, chunk by chunk. */
+static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend *b, char *buffer,
+                                   double *chunk) {
+  zipfft_status st = ZIPFFT_SUCCESS;
+  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
+    int64_t count = s->n - first < filter_chunk ? s->n - first : filter_chunk;
+    zipfft__bluestein_filter_source(s->bluestein_n, s->n, s->sign, first, count, chunk);
+    st = b->ops->upload(b, buffer + first * 16, chunk, (size_t)count * 16);
+  }
+  return st;
+}
+
+/* Reads the transformed buffer back, chunk by chunk, into the kernel's host table. */
+static zipfft_status download_spectrum(const zipfft__kernel_spec *s, zipfft__backend *b,
+                                       const char *buffer, double *chunk, void *table) {
+  zipfft_status st = ZIPFFT_SUCCESS;
+  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
+    int64_t count = s->n - first < filter_chunk ? s->n - first : filter_chunk;
+    st = b->ops->download(b, chunk, buffer + first * 16, (size_t)count * 16);
+    if (st == ZIPFFT_SUCCESS) zipfft__put_filter_spectrum(s, first, count, chunk, table);
+  }
+  return st;
+}
+
+uint64_t zipfft__bluestein_filter_bytes(const zipfft__kernel_spec *s) {
+  return (uint64_t)s->n * 16 * 2; /* the buffer and the fp64 four-step's workspace */
+}
+
 zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_backend kind,
                                        int device, zipfft__backend *b, void *table) {
-  size_t bytes = (size_t)s->n * 2 * sizeof(double);
-  double *host = malloc(bytes);
-  void *in = NULL, *out = NULL;
+  size_t bytes = (size_t)s->n * 16;
+  double *chunk = malloc((size_t)(s->n < filter_chunk ? s->n : filter_chunk) * 16);
+  void *buffer = NULL;
   zipfft_plan p = NULL;
-  if (!host)
-    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "Bluestein filter of %zu bytes", bytes);
-  zipfft__bluestein_filter_source(s->bluestein_n, s->n, s->sign, host);
+  if (!chunk) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "Bluestein filter chunk");
   zipfft_status st = plan_filter_fft(s, kind, device, &p);
-  if (st == ZIPFFT_SUCCESS) st = b->ops->alloc(b, bytes, &in);
-  if (st == ZIPFFT_SUCCESS) st = b->ops->alloc(b, bytes, &out);
-  if (st == ZIPFFT_SUCCESS) st = b->ops->upload(b, in, host, bytes);
-  if (st == ZIPFFT_SUCCESS) st = zipfft_execute(p, in, out, NULL);
-  if (st == ZIPFFT_SUCCESS) st = b->ops->download(b, host, out, bytes);
-  if (st == ZIPFFT_SUCCESS) zipfft__put_filter_spectrum(s, host, table);
-  if (in) b->ops->free(b, in);
-  if (out) b->ops->free(b, out);
-  free(host);
+  if (st == ZIPFFT_SUCCESS) st = b->ops->alloc(b, bytes, &buffer);
+  if (st == ZIPFFT_SUCCESS) st = upload_source(s, b, buffer, chunk);
+  if (st == ZIPFFT_SUCCESS) st = zipfft_execute(p, buffer, buffer, NULL);
+  if (st == ZIPFFT_SUCCESS) st = download_spectrum(s, b, buffer, chunk, table);
+  if (buffer) b->ops->free(b, buffer);
+  free(chunk);
   if (st == ZIPFFT_SUCCESS) return zipfft_plan_destroy(p);
   /* zipfft_plan_destroy clears the detail: keep it. */
   char detail[512];

@@ -14,4 +14,8 @@
 zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_backend kind,
                                        int device, zipfft__backend *b, void *table);
 
+/* The backend memory zipfft__bluestein_filter holds while it runs (its buffer and the fp64
+ * plan's workspace; the plan's tables are small beside them), bytes. */
+uint64_t zipfft__bluestein_filter_bytes(const zipfft__kernel_spec *s);
+
 #endif

@@ -301,21 +301,52 @@ static zipfft_status decompose(zipfft_plan p) {
   return p->strategy->make(&p->desc, &layout, &target, &p->decomposition);
 }
 
-/* Fails with TOO_LARGE, before anything is allocated, when the workspace and the tables
- * exceed the memory of the plan's backend. */
+/* The most backend memory a Bluestein filter of the plan holds while it is computed (before
+ * the workspace is allocated), bytes. */
+static uint64_t filter_peak_bytes(const zipfft__decomposition *dec) {
+  uint64_t peak = 0;
+  for (int i = 0; i < dec->kernel_count; i++)
+    if (dec->kernels[i].pointwise == ZIPFFT__PW_FILTER) {
+      uint64_t bytes = zipfft__bluestein_filter_bytes(&dec->kernels[i]);
+      if (bytes > peak) peak = bytes;
+    }
+  return peak;
+}
+
+/* The backend's memory in bytes (0: unknown), or less where ZIPFFT_MEMORY_LIMIT (tests)
+ * says so. */
+static uint64_t backend_memory_bytes(zipfft_plan p) {
+  uint64_t have = p->backend->ops->memory_bytes(p->backend);
+  const char *env = getenv("ZIPFFT_MEMORY_LIMIT");
+  char *end = NULL;
+  unsigned long long limit = env ? strtoull(env, &end, 10) : 0;
+  if (env && end != env && *end == '\0' && limit > 0 && (have == 0 || limit < have)) have = limit;
+  return have;
+}
+
+/* Fails with TOO_LARGE, before anything is allocated, when the tables and the larger of the
+ * workspace and a Bluestein filter's computation exceed the memory of the plan's backend. */
 static zipfft_status check_memory_fits(zipfft_plan p) {
   const zipfft__decomposition *dec = &p->decomposition;
-  uint64_t tables = 0, have = p->backend->ops->memory_bytes(p->backend);
+  uint64_t tables = 0, have = backend_memory_bytes(p);
   for (int i = 0; i < dec->kernel_count; i++)
     tables += (uint64_t)zipfft__twiddle_count(&dec->kernels[i]) *
               zipfft__complex_bytes(dec->kernels[i].precision, ZIPFFT_STORAGE_DEFAULT);
-  uint64_t need = zipfft__bytes_sum(dec->workspace_bytes, tables);
+  uint64_t filter = filter_peak_bytes(dec);
+  uint64_t need =
+      zipfft__bytes_sum(filter > dec->workspace_bytes ? filter : dec->workspace_bytes, tables);
   if (dec->workspace_bytes == UINT64_MAX) /* saturated: the count does not fit 64 bits */
     return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                         "the plan needs at least 2^64 bytes of workspace; the %s backend's memory "
                         "is %llu bytes",
                         p->backend->ops->name, (unsigned long long)have);
   if (have == 0 || need <= have) return ZIPFFT_SUCCESS;
+  if (filter > dec->workspace_bytes)
+    return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                        "the plan needs %llu bytes to compute its Bluestein filter and %llu of "
+                        "tables; the %s backend's memory is %llu bytes",
+                        (unsigned long long)filter, (unsigned long long)tables,
+                        p->backend->ops->name, (unsigned long long)have);
   return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                       "the plan needs %llu bytes of workspace and %llu of tables; the %s backend's "
                       "memory is %llu bytes",

@@ -193,25 +193,27 @@ static void write_double(void *b, int64_t i, long double re, long double im) {
   ((double *)b)[2 * i] = (double)re, ((double *)b)[2 * i + 1] = (double)im;
 }
 
-/* Writes b[e] = b[n-e] = conj(c_e) for e < big, zeros elsewhere (b has n entries). */
-static void filter_source(int64_t big, int64_t n, int sign, complex_writer write, void *b) {
-  for (int64_t i = big; i <= n - big; i++) write(b, i, 0, 0);
-  for (int64_t e = 0; e < big; e++) {
-    long double c, sn;
-    chirp(big, e, sign, &c, &sn);
-    write(b, e, c, -sn);
-    if (e > 0) write(b, n - e, c, -sn);
+/* Writes entries first .. first + count - 1 of the n-entry sequence x[e] = x[n-e] =
+ * conj(c_e) for e < big, zeros elsewhere, to b[0 .. count). */
+static void filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
+                          complex_writer write, void *b) {
+  for (int64_t i = first; i < first + count; i++) {
+    int64_t e = i < big ? i : i > n - big ? n - i : -1;
+    long double c = 0, sn = 0;
+    if (e >= 0) chirp(big, e, sign, &c, &sn);
+    write(b, i - first, c, -sn);
   }
 }
 
-void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b) {
-  filter_source(big, n, sign, write_double, b);
+void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
+                                     double *b) {
+  filter_source(big, n, sign, first, count, write_double, b);
 }
 
-void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, const double *spectrum,
-                                 void *table) {
-  int64_t base = zipfft__table_layout_of(s).filter, n = s->n;
-  for (int64_t k = 0; k < n; k++)
+void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, int64_t first, int64_t count,
+                                 const double *spectrum, void *table) {
+  int64_t base = zipfft__table_layout_of(s).filter + first, n = s->n;
+  for (int64_t k = 0; k < count; k++)
     put(table, base + k, s->precision, spectrum[2 * k] / (double)n,
         spectrum[2 * k + 1] / (double)n);
 }
@@ -274,7 +276,8 @@ static int put_filter(const zipfft__kernel_spec *s, void *table) {
               *scratch = malloc((size_t)(2 * n) * sizeof *scratch);
   int ok = b && roots && scratch;
   if (ok && s->rader_n > 0) rader_source(s->rader_n, s->sign, b);
-  if (ok && s->bluestein_n > 0) filter_source(s->bluestein_n, n, s->sign, write_long_double, b);
+  if (ok && s->bluestein_n > 0)
+    filter_source(s->bluestein_n, n, s->sign, 0, n, write_long_double, b);
   for (int64_t k = 0; ok && k < n; k++) {
     long double c, sn;
     zipfft__unit_root(k, n, &c, &sn);

@@ -35,16 +35,19 @@ void zipfft__unit_root(int64_t k, int64_t n, long double *c, long double *s);
 int zipfft__needs_chirp(const struct zipfft__kernel_spec *s);
 int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
 
-/* Fills b (2n doubles, interleaved complex) with the sequence whose n-point FFT (sign
- * given), divided by n, is Bluestein's filter for length big: b[m] = b[n-m] = conj(c_m)
- * for m < big, else 0, each rounded once from long double. */
-void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, double *b);
+/* Entries first .. first + count - 1 of the n-entry sequence whose n-point FFT (sign
+ * given), divided by n, is Bluestein's filter for length big: x[m] = x[n-m] = conj(c_m) for
+ * m < big, else 0, each rounded once from long double. Written to b[0 .. 2 count) as
+ * interleaved complex doubles. */
+void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
+                                     double *b);
 
-/* Writes the filter part of a kernel's table: spectrum (n interleaved complex values, the
- * n-point FFT of zipfft__bluestein_filter_source's sequence) divided by n in double
+/* Writes entries first .. first + count - 1 of the filter part of a kernel's table from
+ * spectrum (count interleaved complex values of the n-point FFT of
+ * zipfft__bluestein_filter_source's sequence, from entry first), divided by n in double
  * precision, rounded to the kernel's precision. */
-void zipfft__put_filter_spectrum(const struct zipfft__kernel_spec *s, const double *spectrum,
-                                 void *table);
+void zipfft__put_filter_spectrum(const struct zipfft__kernel_spec *s, int64_t first, int64_t count,
+                                 const double *spectrum, void *table);
 
 /* The smallest primitive root modulo a prime p (< 2^31): the g of Rader's method. */
 int64_t zipfft__primitive_root(int64_t p);
