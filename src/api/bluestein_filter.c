@@ -27,12 +27,17 @@ static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backen
   return st;
 }
 
+/* Complex values in the chunk from `first` of an n-value sequence. */
+static int64_t chunk_length(int64_t n, int64_t first) {
+  return n - first < filter_chunk ? n - first : filter_chunk;
+}
+
 /* Fills the backend buffer with the filter's source sequence, chunk by chunk. */
 static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend *b, char *buffer,
                                    double *chunk) {
   zipfft_status st = ZIPFFT_SUCCESS;
   for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
-    int64_t count = s->n - first < filter_chunk ? s->n - first : filter_chunk;
+    int64_t count = chunk_length(s->n, first);
     zipfft__bluestein_filter_source(s->bluestein_n, s->n, s->sign, first, count, chunk);
     st = b->ops->upload(b, buffer + first * 16, chunk, (size_t)count * 16);
   }
@@ -44,7 +49,7 @@ static zipfft_status download_spectrum(const zipfft__kernel_spec *s, zipfft__bac
                                        const char *buffer, double *chunk, void *table) {
   zipfft_status st = ZIPFFT_SUCCESS;
   for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
-    int64_t count = s->n - first < filter_chunk ? s->n - first : filter_chunk;
+    int64_t count = chunk_length(s->n, first);
     st = b->ops->download(b, chunk, buffer + first * 16, (size_t)count * 16);
     if (st == ZIPFFT_SUCCESS) zipfft__put_filter_spectrum(s, first, count, chunk, table);
   }
@@ -58,7 +63,7 @@ uint64_t zipfft__bluestein_filter_bytes(const zipfft__kernel_spec *s) {
 zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_backend kind,
                                        int device, zipfft__backend *b, void *table) {
   size_t bytes = (size_t)s->n * 16;
-  double *chunk = malloc((size_t)(s->n < filter_chunk ? s->n : filter_chunk) * 16);
+  double *chunk = malloc((size_t)chunk_length(s->n, 0) * 16);
   void *buffer = NULL;
   zipfft_plan p = NULL;
   if (!chunk) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "Bluestein filter chunk");
