@@ -67,8 +67,8 @@ typedef enum zipfft_status {
  * real (the DC and, for even n, Nyquist terms) are ignored. C2C and R2C never modify their
  * input out of place; rank-1 C2R neither, but C2R of rank 2 and 3 uses its input array as
  * scratch (as cuFFT and FFTW do), except where the input is stored in 16 bits and the
- * output in another type (see zipfft_storage). In place, the real array's rows are padded to 2*(n/2+1)
- * reals so that it occupies the complex array's memory. */
+ * output in another type (see zipfft_storage). In place, the real array's rows are padded to
+ * 2*(n/2+1) reals so that it occupies the complex array's memory. */
 typedef enum zipfft_type { ZIPFFT_C2C = 0, ZIPFFT_R2C = 1, ZIPFFT_C2R = 2 } zipfft_type;
 typedef enum zipfft_precision { ZIPFFT_F32 = 0, ZIPFFT_F64 = 1 } zipfft_precision;
 typedef enum zipfft_direction { ZIPFFT_FORWARD = -1, ZIPFFT_INVERSE = 1 } zipfft_direction;
