@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "plan/host_parallel.h"
 #include "plan/kernel_spec.h"
 
 /* cos and sin of 2 pi k / n, reduced to the first octant for accuracy. */
@@ -176,13 +177,30 @@ static void chirp(int64_t big, int64_t e, int sign, long double *re, long double
   *im *= sign;
 }
 
-static void put_chirp(const zipfft__kernel_spec *s, void *table) {
-  int64_t base = zipfft__table_layout_of(s).chirp;
-  for (int64_t e = 0; e < s->bluestein_n; e++) {
+/* Entries per host thread, at least, of the long-double tables that are filled in
+ * parallel: the chirps of the longest Bluestein lengths took most of a plan's creation
+ * (fp32 near 2^27 on a GPU host: 47 s on one thread). */
+enum { min_entries_per_thread = 1 << 16 };
+
+/* The chirp part of a kernel's table, entries [first, end) (zipfft__range_body). */
+typedef struct chirp_fill {
+  const zipfft__kernel_spec *s;
+  void *table;
+} chirp_fill;
+
+static void put_chirp_range(void *context, int64_t first, int64_t end) {
+  const chirp_fill *f = context;
+  int64_t base = zipfft__table_layout_of(f->s).chirp;
+  for (int64_t e = first; e < end; e++) {
     long double c, sn;
-    chirp(s->bluestein_n, e, s->sign, &c, &sn);
-    put(table, base + e, s->precision, c, sn);
+    chirp(f->s->bluestein_n, e, f->s->sign, &c, &sn);
+    put(f->table, base + e, f->s->precision, c, sn);
   }
+}
+
+static void put_chirp(const zipfft__kernel_spec *s, void *table) {
+  chirp_fill fill = {s, table};
+  zipfft__host_parallel_for(s->bluestein_n, min_entries_per_thread, put_chirp_range, &fill);
 }
 
 typedef void (*complex_writer)(void *b, int64_t i, long double re, long double im);
@@ -205,9 +223,23 @@ static void filter_source(int64_t big, int64_t n, int sign, int64_t first, int64
   }
 }
 
+/* A chunk of the filter's source sequence, entries [first, end) of the chunk. */
+typedef struct source_fill {
+  int64_t big, n, first;
+  int sign;
+  double *b;
+} source_fill;
+
+static void put_source_range(void *context, int64_t first, int64_t end) {
+  const source_fill *f = context;
+  filter_source(f->big, f->n, f->sign, f->first + first, end - first, write_double,
+                f->b + 2 * first);
+}
+
 void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
                                      double *b) {
-  filter_source(big, n, sign, first, count, write_double, b);
+  source_fill fill = {big, n, first, sign, b};
+  zipfft__host_parallel_for(count, min_entries_per_thread, put_source_range, &fill);
 }
 
 void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, int64_t first, int64_t count,
