@@ -179,7 +179,7 @@ static void chirp(int64_t big, int64_t e, int sign, long double *re, long double
 
 /* Entries per host thread, at least, of the long-double tables that are filled in
  * parallel: the chirps of the longest Bluestein lengths took most of a plan's creation
- * (fp32 near 2^27 on a GPU host: 47 s on one thread). */
+ * (fp32 near 2^27 on an H200 host: 60 s on one thread, 8 s on 16). */
 enum { min_entries_per_thread = 1 << 16 };
 
 /* The chirp part of a kernel's table, entries [first, end) (zipfft__range_body). */
