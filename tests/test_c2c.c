@@ -586,6 +586,36 @@ static void run_quick_fourstep(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Quick tier: kernels that ask L2 for a later block's input as they start
+ * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch does nothing): the
+ * plan takes the prefetching kernel, its CUDA source compiles, and the results stay right,
+ * for one and several transforms per block (a partial last block), a Rader prime and a
+ * Bluestein length, in place, with distances larger than n, misaligned, scaled. */
+static void run_quick_prefetch(void) {
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+  } lengths[] = {{ZIPFFT_F32, 16384},
+                 {ZIPFFT_F64, 2187},
+                 {ZIPFFT_F64, 64},
+                 {ZIPFFT_F32, 257},
+                 {ZIPFFT_F32, 4099}};
+  static const size_t variants[] = {0, 5, 11, 14, 15};
+  setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1);
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 3, ZIPFFT_FORWARD);
+    check_plan_says(&plain, "_pa");
+    run_case(&plain);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      variant shorter = quick_variants[variants[v]];
+      if (shorter.batch > 5) shorter.batch = 5;
+      c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
+      run_case(&c);
+    }
+  }
+  unsetenv("ZIPFFT_PREFETCH_AHEAD");
+}
+
 /* Quick tier, part 5: pair kernels (the two kernels of a four-step split run as one
  * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
  * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
@@ -840,6 +870,7 @@ static void run_tiers(void) {
     run_quick_clusters();
     run_quick_fourstep();
     run_quick_pairs();
+    run_quick_prefetch();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     check_large_batch_plan();

@@ -364,6 +364,34 @@ static const real_case rader_row_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {2 * 127 * 127}, 1, DENSE},
 };
 
+/* R2C kernels that ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD, applied on
+ * the CPU too, where the prefetch does nothing): half-length and odd lengths, mirrored, in
+ * place; and kernels that must not prefetch: strided rows (GAPS: not one contiguous range
+ * per block) and C2R (slower). */
+static const real_case prefetch_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 3, DENSE}, {ZIPFFT_R2C, ZIPFFT_F64, 1, {1001}, 3, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1001}, 2, GAPS},  {ZIPFFT_R2C, ZIPFFT_F32, 1, {16384}, 2, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 2, DENSE}, {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {1001}, 3, GAPS},
+};
+
+/* On the CPU backend: the plan of c prefetches (its kernel's name says _pa) exactly when c is
+ * an R2C case of contiguous rows. */
+static void check_prefetch_plan(const real_case *c) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  char text[256], printed[4096];
+  describe(c, text, sizeof text);
+  array real, cplx;
+  arrays_of(c, &real, &cplx);
+  zipfft_plan plan = NULL;
+  int r2c = c->type == ZIPFFT_R2C, wanted = r2c && c->layout != GAPS;
+  ZT_OK(plan_case(c, r2c ? &real : &cplx, r2c ? &cplx : &real, &plan));
+  ZT_OK(zipfft_plan_print(plan, printed, sizeof printed, NULL));
+  ZT_CHECK((strstr(printed, "_pa") != NULL) == wanted, "%s: %s a prefetching kernel:\n%s", text,
+           wanted ? "lacks" : "has", printed);
+  zipfft_plan_destroy(plan);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   int ran = 0;
@@ -396,6 +424,10 @@ int main(void) {
   for (size_t i = 0; i < sizeof mirrored_cases / sizeof *mirrored_cases; i++, ran++)
     run_case(&mirrored_cases[i]);
   unsetenv("ZIPFFT_MIRRORED");
+  setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1);
+  for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++, ran++)
+    check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
+  unsetenv("ZIPFFT_PREFETCH_AHEAD");
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);
 }

@@ -174,6 +174,7 @@ typedef struct zipfft__kernel_ast {
   unsigned block_threads;
   size_t shared_bytes;
   int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
+  int uses_prefetch;   /* calls zprefetch (the emitters print it) */
   int uses_pair;       /* calls the pair kernel's zpair_* functions (their prelude) */
   int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */
   /* > 1: blocks of a thread-block cluster, which see each other's shared memory (through

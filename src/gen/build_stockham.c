@@ -843,6 +843,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
       return "too many values per thread";
   }
   if (product != s->n) return "radices do not multiply to n";
+  if (s->prefetch_ahead > 0 && !zipfft__can_prefetch_ahead(s))
+    return "a kernel that prefetches its next blocks' input needs one contiguous input range "
+           "per block";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
   if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
     return "statistics need real outputs stored from registers";
@@ -864,6 +867,37 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   for (int d = 1; d < s->batch_dims; d++)
     if (s->batch_counts[d] < 1) return "bad batch count";
   return zipfft__check_cluster(s);
+}
+
+/* Where the spec asks for it (prefetch_ahead): thread 0 asks L2 for the input of the
+ * transforms of block (this block + prefetch_ahead), those that exist, in one bulk
+ * prefetch of the contiguous range they span. */
+static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body) {
+  const zipfft__kernel_spec *s = c->s;
+  int64_t per_block = s->ffts_per_block, distance = s->batch_in_strides[0];
+  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
+  const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
+  const zipfft__expr *first =
+      bin(c, ZIPFFT__OP_ADD,
+          bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_ADD, block, i64(c, s->prefetch_ahead)),
+              i64(c, per_block)),
+          var(c, c->batch_offset));
+  const zipfft__expr *next = let(c, body, "ga", first);
+  const zipfft__expr *asks =
+      bin(c, ZIPFFT__OP_AND, bin(c, ZIPFFT__OP_EQ, zipfft__e_thread(c->a), i32(c, 0)),
+          bin(c, ZIPFFT__OP_LT, next, var(c, c->batch)));
+  zipfft__block *g = open_if(c, body, asks);
+  const zipfft__expr *left = let(c, g, "gl", bin(c, ZIPFFT__OP_SUB, var(c, c->batch), next));
+  const zipfft__expr *count = zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, per_block)),
+                                               left, i64(c, per_block));
+  const zipfft__expr *span =
+      bin(c, ZIPFFT__OP_ADD,
+          bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, count, i64(c, 1)), i64(c, distance)),
+          i64(c, zipfft__prefetch_row_elements(s)));
+  const zipfft__expr *args[] = {var(c, c->in),
+                                bin(c, ZIPFFT__OP_MUL, next, i64(c, distance * bytes)),
+                                bin(c, ZIPFFT__OP_MUL, span, i64(c, bytes))};
+  zipfft__s_call(c->a, g, "zprefetch", 3, args);
 }
 
 const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
@@ -918,6 +952,10 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   if (spec->cluster > 1) {
     zipfft__emit_cluster_kernel(&c, body);
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
+  }
+  if (spec->prefetch_ahead > 0) {
+    emit_prefetch_ahead(&c, body);
+    k->uses_prefetch = 1;
   }
   c.stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
   if (spec->shared_twiddles && !c.stage_in_first_pass) {

@@ -188,13 +188,12 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
     zipfft__emit_storage_prelude(&sb, &c_dialect);
   }
   zipfft__emit_callback_prelude(&sb, "static inline", k);
+  if (k->uses_statistics || k->uses_prefetch)
+    zipfft__sb_printf(&sb,
+                      "static inline void zprefetch(const unsigned char *p, long long byte,"
+                      " long long bytes) {\n  (void)p; (void)byte; (void)bytes;\n}\n");
   if (k->uses_statistics)
-    zipfft__sb_printf(
-        &sb,
-        "#define ZSTAT static inline\n"
-        "ZSTAT void zprefetch(const unsigned char *p, long long byte, long long bytes) "
-        "{\n  (void)p; (void)byte; (void)bytes;\n}\n%s",
-        zipfft__stats_prelude);
+    zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
   if (k->cluster_blocks > 1)
     zipfft__sb_printf(&sb,

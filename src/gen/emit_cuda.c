@@ -72,7 +72,8 @@ static const char cuda_pair_prelude[] =
     "#endif\n}\n";
 
 /* An L2 prefetch of bytes at p + byte (a hint: TMA's bulk prefetch on sm_90 and later, the
- * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude. */
+ * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude and
+ * the kernels that prefetch their next blocks' input. */
 static const char cuda_prefetch_prelude[] =
     "__device__ __forceinline__ void zprefetch(const unsigned char *p, long long byte,"
     " long long bytes) {\n"
@@ -175,9 +176,9 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__emit_storage_prelude(&sb, d);
   }
   zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
+  if (k->uses_statistics || k->uses_prefetch) zipfft__sb_printf(&sb, "%s", cuda_prefetch_prelude);
   if (k->uses_statistics)
-    zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s%s", cuda_prefetch_prelude,
-                      zipfft__stats_prelude);
+    zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
   emit_signature(&sb, k);

@@ -236,6 +236,9 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",
              (long long)s->paired_rows);
   if (s->mirrored) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mir");
+  if (s->prefetch_ahead > 0)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pa%lld",
+             (long long)s->prefetch_ahead);
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)
@@ -256,4 +259,19 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
            (long long)s->n, s->pass_count ? radices : "1", s->threads_per_fft, s->ffts_per_block,
            s->fft_major ? "_tm" : "", storage, fused, (long long)s->in_stride,
            (long long)s->out_stride, batch, (unsigned long long)scale_bits);
+}
+
+int64_t zipfft__prefetch_row_elements(const zipfft__kernel_spec *s) {
+  int64_t points = zipfft__logical_length(s);
+  return s->kind == ZIPFFT__KIND_R2C_HALF ? 2 * points : points;
+}
+
+int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
+  int plain = s->kind == ZIPFFT__KIND_C2C,
+      real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
+  return (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
+         s->pointwise == ZIPFFT__PW_NONE && s->in_stride == 1 && s->batch_dims == 1 &&
+         s->batch_in_strides[0] >= zipfft__prefetch_row_elements(s) && !s->statistics &&
+         s->fused == ZIPFFT__FUSED_NONE && s->cluster <= 1 && s->load_extent == 0 &&
+         s->paired_rows == 0 && !s->load_callback.function;
 }

@@ -146,6 +146,11 @@ typedef struct zipfft__kernel_spec {
    * CPU backend). */
   int stats_prefetch;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
+  /* > 0 (CUDA; kernels whose block reads one contiguous range, see
+   * zipfft__can_prefetch_ahead): when a block starts, one thread asks L2 for the input of
+   * the block prefetch_ahead indices later (a hint; the CPU backend ignores it), so that
+   * the blocks that follow on the multiprocessors find their input in L2. */
+  int64_t prefetch_ahead;
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
    * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
@@ -181,6 +186,16 @@ typedef struct zipfft__kernel_spec {
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
 } zipfft__kernel_spec;
+
+/* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): a single-kernel
+ * C2C transform, or R2C without Rader or Bluestein (no statistics, fusion, cluster,
+ * callbacks or extents), whose block reads one contiguous range (unit element stride, one
+ * batch dimension). C2R kernels do not: measured, they gained nowhere and lost up to 4%
+ * (H200 fp32 16384). */
+int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
+/* Input elements of one transform of such a kernel: the logical length (a Rader prime, a
+ * Bluestein length), or the 2n reals of a HALF R2C. */
+int64_t zipfft__prefetch_row_elements(const zipfft__kernel_spec *s);
 
 /* The storage value of the AST's accesses that go through a user callback (internal). */
 #define ZIPFFT__STORAGE_CALLBACK ((zipfft_storage)3)
