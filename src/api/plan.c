@@ -149,6 +149,14 @@ static zipfft_status compile_kernel(zipfft_plan p, const zipfft__kernel_spec *sp
   return s;
 }
 
+/* Makes the compiled kernel `handle` of `spec` the plan kernel's, releasing the one it had. */
+static void replace_kernel(zipfft_plan p, plan_kernel *pk, void *handle,
+                           const zipfft__kernel_spec *spec) {
+  p->backend->ops->release_kernel(p->backend, pk->handle);
+  pk->handle = handle;
+  pk->spec = *spec;
+}
+
 /* Local memory per thread (spills) that a kernel asked for two blocks per multiprocessor
  * may add to its free compile's and be kept (see ask_two_blocks). */
 enum { two_block_spill_allowance = 24 };
@@ -187,9 +195,7 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
     ops->release_kernel(p->backend, handle);
     return ZIPFFT_SUCCESS;
   }
-  ops->release_kernel(p->backend, pk->handle);
-  pk->handle = handle;
-  pk->spec = bounded;
+  replace_kernel(p, pk, handle, &bounded);
   return ZIPFFT_SUCCESS;
 }
 
@@ -235,9 +241,7 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;
-  ops->release_kernel(p->backend, pk->handle);
-  pk->handle = handle;
-  pk->spec = ahead;
+  replace_kernel(p, pk, handle, &ahead);
   return ZIPFFT_SUCCESS;
 }
 

@@ -44,6 +44,11 @@ static const zipfft__expr *paired_row(zipfft__stockham_build *c, zipfft__block *
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_SUB, first, within), row);
 }
 
+/* The block's index (I64): its work item in persistent kernels, else the hardware's. */
+static const zipfft__expr *block_index(zipfft__stockham_build *c) {
+  return c->block ? c->block : zipfft__e_block(c->a);
+}
+
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b) {
   return zipfft__emit_coords_mapped(c, b, c->s->fft_major);
 }
@@ -68,7 +73,7 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
 zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__block *b,
                                              const zipfft__expr *t, const zipfft__expr *f) {
   zipfft__thread_coords k = {.t = t, .f = f};
-  const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
+  const zipfft__expr *block = block_index(c);
   const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, block, i64(c, c->s->ffts_per_block));
   k.g =
       let(c, b, "g",
@@ -876,7 +881,7 @@ static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body) 
   const zipfft__kernel_spec *s = c->s;
   int64_t per_block = s->ffts_per_block, distance = s->batch_in_strides[0];
   int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
-  const zipfft__expr *block = c->block ? c->block : zipfft__e_block(c->a);
+  const zipfft__expr *block = block_index(c);
   const zipfft__expr *first =
       bin(c, ZIPFFT__OP_ADD,
           bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_ADD, block, i64(c, s->prefetch_ahead)),
