@@ -86,15 +86,11 @@ void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int 
   }
 }
 
-/* Elements of a row that a statistics kernel of kind C2R reads (the Hermitian half; the
- * half kind's n is half the length; at most the load extent), 0 for other kinds or rows
- * that are not contiguous. */
+/* Elements of a row that a statistics kernel of kind C2R reads (the Hermitian half, at
+ * most the load extent), 0 for other kinds or rows that are not contiguous. */
 static int64_t prefetched_row_elements(const zipfft__kernel_spec *s) {
-  if (s->in_stride != 1) return 0;
-  int64_t half = s->kind == ZIPFFT__KIND_C2R        ? s->n / 2 + 1
-                 : s->kind == ZIPFFT__KIND_C2R_HALF ? s->n + 1
-                                                    : 0;
-  return s->load_extent > 0 && s->load_extent < half ? s->load_extent : half;
+  int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
+  return c2r && s->in_stride == 1 ? zipfft__input_row_elements(s) : 0;
 }
 
 /* The output reals of a statistics kernel's row: its length, or the store extent. */

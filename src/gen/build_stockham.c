@@ -898,7 +898,7 @@ static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body) 
   const zipfft__expr *span =
       bin(c, ZIPFFT__OP_ADD,
           bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, count, i64(c, 1)), i64(c, distance)),
-          i64(c, zipfft__prefetch_row_elements(s)));
+          i64(c, zipfft__input_row_elements(s)));
   const zipfft__expr *args[] = {var(c, c->in),
                                 bin(c, ZIPFFT__OP_MUL, next, i64(c, distance * bytes)),
                                 bin(c, ZIPFFT__OP_MUL, span, i64(c, bytes))};

@@ -261,9 +261,13 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
            (long long)s->out_stride, batch, (unsigned long long)scale_bits);
 }
 
-int64_t zipfft__prefetch_row_elements(const zipfft__kernel_spec *s) {
+int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s) {
   int64_t points = zipfft__logical_length(s);
-  return s->kind == ZIPFFT__KIND_R2C_HALF ? 2 * points : points;
+  int64_t row = s->kind == ZIPFFT__KIND_R2C_HALF   ? 2 * points
+                : s->kind == ZIPFFT__KIND_C2R      ? points / 2 + 1
+                : s->kind == ZIPFFT__KIND_C2R_HALF ? points + 1
+                                                   : points;
+  return s->load_extent > 0 && s->load_extent < row ? s->load_extent : row;
 }
 
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
@@ -271,7 +275,7 @@ int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
       real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
   return (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
          s->pointwise == ZIPFFT__PW_NONE && s->in_stride == 1 && s->batch_dims == 1 &&
-         s->batch_in_strides[0] >= zipfft__prefetch_row_elements(s) && !s->statistics &&
+         s->batch_in_strides[0] >= zipfft__input_row_elements(s) && !s->statistics &&
          s->fused == ZIPFFT__FUSED_NONE && s->cluster <= 1 && s->load_extent == 0 &&
          s->paired_rows == 0 && !s->load_callback.function;
 }

@@ -193,9 +193,10 @@ typedef struct zipfft__kernel_spec {
  * batch dimension). C2R kernels do not: measured, they gained nowhere and lost up to 4%
  * (H200 fp32 16384). */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
-/* Input elements of one transform of such a kernel: the logical length (a Rader prime, a
- * Bluestein length), or the 2n reals of a HALF R2C. */
-int64_t zipfft__prefetch_row_elements(const zipfft__kernel_spec *s);
+/* Input elements of one transform that a kernel reads: the logical length (a Rader prime,
+ * a Bluestein length), the 2n reals of a HALF R2C, the Hermitian half of a C2R; at most the
+ * load extent. */
+int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s);
 
 /* The storage value of the AST's accesses that go through a user callback (internal). */
 #define ZIPFFT__STORAGE_CALLBACK ((zipfft_storage)3)
