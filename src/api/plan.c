@@ -236,8 +236,9 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
                            zipfft__c2c_shared_bytes(&pk->spec));
   int64_t eighths = prefetch_eighths(p, resident);
   if (eighths <= 0) return ZIPFFT_SUCCESS;
+  int64_t blocks = eighths * resident / 8;
   zipfft__kernel_spec ahead = pk->spec;
-  ahead.prefetch_ahead = eighths * resident / 8 > 0 ? eighths * resident / 8 : 1;
+  ahead.prefetch_ahead = blocks > 0 ? blocks : 1;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;
