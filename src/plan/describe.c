@@ -3,8 +3,12 @@
 #include "plan/twiddle.h"
 
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
-  static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2c (half length)",
-                                      "c2r (half length)"};
+  static const char *const kinds[] = {"c2c",
+                                      "r2c",
+                                      "c2r",
+                                      "r2c (half length)",
+                                      "c2r (half length)",
+                                      "r2r (real to real around complex FFTs)"};
   static const char *const arrays[ZIPFFT__ARRAY_COUNT] = {
       "input", "output", "workspace", "workspace B", "intermediate", "statistics"};
   const zipfft__kernel_spec *s = &dec->kernels[i];
