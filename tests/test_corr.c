@@ -246,6 +246,33 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 2, {4, 5760, 1}, {2, 90, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
 };
 
+/* Plans whose kernels ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD applies it on
+ * the CPU too, where the prefetch does nothing): the fused kernel of ranks 2 and 3 (columns;
+ * 6 columns of the Hermitian half leave the second block of 4 half empty), f16 spectrum. */
+static const corr_case prefetch_cases[] = {
+    {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    {ZIPFFT_F32, 2, {4096, 6, 1}, {512, 6, 1}, CONV, ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_F16, 2, 2},
+    {ZIPFFT_F32, 3, {8, 6, 10}, {3, 2, 4}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+};
+
+/* On the CPU backend: the fused kernel of c's plan prefetches (its name says _pa). */
+static void check_fused_prefetches(const corr_case *c) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  char text[256], printed[8192], line[512] = "";
+  describe(c, text, sizeof text);
+  zipfft_corr p = NULL;
+  ZT_OK(plan_case(c, &p));
+  if (!p) return;
+  ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+  for (char *k = strstr(printed, "  kernel "); k; k = strstr(k + 1, "  kernel ")) {
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(k, "\n"), k);
+    if (strstr(line, "_fu")) break;
+  }
+  ZT_CHECK(strstr(line, "_fu") && strstr(line, "_pa"), "%s: no prefetching fused kernel:\n%s", text,
+           printed);
+  zipfft_corr_destroy(p);
+}
+
 /* Bad arguments: each named in the detail, nothing created. */
 static void check_errors(void) {
   int64_t L[2] = {16, 16}, s[2] = {4, 4}, big[2] = {4, 17};
@@ -444,6 +471,11 @@ int main(void) {
   check_2dtm_spills();
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1); /* the fused kernel as CUDA runs it */
+  check_2dtm_spills();
+  for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++)
+    check_fused_prefetches(&prefetch_cases[i]), ran += run_case(&prefetch_cases[i]);
+  unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_errors();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);

@@ -73,7 +73,8 @@ static const char cuda_pair_prelude[] =
 
 /* An L2 prefetch of bytes at p + byte (a hint: TMA's bulk prefetch on sm_90 and later, the
  * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude and
- * the kernels that prefetch their next blocks' input. */
+ * the kernels that prefetch their next blocks' input; and of the one L2 line that holds
+ * p + byte (any architecture), for column kernels that prefetch. */
 static const char cuda_prefetch_prelude[] =
     "__device__ __forceinline__ void zprefetch(const unsigned char *p, long long byte,"
     " long long bytes) {\n"
@@ -82,7 +83,9 @@ static const char cuda_prefetch_prelude[] =
     "  unsigned long long e = (a + (unsigned long long)bytes + 15ULL) & ~15ULL;\n"
     "  asm volatile(\"cp.async.bulk.prefetch.L2.global [%0], %1;\" :: \"l\"(s),"
     " \"r\"((unsigned)(e - s)) : \"memory\");\n"
-    "#endif\n}\n";
+    "#endif\n}\n"
+    "__device__ __forceinline__ void zprefetch_line(const unsigned char *p, long long byte) {\n"
+    "  asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p + byte));\n}\n";
 
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
 static const char cuda_prelude[] =

@@ -270,12 +270,24 @@ int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s) {
   return s->load_extent > 0 && s->load_extent < row ? s->load_extent : row;
 }
 
-int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
+zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
-  return (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
-         s->pointwise == ZIPFFT__PW_NONE && s->in_stride == 1 && s->batch_dims == 1 &&
-         s->batch_in_strides[0] >= zipfft__input_row_elements(s) && !s->statistics &&
-         s->fused == ZIPFFT__FUSED_NONE && s->cluster <= 1 && s->load_extent == 0 &&
-         s->paired_rows == 0 && !s->load_callback.function;
+  int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
+               s->pointwise == ZIPFFT__PW_NONE && !s->statistics && s->cluster <= 1 &&
+               s->paired_rows == 0 && !s->load_callback.function;
+  if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
+  int fused = s->fused != ZIPFFT__FUSED_NONE;
+  int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
+  int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
+  if (!fused && s->in_stride == 1 && s->batch_dims == 1 && s->load_extent == 0 &&
+      innermost >= zipfft__input_row_elements(s))
+    return ZIPFFT__BLOCK_INPUT_RANGE;
+  if (fused && s->in_stride > 1 && innermost == 1 && run_bytes >= 32)
+    return ZIPFFT__BLOCK_INPUT_COLUMNS;
+  return ZIPFFT__BLOCK_INPUT_SCATTERED;
+}
+
+int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
+  return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
 }

@@ -187,11 +187,26 @@ typedef struct zipfft__kernel_spec {
   zipfft__callback load_callback, store_callback;
 } zipfft__kernel_spec;
 
-/* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): a single-kernel
- * C2C transform, or R2C without Rader or Bluestein (no statistics, fusion, cluster,
- * callbacks or extents), whose block reads one contiguous range (unit element stride, one
- * batch dimension). C2R kernels do not: measured, they gained nowhere and lost up to 4%
- * (H200 fp32 16384). */
+/* How the input one block reads lies in memory, for the block-ahead prefetch
+ * (prefetch_ahead). */
+typedef enum {
+  ZIPFFT__BLOCK_INPUT_SCATTERED, /* no prefetch: not a shape below, or not served */
+  ZIPFFT__BLOCK_INPUT_RANGE,     /* one contiguous range (unit element stride, one batch
+                                  * dimension): one bulk prefetch by one thread */
+  ZIPFFT__BLOCK_INPUT_COLUMNS    /* adjacent columns (innermost batch stride 1): one L2 line
+                                  * per element of the block's transforms, by every thread */
+} zipfft__block_input;
+
+/* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
+ * transforms, and R2C without Rader or Bluestein, without statistics, cluster, paired rows
+ * or load callback. RANGE: kernels without fusion or load extent. COLUMNS: fused
+ * correlation kernels (the 2DTM one) whose run of adjacent columns spans at least 32 bytes.
+ * Measured and left SCATTERED (docs/perf/2026-11-26-h100-prefetch-shapes.md): C2R kernels
+ * (no gain, up to -4%); the plain column passes (2D 4096^2 -15% to -25%, 3D 256^3 -3%);
+ * row passes of several batch dimensions (no change). */
+zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
+/* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
+ * is not SCATTERED. */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
 /* Input elements of one transform that a kernel reads: the logical length (a Rader prime,
  * a Bluestein length), the 2n reals of a HALF R2C, the Hermitian half of a C2R; at most the
