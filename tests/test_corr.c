@@ -244,6 +244,9 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 2, {6, 1920, 1}, {3, 50, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     /* the K3 image's 5760-point rows: the pair kernel at radix 20x18x16, 360 threads */
     {ZIPFFT_F32, 2, {4, 5760, 1}, {2, 90, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    /* 5760-point columns (the K3 image upright): the fused kernel takes 4 columns of 180
+     * threads (two butterflies each) instead of 2 of 360 */
+    {ZIPFFT_F32, 2, {5760, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
 };
 
 /* Plans whose kernels ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD applies it on
@@ -270,6 +273,22 @@ static void check_fused_prefetches(const corr_case *c) {
   }
   ZT_CHECK(strstr(line, "_fu") && strstr(line, "_pa"), "%s: no prefetching fused kernel:\n%s", text,
            printed);
+  zipfft_corr_destroy(p);
+}
+
+/* On the CPU backend: the 5760-point fused columns take 4 transforms per block of 180
+ * threads (whole 32-byte sectors, widen_major_rows in plan/single.c), not 2 of 360. */
+static void check_fused_whole_sectors(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  const corr_case c = {ZIPFFT_F32, 2, {5760, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF,
+                       3,          3};
+  char printed[8192];
+  zipfft_corr p = NULL;
+  ZT_OK(plan_case(&c, &p));
+  if (!p) return;
+  ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+  ZT_CHECK(strstr(printed, "180 threads per transform, 4 transforms per block") != NULL,
+           "5760-point fused columns not 4 to a block:\n%s", printed);
   zipfft_corr_destroy(p);
 }
 
@@ -476,6 +495,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++)
     check_fused_prefetches(&prefetch_cases[i]), ran += run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
+  check_fused_whole_sectors();
   check_errors();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);

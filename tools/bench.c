@@ -101,6 +101,9 @@ static const size_info sizes[] = {
     {3, {256, 256, 256}, 8, 0, 1, ZIPFFT_C2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_R2C},
     {2, {4096, 4096}, 4, 0, 1, ZIPFFT_C2R},
+    /* a K3 camera's image size turned upright: 5760-point columns (360 threads, 2 to a
+     * block) */
+    {2, {5760, 4092}, 4, 0, 1, ZIPFFT_C2C},
     /* batched 1D real transforms: one kernel (4096, 16384: half lengths 2048, 8192), a
      * cluster or four-step half length (65536, 2^20) */
     {1, {4096}, 0, 0, 0, ZIPFFT_R2C},
