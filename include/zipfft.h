@@ -274,6 +274,14 @@ typedef struct zipfft_corr_config {
   zipfft_storage spectrum_storage;
   zipfft_backend backend;
   int device;
+  /* How the array between the fused kernel and the last pass is stored (rank 2,
+   * ZIPFFT_F32): DEFAULT (fp32), or F16 / BF16, which halve the bytes those two kernels
+   * write and read. It holds each output row's spectrum divided by the row's length:
+   * values at most the largest |output|, typically |output| / sqrt(lengths[1]). F16 keeps
+   * 11 significant bits from about 6e-5 up to 65504 (beyond: infinite), BF16 fp32's range
+   * with 8 bits. Measured (2DTM 4096x4096/512): relative L2 differences to fp32 of 1.1e-4
+   * (F16) and 9e-4 (BF16); README gives the speed. */
+  zipfft_storage intermediate_storage;
 } zipfft_corr_config;
 
 /* Creates a correlation plan: filter (FFT) lengths, signal lengths (each 1..lengths[k]),

@@ -15,8 +15,8 @@ static void check_long_accumulation(void) {
   enum { length = 8, batch = 1024 };
   const int64_t calls = 9766; /* 10,000,384 signals */
   int64_t L = length, one = 1;
-  zipfft_corr_config cfg = {ZIPFFT_CORRELATE, ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_DEFAULT,
-                            zt_zipfft_backend(), 0};
+  zipfft_corr_config cfg = {
+      .mode = ZIPFFT_CORRELATE, .region = ZIPFFT_REGION_FULL, .backend = zt_zipfft_backend()};
   zipfft_corr c = NULL;
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 1, &L, &one, batch, &cfg));
   if (!c) return;

@@ -32,7 +32,7 @@ typedef struct tdm_case {
   int64_t height, width; /* image rows and columns */
   int64_t template_size; /* square templates */
   int64_t batch;         /* templates per call */
-  int with_f16;          /* also time a plan keeping the image spectrum in F16 */
+  int with_16bit;        /* also time the plans of 16-bit storage (variants after the first) */
   int quick;             /* the one case of --quick (and its check) */
   int checked;           /* the correctness check runs on this case (full run) */
 } tdm_case;
@@ -46,15 +46,19 @@ static const tdm_case cases[] = {
     {5760, 4092, 384, 16, 0, 0, 0}, /* the K3 image rotated: 5760-point columns */
 };
 
-/* How a plan stores the kept image spectrum: fp32, or F16. */
+/* How a plan stores the kept image spectrum (spectrum_storage) and the array between the
+ * fused kernel and the statistics kernel (intermediate_storage): fp32, F16 or BF16. */
 typedef struct tdm_variant {
   const char *name;
-  zipfft_storage spectrum;
+  zipfft_storage spectrum, intermediate;
 } tdm_variant;
 
 static const tdm_variant variants[] = {
-    {"f32", ZIPFFT_STORAGE_DEFAULT},
-    {"f16", ZIPFFT_STORAGE_F16},
+    {"f32", ZIPFFT_STORAGE_DEFAULT, ZIPFFT_STORAGE_DEFAULT},
+    {"f16 spec", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_DEFAULT},
+    {"f16 mid", ZIPFFT_STORAGE_DEFAULT, ZIPFFT_STORAGE_F16},
+    {"bf16 mid", ZIPFFT_STORAGE_DEFAULT, ZIPFFT_STORAGE_BF16},
+    {"f16 both", ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
 };
 enum { VARIANT_COUNT = ARRAY_LEN(variants) };
 
@@ -62,7 +66,7 @@ enum { VARIANT_COUNT = ARRAY_LEN(variants) };
  * measured) against the cuFFT pipeline; the fp32 variant's decide the check's verdict. */
 typedef struct tdm_row {
   const tdm_case *spec;
-  int variant; /* index into variants[] */
+  int variant;                /* index into variants[] */
   double zipfft_ms, cufft_ms; /* median per call of batch correlations; 0: not measured */
   int failed;
   int compared;
@@ -280,7 +284,7 @@ static int build_rows(const tdm_options *opt, tdm_row *rows) {
   int count = 0;
   for (int v = 0; v < VARIANT_COUNT; v++)
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-      if (!case_selected(opt, &cases[i]) || (v > 0 && !cases[i].with_f16)) continue;
+      if (!case_selected(opt, &cases[i]) || (v > 0 && !cases[i].with_16bit)) continue;
       memset(&rows[count], 0, sizeof rows[count]);
       rows[count].spec = &cases[i];
       rows[count++].variant = v;
@@ -509,8 +513,12 @@ static int zipfft_runner(tdm_context *ctx, void *job) {
  * resets the statistics. *corr receives the plan (NULL when creation failed); the caller
  * destroys it. Returns 1 on success. */
 static int zipfft_open(const tdm_context *ctx, const tdm_data *d, int v, zipfft_corr *corr) {
-  zipfft_corr_config config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_VALID, variants[v].spectrum,
-                               ZIPFFT_BACKEND_CUDA, ctx->dev.ordinal};
+  zipfft_corr_config config = {.mode = ZIPFFT_CORRELATE,
+                               .region = ZIPFFT_REGION_VALID,
+                               .spectrum_storage = variants[v].spectrum,
+                               .backend = ZIPFFT_BACKEND_CUDA,
+                               .device = ctx->dev.ordinal,
+                               .intermediate_storage = variants[v].intermediate};
   int64_t lengths[2] = {d->H, d->W}, signal[2] = {d->h, d->w}, out[2] = {0, 0};
   *corr = NULL;
   int ok = zipfft_tool_zipfft_ok(
@@ -768,10 +776,11 @@ static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double H = (double)c->height, W = (double)c->width, h = (double)c->template_size;
   double w = h, B = (double)c->batch, P = (double)(c->width / 2 + 1);
   double Ho = H - h + 1, Wo = W - w + 1;
-  double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_F16 ? 4 : 8;
+  double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
+  double mid = variants[v].intermediate == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
   double r2c = h * w * 4 + h * P * 8;
-  double columns = h * P * 8 + H * P * spectrum / B + Ho * P * 8;
-  double c2r = Ho * P * 8 + 2.0 * 24.0 * Ho * Wo / B;
+  double columns = h * P * 8 + H * P * spectrum / B + Ho * P * mid;
+  double c2r = Ho * P * mid + 2.0 * 24.0 * Ho * Wo / B;
   return r2c + columns + c2r;
 }
 
@@ -831,8 +840,7 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
   row[0]->failed = !data_upload(ctx, &d) || !time_zipfft(ctx, &d, 0, &corr[0], &row[0]->zipfft_ms);
   for (int v = 1; v < VARIANT_COUNT; v++)
     if (row[v])
-      row[v]->failed =
-          ctx->dev.failed || !time_zipfft(ctx, &d, v, &corr[v], &row[v]->zipfft_ms);
+      row[v]->failed = ctx->dev.failed || !time_zipfft(ctx, &d, v, &corr[v], &row[v]->zipfft_ms);
   for (int v = 0; v < VARIANT_COUNT; v++)
     if (corr[v] && (!check || row[v]->failed)) { /* only the check needs the plans further */
       zipfft_corr_destroy(corr[v]);
@@ -868,9 +876,9 @@ enum {
 };
 
 static const zipfft_tool_column columns[COLUMN_COUNT] = {
-    {"problem (WxH/t)", 15}, {"spectrum", 8},     {"batch", 5},   {"zipfft corr/s", 13},
-    {"cuFFT corr/s", 12},    {"zipfft/cuFFT", 12}, {"MB/corr", 8}, {"% copy BW", 9},
-    {"max L2 vs cuFFT", 15},
+    {"problem (WxH/t)", 15}, {"storage", 8},       {"batch", 5},
+    {"zipfft corr/s", 13},   {"cuFFT corr/s", 12}, {"zipfft/cuFFT", 12},
+    {"MB/corr", 8},          {"% copy BW", 9},     {"max L2 vs cuFFT", 15},
 };
 
 typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
@@ -948,7 +956,9 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
           "- Timing: median of %d windows of %d calls after %d warm-up calls (CUDA events); "
           "corr/s = batch / time per call\n"
           "- zipfft: zipfft_corr (CORRELATE, VALID, F32), zipfft_corr_accumulate per call; "
-          "spectrum: the kept image spectrum in fp32 or F16 (spectrum_storage)\n"
+          "storage: f32 everywhere, or the kept image spectrum in F16 (spectrum_storage), the "
+          "array between the fused and the statistics kernel in F16 or BF16 "
+          "(intermediate_storage), or both in F16\n"
           "- max L2 vs cuFFT: relative L2 difference of the max maps after one batch (checked "
           "cases)\n"
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel\n"

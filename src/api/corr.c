@@ -12,11 +12,12 @@
 #include "api/corr_internal.h"
 #include "plan/single.h"
 
-static const zipfft_corr_config default_config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_FULL,
-                                                  ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO, 0};
+static const zipfft_corr_config default_config = {
+    ZIPFFT_CORRELATE,      ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_DEFAULT, ZIPFFT_BACKEND_AUTO, 0,
+    ZIPFFT_STORAGE_DEFAULT};
 
 /* Checks the config's values (NAMES the first bad one). */
-static zipfft_status check_config(zipfft_precision prec, const zipfft_corr_config *c) {
+static zipfft_status check_config(zipfft_precision prec, int rank, const zipfft_corr_config *c) {
   if (c->mode != ZIPFFT_CORRELATE && c->mode != ZIPFFT_CONVOLVE)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "config->mode = %d is not a mode",
                         (int)c->mode);
@@ -28,6 +29,13 @@ static zipfft_status check_config(zipfft_precision prec, const zipfft_corr_confi
     return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
                         "config->spectrum_storage = %d (DEFAULT, or F16 with ZIPFFT_F32)",
                         (int)c->spectrum_storage);
+  zipfft_storage mid = c->intermediate_storage;
+  if (mid != ZIPFFT_STORAGE_DEFAULT && ((mid != ZIPFFT_STORAGE_F16 && mid != ZIPFFT_STORAGE_BF16) ||
+                                        prec != ZIPFFT_F32 || rank != 2))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "config->intermediate_storage = %d with rank %d (DEFAULT, or F16 or "
+                        "BF16 with ZIPFFT_F32 and rank 2)",
+                        (int)mid, rank);
   return ZIPFFT_SUCCESS;
 }
 
@@ -82,6 +90,7 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   *p = (zipfft__corr_problem){.precision = prec, .rank = rank, .batch = batch};
   p->op = cfg->mode == ZIPFFT_CONVOLVE ? ZIPFFT__FUSED_CONVOLVE : ZIPFFT__FUSED_CORRELATE;
   p->spectrum_storage = cfg->spectrum_storage;
+  p->mid_storage = cfg->intermediate_storage;
   int conv = cfg->mode == ZIPFFT_CONVOLVE;
   for (int k = 0; k < rank; k++) {
     p->filter[k] = lengths[k], p->signal[k] = signal[k];
@@ -128,7 +137,7 @@ zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int ra
   if (!out) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_create: c is NULL");
   const zipfft_corr_config *cfg = config ? config : &default_config;
   zipfft_status s = check_shape(prec, rank, lengths, signal_lengths, batch);
-  if (s == ZIPFFT_SUCCESS) s = check_config(prec, cfg);
+  if (s == ZIPFFT_SUCCESS) s = check_config(prec, rank, cfg);
   if (s != ZIPFFT_SUCCESS) return s;
   if (cfg->device < 0 || cfg->backend < ZIPFFT_BACKEND_AUTO || cfg->backend > ZIPFFT_BACKEND_CUDA)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_BACKEND, "config backend = %d, device = %d",

@@ -29,12 +29,19 @@ static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
   return size;
 }
 
-/* The arrays the passes see: signals, intermediate (the spectrum's shape), outputs. */
+/* The arrays the passes see: signals, intermediate (the spectrum's shape), outputs; with
+ * a 16-bit intermediate (mid_storage), the R2C pass's rows in the workspace (the signal's
+ * rows of the intermediate's shape, rows_dist apart), else in the intermediate array.
+ * A 16-bit intermediate is stored in row pairs: element (r, c) of a signal at
+ * (r / 2) * 2 * pitch + 2 * c + r % 2, so that the 32-byte sector the fused kernel writes
+ * holds its 4 columns of two rows (a row of 4 columns would be half a sector: measured,
+ * the search ran 26% slower so); the last kernel reads a row at a stride of 2. */
 typedef struct corr_arrays {
   int64_t mid_shape[ZIPFFT__MAX_RANK];
   int64_t sig[ZIPFFT__MAX_RANK], mid[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
-  int64_t sig_dist, mid_dist, out_dist;
-  int64_t pitch; /* of the intermediate rows (complex elements) */
+  int64_t sig_dist, mid_dist, out_dist, rows_dist;
+  int64_t pitch;      /* of the intermediate rows (complex elements) */
+  zipfft__array rows; /* where the R2C pass stores */
 } corr_arrays;
 
 static corr_arrays arrays_of(const zipfft__corr_problem *p) {
@@ -46,6 +53,10 @@ static corr_arrays arrays_of(const zipfft__corr_problem *p) {
   a.sig_dist = contiguous(p->signal, p->rank, a.sig);
   a.mid_dist = contiguous(pitched, p->rank, a.mid);
   a.out_dist = contiguous(p->out, p->rank, a.out);
+  int split = p->mid_storage != ZIPFFT_STORAGE_DEFAULT;
+  a.rows = split ? ZIPFFT__ARRAY_WORKSPACE : ZIPFFT__ARRAY_INTERMEDIATE;
+  a.rows_dist = split ? p->signal[0] * a.mid[0] : a.mid_dist;
+  if (split && a.mid_shape[0] % 2) a.mid_dist += a.mid[0]; /* the last pair's second row */
   return a;
 }
 
@@ -162,9 +173,9 @@ static zipfft_status forward_rows(const zipfft__corr_problem *p, const corr_arra
   zipfft__kernel_spec s = base_spec(p, ZIPFFT__KIND_R2C, last, -1);
   s.in_stride = s.out_stride = 1;
   s.load_extent = extent(p->signal[last], p->lengths[last]);
-  add_digit(&s, p->batch, a->sig_dist, a->mid_dist, 0);
+  add_digit(&s, p->batch, a->sig_dist, a->rows_dist, 0);
   for (int k = 0; k < last; k++) add_digit(&s, p->signal[k], a->sig[k], a->mid[k], 0);
-  return append(&s, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_INTERMEDIATE, t, out);
+  return append(&s, ZIPFFT__ARRAY_INPUT, a->rows, t, out);
 }
 
 /* A C2C pass over axis k of the intermediate array; counts[] gives every axis's rows. */
@@ -208,16 +219,29 @@ static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *ou
     t.batch_in_strides[d] = t.batch_out_strides[d] = s->batch_in_strides[x];
     t.batch_aux_strides[d] = s->batch_aux_strides[x];
   }
-  const int64_t digits[3][3] = {{tiles, f, f}, {signals, a->mid_dist, 0}, {f, 1, 1}};
+  const int64_t digits[3][4] = {{tiles, f, f, f},
+                                {signals, s->batch_in_strides[0], s->batch_out_strides[0], 0},
+                                {f, 1, 1, 1}};
   for (int x = 0; x < 3; x++, d++) {
     t.batch_counts[d] = digits[x][0];
-    t.batch_in_strides[d] = t.batch_out_strides[d] = digits[x][1];
-    t.batch_aux_strides[d] = digits[x][2];
+    t.batch_in_strides[d] = digits[x][1];
+    t.batch_out_strides[d] = digits[x][2];
+    t.batch_aux_strides[d] = digits[x][3];
   }
   t.batch_dims = d;
   *s = t;
   out->transforms[i] = transforms;
   out->whole_batch[i] = 1;
+}
+
+/* The fused kernel i of a 16-bit intermediate stores in row pairs (see corr_arrays): its
+ * column digits' output strides (those below the pitch) double, and odd rows move back
+ * to the pair's first row, one element on. */
+static void store_row_pairs(const corr_arrays *a, zipfft__decomposition *out, int i) {
+  zipfft__kernel_spec *s = &out->kernels[i];
+  for (int d = 0; d < s->batch_dims; d++)
+    if (s->batch_out_strides[d] < a->pitch) s->batch_out_strides[d] *= 2;
+  s->odd_element_out_shift = 1 - a->pitch;
 }
 
 /* The passes over the first rank - 1 axes: forward C2C (middle axes), the fused kernel of
@@ -237,14 +261,19 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   counts_of(p, a, 0, 0, counts);
   zipfft__kernel_spec fused = middle_pass(p, a, 0, -1, counts);
   fused.batch_aux_strides[0] = 0; /* every signal multiplies the same spectrum */
+  fused.batch_in_strides[0] = a->rows_dist, fused.out_storage = p->mid_storage;
+  if (p->mid_storage != ZIPFFT_STORAGE_DEFAULT) /* the last pass's scale (inverse_rows) */
+    fused.scale = output_scale(p);
   fused.load_extent = extent(p->signal[0], p->lengths[0]);
   fused.store_extent = extent(p->out[0], p->lengths[0]);
   fused.fused = p->op, fused.aux_stride = a->mid[0], fused.aux_storage = p->spectrum_storage;
-  if (st == ZIPFFT_SUCCESS) st = append(&fused, mid, mid, t, out);
+  /* rank 2: the R2C pass's rows (in the workspace with a 16-bit intermediate) */
+  if (st == ZIPFFT_SUCCESS) st = append(&fused, last == 1 ? a->rows : mid, mid, t, out);
   const char *env = getenv("ZIPFFT_FUSED_MIN_BLOCKS"); /* tuning */
   if (st == ZIPFFT_SUCCESS && env && *env)
     out->kernels[out->kernel_count - 1].min_blocks = atoi(env);
   if (st == ZIPFFT_SUCCESS) signals_inside_tiles(a, out, out->kernel_count - 1);
+  if (st == ZIPFFT_SUCCESS && a->rows != mid) store_row_pairs(a, out, out->kernel_count - 1);
   for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
     counts_of(p, a, k, 1, counts);
     zipfft__kernel_spec s = middle_pass(p, a, k, 1, counts);
@@ -272,6 +301,14 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   s.in_stride = s.out_stride = 1;
   s.store_extent = extent(p->out[last], p->lengths[last]);
   s.scale = output_scale(p);
+  /* A 16-bit intermediate: row pairs (see corr_arrays), and the fused kernel applies the
+   * last pass's 1/sqrt(N), so that the array holds each output row's spectrum divided by
+   * its length, values at most the largest |output| (with 1/sqrt(N) here they reach
+   * sqrt(N) times it, beyond F16's 65504 for outputs of 16 at 4096x4096). */
+  if (p->mid_storage != ZIPFFT_STORAGE_DEFAULT) {
+    s.in_storage = p->mid_storage, s.in_stride = 2;
+    s.odd_transform_in_shift = 1 - a->pitch, s.scale = 1.0;
+  }
   zipfft__kernel_spec stats = s;
   add_digit(&s, p->batch, a->mid_dist, a->out_dist, 0);
   for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);
@@ -298,9 +335,11 @@ zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *
   zipfft_status st = forward_rows(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = column_passes(p, &a, t, out);
   if (st == ZIPFFT_SUCCESS) st = inverse_rows(p, &a, t, out);
-  zipfft__reserve_intermediate(out,
-                               (uint64_t)(a.mid_dist * p->batch) *
-                                   zipfft__complex_bytes(p->precision, ZIPFFT_STORAGE_DEFAULT));
+  uint64_t complex_bytes = zipfft__complex_bytes(p->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (a.rows == ZIPFFT__ARRAY_WORKSPACE)
+    out->workspace_bytes = (uint64_t)(a.rows_dist * p->batch) * complex_bytes;
+  zipfft__reserve_intermediate(
+      out, (uint64_t)(a.mid_dist * p->batch) * zipfft__complex_bytes(p->precision, p->mid_storage));
   for (int i = 0; i < out->kernel_count; i++) out->axis[i] = -1;
   return st;
 }

@@ -17,6 +17,10 @@ typedef struct zipfft__corr_problem {
   int64_t batch;
   zipfft__fused_op op;
   zipfft_storage spectrum_storage;
+  /* how the fused kernel's output is stored (DEFAULT, F16, BF16: rank 2 only); when not
+   * DEFAULT the fused kernel reads the R2C pass's rows from the workspace and writes the
+   * intermediate array, which holds only its outputs */
+  zipfft_storage mid_storage;
 } zipfft__corr_problem;
 
 /* Lengths of the kept spectrum: lengths[], the last one n/2+1 from rank 2 on (the real

@@ -92,6 +92,10 @@ typedef struct zipfft__kernel_spec {
   int fft_major;                          /* 1: consecutive threads take consecutive transforms */
   zipfft_storage in_storage, out_storage; /* how global data is stored */
   double scale;                           /* multiplied into the outputs; 1 = none */
+  /* Row-pair layouts (0: none; see the 16-bit intermediate of plan/corr.c): elements added
+   * to the output offset of a transform's odd elements (C2C kernels), and to the input
+   * offset of transforms whose innermost batch digit is odd. */
+  int64_t odd_element_out_shift, odd_transform_in_shift;
   /* Fused four-step twiddle: when > 0, output element e of transform g is multiplied by
    * exp(sign 2 pi i m e / twiddle_length), m = g's innermost batch digit. */
   int64_t twiddle_length;

@@ -131,8 +131,8 @@ static int plan_open(zipfft_corr *c, search_memory *mem, const search_shape *s,
                      zipfft_backend backend, zipfft_backend *ran, char *err, size_t err_len) {
   const int64_t lengths[2] = {s->image_h, s->image_w};
   const int64_t signal[2] = {s->template_h, s->template_w};
-  zipfft_corr_config config = {ZIPFFT_CORRELATE, ZIPFFT_REGION_VALID, ZIPFFT_STORAGE_DEFAULT,
-                               backend, 0};
+  zipfft_corr_config config = {
+      .mode = ZIPFFT_CORRELATE, .region = ZIPFFT_REGION_VALID, .backend = backend};
   zipfft_status st = zipfft_corr_create(c, ZIPFFT_F32, 2, lengths, signal, s->batch, &config);
   if (st != ZIPFFT_SUCCESS) return fail_status(err, err_len, "zipfft_corr_create", st);
   if ((st = zipfft_corr_backend(*c, ran)) != ZIPFFT_SUCCESS)
