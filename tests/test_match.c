@@ -190,6 +190,17 @@ static void check_against_reference(const match_maps *m, const reference *r) {
   free(global_z);
 }
 
+/* With F16 storage: the maximum map within 1e-2 of the reference's scale everywhere, and
+ * further from it than fp32 rounding (above 1e-6) somewhere: the storage took effect. */
+static void check_f16_maxima(const match_maps *m, const reference *r) {
+  int64_t n = (int64_t)m->w * m->h;
+  double scale = abs_max(r->max, n), worst = 0;
+  for (int64_t i = 0; i < n; i++) worst = fmax(worst, fabs((double)m->max[i] - r->max[i]));
+  ZT_CHECK(worst <= 1e-2 * scale && worst > 1e-6 * scale,
+           "F16 storage: maximum map off by %g of its scale %g (want 1e-6 to 1e-2)", worst / scale,
+           scale);
+}
+
 /* Each planted copy: the strict global z-score maximum within half a template of its
  * position, with its template, above the command's default threshold of 7. */
 static void check_planted(const dataset *d, const match_maps *m) {
@@ -210,17 +221,19 @@ static void check_planted(const dataset *d, const match_maps *m) {
   free(z);
 }
 
-/* The search on the backend under test, its progress calls and its maps. */
-static void test_search(void) {
+/* The search on the backend under test, its progress calls and its maps: against the
+ * double reference in fp32; with the spectrum and intermediate in F16, the planted copies
+ * must still be found. */
+static void test_search(zipfft_storage storage) {
   dataset d;
   reference r;
   match_maps m;
   progress_log log = {0, 1, 0, 0};
   char err[512] = "";
   if (!zt_device_ready() || !make_dataset(&d)) return;
-  int rc =
-      match_search(d.image, params.image_w, params.image_h, d.templates, d.size, d.size, d.count,
-                   batch, zt_zipfft_backend(), record_progress, &log, &m, err, sizeof err);
+  int rc = match_search(d.image, params.image_w, params.image_h, d.templates, d.size, d.size,
+                        d.count, batch, (match_engine){zt_zipfft_backend(), storage},
+                        record_progress, &log, &m, err, sizeof err);
   ZT_CHECK(rc == 0, "match_search: %s", err);
   if (rc == 0) {
     ZT_CHECK(m.w == d.valid_w && m.h == d.valid_h, "maps %dx%d", m.w, m.h);
@@ -231,12 +244,17 @@ static void test_search(void) {
              (long long)log.last_total);
     check_planted(&d, &m);
     make_reference(&d, &r);
-    check_against_reference(&m, &r);
+    if (storage == ZIPFFT_STORAGE_DEFAULT)
+      check_against_reference(&m, &r);
+    else
+      check_f16_maxima(&m, &r);
     free_reference(&r);
   }
   match_maps_free(&m);
   free_dataset(&d);
 }
+
+static const match_engine cpu_engine = {ZIPFFT_BACKEND_CPU, ZIPFFT_STORAGE_DEFAULT};
 
 /* Bad arguments: a message, nonzero, zeroed maps, no crash. */
 static void test_bad_arguments(void) {
@@ -244,25 +262,26 @@ static void test_bad_arguments(void) {
   match_maps m;
   char err[256] = "";
   memset(&m, 0xff, sizeof m);
-  ZT_CHECK(match_search(image, 8, 8, templates, 9, 4, 2, 1, ZIPFFT_BACKEND_CPU, NULL, NULL, &m, err,
+  ZT_CHECK(match_search(image, 8, 8, templates, 9, 4, 2, 1, cpu_engine, NULL, NULL, &m, err,
                         sizeof err) != 0 &&
                strstr(err, "template 9x4"),
            "a template wider than the image: %s", err);
-  ZT_CHECK(match_search(image, 8, 8, templates, 4, 4, 0, 1, ZIPFFT_BACKEND_CPU, NULL, NULL, &m, err,
+  ZT_CHECK(match_search(image, 8, 8, templates, 4, 4, 0, 1, cpu_engine, NULL, NULL, &m, err,
                         sizeof err) != 0,
            "no templates accepted");
-  ZT_CHECK(match_search(image, 8, 8, templates, 4, 4, 2, 0, ZIPFFT_BACKEND_CPU, NULL, NULL, &m, err,
+  ZT_CHECK(match_search(image, 8, 8, templates, 4, 4, 2, 0, cpu_engine, NULL, NULL, &m, err,
                         sizeof err) != 0,
            "batch 0 accepted");
-  ZT_CHECK(match_search(NULL, 8, 8, templates, 4, 4, 2, 1, ZIPFFT_BACKEND_CPU, NULL, NULL, &m, NULL,
-                        0) != 0,
-           "NULL image accepted");
+  ZT_CHECK(
+      match_search(NULL, 8, 8, templates, 4, 4, 2, 1, cpu_engine, NULL, NULL, &m, NULL, 0) != 0,
+      "NULL image accepted");
   ZT_CHECK(!m.max && !m.index && m.w == 0, "maps not zeroed after a failure");
   match_maps_free(NULL);
 }
 
 int main(void) {
   test_bad_arguments();
-  test_search();
-  return zt_finish("test_match", 2);
+  test_search(ZIPFFT_STORAGE_DEFAULT);
+  test_search(ZIPFFT_STORAGE_F16);
+  return zt_finish("test_match", 3);
 }

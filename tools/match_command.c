@@ -29,13 +29,13 @@ static const synth_params synthetic = {1024, 1024, 128, 3, 24, synthetic_planted
 
 static const char usage_text[] =
     "usage: zipfft match [--image F.mrc --templates T.mrc] [--out DIR] [--batch B] "
-    "[--threshold Z] [--backend auto|cpu|cuda]\n";
+    "[--threshold Z] [--backend auto|cpu|cuda] [--storage f32|f16]\n";
 
 typedef struct match_options {
   const char *image_path, *templates_path, *out_dir;
   int batch;
   float threshold;
-  zipfft_backend backend;
+  match_engine engine;
 } match_options;
 
 /* What is searched: the image (nz = 1) and the stack; the truth of a synthetic set. */
@@ -71,6 +71,16 @@ static int parse_float(const char *s, float *out) {
   return 1;
 }
 
+static int parse_storage(const char *s, zipfft_storage *storage) {
+  if (strcmp(s, "f32") == 0)
+    *storage = ZIPFFT_STORAGE_DEFAULT;
+  else if (strcmp(s, "f16") == 0)
+    *storage = ZIPFFT_STORAGE_F16;
+  else
+    return 0;
+  return 1;
+}
+
 static int parse_backend(const char *s, zipfft_backend *b) {
   if (strcmp(s, "auto") == 0)
     *b = ZIPFFT_BACKEND_AUTO;
@@ -96,7 +106,9 @@ static int parse_option(const char *name, const char *value, match_options *o) {
   else if (strcmp(name, "--threshold") == 0)
     return parse_float(value, &o->threshold);
   else if (strcmp(name, "--backend") == 0)
-    return parse_backend(value, &o->backend);
+    return parse_backend(value, &o->engine.backend);
+  else if (strcmp(name, "--storage") == 0)
+    return parse_storage(value, &o->engine.storage);
   else
     return 0;
   return *value != '\0';
@@ -104,7 +116,9 @@ static int parse_option(const char *name, const char *value, match_options *o) {
 
 /* Fills *o from the arguments. Returns 0, or 2 after printing the problem and the usage. */
 static int parse_options(int argc, char **argv, match_options *o) {
-  *o = (match_options){NULL, NULL, "match-out", default_batch, 7.0f, ZIPFFT_BACKEND_AUTO};
+  *o = (match_options){NULL,        NULL,
+                       "match-out", default_batch,
+                       7.0f,        (match_engine){ZIPFFT_BACKEND_AUTO, ZIPFFT_STORAGE_DEFAULT}};
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc || !parse_option(argv[i], argv[i + 1], o)) {
       fprintf(stderr, "zipfft match: bad option or value: %s%s%s\n%s", argv[i],
@@ -219,10 +233,12 @@ static int run_search(const match_options *o, const match_data *d, match_maps *m
   fflush(stdout);
   int rc =
       match_search(im->data, (int)im->nx, (int)im->ny, t->data, (int)t->nx, (int)t->ny, (int)t->nz,
-                   o->batch, o->backend, tty ? draw_progress : NULL, &bar, maps, err, err_len);
+                   o->batch, o->engine, tty ? draw_progress : NULL, &bar, maps, err, err_len);
   *seconds = zipfft_tool_seconds() - bar.start;
   if (bar.drawn) fputc('\n', stderr);
-  if (rc == 0) printf("backend: %s\n", backend_name(maps->backend));
+  if (rc == 0)
+    printf("backend: %s%s\n", backend_name(maps->backend),
+           o->engine.storage == ZIPFFT_STORAGE_F16 ? ", spectrum and intermediate in F16" : "");
   return rc;
 }
 

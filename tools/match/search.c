@@ -127,12 +127,15 @@ static const void *plan_pointer(const search_memory *mem, const float *host, CUd
 
 /* Creates the plan, learns its backend, opens device memory when it is CUDA and sets the
  * normalised image as the filter. Returns 0 or 1 with a message. */
-static int plan_open(zipfft_corr *c, search_memory *mem, const search_shape *s,
-                     zipfft_backend backend, zipfft_backend *ran, char *err, size_t err_len) {
+static int plan_open(zipfft_corr *c, search_memory *mem, const search_shape *s, match_engine engine,
+                     zipfft_backend *ran, char *err, size_t err_len) {
   const int64_t lengths[2] = {s->image_h, s->image_w};
   const int64_t signal[2] = {s->template_h, s->template_w};
-  zipfft_corr_config config = {
-      .mode = ZIPFFT_CORRELATE, .region = ZIPFFT_REGION_VALID, .backend = backend};
+  zipfft_corr_config config = {.mode = ZIPFFT_CORRELATE,
+                               .region = ZIPFFT_REGION_VALID,
+                               .spectrum_storage = engine.storage,
+                               .backend = engine.backend,
+                               .intermediate_storage = engine.storage};
   zipfft_status st = zipfft_corr_create(c, ZIPFFT_F32, 2, lengths, signal, s->batch, &config);
   if (st != ZIPFFT_SUCCESS) return fail_status(err, err_len, "zipfft_corr_create", st);
   if ((st = zipfft_corr_backend(*c, ran)) != ZIPFFT_SUCCESS)
@@ -191,7 +194,7 @@ static int finalize_maps(zipfft_corr c, match_maps *m, char *err, size_t err_len
 }
 
 int match_search(const float *image, int image_w, int image_h, const float *templates,
-                 int template_w, int template_h, int count, int batch, zipfft_backend backend,
+                 int template_w, int template_h, int count, int batch, match_engine engine,
                  match_progress progress, void *user, match_maps *maps, char *err, size_t err_len) {
   search_shape s = {0};
   search_memory mem;
@@ -202,7 +205,7 @@ int match_search(const float *image, int image_w, int image_h, const float *temp
                       maps, &s, err, err_len))
     return 1;
   int rc = host_open(&mem, image, &s, err, err_len) ||
-           plan_open(&c, &mem, &s, backend, &maps->backend, err, err_len) ||
+           plan_open(&c, &mem, &s, engine, &maps->backend, err, err_len) ||
            accumulate_stack(c, &mem, templates, &s, progress, user, err, err_len) ||
            finalize_maps(c, maps, err, err_len);
   zipfft_corr_destroy(c);

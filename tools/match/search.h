@@ -21,14 +21,22 @@ typedef struct match_maps {
   zipfft_backend backend;
 } match_maps;
 
+/* How a search runs: the backend (AUTO: the GPU when there is one), and how the plan keeps
+ * the image spectrum and the intermediate array: ZIPFFT_STORAGE_DEFAULT (fp32) or
+ * ZIPFFT_STORAGE_F16 (both in F16: faster on the GPU, maps within about 2e-4 of fp32). */
+typedef struct match_engine {
+  zipfft_backend backend;
+  zipfft_storage storage;
+} match_engine;
+
 /* Called after each batch: done of total templates correlated so far. */
 typedef void (*match_progress)(int64_t done, int64_t total, void *user);
 
 /* Normalises a copy of the image (zero mean, unit variance) and of each template
  * (normalize_template with padded_count = image pixels), creates a zipfft_corr plan (F32,
  * rank 2, lengths {image_h, image_w}, signal {template_h, template_w}, CORRELATE,
- * REGION_VALID, the given backend on device 0) taking up to batch templates per call,
- * sets the image as its filter, resets the statistics and accumulates the stack (count
+ * REGION_VALID, the engine's backend on device 0 and storage) taking up to batch templates per
+ * call, sets the image as its filter, resets the statistics and accumulates the stack (count
  * templates of template_w * template_h floats, one after the other) in batches, template k
  * numbered k; calls progress (when not NULL) after each batch; finalizes into *maps.
  * On CUDA the image and each batch are copied to device buffers of its own (device 0's
@@ -36,7 +44,7 @@ typedef void (*match_progress)(int64_t done, int64_t total, void *user);
  * or nonzero with a one-line message in err (library failures name the status and
  * zipfft_last_error) and *maps zeroed. Never prints or exits. */
 int match_search(const float *image, int image_w, int image_h, const float *templates,
-                 int template_w, int template_h, int count, int batch, zipfft_backend backend,
+                 int template_w, int template_h, int count, int batch, match_engine engine,
                  match_progress progress, void *user, match_maps *maps, char *err, size_t err_len);
 
 /* Writes into z (m->w * m->h floats) the maximum map in units of the spread of every
