@@ -57,7 +57,7 @@ static void print_accessors(zipfft__strbuf *sb, const char *format, const char *
 void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) {
   static const char *const formats[] = {"f16", "bf16"};
   zipfft__sb_printf(sb, "%s%s", d->f16_conversions ? d->f16_conversions : f16_conversions,
-                    bf16_conversions);
+                    d->bf16_conversions ? d->bf16_conversions : bf16_conversions);
   for (int f = 0; f < 2; f++) {
     print_accessors(sb, formats[f], d->access_suffix[0]);
     if (d->access_suffix[1][0] && strcmp(d->access_suffix[1], d->access_suffix[0]) != 0)
