@@ -513,9 +513,10 @@ static void check_spectrum_and_ties(void) {
 static void check_2dtm_spills(void) {
   if (zt_backend() != ZT_BACKEND_CPU || !zipfft__nvrtc_available()) return;
   int64_t image[2] = {4096, 4096}, templ[2] = {512, 512};
-  /* The row-pair store addresses of a 16-bit intermediate leave the fused kernel (64
-   * registers) a few bytes short: measured with 8 bytes spilled, that plan ran 9% faster
-   * than the fp32 one (docs/perf/2026-11-26-h100-16bit-intermediate.md). */
+  /* The 16-bit stores of a 16-bit intermediate leave the fused kernel (64 registers) a
+   * few bytes short (4 with the row-pair addresses or without them); measured with 8
+   * bytes spilled, that plan ran 9% faster than the fp32 one
+   * (docs/perf/2026-11-26-h100-16bit-intermediate.md). */
   static const struct {
     const char *name;
     zipfft_storage spectrum, intermediate;
