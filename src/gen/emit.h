@@ -26,10 +26,10 @@ typedef struct zipfft__dialect {
   const char *streaming_suffix; /* vector accesses of streaming parameters (NULL: as others) */
   const char *shared_load, *shared_store;
   const char *shared_load_cast, *shared_store_cast;
-  /* binary16 conversions zf16_to_f32 and zf32_to_f16, and bfloat16 ones zbf16_to_f32 and
-   * zf32_to_bf16 (ZDEV functions, round to nearest even); NULL: the portable integer
-   * versions of storage_prelude.c. */
-  const char *f16_conversions, *bf16_conversions;
+  /* binary16 conversions zf16_to_f32 and zf32_to_f16 (ZDEV functions, round to nearest
+   * even), and the bfloat16 rounding zf32_to_bf16 (which may call the integer version
+   * zf32_to_bf16_integer); NULL: the portable integer versions of storage_prelude.c. */
+  const char *f16_conversions, *bf16_rounding;
 } zipfft__dialect;
 
 /* Prints a variable reference (name, or name[tid] for per-thread copies). */

@@ -28,12 +28,16 @@ static const char f16_conversions[] =
     "  }\n"
     "  if (rem > half || (rem == half && (r & 1u))) r++;\n"
     "  return sign | r;\n}\n";
+/* bfloat16: widening is a shift; zf32_to_bf16_integer rounds in integer arithmetic, and
+ * zf32_to_bf16 is the dialect's rounding (bf16_rounding) or that one. */
 static const char bf16_conversions[] =
     "ZDEV float zbf16_to_f32(unsigned int h) { return zfloat_of(h << 16); }\n"
-    "ZDEV unsigned int zf32_to_bf16(float f) {\n"
+    "ZDEV unsigned int zf32_to_bf16_integer(float f) {\n"
     "  unsigned int x = zbits_of(f);\n"
     "  if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) | 0x40u) & 0xffffu;\n"
     "  return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;\n}\n";
+static const char bf16_integer_rounding[] =
+    "ZDEV unsigned int zf32_to_bf16(float f) { return zf32_to_bf16_integer(f); }\n";
 
 /* Accessors of one 16-bit format and one access kind: re in the low half of the word. */
 static void print_accessors(zipfft__strbuf *sb, const char *format, const char *access) {
@@ -56,8 +60,8 @@ static void print_accessors(zipfft__strbuf *sb, const char *format, const char *
 
 void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) {
   static const char *const formats[] = {"f16", "bf16"};
-  zipfft__sb_printf(sb, "%s%s", d->f16_conversions ? d->f16_conversions : f16_conversions,
-                    d->bf16_conversions ? d->bf16_conversions : bf16_conversions);
+  zipfft__sb_printf(sb, "%s%s%s", d->f16_conversions ? d->f16_conversions : f16_conversions,
+                    bf16_conversions, d->bf16_rounding ? d->bf16_rounding : bf16_integer_rounding);
   for (int f = 0; f < 2; f++) {
     print_accessors(sb, formats[f], d->access_suffix[0]);
     if (d->access_suffix[1][0] && strcmp(d->access_suffix[1], d->access_suffix[0]) != 0)
