@@ -265,6 +265,11 @@ static const corr_case cases[] = {
     /* 5760-point columns (the K3 image upright): the fused kernel takes 4 columns of 180
      * threads (two butterflies each) instead of 2 of 360 */
     {ZIPFFT_F32, 2, {5760, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
+    /* more than 16 signals: the fused kernel runs them in groups
+     * (zipfft__corr_signal_group), 12 of 24 and 16 of 32, here with fewer signals per call than the
+     * batch, convolution and the f16 spectrum */
+    {ZIPFFT_F32, 2, {256, 20, 1}, {30, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 24, 24},
+    {ZIPFFT_F32, 2, {256, 18, 1}, {40, 4, 1}, CONV, ZIPFFT_REGION_SAME, ZIPFFT_STORAGE_F16, 32, 21},
 };
 
 /* Plans whose intermediate array (between the fused kernel and the last pass) is stored
@@ -278,6 +283,8 @@ static const corr_case intermediate_cases[] = {
     {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     {ZIPFFT_F32, 2, {32, 48, 1}, {9, 8, 1}, CORR, ZIPFFT_REGION_VALID, ZIPFFT_STORAGE_F16, 2, 2},
     {ZIPFFT_F32, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 1, 1},
+    /* 32 signals: the fused kernel's groups of 16 (zipfft__corr_signal_group) */
+    {ZIPFFT_F32, 2, {1024, 10, 1}, {60, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 32, 32},
 };
 
 /* Plans whose kernels ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD applies it on
@@ -321,6 +328,29 @@ static void check_fused_whole_sectors(void) {
   ZT_CHECK(strstr(printed, "180 threads per transform, 4 transforms per block") != NULL,
            "5760-point fused columns not 4 to a block:\n%s", printed);
   zipfft_corr_destroy(p);
+}
+
+/* On the CPU backend: a plan of 32 signals orders its fused kernel's transforms in 2
+ * groups of 16 (its batch digits: groups, 4 tiles, 16 signals, 4 columns; kernel names
+ * give each digit after the first as _b<count>i<stride>), one of 16 in a single group. */
+static void check_signal_groups(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  static const struct {
+    int64_t batch;
+    const char *digits;
+  } plans[] = {{32, "_b4i4o4_b16i"}, {16, "_b0i4o4_b16i"}};
+  for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+    const corr_case c = {ZIPFFT_F32,          2,   {2048, 24, 1},  {40, 5, 1}, CORR,
+                         ZIPFFT_REGION_VALID, DEF, plans[i].batch, 1};
+    char printed[8192];
+    zipfft_corr p = NULL;
+    ZT_OK(plan_case(&c, &p));
+    if (!p) continue;
+    ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+    ZT_CHECK(strstr(printed, plans[i].digits) != NULL, "batch %lld: fused kernel not %s:\n%s",
+             (long long)plans[i].batch, plans[i].digits, printed);
+    zipfft_corr_destroy(p);
+  }
 }
 
 /* Bad arguments: each named in the detail, nothing created. */
@@ -564,6 +594,7 @@ int main(void) {
   ran += run_case(&intermediate_cases[3]);
   intermediate_storage = ZIPFFT_STORAGE_DEFAULT, value_scale = 1;
   check_fused_whole_sectors();
+  check_signal_groups();
   check_errors();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);

@@ -10,6 +10,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda_api.h"
+#include "plan/corr.h"
 #include "tool_common.h"
 #include "tool_device.h"
 #include "tool_table.h"
@@ -770,8 +771,8 @@ static void print_check(const tdm_context *ctx, const tdm_row *row) {
  * ------------------------------------------------------------------------------------------ */
 
 /* Bytes zipfft moves per correlation (model): the R2C pass over the template rows, the
- * fused column pass (the kept spectrum shared by the batch), the C2R pass with the
- * statistics read and written once per call. */
+ * fused column pass (the kept spectrum read once per group of signals), the C2R pass with
+ * the statistics read and written once per call. */
 static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double H = (double)c->height, W = (double)c->width, h = (double)c->template_size;
   double w = h, B = (double)c->batch, P = (double)(c->width / 2 + 1);
@@ -779,7 +780,8 @@ static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
   double mid = variants[v].intermediate == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
   double r2c = h * w * 4 + h * P * 8;
-  double columns = h * P * 8 + H * P * spectrum / B + Ho * P * mid;
+  double columns =
+      h * P * 8 + H * P * spectrum / (double)zipfft__corr_signal_group(c->batch) + Ho * P * mid;
   double c2r = Ho * P * mid + 2.0 * 24.0 * Ho * Wo / B;
   return r2c + columns + c2r;
 }
@@ -963,7 +965,8 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
           "cases)\n"
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel\n"
           "- MB/corr: zipfft's modelled traffic per correlation (R2C pass, fused column pass "
-          "with the spectrum shared by the batch, C2R pass with the statistics once per call)\n"
+          "with the spectrum read once per group of up to 16 signals, C2R pass with the statistics "
+          "once per call)\n"
           "- Check (%s): %s\n\n",
           WINDOWS, CALLS_PER_WINDOW, WARMUP_CALLS, ctx->check_problem,
           check_verdicts[ctx->check_state]);

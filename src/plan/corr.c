@@ -197,11 +197,23 @@ static void counts_of(const zipfft__corr_problem *p, const corr_arrays *a, int k
     counts[x] = x < k ? (inverse ? p->out[x] : p->signal[x]) : a->mid_shape[x];
 }
 
+int64_t zipfft__corr_signal_group(int64_t signals) {
+  const char *env = getenv("ZIPFFT_FUSED_SIGNAL_GROUP");
+  if (env && *env) {
+    int64_t g = atoll(env);
+    return g > 0 && g < signals && signals % g == 0 ? g : signals;
+  }
+  for (int64_t g = 16; g >= 8 && signals > 16; g--)
+    if (signals % g == 0) return g;
+  return signals;
+}
+
 /* Orders the fused kernel's transforms so that the signals of one tile of F adjacent
  * columns (F its transforms per block) run one after another: the kept spectrum's tile is
  * then read from memory once and from the L2 cache by the other signals, instead of the
  * whole spectrum (larger than the L2 cache at 4096x4096) once per signal. The batch digits
- * [signal, outer axes..., column] become [outer axes..., tile, signal, column in tile];
+ * [signal, outer axes..., column] become [outer axes..., tile, signal, column in tile],
+ * or with signals in groups [group, tile, signal in group, column in tile] (rank 2);
  * the last tile's columns beyond the row run on the row's padding, never read back. The
  * kernel then always runs the plan's whole batch of signals. */
 static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *out, int i) {
@@ -219,10 +231,14 @@ static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *ou
     t.batch_in_strides[d] = t.batch_out_strides[d] = s->batch_in_strides[x];
     t.batch_aux_strides[d] = s->batch_aux_strides[x];
   }
-  const int64_t digits[3][4] = {{tiles, f, f, f},
-                                {signals, s->batch_in_strides[0], s->batch_out_strides[0], 0},
+  int digit_free = s->batch_dims + 2 <= ZIPFFT__MAX_BATCH_DIMS;
+  int64_t group = digit_free ? zipfft__corr_signal_group(signals) : signals;
+  const int64_t in0 = s->batch_in_strides[0], out0 = s->batch_out_strides[0];
+  const int64_t digits[4][4] = {{signals / group, in0 * group, out0 * group, 0},
+                                {tiles, f, f, f},
+                                {group, in0, out0, 0},
                                 {f, 1, 1, 1}};
-  for (int x = 0; x < 3; x++, d++) {
+  for (int x = group == signals; x < 4; x++, d++) {
     t.batch_counts[d] = digits[x][0];
     t.batch_in_strides[d] = digits[x][1];
     t.batch_out_strides[d] = digits[x][2];

@@ -32,6 +32,16 @@ void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengt
  * 128-byte boundary (columns read as aligned segments). */
 int64_t zipfft__corr_pitch(const zipfft__corr_problem *p);
 
+/* Signals per group in the fused kernel's order (rank 2; plan/corr.c): each group runs tile
+ * by tile and reads the kept spectrum once. Above 16 signals the largest divisor of the
+ * count from 16 down to 8, else all of them; ZIPFFT_FUSED_SIGNAL_GROUP (tuning) sets it (0
+ * or a non-divisor: all). Measured on an H100 (2DTM 4096x4096/512): batch 32 10,369 ->
+ * 10,874 corr/s in groups of 16 (10,804 in groups of 8); batch 16 in groups of 8 lost
+ * 1.2%, in groups of 4 4.5%. Fewer signals then write at once (fewer distinct pages of the
+ * intermediate array: a likely cause, not measured);
+ * docs/perf/2026-11-26-h100-2dtm-kernel-times.md. */
+int64_t zipfft__corr_signal_group(int64_t signals);
+
 /* Fills the decomposition of a correlation problem (a zipfft__decompose_fn): rank 1, one
  * fused kernel; ranks 2-3, the padded R2C pass, forward C2C passes, the fused kernel along
  * the first axis, inverse C2C passes and the cropped C2R pass through the intermediate
