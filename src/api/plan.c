@@ -208,22 +208,32 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
  * +3.1%; 16 to 25 blocks (fp32 64 to 1024) -6% to -1.4% and -1.6% to +0.8%. A whole wave
  * ahead (k = resident), the prefetched lines were evicted before use and DRAM read the
  * input twice (fp32 16384 -12%). On an H100, with a quarter for 1 block and an eighth for
- * 2 to 12, gains reach 11% (fp64 7680) and losses 2.6% (fp64 7681, Rader). */
+ * 2 to 12, gains reach 11% (fp64 7680) and losses 2.6% (fp64 7681, Rader). A device of slow
+ * memory (zipfft__slow_memory: the H100, whose 25 GB/s per multiprocessor need fewer bytes
+ * in flight than the H200's 37) takes an eighth for 1 to 3 blocks as well: H100, % of the
+ * copy bandwidth, a quarter -> an eighth: fp32 16384 96.5 -> 98.5, 7680 95.1 -> 96.7, R2C
+ * 16384 94.9 -> 96.0, 8192 97.1 -> 99.4 and no fp32 row lower; but the 2DTM fused kernel
+ * (1 block) 1% slower, so fused kernels keep a quarter
+ * (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
 static const struct {
-  int64_t blocks_per_multiprocessor, eighths;
-} prefetch_distances[] = {{3, 2}, {12, 1}, {INT64_MAX, 0}};
+  int64_t blocks_per_multiprocessor, eighths, eighths_slow_memory;
+} prefetch_distances[] = {{3, 2, 1}, {12, 1, 1}, {INT64_MAX, 0, 0}};
 
 /* Eighths of the resident blocks a kernel prefetches ahead: ZIPFFT_PREFETCH_AHEAD (tuning;
  * 0: off) when set, which also applies it on the CPU, where the prefetch does nothing (for
- * the tests); else on CUDA the table above, and none on the CPU. */
-static int64_t prefetch_eighths(zipfft_plan p, int64_t resident) {
+ * the tests); else on CUDA the table above (by the device's memory and whether the kernel
+ * is a fused correlation kernel), and none on the CPU. */
+static int64_t prefetch_eighths(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident) {
   const char *env = getenv("ZIPFFT_PREFETCH_AHEAD");
   if (env && *env) return atoi(env);
   if (p->backend_kind != ZIPFFT_BACKEND_CUDA) return 0;
   int64_t per_multiprocessor = resident / p->backend->ops->multiprocessors(p->backend);
   size_t i = 0;
   while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
-  return prefetch_distances[i].eighths;
+  zipfft__target target = target_of(p->backend);
+  int fused = s->fused != ZIPFFT__FUSED_NONE;
+  return zipfft__slow_memory(&target) && !fused ? prefetch_distances[i].eighths_slow_memory
+                                                : prefetch_distances[i].eighths;
 }
 
 /* Compiles a kernel that zipfft__can_prefetch_ahead allows again so that each block, as it
@@ -234,7 +244,7 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   int64_t resident =
       ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec),
                            zipfft__c2c_shared_bytes(&pk->spec));
-  int64_t eighths = prefetch_eighths(p, resident);
+  int64_t eighths = prefetch_eighths(p, &pk->spec, resident);
   if (eighths <= 0) return ZIPFFT_SUCCESS;
   int64_t blocks = eighths * resident / 8;
   zipfft__kernel_spec ahead = pk->spec;

@@ -213,17 +213,6 @@ enum {
   pair_max_bytes = 8 << 20
 };
 
-/* Pair kernels are bound by their members' work on the multiprocessors, separate kernels by
- * DRAM, so pairs pay on devices of little memory bandwidth per multiprocessor. Measured, %
- * of copy bandwidth, separate -> pair (group sizes as above):
- * - H100 SXM (peak 3.35 TB/s, 25 GB/s per multiprocessor): fp32 65536 49.0 -> 60.1, fp32
- *   2^20 44.2 -> 47.3, fp32 2^24 30.9 -> 34.9, fp64 65536 49.5 -> 57.1;
- * - H200 (4.9 TB/s, 37 GB/s per multiprocessor): fp32 65536 47.9 -> 48.8, fp32 2^20 39.2
- *   -> 35.9, fp32 2^24 28.8 -> 29.5, fp64 65536 48.8 -> 45.8, fp64 2^18 44.3 -> 39.3.
- * So by default only devices below 30 GB/s per multiprocessor (or of unknown bandwidth)
- * pair. */
-static const uint64_t pair_max_bandwidth_per_multiprocessor = 30000000000u;
-
 /* The pair of the last two kernels of a split, its groups in transforms of each kernel
  * (0 when they cannot pair). In two, a group is one transform (N1 columns, N0 rows). In
  * three, the row kernel's blocks take kl neighbouring k0 (its transposed stores need
@@ -259,7 +248,17 @@ static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft
   return zipfft__pair_check(p) == NULL;
 }
 
-/* Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
+/* Pair kernels are bound by their members' work on the multiprocessors, separate kernels by
+ * DRAM, so pairs pay on devices of little memory bandwidth per multiprocessor. Measured, %
+ * of copy bandwidth, separate -> pair (group sizes as above):
+ * - H100 SXM (peak 3.35 TB/s, 25 GB/s per multiprocessor): fp32 65536 49.0 -> 60.1, fp32
+ *   2^20 44.2 -> 47.3, fp32 2^24 30.9 -> 34.9, fp64 65536 49.5 -> 57.1;
+ * - H200 (4.9 TB/s, 37 GB/s per multiprocessor): fp32 65536 47.9 -> 48.8, fp32 2^20 39.2
+ *   -> 35.9, fp32 2^24 28.8 -> 29.5, fp64 65536 48.8 -> 45.8, fp64 2^18 44.3 -> 39.3.
+ * So by default only devices of slow memory (zipfft__slow_memory: below 30 GB/s per
+ * multiprocessor, or of unknown bandwidth) pair.
+ *
+ * Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
  * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
  * whatever the device and size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first user data
  * whatever the size); twiddles are not staged. The counters follow the workspace. fp32
@@ -276,8 +275,7 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipff
   int64_t bytes = p.first_group * p.first.n *
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
-  int slow_memory = t->bandwidth_per_multiprocessor == 0 ||
-                    t->bandwidth_per_multiprocessor < pair_max_bandwidth_per_multiprocessor;
+  int slow_memory = zipfft__slow_memory(t);
   int wanted =
       env && *env ? atoi(env) != 0
                   : slow_memory && (bytes <= pair_plain_max_bytes ||

@@ -33,6 +33,11 @@ uint64_t zipfft__bytes_aligned(uint64_t a) {
   return a > UINT64_MAX - (align - 1) ? UINT64_MAX : (a + align - 1) / align * align;
 }
 
+int zipfft__slow_memory(const zipfft__target *t) {
+  enum { slow_below = 30000000000u };
+  return t->bandwidth_per_multiprocessor == 0 || t->bandwidth_per_multiprocessor < slow_below;
+}
+
 void zipfft__reserve_intermediate(zipfft__decomposition *dec, uint64_t bytes) {
   if (bytes == 0) return;
   dec->intermediate_offset = zipfft__bytes_aligned(dec->workspace_bytes);

@@ -69,6 +69,11 @@ typedef struct zipfft__target {
   uint64_t bandwidth_per_multiprocessor;
 } zipfft__target;
 
+/* 1 when the target has little memory bandwidth per multiprocessor (below 30 GB/s, or
+ * unknown): an H100 SXM (25 GB/s), not an H200 (37 GB/s). Pair kernels pay there
+ * (plan/fourstep.c), and blocks prefetch less far ahead (api/plan.c). */
+int zipfft__slow_memory(const zipfft__target *t);
+
 typedef struct zipfft__strategy {
   const char *name;
   /* 1 when the strategy can plan the description on the target. */
