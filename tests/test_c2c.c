@@ -482,10 +482,13 @@ static void run_quick_lengths(void) {
                  /* four-step whose first (column) kernel is a Rader length: 73 x 137 */
                  {10001, BOTH},
                  /* Bluestein's padded length beyond one kernel; 524309 pads to 1049760,
-                  * so its filter goes through the host in two chunks */
+                  * so its filter goes through the host in two chunks; above 2^20 points
+                  * (1048583) the filter's source does too, each chunk uploaded again
+                  * reversed as its mirror */
                  {20023, F32},
                  {8219, F64},
-                 {524309, F32}};
+                 {524309, F32},
+                 {1048583, F64}};
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
       if (!(lengths[i].precs & (1 << p))) continue;

@@ -32,14 +32,33 @@ static int64_t chunk_length(int64_t n, int64_t first) {
   return n - first < filter_chunk ? n - first : filter_chunk;
 }
 
-/* Fills the backend buffer with the filter's source sequence, chunk by chunk. */
+/* Reverses the order of count complex doubles in place. */
+static void reverse_complex(double *x, int64_t count) {
+  for (int64_t i = 0, j = count - 1; i < j; i++, j--)
+    for (int part = 0; part < 2; part++) {
+      double t = x[2 * i + part];
+      x[2 * i + part] = x[2 * j + part];
+      x[2 * j + part] = t;
+    }
+}
+
+/* Fills the backend buffer with the filter's source sequence x (n entries): x[m] = x[n-m]
+ * for m < big, zero between. The entries below big are computed chunk by chunk, each
+ * chunk uploaded twice (the second time reversed, to n - m: one chirp per two entries),
+ * and the zeros are set on the backend. */
 static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend *b, char *buffer,
                                    double *chunk) {
-  zipfft_status st = ZIPFFT_SUCCESS;
-  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
-    int64_t count = chunk_length(s->n, first);
-    zipfft__bluestein_filter_source(s->bluestein_n, s->n, s->sign, first, count, chunk);
+  int64_t big = s->bluestein_n, n = s->n, zeros = n - 2 * big + 1;
+  zipfft_status st =
+      zeros > 0 ? b->ops->zero(b, buffer + big * 16, (size_t)zeros * 16) : ZIPFFT_SUCCESS;
+  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < big; first += filter_chunk) {
+    int64_t count = chunk_length(big, first), end = first + count;
+    zipfft__bluestein_filter_source(big, n, s->sign, first, count, chunk);
     st = b->ops->upload(b, buffer + first * 16, chunk, (size_t)count * 16);
+    int skip = first == 0; /* x[0] has no mirror */
+    reverse_complex(chunk, count);
+    if (st == ZIPFFT_SUCCESS && count > skip)
+      st = b->ops->upload(b, buffer + (n - end + 1) * 16, chunk, (size_t)(count - skip) * 16);
   }
   return st;
 }

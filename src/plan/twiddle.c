@@ -182,7 +182,9 @@ static void chirp(int64_t big, int64_t e, int sign, long double *re, long double
  * (fp32 near 2^27 on an H200 host: 60 s on one thread, 8 s on 16). */
 enum { min_entries_per_thread = 1 << 16 };
 
-/* The chirp part of a kernel's table, entries [first, end) (zipfft__range_body). */
+/* The chirp part of a kernel's table, entries [first, end) of its first half and their
+ * mirrors (zipfft__range_body). Since (N - e)^2 = e^2 + N^2 - 2Ne, c_(N-e) = (-1)^N c_e:
+ * each sine and cosine serves two entries. */
 typedef struct chirp_fill {
   const zipfft__kernel_spec *s;
   void *table;
@@ -190,17 +192,20 @@ typedef struct chirp_fill {
 
 static void put_chirp_range(void *context, int64_t first, int64_t end) {
   const chirp_fill *f = context;
-  int64_t base = zipfft__table_layout_of(f->s).chirp;
+  int64_t base = zipfft__table_layout_of(f->s).chirp, big = f->s->bluestein_n;
+  long double mirror_sign = big % 2 ? -1 : 1;
   for (int64_t e = first; e < end; e++) {
     long double c, sn;
-    chirp(f->s->bluestein_n, e, f->s->sign, &c, &sn);
+    chirp(big, e, f->s->sign, &c, &sn);
     put(f->table, base + e, f->s->precision, c, sn);
+    if (e > 0 && big - e != e)
+      put(f->table, base + big - e, f->s->precision, mirror_sign * c, mirror_sign * sn);
   }
 }
 
 static void put_chirp(const zipfft__kernel_spec *s, void *table) {
   chirp_fill fill = {s, table};
-  zipfft__host_parallel_for(s->bluestein_n, min_entries_per_thread, put_chirp_range, &fill);
+  zipfft__host_parallel_for(s->bluestein_n / 2 + 1, min_entries_per_thread, put_chirp_range, &fill);
 }
 
 typedef void (*complex_writer)(void *b, int64_t i, long double re, long double im);
