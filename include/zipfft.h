@@ -314,14 +314,20 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
 /* 2DTM statistics. The plan holds per output position the maximum over every signal
  * accumulated, the index of the signal that gave it (the lowest index on ties; at ranks 2
  * and 3 the last kernel transforms two signals as one complex transform, so identical
- * signals agree to rounding and need not tie), and the sum and sum of squares (in fp32
- * within one call, over at most batch values, and in double across calls: relative error
- * 4e-8 after 10^7 signals; the variance is taken as E[x^2] - mean^2, so maps whose mean is
- * far above their deviation lose accuracy). A NaN or infinity in a signal reaches every
- * output of its transform, and at ranks 2 and 3 those of the signal paired with it
- * (signals 2k and 2k + 1 of a call): the maxima skip NaN outputs, and the sums, so the
- * mean, standard deviation and z-score, are not finite at any position until the next
- * reset.
+ * signals agree to rounding and need not tie), and the sum of squares (in fp32 within one
+ * call, over at most batch values, and in double across calls). The sum of the outputs is
+ * not kept per position: the correlation is linear, so it is the output of the signals'
+ * running sum (kept in double on the device, in fp32 within one call), which finalisation
+ * transforms once as their mean signal times their number, with the filter they were
+ * accumulated under (set_filter folds the sums of the signals so far first). The mean thus
+ * has the plan's own accuracy: relative error 8e-8 after 10^7 signals (fp32); with a 16-bit
+ * intermediate it differs from the mean of the outputs by up to about 1.5 units of the
+ * intermediate's rounding of the largest output. The variance is taken as E[x^2] - mean^2,
+ * so maps whose mean is far above their deviation lose accuracy. A NaN or infinity in a
+ * signal reaches every output of its transform, and at ranks 2 and 3 those of the signal
+ * paired with it (signals 2k and 2k + 1 of a call): the maxima skip NaN outputs, and the
+ * sums, so the mean, standard deviation and z-score, are not finite at any position until
+ * the next reset.
  * zipfft_corr_stats_reset clears them (allocating them on the first call; it waits for
  * all the device's work first); zipfft_corr_accumulate correlates count signals,
  * numbered first_index, first_index + 1, ..., and folds their outputs into the
@@ -336,8 +342,10 @@ zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t
 /* Waits for all the device's work and writes host arrays of the output size (any may be
  * NULL): the maximum, its signal index (-1 where nothing was accumulated), the mean and
  * standard deviation over every signal accumulated since the reset, and the z-score
- * (max - mean) / stddev (0 where stddev is 0, NaN where the sums are). Computed in double
- * on the host. */
+ * (max - mean) / stddev (0 where stddev is 0, NaN where the sums are). Runs the plan once
+ * (one signal, the mean of those accumulated since the last filter change) for the sums,
+ * then computes the maps in double on the host. Leaves the statistics as they were: more
+ * signals may be accumulated and finalised again. */
 zipfft_status zipfft_corr_finalize(zipfft_corr c, float *max, int32_t *index, float *mean,
                                    float *stddev, float *zscore);
 /* The backend the plan runs on. */

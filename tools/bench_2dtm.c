@@ -770,20 +770,23 @@ static void print_check(const tdm_context *ctx, const tdm_row *row) {
  * One case.
  * ------------------------------------------------------------------------------------------ */
 
-/* Bytes zipfft moves per correlation (model): the R2C pass over the template rows, the
- * fused column pass (the kept spectrum read once per group of signals), the C2R pass with
- * the statistics read and written once per call. */
+/* Bytes zipfft moves per correlation (model): the signal-sum kernel (the templates read,
+ * their double running sum read and written once per call), the R2C pass over the template
+ * rows, the fused column pass (the kept spectrum read once per group of signals), the C2R
+ * pass with the statistics (float maximum, int32 index, double sum of squares) read and
+ * written once per call. */
 static double zipfft_bytes_per_corr(const tdm_case *c, int v) {
   double H = (double)c->height, W = (double)c->width, h = (double)c->template_size;
   double w = h, B = (double)c->batch, P = (double)(c->width / 2 + 1);
   double Ho = H - h + 1, Wo = W - w + 1;
   double spectrum = variants[v].spectrum == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
   double mid = variants[v].intermediate == ZIPFFT_STORAGE_DEFAULT ? 8 : 4;
+  double signal_sum = h * w * 4 + 2.0 * 8.0 * h * w / B;
   double r2c = h * w * 4 + h * P * 8;
   double columns =
       h * P * 8 + H * P * spectrum / (double)zipfft__corr_signal_group(c->batch) + Ho * P * mid;
-  double c2r = Ho * P * mid + 2.0 * 24.0 * Ho * Wo / B;
-  return r2c + columns + c2r;
+  double c2r = Ho * P * mid + 2.0 * 16.0 * Ho * Wo / B;
+  return signal_sum + r2c + columns + c2r;
 }
 
 /* Writes the case's label, "WxH/t" (image width x height, template size). */

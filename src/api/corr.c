@@ -163,6 +163,7 @@ zipfft_status zipfft_corr_destroy(zipfft_corr c) {
   if (!c) return ZIPFFT_SUCCESS;
   if (c->spectrum) c->backend->ops->free(c->backend, c->spectrum);
   if (c->stats) c->backend->ops->free(c->backend, c->stats);
+  free(c->folded_sums);
   zipfft_plan_destroy(c->plan);
   free(c);
   zipfft__clear_error();

@@ -149,6 +149,7 @@ zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter) {
                         c ? "filter" : "c");
   double *half = NULL;
   zipfft_status s = filter_spectrum(c, filter, &half);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__corr_fold_sums(c); /* with the filter being replaced */
   if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
   free(half);
   if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
@@ -170,6 +171,7 @@ zipfft_status zipfft_corr_set_filter_spectrum(zipfft_corr c, const void *spectru
                   : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
                                  "host copies of a spectrum of %lld values", (long long)halves);
   for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < 2 * halves; i++) half[i] = real_at(p, raw, i);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__corr_fold_sums(c); /* with the spectrum being replaced */
   if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
   free(raw);
   free(half);

@@ -591,13 +591,11 @@ zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run) {
   const zipfft__decomposition *dec = &p->decomposition;
   void *second = p->workspace ? (char *)p->workspace + dec->second_workspace_offset : NULL;
   void *mid = p->workspace ? (char *)p->workspace + dec->intermediate_offset : NULL;
-  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)run->in, run->out, p->workspace,
-                                       second,          mid,      run->stats};
+  void *arrays[ZIPFFT__ARRAY_COUNT] = {(void *)run->in, run->out,       p->workspace, second, mid,
+                                       run->stats,      run->signal_sum};
+  const zipfft__run_on skipped = run->statistics ? ZIPFFT__RUN_OUTPUTS : ZIPFFT__RUN_STATISTICS;
   for (int i = 0; i < dec->kernel_count; i++) {
-    /* Of the last two kernels of a plan with statistics, the one the run asks for. */
-    if (dec->has_statistics && i >= dec->kernel_count - 2 &&
-        (i == dec->kernel_count - 1) != run->statistics)
-      continue;
+    if (dec->runs_on[i] == skipped) continue;
     if (p->pair_handle && i == dec->pair_first && run->count == p->desc.batch) {
       zipfft_status s = launch_pair(p, arrays, run);
       if (s != ZIPFFT_SUCCESS) return s;
@@ -613,7 +611,8 @@ zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run) {
 zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream) {
   zipfft_status s = check_execute_args(p, in, out, stream);
   if (s != ZIPFFT_SUCCESS) return s;
-  zipfft__run run = {in, out ? out : (void *)in, NULL, NULL, p->desc.batch, 0, 0, stream};
+  zipfft__run run = {
+      .in = in, .out = out ? out : (void *)in, .count = p->desc.batch, .stream = stream};
   s = zipfft__plan_run(p, &run);
   if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
   return s;

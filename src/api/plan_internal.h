@@ -22,14 +22,15 @@ int zipfft__plan_kernel_count(zipfft_plan p);
 zipfft_status zipfft__plan_sources(zipfft_plan p, int cuda, char **text);
 
 /* One execution of a plan's kernels: the arrays, and for correlation plans the kept
- * spectrum, the statistics arrays, the signals of this call (count <= the plan's batch),
- * the index of the first (statistics) and whether the statistics kernel runs instead of
- * the kernel that stores outputs. */
+ * spectrum, the statistics arrays and the signals' running sum, the signals of this call
+ * (count <= the plan's batch), the index of the first (statistics) and whether the run
+ * folds into the statistics (the kernels of RUN_STATISTICS) or stores outputs (those of
+ * RUN_OUTPUTS). */
 typedef struct zipfft__run {
   const void *in;
   void *out;
   const void *spectrum;
-  void *stats;
+  void *stats, *signal_sum;
   int64_t count, first_index;
   int statistics;
   void *stream;

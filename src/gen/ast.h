@@ -173,7 +173,7 @@ typedef struct zipfft__kernel_ast {
   const zipfft__var *shared; /* NULL when the kernel uses no shared memory */
   unsigned block_threads;
   size_t shared_bytes;
-  int uses_statistics; /* calls zstats_merge (the emitters print its prelude) */
+  int uses_statistics; /* calls zstats_merge4 or zsum_add (the emitters print their prelude) */
   int uses_prefetch;   /* calls zprefetch (the emitters print it) */
   int uses_pair;       /* calls the pair kernel's zpair_* functions (their prelude) */
   int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */

@@ -1,5 +1,6 @@
 /* build_pointwise.c - the body of a pointwise kernel: the gathers, filter multiply and
- * scatters that move an axis too long for one kernel through the plan's workspace. */
+ * scatters that move an axis too long for one kernel through the plan's workspace, and a
+ * correlation plan's signal sum. */
 #include "gen/build_context.h"
 #include "plan/twiddle.h"
 
@@ -59,6 +60,26 @@ static void emit_split_at(zipfft__stockham_build *c, zipfft__block *blk, const z
   zipfft__emit_split_pair(c, blk, out, e, a, z, NULL);
 }
 
+/* SIGNAL_SUM at position e: the run's signals' reals e summed (loop_in_stride apart), and
+ * the sum added to double e of the output. */
+static void emit_signal_sum_at(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *e,
+                               zipfft__access access) {
+  const zipfft__var *sum = zipfft__var_new(c->a, "sum", ZIPFFT__T_REAL);
+  const zipfft__var *signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
+  zipfft__s_decl(c->a, blk, sum, zipfft__e_real(c->a, 0));
+  zipfft__block *loop = &zipfft__s_for(c->a, blk, signal, var(c, c->loop_count))->u.for_.body;
+  const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+                               bin(c, ZIPFFT__OP_MUL, var(c, signal),
+                                   zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride)));
+  const zipfft__var *x = zipfft__var_new(c->a, "x", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, loop, x, NULL);
+  zipfft__s_load_real(c->a, loop, x, c->in, at, access, c->s->in_storage);
+  zipfft__s_assign(c->a, loop, sum, bin(c, ZIPFFT__OP_ADD, var(c, sum), var(c, x)));
+  const zipfft__expr *args[] = {var(c, c->out), zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+                                var(c, sum)};
+  zipfft__s_call(c->a, blk, "zsum_add", 3, args);
+}
+
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *s = c->s;
   zipfft__s_comment(c->a, body, "pointwise: one chunk of one row per block");
@@ -85,6 +106,8 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
         emit_merge_at(c, inside, in, out, e); /* branches on the alignment itself */
       else if (s->pointwise == ZIPFFT__PW_SPLIT)
         emit_split_at(c, inside, in, out, e);
+      else if (s->pointwise == ZIPFFT__PW_SIGNAL_SUM)
+        emit_signal_sum_at(c, inside, e, access_of_branch[v]);
       else
         emit_position(c, inside, in, out, e, access_of_branch[v]);
     }

@@ -1,14 +1,17 @@
 /* build_statistics.c - the 2DTM statistics epilogue of a C2R kernel: every signal's outputs
- * folded into per-thread maxima, signal indices and sums inside the loop over the signals,
- * then merged into the statistics arrays. */
+ * folded into per-thread maxima, signal indices and sums of squares inside the loop over the
+ * signals, then merged into the statistics arrays; and the signal-sum kernel from which
+ * finalisation correlates the mean. */
 #include "gen/build_context.h"
 
 /* The statistics of a thread: for each slot (butterfly b, radix index r of the last pass)
  * and each real it holds (2 for C2R_HALF), the maximum and the loop index of the signal
- * that gave it in registers, the sum and the sum of squares as one complex value in
- * shared memory after the transforms' exchange area (element shared_base + i * threads +
- * thread: neighbouring threads on neighbouring elements). Keeping the sums out of the
- * registers lets more blocks share a multiprocessor. */
+ * that gave it in registers, the sum of squares in shared memory after the transforms'
+ * exchange area (real 2 * shared_base + i * threads + thread: neighbouring threads on
+ * neighbouring reals). Keeping the sums out of the registers lets more blocks share a
+ * multiprocessor. The outputs' plain sums are not kept: by linearity they are the
+ * correlation of the signals' sum (the signal-sum kernel below), which finalisation
+ * computes once. */
 struct zipfft__stats_regs {
   int count;
   const zipfft__var **max, **index;
@@ -21,10 +24,19 @@ static const zipfft__expr *stats_pixel(zipfft__stockham_build *c, const zipfft__
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, 2)), i32(c, p));
 }
 
-/* Shared-memory element of the sums of the thread's real i. */
-static const zipfft__expr *stats_sums_at(zipfft__stockham_build *c, int i) {
-  int64_t first = c->stats->shared_base + (int64_t)i * zipfft__c2c_block_threads(c->s);
+/* Shared-memory real of the sum of squares of the thread's real i. */
+static const zipfft__expr *stats_squares_at(zipfft__stockham_build *c, int i) {
+  int64_t first = 2 * c->stats->shared_base + (int64_t)i * zipfft__c2c_block_threads(c->s);
   return bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
+}
+
+/* Loads the sum of squares of the thread's real i. */
+static const zipfft__expr *load_squares(zipfft__stockham_build *c, zipfft__block *blk, int i) {
+  const zipfft__var *v = zipfft__var_new(c->a, "sq", ZIPFFT__T_REAL);
+  zipfft__s_decl(c->a, blk, v, NULL);
+  zipfft__s_load_real(c->a, blk, v, c->smem, stats_squares_at(c, i), ZIPFFT__ACCESS_VECTOR,
+                      ZIPFFT_STORAGE_DEFAULT);
+  return var(c, v);
 }
 
 /* The loop index of signal `which` as the statistics keep it (I32). */
@@ -44,15 +56,12 @@ static void raise_maximum(zipfft__stockham_build *c, zipfft__block *blk, int i,
   zipfft__s_assign(c->a, g, st->index[i], index);
 }
 
-/* Adds sum and squares to statistic i's running sums in shared memory. */
-static void add_to_sums(zipfft__stockham_build *c, zipfft__block *blk, int i,
-                        const zipfft__expr *sum, const zipfft__expr *squares) {
-  const zipfft__expr *at = let(c, blk, "sa", stats_sums_at(c, i));
-  zipfft__cval sums =
-      zipfft__load_value(c, blk, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-  zipfft__s_store_complex(c->a, blk, c->smem, at, bin(c, ZIPFFT__OP_ADD, sums.re, sum),
-                          bin(c, ZIPFFT__OP_ADD, sums.im, squares), ZIPFFT__ACCESS_VECTOR,
-                          ZIPFFT_STORAGE_DEFAULT);
+/* Adds squares to statistic i's running sum of squares in shared memory. */
+static void add_to_squares(zipfft__stockham_build *c, zipfft__block *blk, int i,
+                           const zipfft__expr *squares) {
+  const zipfft__expr *sum = bin(c, ZIPFFT__OP_ADD, load_squares(c, blk, i), squares);
+  zipfft__s_store_real(c->a, blk, c->smem, stats_squares_at(c, i), sum, ZIPFFT__ACCESS_VECTOR,
+                       ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* signal_pairs: folds output element e (slot i) of both signals, a's value (the real part)
@@ -66,8 +75,8 @@ static void emit_pair_stats_update(zipfft__stockham_build *c, zipfft__block *g, 
       let(c, in, "v", zipfft__e_select(c->a, present, y.im, zipfft__e_real(c->a, 0)));
   raise_maximum(c, in, i, NULL, va, signal_index(c, 0));
   raise_maximum(c, in, i, present, vb, signal_index(c, 1));
-  add_to_sums(
-      c, in, i, bin(c, ZIPFFT__OP_ADD, va, vb),
+  add_to_squares(
+      c, in, i,
       bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, va, va), bin(c, ZIPFFT__OP_MUL, vb, vb)));
 }
 
@@ -82,7 +91,7 @@ void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int 
     zipfft__block *in = zipfft__open_within(c, g, stats_pixel(c, e, p), c->s->store_extent);
     const zipfft__expr *v = let(c, in, "v", p ? y.im : y.re);
     raise_maximum(c, in, i, NULL, v, signal_index(c, 0));
-    add_to_sums(c, in, i, v, bin(c, ZIPFFT__OP_MUL, v, v));
+    add_to_squares(c, in, i, bin(c, ZIPFFT__OP_MUL, v, v));
   }
 }
 
@@ -184,8 +193,8 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
     st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
     zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
     zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
-    zipfft__s_store_complex(c->a, body, c->smem, stats_sums_at(c, i), zipfft__e_real(c->a, 0),
-                            zipfft__e_real(c->a, 0), ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_store_real(c->a, body, c->smem, stats_squares_at(c, i), zipfft__e_real(c->a, 0),
+                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   const zipfft__expr *iterations = var(c, c->loop_count);
@@ -199,9 +208,9 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
 }
 
 /* One output real's share of a statistics merge: its element in the arrays, whether it is
- * stored at all (I32), and its maximum, absolute signal index and sums. */
+ * stored at all (I32), and its maximum, absolute signal index and sum of squares. */
 typedef struct stats_pixel_args {
-  const zipfft__expr *at, *ok, *max, *index, *sum, *sumsq;
+  const zipfft__expr *at, *ok, *max, *index, *sumsq;
 } stats_pixel_args;
 
 /* The merge arguments of real i (slot slot, real p of it) of butterfly j. */
@@ -216,35 +225,28 @@ static stats_pixel_args stats_args_of(zipfft__stockham_build *c, zipfft__block *
     ok = ok ? bin(c, ZIPFFT__OP_AND, ok, within) : within;
   }
   const zipfft__expr *index = zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, st->index[i]));
-  zipfft__cval sums = zipfft__load_value(c, blk, c->smem, stats_sums_at(c, i),
-                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   return (stats_pixel_args){
       zipfft__global_offset(c, base, pixel, c->s->out_stride),
-      ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1),
-      var(c, st->max[i]),
+      ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1), var(c, st->max[i]),
       zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
                        zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
                        bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
-      sums.re,
-      sums.im};
+      load_squares(c, blk, i)};
 }
 
 /* Calls zstats_merge4 for up to four pixels (the missing ones skipped). */
 static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
                             const stats_pixel_args *px, int count) {
-  enum { per_pixel = 6 };
+  enum { per_pixel = 5 };
   const zipfft__expr *args[2 + 4 * per_pixel];
   args[0] = var(c, c->out);
   args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
-  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0),
-                                 i32(c, 0),
-                                 zipfft__e_real(c->a, 0),
-                                 zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
-                                 zipfft__e_real(c->a, 0),
+  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0), i32(c, 0),
+                                 zipfft__e_real(c->a, 0), zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
                                  zipfft__e_real(c->a, 0)};
   for (int k = 0; k < 4; k++) {
     const stats_pixel_args *a = k < count ? &px[k] : &none;
-    const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sum, a->sumsq};
+    const zipfft__expr *values[per_pixel] = {a->at, a->ok, a->max, a->index, a->sumsq};
     for (int v = 0; v < per_pixel; v++) args[2 + k * per_pixel + v] = values[v];
   }
   zipfft__s_call(c->a, blk, "zstats_merge4", 2 + 4 * per_pixel, args);

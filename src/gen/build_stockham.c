@@ -850,7 +850,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return s->pass_count == 0 && s->threads_per_fft == ZIPFFT__POINTWISE_THREADS &&
                    s->ffts_per_block == 1 && s->batch_dims >= 2 &&
                    s->batch_dims <= ZIPFFT__MAX_BATCH_DIMS && s->pointwise_range > 0 &&
-                   s->pointwise_range <= s->n
+                   s->pointwise_range <= s->n &&
+                   (s->pointwise != ZIPFFT__PW_SIGNAL_SUM ||
+                    (s->loop_in_stride == s->pointwise_range && s->kind == ZIPFFT__KIND_R2R))
                ? NULL
                : "bad pointwise kernel";
   if (s->pass_count < 1 || s->pass_count > ZIPFFT__MAX_PASSES) return "bad pass count";
@@ -1002,6 +1004,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
                 spec->pointwise != ZIPFFT__PW_FILTER;
   if (spec->pointwise != ZIPFFT__PW_NONE) {
     zipfft__emit_pointwise(&c, &k->body);
+    k->uses_statistics = spec->pointwise == ZIPFFT__PW_SIGNAL_SUM; /* zsum_add */
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   zipfft__block *body = &k->body;

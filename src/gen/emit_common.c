@@ -145,8 +145,9 @@ static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int sto
                            const zipfft__var *ptr, zipfft__access access, zipfft_storage storage,
                            int real) {
   if (ptr->type == ZIPFFT__T_SHARED)
-    zipfft__sb_printf(sb, "%s(%s%s, ", store ? d->shared_store : d->shared_load,
-                      store ? d->shared_store_cast : d->shared_load_cast, ptr->name);
+    zipfft__sb_printf(sb, "%s%s(%s%s, ", store ? d->shared_store : d->shared_load,
+                      real ? "_real" : "", store ? d->shared_store_cast : d->shared_load_cast,
+                      ptr->name);
   else if (storage == ZIPFFT__STORAGE_CALLBACK) /* the user's function, with its pointer */
     zipfft__sb_printf(sb, "z%s%s_cb(%s, %s, ", store ? "store" : "load", real ? "_real" : "",
                       store ? "store_user" : "load_user", ptr->name);
@@ -285,29 +286,29 @@ void zipfft__emit_for_open(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_
 }
 
 /* The statistics merge: folds four output reals' maxima (each with its signal index, -1
- * for none), sums and sums of squares into the arrays at stats (float maximum, int32 index,
- * double sum, double sum of squares, `plane` values each), keeping the lowest index on a
- * tie; a pixel whose ok is 0 is skipped. All sixteen values are read before anything is
- * written: the compiler cannot tell the arrays apart, so a read after a write waits for a
- * round trip to memory (measured on an H200: reads between writes made the merge a
- * quarter of the statistics kernel). zstats_prefetch asks L2 for a row's statistics (the
- * dialect's zprefetch). Printed in both dialects after the dialect's ZSTAT qualifier and
- * zprefetch. */
+ * for none) and sums of squares into the arrays at stats (float maximum, int32 index,
+ * double sum of squares, `plane` values each), keeping the lowest index on a tie; a pixel
+ * whose ok is 0 is skipped. All twelve values are read before anything is written: the
+ * compiler cannot tell the arrays apart, so a read after a write waits for a round trip to
+ * memory (measured on an H200: reads between writes made the merge a quarter of the
+ * statistics kernel). zstats_prefetch asks L2 for a row's statistics (the dialect's
+ * zprefetch). zsum_add adds a value to double e of the signals' sum (the signal-sum
+ * kernel). Printed in both dialects after the dialect's ZSTAT qualifier and zprefetch. */
 const char zipfft__stats_prelude[] =
-    "#define ZSTAT_READ(k) float om##k = 0; int oi##k = -1; double os##k = 0, oq##k = 0; \\\n"
-    "  if (ok##k) { om##k = mx[at##k]; oi##k = ix[at##k]; os##k = sm[at##k]; oq##k = sq[at##k]; }\n"
+    "#define ZSTAT_READ(k) float om##k = 0; int oi##k = -1; double oq##k = 0; \\\n"
+    "  if (ok##k) { om##k = mx[at##k]; oi##k = ix[at##k]; oq##k = sq[at##k]; }\n"
     "#define ZSTAT_WRITE(k) if (ok##k) { float mf = (float)m##k; \\\n"
     "  if (i##k >= 0 && (oi##k < 0 || mf > om##k || (mf == om##k && i##k < oi##k))) { \\\n"
     "    mx[at##k] = mf; ix[at##k] = (int)i##k; } \\\n"
-    "  sm[at##k] = os##k + (double)s##k; sq[at##k] = oq##k + (double)q##k; }\n"
+    "  sq[at##k] = oq##k + (double)q##k; }\n"
     "ZSTAT void zstats_merge4(unsigned char *stats, long long plane,\n"
-    "    long long at0, int ok0, zreal m0, long long i0, zreal s0, zreal q0,\n"
-    "    long long at1, int ok1, zreal m1, long long i1, zreal s1, zreal q1,\n"
-    "    long long at2, int ok2, zreal m2, long long i2, zreal s2, zreal q2,\n"
-    "    long long at3, int ok3, zreal m3, long long i3, zreal s3, zreal q3) {\n"
+    "    long long at0, int ok0, zreal m0, long long i0, zreal q0,\n"
+    "    long long at1, int ok1, zreal m1, long long i1, zreal q1,\n"
+    "    long long at2, int ok2, zreal m2, long long i2, zreal q2,\n"
+    "    long long at3, int ok3, zreal m3, long long i3, zreal q3) {\n"
     "  float *mx = (float *)stats;\n"
     "  int *ix = (int *)(stats + 4 * plane);\n"
-    "  double *sm = (double *)(stats + 8 * plane), *sq = (double *)(stats + 16 * plane);\n"
+    "  double *sq = (double *)(stats + 8 * plane);\n"
     "  ZSTAT_READ(0) ZSTAT_READ(1) ZSTAT_READ(2) ZSTAT_READ(3)\n"
     "  ZSTAT_WRITE(0) ZSTAT_WRITE(1) ZSTAT_WRITE(2) ZSTAT_WRITE(3)\n"
     "}\n"
@@ -316,7 +317,10 @@ const char zipfft__stats_prelude[] =
     "  zprefetch(stats, 4 * first, 4 * count);\n"
     "  zprefetch(stats, 4 * plane + 4 * first, 4 * count);\n"
     "  zprefetch(stats, 8 * plane + 8 * first, 8 * count);\n"
-    "  zprefetch(stats, 16 * plane + 8 * first, 8 * count);\n"
+    "}\n"
+    "ZSTAT void zsum_add(unsigned char *sums, long long e, zreal v) {\n"
+    "  double *d = (double *)sums;\n"
+    "  d[e] += (double)v;\n"
     "}\n";
 
 void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,

@@ -135,7 +135,11 @@ static const char cuda_prelude[] =
     "__device__ __forceinline__ void zload_shared(const zreal *s, int i, zreal *re, zreal *im) {\n"
     "  zreal2 v = ((const zreal2 *)s)[i]; *re = v.x; *im = v.y;\n}\n"
     "__device__ __forceinline__ void zstore_shared(zreal *s, int i, zreal re, zreal im) {\n"
-    "  zreal2 v; v.x = re; v.y = im; ((zreal2 *)s)[i] = v;\n}\n";
+    "  zreal2 v; v.x = re; v.y = im; ((zreal2 *)s)[i] = v;\n}\n"
+    "__device__ __forceinline__ void zload_shared_real(const zreal *s, int i, zreal *re) {\n"
+    "  *re = s[i];\n}\n"
+    "__device__ __forceinline__ void zstore_shared_real(zreal *s, int i, zreal re) {\n"
+    "  s[i] = re;\n}\n";
 
 /* What the 16-bit storage helpers need from CUDA. */
 static const char cuda_word_prelude[] =

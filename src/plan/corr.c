@@ -131,6 +131,8 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
                                        const zipfft__target *t, zipfft__decomposition *out) {
   zipfft_status st = append(pass, src, ZIPFFT__ARRAY_STATS, t, out);
   if (st == ZIPFFT_SUCCESS) {
+    out->runs_on[out->kernel_count - 2] = ZIPFFT__RUN_OUTPUTS;
+    out->runs_on[out->kernel_count - 1] = ZIPFFT__RUN_STATISTICS;
     zipfft__kernel_spec *s = &out->kernels[out->kernel_count - 1];
     const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
     s->min_blocks = env && *env ? atoi(env) : s->signal_pairs ? pair_min_blocks(s) : 0;
@@ -336,11 +338,50 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   return st;
 }
 
+/* Puts the signal-sum kernel of a plan with statistics first (a pointwise kernel over the
+ * signal's reals; runs that fold into the statistics launch it): finalisation correlates
+ * the sum it keeps to give the outputs' sums, which the statistics kernel then need not
+ * read and write per call. First, so that the R2C pass finds the signals in L2. */
+static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__decomposition *out) {
+  if (!out->has_statistics) return ZIPFFT_SUCCESS;
+  if (out->kernel_count == ZIPFFT__MAX_KERNELS)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");
+  int64_t reals = 1;
+  for (int k = 0; k < p->rank; k++) reals *= p->signal[k];
+  int64_t chunks = (reals + ZIPFFT__POINTWISE_CHUNK - 1) / ZIPFFT__POINTWISE_CHUNK;
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_R2R,
+                           .precision = p->precision,
+                           .n = reals,
+                           .pointwise = ZIPFFT__PW_SIGNAL_SUM,
+                           .pointwise_range = reals,
+                           .loop_in_stride = reals,
+                           .threads_per_fft = ZIPFFT__POINTWISE_THREADS,
+                           .ffts_per_block = 1,
+                           .in_stride = 1,
+                           .out_stride = 1,
+                           .batch_dims = 2,
+                           .batch_counts = {1, chunks},
+                           .scale = 1.0};
+  for (int i = out->kernel_count; i > 0; i--) {
+    out->kernels[i] = out->kernels[i - 1], out->transforms[i] = out->transforms[i - 1];
+    out->src[i] = out->src[i - 1], out->dst[i] = out->dst[i - 1];
+    out->whole_batch[i] = out->whole_batch[i - 1], out->runs_on[i] = out->runs_on[i - 1];
+  }
+  out->kernel_count++;
+  out->kernels[0] = s, out->transforms[0] = chunks, out->whole_batch[0] = 1;
+  out->src[0] = ZIPFFT__ARRAY_INPUT, out->dst[0] = ZIPFFT__ARRAY_SIGNAL_SUM;
+  out->runs_on[0] = ZIPFFT__RUN_STATISTICS;
+  return ZIPFFT_SUCCESS;
+}
+
 zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *t,
                                      zipfft__decomposition *out) {
   const zipfft__corr_problem *p = problem;
   *out = (zipfft__decomposition){.has_statistics = 1};
-  if (p->rank == 1) return decompose_line(p, t, out);
+  if (p->rank == 1) {
+    zipfft_status st = decompose_line(p, t, out);
+    return st == ZIPFFT_SUCCESS ? prepend_signal_sum(p, out) : st;
+  }
   corr_arrays a = arrays_of(p);
   int64_t elements;
   if (__builtin_mul_overflow(a.mid_dist, p->batch, &elements) || elements > ZIPFFT__MAX_ELEMENTS)
@@ -356,13 +397,16 @@ zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *
     out->workspace_bytes = (uint64_t)(a.rows_dist * p->batch) * complex_bytes;
   zipfft__reserve_intermediate(
       out, (uint64_t)(a.mid_dist * p->batch) * zipfft__complex_bytes(p->precision, p->mid_storage));
+  if (st == ZIPFFT_SUCCESS) st = prepend_signal_sum(p, out);
   for (int i = 0; i < out->kernel_count; i++) out->axis[i] = -1;
   return st;
 }
 
 static void corr_print(const zipfft__decomposition *dec, zipfft__strbuf *sb) {
-  zipfft__sb_printf(sb, "%d kernels (the last: the statistics variant of the one before)\n",
-                    dec->kernel_count);
+  zipfft__sb_printf(sb, "%d kernels (%s)\n", dec->kernel_count,
+                    dec->has_statistics ? "with statistics, the first sums the signals and the "
+                                          "last is the statistics variant of the one before"
+                                        : "without statistics");
   for (int i = 0; i < dec->kernel_count; i++) {
     zipfft__sb_printf(sb, "    ");
     zipfft__print_kernel(dec, i, sb);

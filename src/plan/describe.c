@@ -10,7 +10,7 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                                       "c2r (half length)",
                                       "r2r (real to real around complex FFTs)"};
   static const char *const arrays[ZIPFFT__ARRAY_COUNT] = {
-      "input", "output", "workspace", "workspace B", "intermediate", "statistics"};
+      "input", "output", "workspace", "workspace B", "intermediate", "statistics", "signal sum"};
   const zipfft__kernel_spec *s = &dec->kernels[i];
   if (s->pointwise != ZIPFFT__PW_NONE) {
     static const char *const ops[] = {"",
@@ -20,7 +20,8 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                                       "scatter",
                                       "scatter times chirp",
                                       "merge of the half spectrum",
-                                      "split into the half spectrum"};
+                                      "split into the half spectrum",
+                                      "sum of the signals"};
     int64_t chunks = s->batch_counts[s->batch_dims - 1];
     zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
                       kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],

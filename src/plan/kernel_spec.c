@@ -165,8 +165,8 @@ int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f) {
 }
 
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
-  return zipfft__rader_slot(s, s->rader_n > 0 ? s->ffts_per_block : 0) +
-         zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
+  int64_t squares = zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
+  return zipfft__rader_slot(s, s->rader_n > 0 ? s->ffts_per_block : 0) + (squares + 1) / 2;
 }
 
 int zipfft__twiddle_read(int q) { return (q & (q - 1)) == 0; }

@@ -27,7 +27,11 @@ enum { ZIPFFT__POINTWISE_THREADS = 256, ZIPFFT__POINTWISE_CHUNK = 1024 };
  * - MERGE (kind C2R_HALF): from the half spectrum X[e], X[n-e] (e <= n/2) of a real
  *   length 2n, the complex values Z[e], Z[n-e] whose n-point FFT gives the real pairs;
  * - SPLIT (kind R2C_HALF): from Z[e], Z[n-e] (the n-point FFT of the real pairs), the
- *   half spectrum X[e], X[n-e], scaled. */
+ *   half spectrum X[e], X[n-e], scaled;
+ * - SIGNAL_SUM (correlation statistics): real element e of each of the run's loop_count
+ *   signals (loop_in_stride reals apart) summed, in the kernel's real type, and added to
+ *   double e of the output (the signals' running sum, from which finalisation correlates
+ *   the mean). */
 typedef enum zipfft__pointwise_op {
   ZIPFFT__PW_NONE,
   ZIPFFT__PW_GATHER,
@@ -36,7 +40,8 @@ typedef enum zipfft__pointwise_op {
   ZIPFFT__PW_SCATTER,
   ZIPFFT__PW_CHIRP_SCATTER,
   ZIPFFT__PW_MERGE,
-  ZIPFFT__PW_SPLIT
+  ZIPFFT__PW_SPLIT,
+  ZIPFFT__PW_SIGNAL_SUM
 } zipfft__pointwise_op;
 
 /* What the kernel reads and writes: complex to complex, real input to the Hermitian half
@@ -133,10 +138,10 @@ typedef struct zipfft__kernel_spec {
   zipfft_storage aux_storage;
   /* 2DTM statistics: when set, the kernel runs its whole transform once per signal
    * (loop_count of them, the input moving by loop_in_stride elements each time) and keeps
-   * per output real the maximum, the signal that gave it, the sum and the sum of squares
-   * in registers; after the last signal it folds them into the statistics arrays (its out:
-   * maximum, index, sum, sum of squares, each stats_plane values, at the output layout's
-   * positions) instead of storing outputs. */
+   * per output real the maximum and the signal that gave it in registers, the sum of
+   * squares in shared memory; after the last signal it folds them into the statistics
+   * arrays (its out: maximum, index, sum of squares, each stats_plane values, at the output
+   * layout's positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
   /* Statistics kernels of kind C2R: each transform takes two signals of the loop, a = 2p
@@ -330,7 +335,7 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 /* Statistics kernels: output reals per slot of the last pass (2 for C2R_HALF's pairs),
  * and output reals a thread folds (slots of the last pass times that; 0 for other
- * kernels). Shared memory holds a complex pair of sums for each, per thread. */
+ * kernels). Shared memory holds a real sum of squares for each, per thread. */
 int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s);
 int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
 /* Shared-memory index (complex elements) where a shared_twiddles kernel keeps its staged

@@ -24,9 +24,18 @@ typedef enum zipfft__array {
   ZIPFFT__ARRAY_WORKSPACE,
   ZIPFFT__ARRAY_WORKSPACE2,
   ZIPFFT__ARRAY_INTERMEDIATE,
-  ZIPFFT__ARRAY_STATS, /* correlation plans: the statistics arrays */
+  ZIPFFT__ARRAY_STATS,      /* correlation plans: the statistics arrays */
+  ZIPFFT__ARRAY_SIGNAL_SUM, /* correlation plans: the running sum of the signals (double) */
   ZIPFFT__ARRAY_COUNT
 } zipfft__array;
+
+/* Which runs launch a kernel: every run, or (correlation plans) only runs that store
+ * outputs, or only runs that fold into the statistics. */
+typedef enum zipfft__run_on {
+  ZIPFFT__RUN_ALWAYS = 0,
+  ZIPFFT__RUN_OUTPUTS,
+  ZIPFFT__RUN_STATISTICS
+} zipfft__run_on;
 
 /* What a strategy decides: the kernels to run, in order, each reading array src[i] and
  * writing dst[i]; `transforms` is the number of transforms (pointwise kernels: row chunks)
@@ -39,8 +48,10 @@ typedef struct zipfft__decomposition {
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
   /* Correlation plans with statistics: the last kernel is the statistics variant of the
-   * one before it (the kernel that stores outputs); a run launches one of the two. */
+   * one before it (the kernel that stores outputs), and the first sums the signals;
+   * runs_on says which runs launch each. */
   int has_statistics;
+  zipfft__run_on runs_on[ZIPFFT__MAX_KERNELS];
   /* 1 for kernels that run the plan's whole batch whatever a run's count (their batch is
    * not the slowest digit). */
   int whole_batch[ZIPFFT__MAX_KERNELS];
