@@ -87,16 +87,17 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
   int64_t chunks = s->batch_counts[s->batch_dims - 1];
   const zipfft__expr *chunk = zipfft__e_cast(
       c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_MOD, k.g, zipfft__e_int(c->a, ZIPFFT__T_I64, chunks)));
-  const zipfft__expr *first = let(
-      c, body, "p",
-      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, chunk, i32(c, ZIPFFT__POINTWISE_CHUNK)), k.t));
+  const zipfft__expr *first =
+      let(c, body, "p",
+          bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, chunk, i32(c, zipfft__pointwise_chunk(s))),
+              k.t));
   const zipfft__expr *in = zipfft__batch_offset(c, body, &k, 0);
   const zipfft__expr *out = zipfft__batch_offset(c, body, &k, 1);
   int pairs = s->pointwise == ZIPFFT__PW_MERGE || s->pointwise == ZIPFFT__PW_SPLIT;
   zipfft__block *targets[2] = {open_if(c, body, k.active), NULL};
   if (!pairs) open_alignment_branches(c, targets[0], targets);
   for (int v = 0; v < (pairs ? 1 : 2); v++)
-    for (int i = 0; i < ZIPFFT__POINTWISE_CHUNK / ZIPFFT__POINTWISE_THREADS; i++) {
+    for (int i = 0; i < zipfft__pointwise_chunk(s) / ZIPFFT__POINTWISE_THREADS; i++) {
       const zipfft__expr *e =
           let(c, targets[v], "e",
               bin(c, ZIPFFT__OP_ADD, first, i32(c, (int64_t)i * ZIPFFT__POINTWISE_THREADS)));

@@ -348,7 +348,6 @@ static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__d
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");
   int64_t reals = 1;
   for (int k = 0; k < p->rank; k++) reals *= p->signal[k];
-  int64_t chunks = (reals + ZIPFFT__POINTWISE_CHUNK - 1) / ZIPFFT__POINTWISE_CHUNK;
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_R2R,
                            .precision = p->precision,
                            .n = reals,
@@ -360,8 +359,9 @@ static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__d
                            .in_stride = 1,
                            .out_stride = 1,
                            .batch_dims = 2,
-                           .batch_counts = {1, chunks},
                            .scale = 1.0};
+  int64_t chunks = (reals + zipfft__pointwise_chunk(&s) - 1) / zipfft__pointwise_chunk(&s);
+  s.batch_counts[0] = 1, s.batch_counts[1] = chunks;
   for (int i = out->kernel_count; i > 0; i--) {
     out->kernels[i] = out->kernels[i - 1], out->transforms[i] = out->transforms[i - 1];
     out->src[i] = out->src[i - 1], out->dst[i] = out->dst[i - 1];

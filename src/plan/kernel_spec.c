@@ -23,6 +23,11 @@ int zipfft__kind_real_out(zipfft__kernel_kind k) {
   return k == ZIPFFT__KIND_C2R || k == ZIPFFT__KIND_C2R_HALF || k == ZIPFFT__KIND_R2R;
 }
 
+int64_t zipfft__pointwise_chunk(const zipfft__kernel_spec *s) {
+  return s->pointwise == ZIPFFT__PW_SIGNAL_SUM ? ZIPFFT__POINTWISE_THREADS
+                                               : ZIPFFT__POINTWISE_CHUNK;
+}
+
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER ||
          s->pointwise == ZIPFFT__PW_MERGE;

@@ -225,6 +225,10 @@ int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s);
 /* The storage value of the AST's accesses that go through a user callback (internal). */
 #define ZIPFFT__STORAGE_CALLBACK ((zipfft_storage)3)
 
+/* Positions of a row one block of a pointwise kernel takes: ZIPFFT__POINTWISE_CHUNK, or
+ * one per thread for SIGNAL_SUM (its loop over the signals gives each thread enough loads
+ * in flight, and more blocks fill the device). */
+int64_t zipfft__pointwise_chunk(const zipfft__kernel_spec *s);
 /* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
 /* 1 for the pointwise scatters (the input is the complex workspace), 0 otherwise. */
