@@ -967,9 +967,9 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
           "- max L2 vs cuFFT: relative L2 difference of the max maps after one batch (checked "
           "cases)\n"
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel\n"
-          "- MB/corr: zipfft's modelled traffic per correlation (R2C pass, fused column pass "
-          "with the spectrum read once per group of up to 16 signals, C2R pass with the statistics "
-          "once per call)\n"
+          "- MB/corr: zipfft's modelled traffic per correlation (the signals' running sum, R2C "
+          "pass, fused column pass with the spectrum read once per group of up to 16 signals, "
+          "C2R pass with the statistics once per call)\n"
           "- Check (%s): %s\n\n",
           WINDOWS, CALLS_PER_WINDOW, WARMUP_CALLS, ctx->check_problem,
           check_verdicts[ctx->check_state]);
