@@ -199,6 +199,48 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   return ZIPFFT_SUCCESS;
 }
 
+/* Whether a kernel is compiled again telling the compiler the blocks per multiprocessor
+ * its free compile gets (ask_occupancy_hint): the C2R cluster kernels, whose loads merge
+ * the half spectrum; ZIPFFT_OCCUPANCY_HINT (tuning) 0 for none, 1 for every kernel.
+ * Measured on an H100 over the full bench, every kernel hinted against none (% of copy
+ * bandwidth): fp32 C2R 65536 (a cluster of 4, 104 -> 128 registers at 2 blocks) 54.1 ->
+ * 57.2 (0.92x -> 0.97x cuFFT); no other fp32 or fp64 row moved by more than 0.9 points
+ * (R2C 65536, the split cluster kernel, 65.6 -> 64.7);
+ * docs/perf/2026-11-26-h100-occupancy-hint.md. */
+static int wants_occupancy_hint(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_OCCUPANCY_HINT");
+  if (env && *env) return strcmp(env, "1") == 0;
+  return s->cluster > 1 && s->kind == ZIPFFT__KIND_C2R_HALF;
+}
+
+/* On CUDA, where a kernel that wants_occupancy_hint compiled without a bound gets B >= 2
+ * blocks per multiprocessor, compiles it again telling the compiler B (min_blocks), which
+ * lets it use the registers B blocks leave, and keeps that where the blocks stay and the
+ * spills do not grow. */
+static zipfft_status ask_occupancy_hint(zipfft_plan p, plan_kernel *pk) {
+  const zipfft__backend_ops *ops = p->backend->ops;
+  if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 ||
+      !wants_occupancy_hint(&pk->spec))
+    return ZIPFFT_SUCCESS;
+  unsigned threads = zipfft__c2c_block_threads(&pk->spec);
+  size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
+  int64_t free_blocks = ops->resident_blocks(p->backend, pk->handle, threads, shared);
+  int64_t per_multiprocessor = free_blocks / ops->multiprocessors(p->backend);
+  if (per_multiprocessor < 2 || per_multiprocessor > 8) return ZIPFFT_SUCCESS;
+  zipfft__kernel_spec bounded = pk->spec;
+  bounded.min_blocks = (int)per_multiprocessor;
+  void *handle = NULL;
+  zipfft_status s = compile_kernel(p, &bounded, &handle);
+  if (s != ZIPFFT_SUCCESS) return s;
+  if (ops->resident_blocks(p->backend, handle, threads, shared) < free_blocks ||
+      ops->local_bytes(p->backend, handle) > ops->local_bytes(p->backend, pk->handle)) {
+    ops->release_kernel(p->backend, handle);
+    return ZIPFFT_SUCCESS;
+  }
+  replace_kernel(p, pk, handle, &bounded);
+  return ZIPFFT_SUCCESS;
+}
+
 /* How far ahead a block prefetches by default, in eighths of the grid's resident blocks,
  * by the blocks one multiprocessor holds (the first row that admits them). Block i + k
  * starts about k / resident of a block's lifetime after block i, so a quarter gives the
@@ -260,6 +302,7 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   zipfft_status s = compile_kernel(p, &pk->spec, &pk->handle);
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
+  if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
