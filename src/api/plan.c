@@ -170,16 +170,23 @@ enum { two_block_spill_allowance = 24 };
  * 97.9 (8), 4352 93.0 -> 95.9 (24); but fp64 5120 96.5 -> 93.5 (32), 5760 91.6 -> 60.9
  * (232), 6144 96.2 -> 46.6 (432). Asked by a rule on the radix instead, before compiling,
  * it lost where the compiler had left two blocks anyway (fp32 1000 98.2 -> 89.8, 768 100.3
- * -> 87.7). ZIPFFT_TWO_BLOCKS=0 (tuning) keeps every kernel as compiled free. */
+ * -> 87.7). Those figures predate the block-ahead prefetch: with it, one block and 2 MB
+ * ahead beat two blocks on an H100 (fp32 7680 96.5 -> 99.4, fp64 4608 97.2 -> 99.8, 4352
+ * 97.7 -> 99.9; docs/perf/2026-11-26-h100-prefetch-bytes.md), so on devices of slow memory
+ * (zipfft__slow_memory) kernels that prefetch (zipfft__can_prefetch_ahead) do not ask;
+ * the others still do (fp32 1000003, Bluestein through the workspace, lost 4% without).
+ * ZIPFFT_TWO_BLOCKS (tuning): 0 never asks, 1 asks for every kernel. */
 static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   const char *env = getenv("ZIPFFT_TWO_BLOCKS");
-  if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 ||
-      (env && strcmp(env, "0") == 0))
+  zipfft__target target = target_of(p->backend);
+  int wanted = env && *env
+                   ? strcmp(env, "0") != 0
+                   : !zipfft__slow_memory(&target) || !zipfft__can_prefetch_ahead(&pk->spec);
+  if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 || !wanted)
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
   size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
-  zipfft__target target = target_of(p->backend);
   int64_t free_blocks = ops->resident_blocks(p->backend, pk->handle, threads, shared);
   if (zipfft__blocks_by_shared(shared, &target) < 2 ||
       free_blocks != ops->multiprocessors(p->backend))
@@ -252,45 +259,70 @@ static zipfft_status ask_occupancy_hint(zipfft_plan p, plan_kernel *pk) {
  * input twice (fp32 16384 -12%). On an H100, with a quarter for 1 block and an eighth for
  * 2 to 12, gains reach 11% (fp64 7680) and losses 2.6% (fp64 7681, Rader). A device of slow
  * memory (zipfft__slow_memory: the H100, whose 25 GB/s per multiprocessor need fewer bytes
- * in flight than the H200's 37) takes an eighth for 1 to 3 blocks as well: H100, % of the
- * copy bandwidth, a quarter -> an eighth: fp32 16384 96.5 -> 98.5, 7680 95.1 -> 96.7, R2C
- * 16384 94.9 -> 96.0, 8192 97.1 -> 99.4 and no fp32 row lower; but the 2DTM fused kernel
- * (1 block) 1% slower, so fused kernels keep a quarter
- * (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
+ * in flight than the H200's 37) prefetches by bytes instead (prefetch_blocks), except in
+ * fused correlation kernels (the 2DTM fused kernel, 1 block, lost 1% with an eighth), which
+ * keep the table's distance (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
 static const struct {
-  int64_t blocks_per_multiprocessor, eighths, eighths_slow_memory;
-} prefetch_distances[] = {{3, 2, 1}, {12, 1, 1}, {INT64_MAX, 0, 0}};
+  int64_t blocks_per_multiprocessor, eighths;
+} prefetch_distances[] = {{3, 2}, {12, 1}, {INT64_MAX, 0}};
+
+/* Input bytes a block of a device of slow memory prefetches ahead over the grid. The best
+ * distances measured on an H100 were 1 to 2 MB whatever a kernel's blocks (session 29: an
+ * eighth for fp32 16384 at 1 block, 16 blocks of 128 KB; a quarter for fp32 7680 at 1
+ * block, 33 of 61 KB), against the eighths rule (% of copy bandwidth; with one block for
+ * the kernels two blocks no longer ask for): fp32 7680 96.5 -> 99.4, fp64 4608 97.2 ->
+ * 99.8, 4352 97.7 -> 99.9, fp64 5760 97.1 -> 97.9, the 33 other rows of 1 to 12 blocks within
+ * 0.5 points (1 MB: fp64 5760 -1.9; docs/perf/2026-11-26-h100-prefetch-bytes.md). Kernels
+ * of 4 to 12 blocks keep an eighth (prefetch_blocks). */
+enum { prefetch_bytes_slow_memory = 2 << 20 };
 
 /* Eighths of the resident blocks a kernel prefetches ahead: ZIPFFT_PREFETCH_AHEAD (tuning;
  * 0: off) when set, which also applies it on the CPU, where the prefetch does nothing (for
- * the tests); else on CUDA the table above (by the device's memory and whether the kernel
- * is a fused correlation kernel), and none on the CPU. */
-static int64_t prefetch_eighths(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident) {
+ * the tests); else on CUDA the table above (by the blocks per multiprocessor), and none on
+ * the CPU. */
+static int64_t prefetch_eighths(zipfft_plan p, int64_t resident) {
   const char *env = getenv("ZIPFFT_PREFETCH_AHEAD");
   if (env && *env) return atoi(env);
   if (p->backend_kind != ZIPFFT_BACKEND_CUDA) return 0;
   int64_t per_multiprocessor = resident / p->backend->ops->multiprocessors(p->backend);
   size_t i = 0;
   while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
+  return prefetch_distances[i].eighths;
+}
+
+/* Blocks ahead a kernel that prefetches (eighths > 0) asks for: on a device of slow memory,
+ * for kernels of at most 3 blocks per multiprocessor unless fused or ZIPFFT_PREFETCH_AHEAD
+ * is set, prefetch_bytes_slow_memory of input (ZIPFFT_PREFETCH_BYTES, tuning, overrides
+ * it) at most half the resident blocks ahead; else `eighths` of the resident blocks; at
+ * least 1. Kernels of 4 to 12 blocks keep the eighth measured on the H200 and H100. */
+static int64_t prefetch_blocks(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident,
+                               int64_t eighths) {
+  const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
   zipfft__target target = target_of(p->backend);
-  int fused = s->fused != ZIPFFT__FUSED_NONE;
-  return zipfft__slow_memory(&target) && !fused ? prefetch_distances[i].eighths_slow_memory
-                                                : prefetch_distances[i].eighths;
+  int64_t blocks = eighths * resident / 8;
+  int few = resident / p->backend->ops->multiprocessors(p->backend) <= 3;
+  if (!(ahead && *ahead) && few && zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
+    int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *
+                          (int64_t)zipfft__element_bytes(s, 0);
+    int64_t want = bytes && *bytes ? atoll(bytes) : prefetch_bytes_slow_memory;
+    blocks = (want + block_bytes / 2) / block_bytes;
+    if (blocks > resident / 2) blocks = resident / 2;
+  }
+  return blocks > 0 ? blocks : 1;
 }
 
 /* Compiles a kernel that zipfft__can_prefetch_ahead allows again so that each block, as it
- * starts, asks L2 for the input of a later block (prefetch_eighths). */
+ * starts, asks L2 for the input of a later block (prefetch_eighths, prefetch_blocks). */
 static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   if (!zipfft__can_prefetch_ahead(&pk->spec)) return ZIPFFT_SUCCESS;
   int64_t resident =
       ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec),
                            zipfft__c2c_shared_bytes(&pk->spec));
-  int64_t eighths = prefetch_eighths(p, &pk->spec, resident);
+  int64_t eighths = prefetch_eighths(p, resident);
   if (eighths <= 0) return ZIPFFT_SUCCESS;
-  int64_t blocks = eighths * resident / 8;
   zipfft__kernel_spec ahead = pk->spec;
-  ahead.prefetch_ahead = blocks > 0 ? blocks : 1;
+  ahead.prefetch_ahead = prefetch_blocks(p, &pk->spec, resident, eighths);
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;
