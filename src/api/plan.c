@@ -161,6 +161,28 @@ static void replace_kernel(zipfft_plan p, plan_kernel *pk, void *handle,
  * may add to its free compile's and be kept (see ask_two_blocks). */
 enum { two_block_spill_allowance = 24 };
 
+/* Compiles the plan kernel again with min_blocks and keeps that compile where it reaches
+ * at least least_blocks resident blocks and its local memory (spills) grows by at most
+ * spill_allowance bytes per thread; otherwise keeps the one it had. */
+static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blocks,
+                                     int64_t least_blocks, int64_t spill_allowance) {
+  const zipfft__backend_ops *ops = p->backend->ops;
+  zipfft__kernel_spec bounded = pk->spec;
+  bounded.min_blocks = min_blocks;
+  void *handle = NULL;
+  zipfft_status s = compile_kernel(p, &bounded, &handle);
+  if (s != ZIPFFT_SUCCESS) return s;
+  int64_t resident = ops->resident_blocks(p->backend, handle, zipfft__c2c_block_threads(&bounded),
+                                          zipfft__c2c_shared_bytes(&bounded));
+  if (resident < least_blocks || ops->local_bytes(p->backend, handle) >
+                                     ops->local_bytes(p->backend, pk->handle) + spill_allowance) {
+    ops->release_kernel(p->backend, handle);
+    return ZIPFFT_SUCCESS;
+  }
+  replace_kernel(p, pk, handle, &bounded);
+  return ZIPFFT_SUCCESS;
+}
+
 /* On CUDA, where a compiled kernel gets one block per multiprocessor while its shared
  * memory allows two, compiles it again asking for two (min_blocks) and keeps that where it
  * does get more blocks (registers, not threads, held it to one) and spills at most
@@ -191,19 +213,7 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   if (zipfft__blocks_by_shared(shared, &target) < 2 ||
       free_blocks != ops->multiprocessors(p->backend))
     return ZIPFFT_SUCCESS;
-  zipfft__kernel_spec bounded = pk->spec;
-  bounded.min_blocks = 2;
-  void *handle = NULL;
-  zipfft_status s = compile_kernel(p, &bounded, &handle);
-  if (s != ZIPFFT_SUCCESS) return s;
-  if (ops->resident_blocks(p->backend, handle, threads, shared) <= free_blocks ||
-      ops->local_bytes(p->backend, handle) >
-          ops->local_bytes(p->backend, pk->handle) + two_block_spill_allowance) {
-    ops->release_kernel(p->backend, handle);
-    return ZIPFFT_SUCCESS;
-  }
-  replace_kernel(p, pk, handle, &bounded);
-  return ZIPFFT_SUCCESS;
+  return compile_bounded(p, pk, 2, free_blocks + 1, two_block_spill_allowance);
 }
 
 /* Whether a kernel is compiled again telling the compiler the blocks per multiprocessor
@@ -234,18 +244,7 @@ static zipfft_status ask_occupancy_hint(zipfft_plan p, plan_kernel *pk) {
   int64_t free_blocks = ops->resident_blocks(p->backend, pk->handle, threads, shared);
   int64_t per_multiprocessor = free_blocks / ops->multiprocessors(p->backend);
   if (per_multiprocessor < 2 || per_multiprocessor > 8) return ZIPFFT_SUCCESS;
-  zipfft__kernel_spec bounded = pk->spec;
-  bounded.min_blocks = (int)per_multiprocessor;
-  void *handle = NULL;
-  zipfft_status s = compile_kernel(p, &bounded, &handle);
-  if (s != ZIPFFT_SUCCESS) return s;
-  if (ops->resident_blocks(p->backend, handle, threads, shared) < free_blocks ||
-      ops->local_bytes(p->backend, handle) > ops->local_bytes(p->backend, pk->handle)) {
-    ops->release_kernel(p->backend, handle);
-    return ZIPFFT_SUCCESS;
-  }
-  replace_kernel(p, pk, handle, &bounded);
-  return ZIPFFT_SUCCESS;
+  return compile_bounded(p, pk, (int)per_multiprocessor, free_blocks, 0);
 }
 
 /* How far ahead a block prefetches by default, in eighths of the grid's resident blocks,
