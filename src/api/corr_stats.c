@@ -22,24 +22,13 @@ static int64_t plane_of(const zipfft__corr_problem *p) {
   return n;
 }
 
-/* Reals of one signal. */
-static int64_t signal_reals(const zipfft__corr_problem *p) {
-  int64_t n = 1;
-  for (int k = 0; k < p->rank; k++) n *= p->signal[k];
-  return n;
-}
-
-static size_t real_bytes(const zipfft__corr_problem *p) {
-  return p->precision == ZIPFFT_F32 ? 4 : 8;
-}
-
 static stats_layout layout_of(const zipfft__corr_problem *p) {
-  size_t plane = (size_t)plane_of(p), signal = (size_t)signal_reals(p);
+  size_t plane = (size_t)plane_of(p), signal = (size_t)zipfft__corr_signal_reals(p);
   stats_layout l;
   l.mean_map = zipfft__bytes_aligned(16 * plane);
-  l.signal_sum = zipfft__bytes_aligned(l.mean_map + real_bytes(p) * plane);
+  l.signal_sum = zipfft__bytes_aligned(l.mean_map + zipfft__real_size(p->precision) * plane);
   l.mean_signal = zipfft__bytes_aligned(l.signal_sum + 8 * signal);
-  l.bytes = l.mean_signal + real_bytes(p) * signal;
+  l.bytes = l.mean_signal + zipfft__real_size(p->precision) * signal;
   return l;
 }
 
@@ -101,9 +90,9 @@ zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t
  * memory as reals of the plan's precision. */
 static zipfft_status upload_mean_signal(zipfft_corr c, const stats_layout *l) {
   const zipfft__corr_problem *p = &c->problem;
-  int64_t n = signal_reals(p);
+  int64_t n = zipfft__corr_signal_reals(p);
   double *sum = malloc((size_t)n * sizeof *sum);
-  unsigned char *mean = malloc((size_t)n * real_bytes(p));
+  unsigned char *mean = malloc((size_t)n * zipfft__real_size(p->precision));
   zipfft_status s =
       sum && mean
           ? c->backend->ops->download(c->backend, sum, (char *)c->stats + l->signal_sum,
@@ -118,7 +107,7 @@ static zipfft_status upload_mean_signal(zipfft_corr c, const stats_layout *l) {
   }
   if (s == ZIPFFT_SUCCESS)
     s = c->backend->ops->upload(c->backend, (char *)c->stats + l->mean_signal, mean,
-                                (size_t)n * real_bytes(p));
+                                (size_t)n * zipfft__real_size(p->precision));
   free(sum);
   free(mean);
   return s;
@@ -138,12 +127,13 @@ static zipfft_status add_pending_sums(zipfft_corr c, double *sums) {
                      .spectrum = c->spectrum,
                      .count = 1};
   if (s == ZIPFFT_SUCCESS) s = zipfft__plan_run(c->plan, &run);
-  unsigned char *map = s == ZIPFFT_SUCCESS ? malloc((size_t)plane * real_bytes(p)) : NULL;
+  unsigned char *map =
+      s == ZIPFFT_SUCCESS ? malloc((size_t)plane * zipfft__real_size(p->precision)) : NULL;
   if (s == ZIPFFT_SUCCESS && !map)
     s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a mean map of %lld reals", (long long)plane);
   if (s == ZIPFFT_SUCCESS)
     s = c->backend->ops->download(c->backend, map, (char *)c->stats + l.mean_map,
-                                  (size_t)plane * real_bytes(p));
+                                  (size_t)plane * zipfft__real_size(p->precision));
   double weight = (double)c->pending;
   for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < plane; i++)
     sums[i] +=
@@ -167,7 +157,7 @@ zipfft_status zipfft__corr_fold_sums(zipfft_corr c) {
   stats_layout l = layout_of(&c->problem);
   if (s == ZIPFFT_SUCCESS)
     s = c->backend->ops->zero(c->backend, (char *)c->stats + l.signal_sum,
-                              (size_t)signal_reals(&c->problem) * 8);
+                              (size_t)zipfft__corr_signal_reals(&c->problem) * 8);
   if (s == ZIPFFT_SUCCESS) { /* only now: a failure leaves the statistics as they were */
     memcpy(c->folded_sums, sums, (size_t)plane * sizeof *sums);
     c->pending = 0;

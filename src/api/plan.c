@@ -258,12 +258,13 @@ static zipfft_status ask_occupancy_hint(zipfft_plan p, plan_kernel *pk) {
  * input twice (fp32 16384 -12%). On an H100, with a quarter for 1 block and an eighth for
  * 2 to 12, gains reach 11% (fp64 7680) and losses 2.6% (fp64 7681, Rader). A device of slow
  * memory (zipfft__slow_memory: the H100, whose 25 GB/s per multiprocessor need fewer bytes
- * in flight than the H200's 37) prefetches by bytes instead (prefetch_blocks), except in
+ * in flight than the H200's 37) prefetches by bytes instead for 1 to 3 blocks, except in
  * fused correlation kernels (the 2DTM fused kernel, 1 block, lost 1% with an eighth), which
  * keep the table's distance (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
 static const struct {
   int64_t blocks_per_multiprocessor, eighths;
-} prefetch_distances[] = {{3, 2}, {12, 1}, {INT64_MAX, 0}};
+  int by_bytes_on_slow_memory; /* prefetch_bytes_slow_memory instead, where not fused */
+} prefetch_distances[] = {{3, 2, 1}, {12, 1, 0}, {INT64_MAX, 0, 0}};
 
 /* Input bytes a block of a device of slow memory prefetches ahead over the grid. The best
  * distances measured on an H100 were 1 to 2 MB whatever a kernel's blocks (session 29: an
@@ -272,56 +273,55 @@ static const struct {
  * the kernels two blocks no longer ask for): fp32 7680 96.5 -> 99.4, fp64 4608 97.2 ->
  * 99.8, 4352 97.7 -> 99.9, fp64 5760 97.1 -> 97.9, the 33 other rows of 1 to 12 blocks within
  * 0.5 points (1 MB: fp64 5760 -1.9; docs/perf/2026-11-26-h100-prefetch-bytes.md). Kernels
- * of 4 to 12 blocks keep an eighth (prefetch_blocks). */
+ * of 4 to 12 blocks keep the eighth measured on the H200 and H100. */
 enum { prefetch_bytes_slow_memory = 2 << 20 };
 
-/* Eighths of the resident blocks a kernel prefetches ahead: ZIPFFT_PREFETCH_AHEAD (tuning;
- * 0: off) when set, which also applies it on the CPU, where the prefetch does nothing (for
- * the tests); else on CUDA the table above (by the blocks per multiprocessor), and none on
- * the CPU. */
-static int64_t prefetch_eighths(zipfft_plan p, int64_t resident) {
-  const char *env = getenv("ZIPFFT_PREFETCH_AHEAD");
-  if (env && *env) return atoi(env);
-  if (p->backend_kind != ZIPFFT_BACKEND_CUDA) return 0;
-  int64_t per_multiprocessor = resident / p->backend->ops->multiprocessors(p->backend);
-  size_t i = 0;
-  while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
-  return prefetch_distances[i].eighths;
-}
-
-/* Blocks ahead a kernel that prefetches (eighths > 0) asks for: on a device of slow memory,
- * for kernels of at most 3 blocks per multiprocessor unless fused or ZIPFFT_PREFETCH_AHEAD
- * is set, prefetch_bytes_slow_memory of input (ZIPFFT_PREFETCH_BYTES, tuning, overrides
- * it) at most half the resident blocks ahead; else `eighths` of the resident blocks; at
- * least 1. Kernels of 4 to 12 blocks keep the eighth measured on the H200 and H100. */
-static int64_t prefetch_blocks(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident,
-                               int64_t eighths) {
+/* Blocks ahead a kernel that can prefetch asks for (0: none): ZIPFFT_PREFETCH_AHEAD
+ * (tuning; eighths of the resident blocks, 0: off) when set, which also applies it on the
+ * CPU, where the prefetch does nothing (for the tests); else on CUDA the table's row for
+ * its blocks per multiprocessor: on a device of slow memory, where the row says so and the
+ * kernel is not fused, prefetch_bytes_slow_memory of input (ZIPFFT_PREFETCH_BYTES, tuning,
+ * overrides it) at most half the resident blocks ahead, else the row's eighths; none on
+ * the CPU. At least 1 where any. */
+static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s,
+                                     int64_t resident) {
   const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
-  zipfft__target target = target_of(p->backend);
-  int64_t blocks = eighths * resident / 8;
-  int few = resident / p->backend->ops->multiprocessors(p->backend) <= 3;
-  if (!(ahead && *ahead) && few && zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
-    int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *
-                          (int64_t)zipfft__element_bytes(s, 0);
-    int64_t want = bytes && *bytes ? atoll(bytes) : prefetch_bytes_slow_memory;
-    blocks = (want + block_bytes / 2) / block_bytes;
-    if (blocks > resident / 2) blocks = resident / 2;
+  int64_t eighths = 0, blocks = 0;
+  if (ahead && *ahead) {
+    eighths = atoi(ahead);
+  } else if (p->backend_kind == ZIPFFT_BACKEND_CUDA) {
+    int64_t per_multiprocessor = resident / p->backend->ops->multiprocessors(p->backend);
+    size_t i = 0;
+    while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
+    zipfft__target target = target_of(p->backend);
+    eighths = prefetch_distances[i].eighths;
+    if (eighths > 0 && prefetch_distances[i].by_bytes_on_slow_memory &&
+        zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
+      int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *
+                            (int64_t)zipfft__element_bytes(s, 0);
+      int64_t want = bytes && *bytes ? atoll(bytes) : prefetch_bytes_slow_memory;
+      blocks = (want + block_bytes / 2) / block_bytes;
+      if (blocks > resident / 2) blocks = resident / 2;
+      if (blocks < 1) blocks = 1;
+    }
   }
+  if (eighths <= 0) return 0;
+  if (blocks == 0) blocks = eighths * resident / 8;
   return blocks > 0 ? blocks : 1;
 }
 
 /* Compiles a kernel that zipfft__can_prefetch_ahead allows again so that each block, as it
- * starts, asks L2 for the input of a later block (prefetch_eighths, prefetch_blocks). */
+ * starts, asks L2 for the input of a later block (prefetch_ahead_blocks). */
 static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   if (!zipfft__can_prefetch_ahead(&pk->spec)) return ZIPFFT_SUCCESS;
   int64_t resident =
       ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec),
                            zipfft__c2c_shared_bytes(&pk->spec));
-  int64_t eighths = prefetch_eighths(p, resident);
-  if (eighths <= 0) return ZIPFFT_SUCCESS;
+  int64_t blocks = prefetch_ahead_blocks(p, &pk->spec, resident);
+  if (blocks <= 0) return ZIPFFT_SUCCESS;
   zipfft__kernel_spec ahead = pk->spec;
-  ahead.prefetch_ahead = prefetch_blocks(p, &pk->spec, resident, eighths);
+  ahead.prefetch_ahead = blocks;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;

@@ -15,6 +15,12 @@ void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengt
   if (p->rank > 1) lengths[p->rank - 1] = p->lengths[p->rank - 1] / 2 + 1;
 }
 
+int64_t zipfft__corr_signal_reals(const zipfft__corr_problem *p) {
+  int64_t n = 1;
+  for (int k = 0; k < p->rank; k++) n *= p->signal[k];
+  return n;
+}
+
 int64_t zipfft__corr_pitch(const zipfft__corr_problem *p) {
   int64_t lengths[ZIPFFT__MAX_RANK];
   zipfft__corr_spectrum_lengths(p, lengths);
@@ -346,8 +352,7 @@ static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__d
   if (!out->has_statistics) return ZIPFFT_SUCCESS;
   if (out->kernel_count == ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "correlation plan of too many kernels");
-  int64_t reals = 1;
-  for (int k = 0; k < p->rank; k++) reals *= p->signal[k];
+  int64_t reals = zipfft__corr_signal_reals(p);
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_R2R,
                            .precision = p->precision,
                            .n = reals,

@@ -27,6 +27,9 @@ typedef struct zipfft__corr_problem {
  * passes keep the Hermitian half), all n for rank 1 (one kernel of full complex FFTs). */
 void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengths);
 
+/* Reals of one signal (the product of its lengths). */
+int64_t zipfft__corr_signal_reals(const zipfft__corr_problem *p);
+
 /* Row pitch (complex elements) of the kept spectrum and of the intermediate array along
  * their last axis: its length rounded up to 16 elements, so that every row starts on a
  * 128-byte boundary (columns read as aligned segments). */
