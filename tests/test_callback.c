@@ -183,6 +183,7 @@ static const cb_case cases[] = {
     {ZIPFFT_C2C, ZIPFFT_F32, 1, {37, 1}, 2, 1}, /* Rader: the loads permuted */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096, 1}, 2, 0}, /* capped: stores in the split row kernel */
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096, 1}, 2, 1}, /* capped: loads in the merging first kernel */
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096, 1}, 1, 1}, /* uncapped: merged as the first pass loads */
 };
 
 /* A callback that does not compile, bad names, 16-bit storage. */
@@ -231,10 +232,12 @@ int main(void) {
       ran += run_case(&cases[i], cases[i].prec == ZIPFFT_F32 ? u32 : u64);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  /* R2C with the split in the last pass's registers (mirrored, forced at 2048 points): the
-   * pairs' stores by callback */
+  /* R2C with the split in the last pass's registers and C2R with the merge in the first
+   * pass's (mirrored, forced at 2048 points): the pairs' stores and loads by callback */
   static const cb_case mirrored[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {2048, 1}, 2, 1},
-                                     {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 2048}, 1, 0}};
+                                     {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 2048}, 1, 0},
+                                     {ZIPFFT_C2R, ZIPFFT_F32, 1, {2048, 1}, 2, 1},
+                                     {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 2048}, 1, 0}};
   setenv("ZIPFFT_MIRRORED", "2", 1);
   for (size_t i = 0; i < sizeof mirrored / sizeof *mirrored; i++)
     ran += run_case(&mirrored[i], mirrored[i].prec == ZIPFFT_F32 ? u32 : u64);

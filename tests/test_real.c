@@ -340,11 +340,13 @@ static const real_case paired_row_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {5, 4096}, 1, GAPS},
 };
 
-/* R2C whose split runs in the last pass's registers (mirrored kernels, thread 0 with
- * butterflies 0 and m/2): planned by default from 16384 points (the half_kernel_cases, and
- * 38016 = 2 x 12x12x12x11 here, an odd last radix), here forced (ZIPFFT_MIRRORED=2) at
- * lengths with one or two groups of butterfly pairs per thread, several transforms per
- * block, strided, in place, 2D, and 8 threads per transform (four transforms per warp). */
+/* R2C whose split runs in the last pass's registers and C2R whose merge runs in the first
+ * pass's (mirrored kernels, thread 0 with butterflies 0 and m/2): planned by default from
+ * 16384 points (the half_kernel_cases, and 38016 = 2 x 12x12x12x11 here, an odd last
+ * radix), here forced (ZIPFFT_MIRRORED=2) at lengths with one or two groups of butterfly
+ * pairs per thread, several transforms per block, strided, in place, 2D, and 8 threads per
+ * transform (four transforms per warp; C2R 256 is 8x16, an even first radix's self pair
+ * n/2 in thread 0). */
 static const real_case mirrored_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {2048}, 3, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 2, GAPS},
@@ -353,6 +355,12 @@ static const real_case mirrored_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 1, {16384}, 1, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {38016}, 1, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 256}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {2048}, 3, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {4096}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 4096}, 1, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {16384}, 1, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 256}, 2, GAPS},
 };
 
 /* Four-step half lengths whose kernels run Rader's method, with one kernel capped at 200

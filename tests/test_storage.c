@@ -396,6 +396,7 @@ static const real_storage_case real_transforms[] = {
     {ZIPFFT_R2C, 2, {12, 16}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
     {ZIPFFT_C2R, 1, {4096, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
     {ZIPFFT_C2R, 1, {1000, 1}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_BF16},
+    {ZIPFFT_C2R, 1, {16384, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16}, /* mirrored merge */
     {ZIPFFT_C2R, 1, {21, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
     {ZIPFFT_C2R, 2, {8, 10}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16},
     /* a 16-bit input and an fp32 output: fp32 accuracy, so C2R's intermediate results of

@@ -144,38 +144,6 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
-                                      const pass_shape *ps, const zipfft__expr *j,
-                                      const zipfft__cval *x, const zipfft__expr *base,
-                                      zipfft__access access) {
-  int cluster = c->s->cluster;
-  int64_t points = zipfft__transform_points(c->s);
-  const zipfft__expr *first = let(
-      c, g, "j", bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, j, i32(c, cluster)), zipfft__e_rank(c->a)));
-  /* W^(first + cluster r m) = W^first exp(sign 2 pi i r / 2 radix), cluster m = L / radix */
-  zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, first));
-  for (int r = 0; r < ps->radix; r++) {
-    const zipfft__expr *e =
-        let(c, g, "e", bin(c, ZIPFFT__OP_ADD, first, i32(c, (int64_t)r * cluster * ps->m)));
-    const zipfft__expr *at[2] = {e, bin(c, ZIPFFT__OP_SUB, i32(c, points), e)};
-    zipfft__cval p[2];
-    for (int h = 0; h < 2; h++) {
-      p[h] = zipfft__zero_value(c, g, "m", 0);
-      zipfft__s_load_complex(c->a, g, p[h].re->u.var, p[h].im->u.var, c->in,
-                             zipfft__global_offset(c, base, at[h], c->s->in_stride), access,
-                             c->s->in_storage);
-    }
-    if (r == 0) { /* DC and Nyquist (e = 0) are real: their imaginary parts are ignored */
-      zipfft__block *dc = open_if(c, g, bin(c, ZIPFFT__OP_EQ, e, i32(c, 0)));
-      for (int h = 0; h < 2; h++) zipfft__s_assign(c->a, dc, p[h].im->u.var, zipfft__e_real(c->a, 0));
-    }
-    zipfft__cval w = zipfft__times_root(c, g, w0, r, 2 * ps->radix);
-    zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, p[0], p[1], w));
-    zipfft__s_assign(c->a, g, x[r].re->u.var, z.re);
-    zipfft__s_assign(c->a, g, x[r].im->u.var, z.im);
-  }
-}
-
 /* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
  * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
  * leaves (freeing its shared memory) while another still reads it. */

@@ -49,7 +49,7 @@ typedef struct pass_shape {
   int64_t ns;      /* product of the radices before this pass */
   int64_t m;       /* n / radix: butterflies of the whole transform */
   int butterflies; /* butterflies per thread: ceil(m / threads_per_fft) */
-  int mirrored;    /* the last pass of a mirrored kernel (kernel_spec.h) */
+  int mirrored;    /* the mirrored pass of a mirrored kernel (kernel_spec.h) */
 } pass_shape;
 
 enum { ZIPFFT__MAX_VALUES = 64 }; /* complex values one thread holds in one pass */
@@ -269,13 +269,13 @@ zipfft__cval zipfft__times_root(zipfft__stockham_build *c, zipfft__block *g, zip
  * X[n-k] and w = W^k (any k < n). */
 zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval p,
                                  zipfft__cval q, zipfft__cval w);
-/* C2R_HALF cluster kernels: the first pass's values of butterfly j (x[r], r < radix) as
- * element rank + cluster (j + r m) of Z, each merged from two loads of the half spectrum of
- * the row at base. */
-void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
-                                      const pass_shape *ps, const zipfft__expr *j,
-                                      const zipfft__cval *x, const zipfft__expr *base,
-                                      zipfft__access access);
+/* C2R_HALF cluster kernels and kernels that merge on load (merge_on_load): the first
+ * pass's values of butterfly j (x[r], r < radix) as element j + r m of Z (with a cluster,
+ * rank + cluster (j + r m)), each merged from two loads of the half spectrum of the row at
+ * base. */
+void zipfft__emit_merge_loads(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
+                              const zipfft__expr *j, const zipfft__cval *x,
+                              const zipfft__expr *base, zipfft__access access);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF paired_rows kernels: split the block's row pairs in shared memory into the half
@@ -291,5 +291,12 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body);
 void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
                                  const zipfft__thread_coords *k, const pass_shape *ps,
                                  const zipfft__expr **j, const zipfft__cval *y);
+/* gen/build_mirrored.c. C2R_HALF mirrored kernels, the first pass's values x: each element
+ * e of Z merged from X[e] and X[n - e], both loaded by the thread (as its elements e and
+ * n - e) from the half spectrum of the row at base, within the alignment branch g. */
+void zipfft__emit_mirrored_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
+                                       const zipfft__thread_coords *k, const pass_shape *ps,
+                                       const zipfft__expr **j, const zipfft__cval *x,
+                                       const zipfft__expr *base, zipfft__access access);
 
 #endif

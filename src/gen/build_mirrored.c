@@ -1,9 +1,9 @@
-/* build_mirrored.c - the R2C split of a half-length real kernel done in registers: the last
- * pass's threads hold butterflies j and m - j, so Z[e] and Z[n - e] meet in one thread and
- * need no round through shared memory. */
+/* build_mirrored.c - the R2C split and the C2R merge of a half-length real kernel done in
+ * registers: the last (R2C) or first (C2R) pass's threads hold butterflies j and m - j, so
+ * elements e and n - e meet in one thread and need no round through shared memory. */
 #include "gen/build_context.h"
 
-/* The last pass (m = n / r butterflies, B per thread, B T = m) holds element
+/* The mirrored pass (m = n / r butterflies, B per thread, B T = m) holds element
  * e = j + q m in value slot b r + q of butterfly b. Its partner n - e is element
  * (m - j) + (r - 1 - q) m: the butterfly B/2 places later, slot r - 1 - q. Only j = 0 and
  * j = m/2 are their own mirrors; thread 0 holds both as its butterflies 0 and B/2. */
@@ -77,5 +77,73 @@ void zipfft__emit_mirrored_split(zipfft__stockham_build *c, zipfft__block *body,
       g = &branch->u.if_.else_block;
     }
     split_group(c, g, base, pairs, front_pairs(c, g, ps, j[b], b, w0, pairs), y);
+  }
+}
+
+/* Z[e] of one pair into its slot and Z[n - e] into the partner's, from the loaded X values
+ * at those slots (X[e] and X[n - e]); W^(n - e) = -conj(W^e). */
+static void merge_pair(zipfft__stockham_build *c, zipfft__block *g, const mirror_pair *pair,
+                       const zipfft__cval *loaded, const zipfft__cval *x) {
+  zipfft__cval p = loaded[pair->slot], q = loaded[pair->partner];
+  zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, p, q, pair->w));
+  zipfft__s_assign(c->a, g, x[pair->slot].re->u.var, z.re);
+  zipfft__s_assign(c->a, g, x[pair->slot].im->u.var, z.im);
+  if (pair->partner == pair->slot) return;
+  zipfft__cval w2 = {zipfft__e_neg(c->a, pair->w.re), pair->w.im};
+  zipfft__cval z2 = zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, q, p, w2));
+  zipfft__s_assign(c->a, g, x[pair->partner].re->u.var, z2.re);
+  zipfft__s_assign(c->a, g, x[pair->partner].im->u.var, z2.im);
+}
+
+/* Thread 0's element 0: Z[0] from X[0] and X[n] (loaded here), both real (their imaginary
+ * parts ignored, as the merge phase does); its other self pairs as merge_pair. */
+static void merge_self_pairs(zipfft__stockham_build *c, zipfft__block *g, const mirror_pair *pairs,
+                             int count, const zipfft__expr *base, zipfft__access access,
+                             const zipfft__cval *loaded, const zipfft__cval *x) {
+  zipfft__cval nyquist = zipfft__zero_value(c, g, "m", 0);
+  int64_t n = zipfft__half_points(c->s);
+  zipfft__s_load_complex(c->a, g, nyquist.re->u.var, nyquist.im->u.var, c->in,
+                         zipfft__global_offset(c, base, i32(c, n), c->s->in_stride), access,
+                         c->s->in_storage);
+  for (int i = 0; i < count; i++) {
+    if (pairs[i].slot != 0) {
+      merge_pair(c, g, &pairs[i], loaded, x);
+      continue;
+    }
+    zipfft__cval dc = {loaded[0].re, zipfft__e_real(c->a, 0)};
+    zipfft__cval ny = {nyquist.re, zipfft__e_real(c->a, 0)};
+    zipfft__cval z =
+        zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, dc, ny, pairs[i].w));
+    zipfft__s_assign(c->a, g, x[0].re->u.var, z.re);
+    zipfft__s_assign(c->a, g, x[0].im->u.var, z.im);
+  }
+}
+
+void zipfft__emit_mirrored_merge_loads(zipfft__stockham_build *c, zipfft__block *g,
+                                       const zipfft__thread_coords *k, const pass_shape *ps,
+                                       const zipfft__expr **j, const zipfft__cval *x,
+                                       const zipfft__expr *base, zipfft__access access) {
+  zipfft__cval loaded[ZIPFFT__MAX_VALUES];
+  for (int b = 0; b < ps->butterflies; b++) /* X[e] for every element e the thread holds */
+    for (int q = 0; q < ps->radix; q++) {
+      zipfft__cval *v = &loaded[b * ps->radix + q];
+      *v = zipfft__zero_value(c, g, "m", 0);
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, q * ps->m));
+      zipfft__s_load_complex(c->a, g, v->re->u.var, v->im->u.var, c->in,
+                             zipfft__global_offset(c, base, e, c->s->in_stride), access,
+                             c->s->in_storage);
+    }
+  zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, k->t));
+  for (int b = 0; b < ps->butterflies / 2; b++) {
+    mirror_pair pairs[max_pairs];
+    zipfft__block *front = g;
+    if (b == 0) { /* thread 0: butterflies 0 and m/2, each its own mirror */
+      zipfft__stmt *branch = zipfft__s_if(c->a, g, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
+      zipfft__block *self = &branch->u.if_.then_block;
+      merge_self_pairs(c, self, pairs, self_pairs(c, self, ps, pairs), base, access, loaded, x);
+      front = &branch->u.if_.else_block;
+    }
+    int count = front_pairs(c, front, ps, j[b], b, w0, pairs);
+    for (int i = 0; i < count; i++) merge_pair(c, front, &pairs[i], loaded, x);
   }
 }

@@ -91,7 +91,7 @@ pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p) {
   for (int i = 0; i < p; i++) ps.ns *= s->radices[i];
   ps.m = s->n / ps.radix;
   ps.butterflies = (int)((ps.m + s->threads_per_fft - 1) / s->threads_per_fft);
-  ps.mirrored = s->mirrored && p == s->pass_count - 1;
+  ps.mirrored = s->mirrored && p == zipfft__mirrored_pass(s);
   return ps;
 }
 
@@ -396,11 +396,14 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   zipfft__block *targets[2];
   open_alignment_branches(c, open_if(c, blk, k->active), targets);
   for (int v = 0; v < 2; v++) {
+    if (ps->mirrored) { /* C2R_HALF: every butterfly's values merged from their pairs' loads */
+      zipfft__emit_mirrored_merge_loads(c, targets[v], k, ps, j, x, base, access_of_branch[v]);
+      continue;
+    }
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
-      if (c->s->cluster > 1 && c->s->kind == ZIPFFT__KIND_C2R_HALF) {
-        zipfft__emit_cluster_merge_loads(c, g, ps, j[b], &x[b * ps->radix], base,
-                                         access_of_branch[v]);
+      if ((c->s->cluster > 1 && c->s->kind == ZIPFFT__KIND_C2R_HALF) || c->s->merge_on_load) {
+        zipfft__emit_merge_loads(c, g, ps, j[b], &x[b * ps->radix], base, access_of_branch[v]);
         continue;
       }
       for (int r = 0; r < ps->radix; r++) {
@@ -811,7 +814,7 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
-  int merge_first = spec->kind == ZIPFFT__KIND_C2R_HALF;
+  int merge_first = spec->kind == ZIPFFT__KIND_C2R_HALF && !spec->merge_on_load && !spec->mirrored;
   if (merge_first) {
     if (spec->paired_rows > 0)
       zipfft__emit_merge_rows(c, body);
@@ -884,8 +887,12 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
        (s->kind == ZIPFFT__KIND_C2R_HALF && s->store_major)))
     return "paired rows need a half-length real kernel of an even number of row pairs per block";
   if (s->mirrored && !zipfft__can_mirror(s))
-    return "a mirrored kernel needs what zipfft__can_mirror allows: a plain R2C_HALF kernel "
-           "of one block whose last pass gives each thread an even number of butterflies";
+    return "a mirrored kernel needs what zipfft__can_mirror allows: a plain half-length real "
+           "kernel of one block whose mirrored pass gives each thread an even number of "
+           "butterflies";
+  if (s->merge_on_load && !zipfft__can_merge_on_load(s))
+    return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
+           "plain C2R_HALF kernel of one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

@@ -55,11 +55,20 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       (long long)s->paired_rows,
                       s->kind == ZIPFFT__KIND_R2C_HALF ? "split into" : "merged from",
                       (long long)(s->paired_rows * s->n));
-  if (s->mirrored)
+  if (s->mirrored) {
+    int r2c = s->kind == ZIPFFT__KIND_R2C_HALF;
     zipfft__sb_printf(sb,
-                      "      last pass's threads on butterflies j and %lld - j: the split into "
-                      "the half spectrum in registers\n",
-                      (long long)(s->n / s->radices[s->pass_count - 1]));
+                      "      %s pass's threads on butterflies j and %lld - j: the %s in "
+                      "registers\n",
+                      r2c ? "last" : "first",
+                      (long long)(s->n / s->radices[zipfft__mirrored_pass(s)]),
+                      r2c ? "split into the half spectrum" : "merge from the half spectrum");
+  }
+  if (s->merge_on_load)
+    zipfft__sb_printf(sb,
+                      "      first pass merges the half spectrum as it loads (X[e] and "
+                      "X[%lld - e])\n",
+                      (long long)zipfft__half_points(s));
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
                       zipfft__copies_twiddles_in_first_pass(s) ? "during the first pass's loads"

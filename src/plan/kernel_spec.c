@@ -86,7 +86,7 @@ int zipfft__cluster_capable(const zipfft__kernel_spec *s) {
 
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
   return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && !s->statistics &&
-         s->kind != ZIPFFT__KIND_C2R_HALF && s->rader_n == 0;
+         (s->kind != ZIPFFT__KIND_C2R_HALF || s->merge_on_load || s->mirrored) && s->rader_n == 0;
 }
 
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
@@ -101,13 +101,25 @@ int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s) {
                                : 0;
 }
 
+int zipfft__mirrored_pass(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF ? 0 : s->pass_count - 1;
+}
+
 int zipfft__can_mirror(const zipfft__kernel_spec *s) {
-  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->cluster > 1 || s->paired_rows > 0 || s->rader_n > 0 ||
-      s->bluestein_n > 0 || zipfft__two_ffts(s) || s->statistics || s->fft_major ||
-      s->store_major || s->pointwise != ZIPFFT__PW_NONE || s->pass_count < 1)
+  int half = s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF;
+  if (!half || s->cluster > 1 || s->paired_rows > 0 || s->rader_n > 0 || s->bluestein_n > 0 ||
+      zipfft__two_ffts(s) || s->statistics || s->fft_major || s->store_major ||
+      s->pointwise != ZIPFFT__PW_NONE || s->pass_count < 1 ||
+      (s->kind == ZIPFFT__KIND_C2R_HALF && (s->load_extent > 0 || s->merge_on_load)))
     return 0;
-  int64_t m = s->n / s->radices[s->pass_count - 1], t = s->threads_per_fft;
+  int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], t = s->threads_per_fft;
   return m % t == 0 && (m / t) % 2 == 0;
+}
+
+int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF && s->cluster <= 1 && s->paired_rows == 0 &&
+         s->rader_n == 0 && s->bluestein_n == 0 && !zipfft__two_ffts(s) && !s->statistics &&
+         s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->pass_count >= 1;
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
@@ -246,6 +258,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",
              (long long)s->paired_rows);
   if (s->mirrored) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mir");
+  if (s->merge_on_load) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mol");
   if (s->prefetch_ahead > 0)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pa%lld",
              (long long)s->prefetch_ahead);

@@ -186,11 +186,16 @@ typedef struct zipfft__kernel_spec {
    *   Z[e] and Z[L - e] in shared memory before its passes; it stores complex values into
    *   the workspace. */
   int64_t paired_rows;
-  /* 1 (R2C_HALF kernels of one block, zipfft__can_mirror): the last pass's threads take
-   * butterflies j and m - j (m/2 for j = 0), so that Z[e] and Z[n - e] meet in one thread's
-   * registers and the split into the half spectrum is done as that pass stores, with no round
-   * through shared memory. */
+  /* 1 (half-length real kernels of one block, zipfft__can_mirror): the threads of one pass
+   * take butterflies j and m - j (m/2 for j = 0), so that elements e and n - e meet in one
+   * thread's registers. R2C_HALF: the last pass, which splits into the half spectrum as it
+   * stores, with no round through shared memory. C2R_HALF: the first pass, which merges
+   * from the half spectrum as it loads (each value read once), with no merge phase. */
   int mirrored;
+  /* 1 (C2R_HALF kernels of one block, zipfft__can_merge_on_load): the first pass merges as it
+   * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
+   * no merge phase before the passes (each X value is read twice). */
+  int merge_on_load;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -249,12 +254,19 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);
-/* 1 when the generator can mirror an R2C_HALF kernel of one block: no cluster, row pairs,
- * Rader, Bluestein, fused FFTs, statistics or transform-major threads, and the last pass's
- * m = n / radix butterflies fall to its threads in an even number of whole rounds (which
- * needs m even, and so two passes or more). Where it pays is the planner's choice
- * (single.c, choose_mirrored). */
+/* The pass a mirrored kernel mirrors: the first of a C2R_HALF kernel, the last of an
+ * R2C_HALF kernel. */
+int zipfft__mirrored_pass(const zipfft__kernel_spec *s);
+/* 1 when the generator can mirror a half-length real kernel of one block: no cluster, row
+ * pairs, Rader, Bluestein, fused FFTs, statistics or transform-major threads (for C2R no
+ * zero-padded loads, nor merge_on_load), and the mirrored pass's m = n / radix butterflies
+ * fall to its threads in an even number of whole rounds (which needs m even). Where it pays
+ * is the planner's choice (single.c, choose_mirrored). */
 int zipfft__can_mirror(const zipfft__kernel_spec *s);
+/* 1 when the generator can merge a C2R_HALF kernel's half spectrum in its first pass's
+ * loads: one block per transform (no cluster, which merges so of its own), no row pairs,
+ * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
+int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
 /* 1 when the kernel, staging its twiddles (shared_twiddles), copies them inside its first
  * pass, after that pass's global loads, so that the copy's table reads wait together with
  * the loads and the pass's barrier publishes it: fp32 kernels whose first pass loads from

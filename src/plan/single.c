@@ -51,7 +51,7 @@ enum {
  *   84.8, 7681 = 24x20x16 33.2 -> 35.2, 12289 = 32x32x12 30.2 -> 40.5 (43.3 as 16x16x16x3
  *   with a cap of 16), fp64 257 73.3 -> 85.5, 7681 35.5 -> 36.6.
  * - the half-length FFT of R2C and C2R when it is a power of two takes at most 16 (half_cap;
- *   an R2C kernel mirrored with the ordinary cap keeps it: size_mirrored_large_radix): its
+ *   an R2C kernel mirrored with the ordinary cap keeps it: size_unstaged_large_radix): its
  *   split or merge phase adds a round through shared memory, which radix 32's 25%
  *   occupancy does not hide (H100, % of copy bandwidth, cap 32 -> 16: fp32 R2C 16384 75.4
  *   -> 84.7, C2R 16384 58.6 -> 79.5, R2C 32768 52.2 -> 74.1, C2R 32768 50.9 -> 53.5, fp64
@@ -352,16 +352,36 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
  * mirrored): fp32 R2C 16384 (512 threads, 4 groups) 79.0 -> 91.2, fp64 78.7 -> 81.2, fp32
  * 32768 (1024 threads, 2 groups) 75.8 -> 76.2; but fp32 2048 (64 threads, 2 groups) 96.3
  * -> 94.3, 4096 (128 threads, 1 group) 96.5 -> 94.1, and 256 (8 threads, four transforms
- * per warp) 84.5 -> 43.9. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
+ * per warp) 84.5 -> 43.9. The same rule mirrors the first pass of a C2R kernel (its radices
+ * ascending, size_unstaged_large_radix), which merges from the half spectrum in registers
+ * (H100, merge phase -> mirrored, session 31): fp32 C2R 16384 (8x32x32, 256 threads, 2
+ * groups) 89.6 -> 94.1, fp64 64.3 -> 83.7; forced at fp32 4096 (8x16x16, 128 threads, 1
+ * group) 97.5 -> 97.6. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s) {
   enum { min_warp_groups = 16, warp = 32 };
   const char *env = getenv("ZIPFFT_MIRRORED");
   int mode = env && *env ? atoi(env) : 1;
   s->mirrored = 0;
   if (mode == 0 || !zipfft__can_mirror(s)) return;
-  int64_t m = s->n / s->radices[s->pass_count - 1], groups = m / s->threads_per_fft / 2;
+  int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
   s->mirrored = mode == 2 || (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
+}
+
+/* Merges the half spectrum of a C2R_HALF kernel that is not mirrored in its first pass's
+ * loads, each value read twice (spec field merge_on_load), for fp64. Measured on an H100
+ * (% of copy bandwidth, merge phase -> merge on load, one call): fp64 C2R 4096 97.8 ->
+ * 98.8 (98.0 -> 99.0 in another call), 16384 64.1 -> 66.9 (mirrored since: 83.7), 2^20 35.8
+ * -> 35.9; but fp32 C2R 16384 90.0 -> 83.1 (69.2 with radix 32), 4096 97.5 -> 93.0, 2D
+ * 4096x4096 35.0 -> 34.0: the second read costs fp32 more (twice the load instructions per
+ * byte). ZIPFFT_MERGE_ON_LOAD (tuning): 0 never, 1 the planner's rule, 2 wherever the
+ * generator can. */
+static void choose_merge_on_load(zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_MERGE_ON_LOAD");
+  int mode = env && *env ? atoi(env) : 1;
+  s->merge_on_load = 0;
+  if (mode == 0 || s->mirrored || !zipfft__can_merge_on_load(s)) return;
+  s->merge_on_load = mode == 2 || s->precision == ZIPFFT_F64;
 }
 
 /* Fused correlation kernels whose rows the block's thread limit keeps below a 32-byte
@@ -398,7 +418,9 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
+  s->merge_on_load = 0;
   choose_mirrored(s);
+  choose_merge_on_load(s);
   choose_shared_twiddles(s, t);
   choose_min_blocks(s);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
@@ -496,19 +518,28 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   return 0;
 }
 
-/* An R2C of a power-of-two half length sized with the ordinary radix cap instead of 16,
- * kept when that kernel is mirrored: 16 was chosen for the round through shared memory of
- * the split phase (max_radix), which a mirrored kernel does not have. Measured on an H100
- * (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 16384 (16x16x16x2
- * -> 32x32x8) 91.1 -> 91.8, fp32 32768 (16x16x16x4 -> 32x32x16) 76.4 -> 81.9, fp64 16384
- * 81.3 -> 86.5; on an H200 73.5 -> 75.8, 60.4 -> 66.9 and 65.1 -> 69.1. Returns 0 (spec
- * unchanged) otherwise. */
-static int size_mirrored_large_radix(zipfft__kernel_spec *s, int64_t transforms,
+/* A real kernel of a power-of-two half length sized with the ordinary radix cap instead of
+ * 16, kept when it is mirrored, so that its split or merge needs no round through shared
+ * memory, for which 16 was chosen (max_radix). A C2R kernel takes its radices ascending,
+ * so that the first pass, which it mirrors, gives each thread several butterflies. Measured
+ * on an H100 (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 R2C
+ * 16384 (16x16x16x2 -> 32x32x8) 91.1 -> 91.8, fp32 32768 (16x16x16x4 -> 32x32x16) 76.4 ->
+ * 81.9, fp64 16384 81.3 -> 86.5; on an H200 73.5 -> 75.8, 60.4 -> 66.9 and 65.1 -> 69.1.
+ * Returns 0 (spec unchanged) otherwise. */
+static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
                                      const zipfft__target *t) {
-  if (s->kind != ZIPFFT__KIND_R2C_HALF || !half_length_power_of_two(s)) return 0;
+  if (!zipfft__kind_is_half(s->kind) || !half_length_power_of_two(s)) return 0;
   zipfft__kernel_spec trial = *s;
   factorization f = factorize_capped(&trial, 0);
-  if (f.count == 0 || !size_smooth(&trial, f, transforms, t) || !trial.mirrored) return 0;
+  if (trial.kind == ZIPFFT__KIND_C2R_HALF) /* the smallest radix first: several butterflies
+                                              per thread in the pass that merges */
+    for (int i = 0; i < f.count / 2; i++) {
+      int r = f.radices[i];
+      f.radices[i] = f.radices[f.count - 1 - i];
+      f.radices[f.count - 1 - i] = r;
+    }
+  if (f.count == 0 || !size_smooth(&trial, f, transforms, t)) return 0;
+  if (!trial.mirrored) return 0;
   *s = trial;
   return 1;
 }
@@ -519,7 +550,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   s->rader_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = factorize(s);
-  if (f.count > 0 && size_mirrored_large_radix(s, transforms, t)) return 1;
+  if (f.count > 0 && size_unstaged_large_radix(s, transforms, t)) return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
    * merge writes them. */
