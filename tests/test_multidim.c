@@ -176,6 +176,32 @@ static const md_case cases[] = {
  * cluster kernel (4 blocks of 8192 points) and, with clusters off, through the workspace. */
 static const md_case long_case = {ZIPFFT_F32, 2, {3, 32768}, 1, ZIPFFT_INVERSE, PADDED, 0};
 
+/* Last axes of 4096 points through the workspace (single-kernel limit 64: 64 x 64), their
+ * four-step reading and writing the user's arrays, its two kernels run as one pair kernel
+ * (the data between them in L2): out of place, in place, after another axis's kernel (rank
+ * 3 runs the last axis first, then the others), padded rows. */
+static const md_case pair_cases[] = {
+    {ZIPFFT_F32, 2, {3, 4096}, 2, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 2, {3, 4096}, 1, ZIPFFT_INVERSE, DENSE, 1},
+    {ZIPFFT_F64, 3, {2, 3, 4096}, 1, ZIPFFT_FORWARD, DENSE, 0},
+    {ZIPFFT_F32, 2, {3, 4096}, 1, ZIPFFT_FORWARD, PADDED, 1},
+};
+
+/* On the CPU backend (whose unknown memory bandwidth counts as slow, where pairs pay): the
+ * plan of a DENSE case runs a pair kernel. */
+static void check_pair_plan(const md_case *c) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || c->layout != DENSE) return;
+  char text[256], printed[8192];
+  int64_t strides[3], dist, size;
+  describe(c, text, sizeof text);
+  make_layout(c, strides, &dist, &size);
+  zipfft_plan plan = NULL;
+  ZT_OK(plan_case(c, strides, dist, &plan));
+  ZT_OK(zipfft_plan_print(plan, printed, sizeof printed, NULL));
+  ZT_CHECK(strstr(printed, "pair kernel") != NULL, "%s: no pair kernel:\n%s", text, printed);
+  zipfft_plan_destroy(plan);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_multidim", 0);
   int ran = 0;
@@ -184,6 +210,9 @@ int main(void) {
    * workspace), by lowering the single-kernel limit to 8 points. */
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  for (size_t i = 0; i < sizeof pair_cases / sizeof *pair_cases; i++)
+    check_pair_plan(&pair_cases[i]), ran += run_case(&pair_cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   ran += run_case(&long_case);
   setenv("ZIPFFT_CLUSTER", "0", 1);

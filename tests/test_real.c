@@ -340,6 +340,15 @@ static const real_case paired_row_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {5, 4096}, 1, GAPS},
 };
 
+/* C2R through the workspace in three kernels (single-kernel limit 64: 131072 = 2 x 32 x 32
+ * x 64): the first merges the half spectrum, the last two run as one pair kernel (the data
+ * between them in L2), out of place, in place, and as the last of a 2D plan's kernels. */
+static const real_case pair_route_cases[] = {
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {131072}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {131072}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 131072}, 1, DENSE}, /* after the other axis's kernel */
+};
+
 /* R2C whose split runs in the last pass's registers and C2R whose merge runs in the first
  * pass's (mirrored kernels, thread 0 with butterflies 0 and m/2): planned by default from
  * 16384 points (the half_kernel_cases, and 38016 = 2 x 12x12x12x11 here, an odd last
@@ -383,21 +392,39 @@ static const real_case prefetch_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {1001}, 3, GAPS},
 };
 
+/* 1 when the printed plan of c (on the CPU backend, which plans as an H100) contains
+ * needle; the plan goes to printed. */
+static int plan_mentions(const real_case *c, const char *needle, char *printed, size_t len) {
+  array real, cplx;
+  arrays_of(c, &real, &cplx);
+  zipfft_plan plan = NULL;
+  int r2c = c->type == ZIPFFT_R2C;
+  printed[0] = 0;
+  ZT_OK(plan_case(c, r2c ? &real : &cplx, r2c ? &cplx : &real, &plan));
+  if (plan) ZT_OK(zipfft_plan_print(plan, printed, len, NULL));
+  zipfft_plan_destroy(plan);
+  return strstr(printed, needle) != NULL;
+}
+
 /* On the CPU backend: the plan of c prefetches (its kernel's name says _pa) exactly when c is
  * an R2C case of contiguous rows. */
 static void check_prefetch_plan(const real_case *c) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
-  char text[256], printed[4096];
+  char text[256], printed[8192];
   describe(c, text, sizeof text);
-  array real, cplx;
-  arrays_of(c, &real, &cplx);
-  zipfft_plan plan = NULL;
-  int r2c = c->type == ZIPFFT_R2C, wanted = r2c && c->layout != GAPS;
-  ZT_OK(plan_case(c, r2c ? &real : &cplx, r2c ? &cplx : &real, &plan));
-  ZT_OK(zipfft_plan_print(plan, printed, sizeof printed, NULL));
-  ZT_CHECK((strstr(printed, "_pa") != NULL) == wanted, "%s: %s a prefetching kernel:\n%s", text,
-           wanted ? "lacks" : "has", printed);
-  zipfft_plan_destroy(plan);
+  int wanted = c->type == ZIPFFT_R2C && c->layout != GAPS;
+  ZT_CHECK(plan_mentions(c, "_pa", printed, sizeof printed) == wanted,
+           "%s: %s a prefetching kernel:\n%s", text, wanted ? "lacks" : "has", printed);
+}
+
+/* On the CPU backend (whose unknown memory bandwidth counts as slow, where pairs pay): the
+ * plan of c runs a pair kernel. */
+static void check_pair_plan(const real_case *c) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  char text[256], printed[8192];
+  describe(c, text, sizeof text);
+  ZT_CHECK(plan_mentions(c, "pair kernel", printed, sizeof printed), "%s: no pair kernel:\n%s",
+           text, printed);
 }
 
 int main(void) {
@@ -423,6 +450,9 @@ int main(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "200", 1);
   for (size_t i = 0; i < sizeof rader_row_cases / sizeof *rader_row_cases; i++, ran++)
     run_case(&rader_row_cases[i]);
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  for (size_t i = 0; i < sizeof pair_route_cases / sizeof *pair_route_cases; i++, ran++)
+    check_pair_plan(&pair_route_cases[i]), run_case(&pair_route_cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++, ran++)
     run_case(&long_cases[i]);

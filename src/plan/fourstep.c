@@ -219,16 +219,17 @@ enum {
  * them), so a group is kl slabs of k0: kl*N2 columns of the middle kernel and N1*kl rows,
  * the row kernel's k0 digit split into (k0 / kl, k1, k0 % kl) to keep each group's rows
  * together. */
-static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft__pair_spec *p) {
-  int first = out->kernel_count - 2;
-  if (first < 0 || first > 1) return 0;
+static int pair_of_split(const zipfft__decomposition *out, int split_first, int64_t batch,
+                         zipfft__pair_spec *p) {
+  int first = out->kernel_count - 2, count = out->kernel_count - split_first;
+  if (split_first < 0 || count < 2 || count > 3) return 0;
   *p = (zipfft__pair_spec){out->kernels[first],
                            out->kernels[first + 1],
                            out->transforms[first] / batch,
                            out->transforms[first + 1] / batch,
                            0,
                            0};
-  if (first == 1) {
+  if (count == 3) {
     zipfft__kernel_spec *row = &p->second;
     int64_t kl = row->ffts_per_block, k0 = row->batch_counts[2], k1 = row->batch_counts[1];
     if (row->batch_dims != 3 || k0 % kl != 0 || p->first.batch_dims != 3) return 0;
@@ -266,11 +267,11 @@ static int pair_of_split(const zipfft__decomposition *out, int64_t batch, zipfft
  * split in two overwrite only their own transform's input (the columns of later transforms
  * are still being read) when both layouts are the same; a split in three has read the
  * input before the pair starts. */
-static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipfft__target *t,
-                       zipfft__decomposition *out) {
+void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
+                                    const zipfft__target *t, zipfft__decomposition *out) {
   const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
   zipfft__pair_spec p;
-  if (!pair_of_split(out, job->batch, &p)) return;
+  if (!pair_of_split(out, split_first, job->batch, &p)) return;
   int first = out->kernel_count - 2;
   int64_t bytes = p.first_group * p.first.n *
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
@@ -281,7 +282,8 @@ static void pair_split(const zipfft__fourstep_job *job, int inplace, const zipff
                   : slow_memory && (bytes <= pair_plain_max_bytes ||
                                     (bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes));
   if (!wanted) return;
-  if (first == 0 && inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist))
+  if (first == split_first && inplace &&
+      (job->in_stride != job->out_stride || job->in_dist != job->out_dist))
     return;
   int64_t items = out->transforms[first] / p.first.ffts_per_block;
   if (items >= (1 << 23)) return;
@@ -316,7 +318,8 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
   out->workspace_bytes =
       zipfft__bytes_product(zipfft__bytes_product((uint64_t)job.n, (uint64_t)d->batch),
                             zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
-  if (s == ZIPFFT_SUCCESS) pair_split(&job, d->placement == ZIPFFT_INPLACE, t, out);
+  if (s == ZIPFFT_SUCCESS)
+    zipfft__fourstep_pair_last_two(&job, 0, d->placement == ZIPFFT_INPLACE, t, out);
   return s;
 }
 

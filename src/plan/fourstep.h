@@ -28,4 +28,12 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *dec);
 
+/* Runs the last two kernels of dec, the last of a four-step of the job whose first kernel is
+ * dec's kernel split_first (a split in two or three), as one pair kernel (plan/pair.h)
+ * where that pays on the target (the rule of zipfft__fourstep_pair_last_two in fourstep.c);
+ * inplace: the job's src is its dst. Call it once dec's workspace is reserved: the pair's
+ * counters go after it. Leaves dec unchanged otherwise. */
+void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
+                                    const zipfft__target *t, zipfft__decomposition *dec);
+
 #endif

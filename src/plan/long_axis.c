@@ -472,6 +472,20 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
   return status;
 }
 
+/* 1 when the route appended from kernel `first` on ends with its four-step, whose kernels
+ * are dec's from split_first on: no scatter or split after them (a C2R route whose merge
+ * the first four-step kernel took over, or one that reads and writes the user's arrays
+ * directly), not Bluestein's two four-steps, the last two plain C2C kernels. */
+static int ends_in_fourstep(const zipfft__decomposition *dec, int first, int split_first) {
+  int last = dec->kernel_count - 1;
+  return split_first >= first && last - 1 >= split_first &&
+         dec->kernels[last].kind == ZIPFFT__KIND_C2C &&
+         dec->kernels[last - 1].kind == ZIPFFT__KIND_C2C &&
+         dec->kernels[last].pointwise == ZIPFFT__PW_NONE &&
+         dec->kernels[last - 1].pointwise == ZIPFFT__PW_NONE &&
+         dec->kernels[last].bluestein_n == 0;
+}
+
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
                                        const zipfft__target *t, zipfft__array src,
                                        zipfft__array dst, zipfft__decomposition *dec) {
@@ -503,5 +517,9 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
         zipfft__bytes_product(zipfft__bytes_product((uint64_t)rows, (uint64_t)r.length),
                               zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT)),
         workspace_parts(dec, first));
+  /* taken as in place: the user's arrays may be one, which this level does not know */
+  int split_first = dec->kernel_count - r.split;
+  if (status == ZIPFFT_SUCCESS && !one_kernel && ends_in_fourstep(dec, first, split_first))
+    zipfft__fourstep_pair_last_two(&job, split_first, 1, t, dec);
   return status;
 }
