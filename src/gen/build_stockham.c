@@ -814,7 +814,7 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
-  int merge_first = spec->kind == ZIPFFT__KIND_C2R_HALF && !spec->merge_on_load && !spec->mirrored;
+  int merge_first = zipfft__has_merge_phase(spec);
   if (merge_first) {
     if (spec->paired_rows > 0)
       zipfft__emit_merge_rows(c, body);

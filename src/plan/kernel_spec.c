@@ -84,9 +84,13 @@ int zipfft__cluster_capable(const zipfft__kernel_spec *s) {
          s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }
 
+int zipfft__has_merge_phase(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF && s->cluster <= 1 && !s->merge_on_load && !s->mirrored;
+}
+
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
   return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && !s->statistics &&
-         (s->kind != ZIPFFT__KIND_C2R_HALF || s->merge_on_load || s->mirrored) && s->rader_n == 0;
+         !zipfft__has_merge_phase(s) && s->rader_n == 0;
 }
 
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }

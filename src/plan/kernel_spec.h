@@ -267,6 +267,10 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * loads: one block per transform (no cluster, which merges so of its own), no row pairs,
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
+/* 1 for a C2R_HALF kernel that merges the half spectrum into shared memory before its
+ * first pass, in a phase of its own: not a cluster kernel, a mirrored one or one that
+ * merges on load, which all merge in their first pass's loads. */
+int zipfft__has_merge_phase(const zipfft__kernel_spec *s);
 /* 1 when the kernel, staging its twiddles (shared_twiddles), copies them inside its first
  * pass, after that pass's global loads, so that the copy's table reads wait together with
  * the loads and the pass's barrier publishes it: fp32 kernels whose first pass loads from
