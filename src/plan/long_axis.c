@@ -305,9 +305,12 @@ static int takes_cluster(const zipfft__fourstep_job *job, const ends *e, zipfft_
  *   2^20 30.5 -> 36.4; fp64 8 pairs 65536 and 131072 32.2 -> 43.2;
  * - merge: fp32 8 pairs 2^18 32.2 -> 41.0, 2^24 22.3 -> 28.2; fp32 4 pairs 2^20 31.3 ->
  *   37.8; fp64 2 pairs 2^20 30.5 -> 35.8; fp64 8 pairs 65536 32.4 -> 41.2.
- * A row kernel with fewer pairs is widened where it can be (widen_to_row_pairs): fp32
- * 2^18's 4 pairs became 8 (1024 threads, 74 KB): split pass 32.0 -> 35.4. */
-static const int split_min_row_pairs[2] = {8, 2}, merge_min_row_pairs[2] = {4, 2};
+ * A split's row kernel with fewer than split_wide_row_pairs is widened towards them where
+ * it can be (widen_to_row_pairs): fp32 2^18's 4 pairs became 8 (1024 threads, 74 KB): split
+ * pass 32.0 -> 35.4. Where it cannot, 4 pairs still pay in fp32 (2^20, 1024-point rows of
+ * 131 KB at 8 pairs: 31.1 -> 32.2, session 31). */
+static const int split_min_row_pairs[2] = {4, 2}, split_wide_row_pairs[2] = {8, 2},
+                 merge_min_row_pairs[2] = {4, 2};
 
 /* The fewest row pairs per block of a paired_rows kernel: the table, or ZIPFFT_MIN_ROW_PAIRS
  * (tuning). */
@@ -361,7 +364,7 @@ static void pass_digits(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass,
 /* R2C routes: the four-step's last kernel (appended last to dec, writing workspace A) becomes
  * a paired_rows kernel that splits its row pairs into the half spectrum and stores it in the
  * pass's destination, in place of the pointwise split scatter: one pass over the data
- * fewer. Its transforms per block are first widened towards the row pairs it needs
+ * fewer. Its transforms per block are first widened towards split_wide_row_pairs
  * (widen_to_row_pairs). 0 (nothing changed) where they stay odd, too few or do not divide
  * the rows, the pass's batch digits and the row digits exceed the batch dimensions, the
  * kernel runs Rader's or Bluestein's method (rows_are_transforms), or the output is stored
@@ -373,7 +376,7 @@ static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
   int digits = s->batch_dims - 1; /* the rows' digits after the route's batch */
   int min_pairs = min_row_pairs(split_min_row_pairs, pass->precision);
   zipfft__kernel_spec fused = *s;
-  widen_to_row_pairs(&fused, rows, min_pairs, t);
+  widen_to_row_pairs(&fused, rows, min_row_pairs(split_wide_row_pairs, pass->precision), t);
   if (r->scatter != ZIPFFT__PW_SPLIT || !rows_are_transforms(s) ||
       !holds_row_pairs(&fused, rows, min_pairs) ||
       pass->out_storage != ZIPFFT_STORAGE_DEFAULT ||
