@@ -104,12 +104,14 @@ static const size_info sizes[] = {
     /* a K3 camera's image size turned upright: 5760-point columns (360 threads, 2 to a
      * block) */
     {2, {5760, 4092}, 4, 0, 1, ZIPFFT_C2C},
-    /* batched 1D real transforms: one kernel (4096, 16384: half lengths 2048, 8192), a
-     * cluster or four-step half length (65536, 2^20) */
+    /* batched 1D real transforms: one kernel (4096, 16384, 32768: half lengths 2048, 8192,
+     * 16384, the last two mirrored), a cluster or four-step half length (65536, 2^20) */
     {1, {4096}, 0, 0, 0, ZIPFFT_R2C},
     {1, {4096}, 0, 0, 0, ZIPFFT_C2R},
     {1, {16384}, 0, 0, 0, ZIPFFT_R2C},
     {1, {16384}, 0, 0, 0, ZIPFFT_C2R},
+    {1, {32768}, 0, 0, 0, ZIPFFT_R2C},
+    {1, {32768}, 0, 0, 0, ZIPFFT_C2R},
     {1, {65536}, 0, 0, 0, ZIPFFT_R2C},
     {1, {65536}, 0, 0, 0, ZIPFFT_C2R},
     {1, {1 << 20}, 0, 0, 0, ZIPFFT_R2C},

@@ -355,8 +355,9 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
  * per warp) 84.5 -> 43.9. The same rule mirrors the first pass of a C2R kernel (its radices
  * ascending, size_unstaged_large_radix), which merges from the half spectrum in registers
  * (H100, merge phase -> mirrored, session 31): fp32 C2R 16384 (8x32x32, 256 threads, 2
- * groups) 89.6 -> 94.1, fp64 64.3 -> 83.7; forced at fp32 4096 (8x16x16, 128 threads, 1
- * group) 97.5 -> 97.6. ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
+ * groups) 89.6 -> 94.1, fp64 64.3 -> 83.7, fp32 32768 (16x32x32, 512 threads, 1 group)
+ * 67.1 -> 73.5; forced at fp32 4096 (8x16x16, 128 threads, 1 group) 97.5 -> 97.6.
+ * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s) {
   enum { min_warp_groups = 16, warp = 32 };
   const char *env = getenv("ZIPFFT_MIRRORED");
@@ -418,7 +419,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
-  s->merge_on_load = 0;
+  s->merge_on_load = 0; /* decided after mirroring, which a kernel merging on load cannot */
   choose_mirrored(s);
   choose_merge_on_load(s);
   choose_shared_twiddles(s, t);
