@@ -178,8 +178,8 @@ static const md_case long_case = {ZIPFFT_F32, 2, {3, 32768}, 1, ZIPFFT_INVERSE, 
 
 /* Last axes of 4096 points through the workspace (single-kernel limit 64: 64 x 64), their
  * four-step reading and writing the user's arrays, its two kernels run as one pair kernel
- * (the data between them in L2): out of place, in place, after another axis's kernel (rank
- * 3 runs the last axis first, then the others), padded rows. */
+ * (the data between them in L2; the last axis runs first, so the pair is kernels 0 and 1):
+ * out of place, in place, rank 3 in fp64, padded rows (checked, whether or not they pair). */
 static const md_case pair_cases[] = {
     {ZIPFFT_F32, 2, {3, 4096}, 2, ZIPFFT_FORWARD, DENSE, 0},
     {ZIPFFT_F32, 2, {3, 4096}, 1, ZIPFFT_INVERSE, DENSE, 1},
