@@ -356,17 +356,14 @@ static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__d
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_R2R,
                            .precision = p->precision,
                            .n = reals,
-                           .pointwise = ZIPFFT__PW_SIGNAL_SUM,
-                           .pointwise_range = reals,
                            .loop_in_stride = reals,
-                           .threads_per_fft = ZIPFFT__POINTWISE_THREADS,
-                           .ffts_per_block = 1,
                            .in_stride = 1,
                            .out_stride = 1,
-                           .batch_dims = 2,
+                           .batch_dims = 1,
+                           .batch_counts = {1},
                            .scale = 1.0};
-  int64_t chunks = (reals + zipfft__pointwise_chunk(&s) - 1) / zipfft__pointwise_chunk(&s);
-  s.batch_counts[0] = 1, s.batch_counts[1] = chunks;
+  zipfft__make_pointwise(&s, ZIPFFT__PW_SIGNAL_SUM, reals);
+  int64_t chunks = zipfft__pointwise_chunks(&s);
   for (int i = out->kernel_count; i > 0; i--) {
     out->kernels[i] = out->kernels[i - 1], out->transforms[i] = out->transforms[i - 1];
     out->src[i] = out->src[i - 1], out->dst[i] = out->dst[i - 1];

@@ -28,6 +28,23 @@ int64_t zipfft__pointwise_chunk(const zipfft__kernel_spec *s) {
                                                : ZIPFFT__POINTWISE_CHUNK;
 }
 
+int64_t zipfft__pointwise_chunks(const zipfft__kernel_spec *s) {
+  return (s->pointwise_range + zipfft__pointwise_chunk(s) - 1) / zipfft__pointwise_chunk(s);
+}
+
+void zipfft__make_pointwise(zipfft__kernel_spec *s, zipfft__pointwise_op op, int64_t range) {
+  s->pointwise = op;
+  s->pointwise_range = range;
+  s->pass_count = 0;
+  s->threads_per_fft = ZIPFFT__POINTWISE_THREADS;
+  s->ffts_per_block = 1;
+  s->fft_major = s->store_major = 0;
+  s->twiddle_length = 0;
+  s->batch_counts[s->batch_dims] = zipfft__pointwise_chunks(s);
+  s->batch_in_strides[s->batch_dims] = s->batch_out_strides[s->batch_dims] = 0;
+  s->batch_dims++;
+}
+
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_GATHER ||
          s->pointwise == ZIPFFT__PW_MERGE;

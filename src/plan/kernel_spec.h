@@ -234,6 +234,11 @@ int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s);
  * one per thread for SIGNAL_SUM (its loop over the signals gives each thread enough loads
  * in flight, and more blocks fill the device). */
 int64_t zipfft__pointwise_chunk(const zipfft__kernel_spec *s);
+/* Blocks of a pointwise kernel per row: its range in chunks (zipfft__pointwise_chunk). */
+int64_t zipfft__pointwise_chunks(const zipfft__kernel_spec *s);
+/* Makes s a pointwise kernel of operation op over `range` positions per row: no passes,
+ * one chunk of a row per block, the chunks a new last batch digit (strides 0). */
+void zipfft__make_pointwise(zipfft__kernel_spec *s, zipfft__pointwise_op op, int64_t range);
 /* 1 for the pointwise gathers (the output is the complex workspace), 0 otherwise. */
 int zipfft__pointwise_is_gather(const zipfft__kernel_spec *s);
 /* 1 for the pointwise scatters (the input is the complex workspace), 0 otherwise. */

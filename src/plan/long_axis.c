@@ -40,24 +40,6 @@ int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, const zipf
   return workspace_length(precision, n, t, &split) > 0;
 }
 
-static int64_t chunks_of(int64_t range) {
-  return (range + ZIPFFT__POINTWISE_CHUNK - 1) / ZIPFFT__POINTWISE_CHUNK;
-}
-
-/* Common part of every pointwise spec: no passes, one chunk of a row per block. */
-static void make_pointwise(zipfft__kernel_spec *s, zipfft__pointwise_op op, int64_t range) {
-  s->pointwise = op;
-  s->pointwise_range = range;
-  s->pass_count = 0;
-  s->threads_per_fft = ZIPFFT__POINTWISE_THREADS;
-  s->ffts_per_block = 1;
-  s->fft_major = s->store_major = 0;
-  s->twiddle_length = 0;
-  s->batch_counts[s->batch_dims] = chunks_of(range);
-  s->batch_in_strides[s->batch_dims] = s->batch_out_strides[s->batch_dims] = 0;
-  s->batch_dims++;
-}
-
 /* How a pass moves through the workspace: the rows' length there, and the kind, operation
  * and positions per row of the gather (into the workspace) and of the scatter. */
 typedef struct route {
@@ -124,11 +106,11 @@ static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int t
   if (to_workspace) { /* the workspace side is never a user's array: no callback there */
     s->store_callback = (zipfft__callback){0};
     s->out_stride = 1, s->out_storage = ZIPFFT_STORAGE_DEFAULT, s->scale = 1.0;
-    make_pointwise(s, r->gather, r->gather_range);
+    zipfft__make_pointwise(s, r->gather, r->gather_range);
   } else {
     s->load_callback = (zipfft__callback){0};
     s->in_stride = 1, s->in_storage = ZIPFFT_STORAGE_DEFAULT;
-    make_pointwise(s, r->scatter, r->scatter_range);
+    zipfft__make_pointwise(s, r->scatter, r->scatter_range);
   }
   int chirp = s->pointwise == ZIPFFT__PW_CHIRP_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER;
   s->bluestein_n = chirp ? pass->n : 0;
@@ -149,7 +131,7 @@ static void filter_spec(const zipfft__kernel_spec *pass, int64_t m, int64_t rows
                              .batch_in_strides = {m},
                              .batch_out_strides = {m},
                              .scale = 1.0};
-  make_pointwise(s, ZIPFFT__PW_FILTER, m);
+  zipfft__make_pointwise(s, ZIPFFT__PW_FILTER, m);
 }
 
 /* Appends a kernel of the given transforms (work items). */
@@ -166,7 +148,7 @@ static zipfft_status append_kernel(const zipfft__kernel_spec *s, int64_t transfo
 /* Appends a pointwise kernel (rows chunks of transforms). */
 static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows, zipfft__array src,
                                       zipfft__array dst, zipfft__decomposition *dec) {
-  return append_kernel(s, rows * chunks_of(s->pointwise_range), src, dst, dec);
+  return append_kernel(s, rows * zipfft__pointwise_chunks(s), src, dst, dec);
 }
 
 /* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
