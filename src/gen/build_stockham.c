@@ -697,19 +697,64 @@ zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk
 
 /* The value stored for output element e: Bluestein's conjugate times the chirp, the
  * four-step twiddle (column not NULL), the scale. */
-zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
-                                   const zipfft__expr *column, const zipfft__expr *e,
-                                   zipfft__cval y) {
+/* zipfft__finish_output with the four-step twiddle given (twiddle not NULL) or read from
+ * the table (column not NULL). */
+static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
+                                  const zipfft__expr *column, const zipfft__cval *twiddle,
+                                  const zipfft__expr *e, zipfft__cval y) {
   if (c->s->bluestein_n > 0) {
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
   if (c->s->fused != ZIPFFT__FUSED_NONE) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
-  if (column)
+  if (twiddle)
+    y = zipfft__cval_mul(c->a, zipfft__cval_materialize(c->a, blk, y), *twiddle);
+  else if (column)
     y = zipfft__apply_large_twiddle(c, blk, column, e, zipfft__cval_materialize(c->a, blk, y));
   if (c->s->scale == 1.0) return y;
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
   return (zipfft__cval){bin(c, ZIPFFT__OP_MUL, y.re, scale), bin(c, ZIPFFT__OP_MUL, y.im, scale)};
+}
+
+zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
+                                   const zipfft__expr *column, const zipfft__expr *e,
+                                   zipfft__cval y) {
+  return finish_output(c, blk, column, NULL, e, y);
+}
+
+/* The four-step twiddles W^(column e) of one butterfly's outputs e = j + r m, r < count:
+ * at the anchors r = 0, P, 2P, ... (P = twiddle_chain) and count - 1 from the two-level
+ * table, between anchors from the nearer one, times step = W^(column m) going up or its conjugate
+ * going down, so each is at most P/2 roundings from the table. Reading two table entries per output
+ * scatters over the low table's lines (neighbouring threads hold neighbouring columns); the chain
+ * trades those reads for one complex product each. */
+typedef struct twiddle_chain {
+  const zipfft__expr *column, *j;
+  int64_t m;
+  int count;
+  zipfft__cval step, w[ZIPFFT__MAX_RADIX];
+  int have_step, have[ZIPFFT__MAX_RADIX];
+} twiddle_chain;
+
+static zipfft__cval chained_twiddle(zipfft__stockham_build *c, zipfft__block *g, twiddle_chain *t,
+                                    int r) {
+  if (t->have[r]) return t->w[r];
+  int period = c->s->twiddle_chain, previous = r - r % period;
+  int next = previous + period < t->count - 1 ? previous + period : t->count - 1;
+  int down = next - r < r - previous;
+  if (r == previous || r == t->count - 1) {
+    t->w[r] = zipfft__large_twiddle(c, g, t->column,
+                                    bin(c, ZIPFFT__OP_ADD, t->j, i32(c, (int64_t)r * t->m)));
+  } else {
+    zipfft__cval from = chained_twiddle(c, g, t, down ? r + 1 : r - 1);
+    if (!t->have_step)
+      t->step = zipfft__large_twiddle(c, g, t->column, i32(c, t->m)), t->have_step = 1;
+    zipfft__cval step = t->step;
+    if (down) step.im = zipfft__e_neg(c->a, step.im);
+    t->w[r] = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, from, step));
+  }
+  t->have[r] = 1;
+  return t->w[r];
 }
 
 int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
@@ -733,10 +778,14 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
   for (int v = 0; v < (c->stats ? 1 : 2); v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
-      for (int r = 0; r < ps->radix; r++) {
-        if (r * ps->m >= zipfft__store_bound(c->s)) continue; /* cropped */
+      twiddle_chain chain = {.column = column, .j = j[b], .m = ps->m};
+      while (chain.count < ps->radix && chain.count * ps->m < zipfft__store_bound(c->s))
+        chain.count++; /* the rest is cropped */
+      for (int r = 0; r < chain.count; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        zipfft__cval out = zipfft__finish_output(c, g, column, e, y[b * ps->radix + r]);
+        zipfft__cval w, *chained = NULL;
+        if (column && c->s->twiddle_chain > 1) w = chained_twiddle(c, g, &chain, r), chained = &w;
+        zipfft__cval out = finish_output(c, g, column, chained, e, y[b * ps->radix + r]);
         if (c->stats)
           zipfft__emit_stats_update(c, g, b * ps->radix + r, e, out);
         else

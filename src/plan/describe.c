@@ -76,6 +76,11 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   if (s->twiddle_length)
     zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);
+  if (s->twiddle_length && s->twiddle_chain > 1)
+    zipfft__sb_printf(sb,
+                      "      every %dth of a thread's fused twiddles read, the others chained "
+                      "from the nearest one read\n",
+                      s->twiddle_chain);
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);

@@ -40,6 +40,7 @@ void zipfft__make_pointwise(zipfft__kernel_spec *s, zipfft__pointwise_op op, int
   s->ffts_per_block = 1;
   s->fft_major = s->store_major = 0;
   s->twiddle_length = 0;
+  s->twiddle_chain = 0;
   s->batch_counts[s->batch_dims] = zipfft__pointwise_chunks(s);
   s->batch_in_strides[s->batch_dims] = s->batch_out_strides[s->batch_dims] = 0;
   s->batch_dims++;
@@ -249,6 +250,8 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
   char storage[16] = "", fused[384] = "";
   if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
+  if (s->twiddle_length && s->twiddle_chain > 1)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tc%d", s->twiddle_chain);
   if (s->cluster > 1)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_grp%d", s->cluster);
   if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
