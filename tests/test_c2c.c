@@ -750,6 +750,13 @@ static void run_full_bluestein_fourstep(void) {
     run_full_case(&f64);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  /* square splits in two with columns wider than the column limit (plan/fourstep.c
+   * square_split): fp64 2048 x 2048 out of place, fp32 4096 x 4096 in place, misaligned */
+  c2c_case f64 = basic_case(ZIPFFT_F64, 1 << 22, 1, ZIPFFT_FORWARD);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 1 << 24, 1, ZIPFFT_INVERSE);
+  f32.place = PL_IN, f32.inv_n_scale = 1, f32.misalign = 8;
+  run_full_case(&f64);
+  run_full_case(&f32);
 }
 
 /* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that

@@ -50,6 +50,30 @@ static int fits_one_kernel(zipfft_precision precision, int64_t n, const zipfft__
  * ran at 1.02x cuFFT's speed, as 4096 x 4096 at 0.93x. */
 enum { good_column_bytes = 8 * 1024, good_row_bytes = 32 * 1024 };
 
+/* Rank-1 C2C plans whose length has no split in two within the good sizes try a square
+ * split in two with columns as large as the rows before a split in three. Measured on an
+ * H100 with the chained twiddles (session 32), against the split chosen without it: fp32
+ * 2^24 4096 x 4096 1.03x cuFFT (256 x 256 x 256, the last two paired: 0.98x), fp64 2^22
+ * 2048 x 2048 0.99x (0.92x). Preferring squares where a good split in two exists lost
+ * (fp32 2^22 as 2048 x 2048: 0.96x, as 1024 x 4096: 1.09x); long-axis routes keep their
+ * splits (a C2R 2^24 route's half, 2^23, ran at 0.91x as 2048 x 4096 and 1.19x as
+ * 128 x 256 x 256). Tuning: ZIPFFT_SQUARE_SPLIT=0 turns it off. */
+static int square_split_allowed(void) {
+  const char *env = getenv("ZIPFFT_SQUARE_SPLIT");
+  return !(env && *env == '0');
+}
+
+/* The square split in two of n, its columns within good_row_bytes; 0 when n is no square
+ * of a length that fits one kernel. */
+static int square_split(zipfft_precision precision, int64_t n, const zipfft__target *t,
+                        split *out) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT), f = 1;
+  while ((f + 1) * (f + 1) <= n) f++;
+  if (f * f != n || f * bytes > good_row_bytes || !fits_one_kernel(precision, f, t)) return 0;
+  *out = (split){.count = 2, .factors = {f, f}};
+  return 1;
+}
+
 /* Splits n into `count` factors that each fit one kernel (and, when strict, stay within
  * the good sizes of their role), the first ones as large as the balance allows (each the
  * largest divisor not above the count-th root of what is left); 0 when impossible. */
@@ -81,8 +105,10 @@ static int split_into(zipfft_precision precision, int64_t n, int count, int stri
 }
 
 /* The split with the fewest kernels (2 to max_factors) whose factors are all good for
- * their role, else the fewest kernels of any size; count 0 when none exists. */
-static split choose_split(zipfft_precision precision, int64_t n, const zipfft__target *t) {
+ * their role (with square, a square split in two after the good splits in two), else the
+ * fewest kernels of any size; count 0 when none exists. */
+static split choose_split(zipfft_precision precision, int64_t n, int square,
+                          const zipfft__target *t) {
   split s = {0};
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
   int fewest = env && *env ? atoi(env) : 2;
@@ -91,13 +117,16 @@ static split choose_split(zipfft_precision precision, int64_t n, const zipfft__t
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
       if (split_into(precision, n, count, strict, t, &s)) return s;
+      if (strict && count == 2 && square && square_split_allowed() &&
+          square_split(precision, n, t, &s))
+        return s;
     }
   s.count = 0;
   return s;
 }
 
 int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft__target *t) {
-  return choose_split(precision, n, t).count;
+  return choose_split(precision, n, 0, t).count;
 }
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
@@ -182,7 +211,7 @@ static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__k
 zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *out) {
-  split sp = choose_split(job->precision, job->n, t);
+  split sp = choose_split(job->precision, job->n, job->square_split, t);
   if (sp.count == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of %lld", (long long)job->n);
   if (out->kernel_count + sp.count > ZIPFFT__MAX_KERNELS)
@@ -322,7 +351,8 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                               .out_dist = l->out_dist,
                               .in_storage = d->in_storage,
                               .out_storage = d->out_storage,
-                              .scale = d->scale};
+                              .scale = d->scale,
+                              .square_split = 1};
   out->kernel_count = 0;
   zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
                                             ZIPFFT__ARRAY_OUTPUT, out);

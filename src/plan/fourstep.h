@@ -14,6 +14,7 @@ typedef struct zipfft__fourstep_job {
   int64_t in_stride, in_dist, out_stride, out_dist;
   zipfft_storage in_storage, out_storage;
   double scale;
+  int square_split; /* 1: a square split in two may have wide columns (plan/fourstep.c) */
 } zipfft__fourstep_job;
 
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
