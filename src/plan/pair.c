@@ -55,6 +55,8 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
 }
 
 int zipfft__pair_discards(const zipfft__pair_spec *p) {
+  const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
+  if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
   int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
