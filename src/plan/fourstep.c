@@ -242,13 +242,14 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  *   fp32 65536 (512 KiB) 49.0 -> 60.1 -> 60.9;   fp64 65536 (1 MiB) 49.5 -> 57.1 -> 43.9;
  *   fp32 2^18 (2 MiB) 48.6 -> 44.5 -> 43.6;      fp64 2^18 (4 MiB) 47.8 -> 48.6 -> 50.8;
  *   fp32 2^20 (8 MiB) 44.2 -> 41.6 -> 47.3.
- * Up to 1 MiB the data between the kernels stay in L2 as they are; from 4 MiB only when the
- * user's data pass evict-first (Nsight Compute, fp32 2^20: 3.57 GB of DRAM traffic per call
- * without, 2.32 GB with, 2.14 GB for one read and one write). Splits in three, separate ->
- * pair evict-first: fp32 2^24 (8 MiB) 30.9 -> 33.4; fp32 2^27 (16 MiB) 24.3 -> 22.5; fp64
- * 2^24 (16 MiB) 31.2 -> 29.2. */
+ * Up to 1 MiB (2 MiB since session 32) the data between the kernels stay in L2 as they are; from 4
+ * MiB only when the user's data pass evict-first (Nsight Compute, fp32 2^20: 3.57 GB of DRAM
+ * traffic per call without, 2.32 GB with, 2.14 GB for one read and one write). Splits in three,
+ * separate -> pair evict-first: fp32 2^24 (8 MiB) 30.9 -> 33.4; fp32 2^27 (16 MiB) 24.3 -> 22.5;
+ * fp64 2^24 (16 MiB) 31.2 -> 29.2. With the chained twiddles (session 32, H100, separate -> pair ->
+ * pair evict-first): fp32 2^18 48.6 -> 50.3 -> 50.0, so groups of 2 MiB pair as they are too. */
 enum {
-  pair_plain_max_bytes = 1 << 20,
+  pair_plain_max_bytes = 2 << 20,
   pair_streaming_min_bytes = 4 << 20,
   pair_max_bytes = 8 << 20
 };
