@@ -77,7 +77,7 @@ static const size_info sizes[] = {
     {1, {65536}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 18}, 0, 0, 0, ZIPFFT_C2C}, /* 512 x 512: a pair kernel (plan/pair.h) */
     {1, {1 << 20}, 0, 1, 0, ZIPFFT_C2C},
-    {1, {1 << 22}, 0, 0, 0, ZIPFFT_C2C}, /* 2048 x 2048: a square split in two */
+    {1, {1 << 22}, 0, 0, 0, ZIPFFT_C2C}, /* fp32 1024 x 4096; fp64 2048 x 2048 (a square split) */
     {1, {1 << 24}, 0, 1, 0, ZIPFFT_C2C},
     {1, {1 << 27}, 0, 0, 1, ZIPFFT_C2C},
     /* prime factors 17 to 31: passes of their own radix (17x16x16, 31x16x4, 29x23, 32x32x17) */

@@ -696,9 +696,8 @@ zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk
 }
 
 /* The value stored for output element e: Bluestein's conjugate times the chirp, the
- * four-step twiddle (column not NULL), the scale. */
-/* zipfft__finish_output with the four-step twiddle given (twiddle not NULL) or read from
- * the table (column not NULL). */
+ * four-step twiddle (given: twiddle not NULL; read from the table: column not NULL), the
+ * scale. */
 static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                   const zipfft__expr *column, const zipfft__cval *twiddle,
                                   const zipfft__expr *e, zipfft__cval y) {
@@ -724,10 +723,10 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
 
 /* The four-step twiddles W^(column e) of one butterfly's outputs e = j + r m, r < count:
  * at the anchors r = 0, P, 2P, ... (P = twiddle_chain) and count - 1 from the two-level
- * table, between anchors from the nearer one, times step = W^(column m) going up or its conjugate
- * going down, so each is at most P/2 roundings from the table. Reading two table entries per output
- * scatters over the low table's lines (neighbouring threads hold neighbouring columns); the chain
- * trades those reads for one complex product each. */
+ * table, between anchors from the nearer one, times step = W^(column m) going up or its
+ * conjugate going down, so each is at most P/2 roundings from the table. Reading two table
+ * entries per output scatters over the low table's lines (neighbouring threads hold
+ * neighbouring columns); the chain trades those reads for one complex product each. */
 typedef struct twiddle_chain {
   const zipfft__expr *column, *j;
   int64_t m;

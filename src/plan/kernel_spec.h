@@ -105,8 +105,8 @@ typedef struct zipfft__kernel_spec {
    * exp(sign 2 pi i m e / twiddle_length), m = g's innermost batch digit. */
   int64_t twiddle_length;
   /* With twiddle_length, kernels storing from the last pass's registers: > 1 reads every
-   * twiddle_chain-th twiddle of a butterfly's outputs from the table and makes the others
-   * from the previous one (gen/build_stockham.c); 0 or 1 reads each. */
+   * twiddle_chain-th twiddle of a butterfly's outputs (and its last) from the table and
+   * makes the others from the nearest one read (gen/build_stockham.c); 0 or 1 reads each. */
   int twiddle_chain;
   /* 1: the outputs leave through shared memory with neighbouring threads on neighbouring
    * transforms (coalesced when the transforms are adjacent in the output, e.g. the
