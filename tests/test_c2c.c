@@ -574,6 +574,18 @@ static void run_quick_fourstep(void) {
     run_case(&fwd);
     run_case(&inv);
   }
+  /* the fused twiddles read for every output (1) and chained with an odd period (3; the
+   * default is 8), on radix-16 and radix-10 last passes */
+  static const char *const chains[] = {"1", "3"};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "16", 1);
+  for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+    setenv("ZIPFFT_TWIDDLE_CHAIN", chains[i], 1);
+    c2c_case f32 = basic_case(ZIPFFT_F32, 65536, 2, ZIPFFT_FORWARD);
+    c2c_case f64 = basic_case(ZIPFFT_F64, 1000, 2, ZIPFFT_INVERSE);
+    run_case(&f32);
+    run_case(&f64);
+  }
+  unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
   for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
     c2c_case f32 = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);

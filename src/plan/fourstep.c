@@ -51,10 +51,13 @@ static int fits_one_kernel(zipfft_precision precision, int64_t n, const zipfft__
 enum { good_column_bytes = 8 * 1024, good_row_bytes = 32 * 1024 };
 
 /* Rank-1 C2C plans whose length has no split in two within the good sizes try a square
- * split in two with columns as large as the rows before a split in three. Measured on an
- * H100 with the chained twiddles (session 32), against the split chosen without it: fp32
- * 2^24 4096 x 4096 1.03x cuFFT (256 x 256 x 256, the last two paired: 0.98x), fp64 2^22
- * 2048 x 2048 0.99x (0.92x). Preferring squares where a good split in two exists lost
+ * split in two with columns as large as the rows before a split in three, on devices of
+ * slow memory (zipfft__slow_memory), where it was measured; on an H200 (session 4, before
+ * the chained twiddles) fp32 2^24 ran at 0.93x cuFFT as 4096 x 4096 and at 1.02x as
+ * 256 x 256 x 256. Measured on an H100 with the chained twiddles (session 32), against
+ * the split chosen without it: fp32 2^24 4096 x 4096 1.03x cuFFT (256 x 256 x 256, the
+ * last two paired: 0.98x), fp64 2^22 2048 x 2048 0.99x (0.92x). Preferring squares where
+ * a good split in two exists lost
  * (fp32 2^22 as 2048 x 2048: 0.96x, as 1024 x 4096: 1.09x); long-axis routes keep their
  * splits (a C2R 2^24 route's half, 2^23, ran at 0.91x as 2048 x 4096 and 1.19x as
  * 128 x 256 x 256). Tuning: ZIPFFT_SQUARE_SPLIT=0 turns it off. */
@@ -117,7 +120,7 @@ static split choose_split(zipfft_precision precision, int64_t n, int square,
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
       if (split_into(precision, n, count, strict, t, &s)) return s;
-      if (strict && count == 2 && square && square_split_allowed() &&
+      if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&
           square_split(precision, n, t, &s))
         return s;
     }
