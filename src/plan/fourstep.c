@@ -66,12 +66,23 @@ static int square_split_allowed(void) {
   return !(env && *env == '0');
 }
 
+/* The largest root with root^count <= n (n >= 1). */
+static int64_t largest_root(int64_t n, int count) {
+  int64_t root = 1;
+  while (1) {
+    int64_t next = root + 1, power = 1;
+    for (int i = 0; i < count && power <= n; i++) power *= next;
+    if (power > n) return root;
+    root = next;
+  }
+}
+
 /* The square split in two of n, its columns within good_row_bytes; 0 when n is no square
  * of a length that fits one kernel. */
 static int square_split(zipfft_precision precision, int64_t n, const zipfft__target *t,
                         split *out) {
-  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT), f = 1;
-  while ((f + 1) * (f + 1) <= n) f++;
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT),
+          f = largest_root(n, 2);
   if (f * f != n || f * bytes > good_row_bytes || !fits_one_kernel(precision, f, t)) return 0;
   *out = (split){.count = 2, .factors = {f, f}};
   return 1;
@@ -88,14 +99,7 @@ static int split_into(zipfft_precision precision, int64_t n, int count, int stri
     out->factors[out->count++] = n;
     return 1;
   }
-  int64_t root = 1;
-  while (1) { /* largest root with root^count <= n */
-    int64_t next = root + 1, power = 1;
-    for (int i = 0; i < count && power <= n; i++) power *= next;
-    if (power > n) break;
-    root = next;
-  }
-  for (int64_t f = root; f >= 2; f--) {
+  for (int64_t f = largest_root(n, count); f >= 2; f--) {
     if (n % f != 0 || (strict && f * bytes > good_column_bytes) ||
         !fits_one_kernel(precision, f, t))
       continue;
