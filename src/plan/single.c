@@ -112,7 +112,8 @@ enum {
   min_block_threads = 64,
   target_block_threads = 256,
   preferred_shared_bytes = 48 * 1024,
-  major_shared_bytes = 72 * 1024
+  major_shared_bytes = 72 * 1024,
+  whole_row_bytes = 64
 };
 
 /* Whether f transforms of t threads fill a power-of-two number of warps. */
@@ -211,24 +212,34 @@ static factorization factorize(const zipfft__kernel_spec *s) { return factorize_
 
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
  * (a 128-byte row of fp32 complex values per warp access) and about target_block_threads
- * threads, within shared memory. Beyond the count that gives 32-byte rows (a whole
- * sector), a count is taken only while the block keeps within major_shared_bytes, so that
- * three blocks share a multiprocessor and one's loads overlap another's arithmetic
- * (measured on an H200: 1024-point columns 0.89 -> 0.95x cuFFT with 8 instead of 16, but
- * 256-point columns at 16 are faster than at 8, and 2 is 4x slower). */
+ * threads, within shared memory. Beyond the count that gives 64-byte rows (whole_row_bytes),
+ * a count is taken only while the block keeps within major_shared_bytes, so that three
+ * blocks share a multiprocessor and one's loads overlap another's arithmetic (measured on
+ * an H200: 1024-point columns 0.89 -> 0.95x cuFFT with 8 instead of 16, but 256-point
+ * columns at 16 are faster than at 8, and 2 is 4x slower). Up to 64-byte rows the count is
+ * taken even when the block then has a multiprocessor to itself: measured on an H100
+ * against 32-byte rows (session 33), fp64 2^22 (2048 x 2048, 2 -> 4 transforms per block)
+ * 38.9 -> 42.3% of the copy bandwidth (0.99x -> 1.07x cuFFT), fp64 2^20 45.9 -> 46.7%;
+ * fp32 2^22 as 2048 x 2048 (4 -> 8; not the plan's split), column kernel 1.03 -> 0.87 ms
+ * (Nsight Compute: L2 tag lookups 89 -> 57% of peak), row kernel 780 -> 744 us; the 2DTM
+ * search unchanged. ZIPFFT_MAJOR_ROW_BYTES (tuning) sets the row bytes (32: the old rule).
+ * Fused correlation and statistics kernels keep 32-byte rows (not measured with 64). */
 static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms,
                                        size_t max_shared) {
   int64_t best = 1, t = s->threads_per_fft;
   const char *env = getenv("ZIPFFT_MAJOR_FFTS"); /* tuning: the largest count tried */
   int64_t cap = env && *env ? atoll(env) : (int64_t)1 << 30;
+  const char *rows = getenv("ZIPFFT_MAJOR_ROW_BYTES"); /* tuning: rows taken whatever the bytes */
+  int64_t row_bytes = rows && *rows ? atoll(rows) : whole_row_bytes;
+  if (s->fused != ZIPFFT__FUSED_NONE || s->statistics) row_bytes = 32; /* not measured there */
   for (int64_t f = 2; f <= transforms && f <= cap && f * t <= max_block_threads &&
                       (f <= 16 || f * t <= target_block_threads);
        f *= 2) {
     s->ffts_per_block = (int)f;
     size_t bytes = zipfft__c2c_shared_bytes(s);
-    int whole_sector =
-        f * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) <= 32;
-    if (bytes > max_shared || (!whole_sector && bytes > major_shared_bytes)) break;
+    int whole_row =
+        f * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) <= row_bytes;
+    if (bytes > max_shared || (!whole_row && bytes > major_shared_bytes)) break;
     best = f;
   }
   return (int)best;
