@@ -112,8 +112,7 @@ enum {
   min_block_threads = 64,
   target_block_threads = 256,
   preferred_shared_bytes = 48 * 1024,
-  major_shared_bytes = 72 * 1024,
-  whole_row_bytes = 64
+  major_shared_bytes = 72 * 1024
 };
 
 /* Whether f transforms of t threads fill a power-of-two number of warps. */
@@ -210,28 +209,48 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
 
 static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
 
+/* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
+ * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning; 32 is the
+ * rule before session 33): 128 on devices of slow memory, 64 elsewhere (not measured with
+ * 128 there: on an H200 in session 4, 1024-point columns ran 0.89x cuFFT 16 to a block and
+ * 0.95x 8 to a block), 32 for fused correlation and statistics kernels (not measured).
+ * Measured on an H100, % of the copy bandwidth:
+ * - 32 -> 64 (session 33): fp64 2^22 (2048 x 2048, 2 -> 4 transforms per block) 38.9 ->
+ *   42.3 (0.99x -> 1.07x cuFFT), fp64 2^20 45.9 -> 46.7; fp32 2^22 as 2048 x 2048 (4 -> 8,
+ *   not the plan's split): column kernel 1.03 -> 0.87 ms (Nsight Compute: L2 tag lookups
+ *   89 -> 57% of peak), row kernel 780 -> 744 us; the 2DTM search unchanged;
+ * - 64 -> 128 (session 33, fp32 8 -> 16, fp64 4 -> 8): fp32 2^22 44.3 -> 45.8, 2^27 28.4 ->
+ *   29.9, R2C 2^20 32.6 -> 36.3, C2R 2^20 38.0 -> 39.4, fp64 262144 53.2 -> 54.4, but fp32
+ *   pair kernels lost (2^20 52.1 -> 46.6, 2^18 50.7 -> 49.0, 2D 16 x 2^20 34.0 -> 31.5), so
+ *   they keep 64 (zipfft__limit_major_rows, plan/fourstep.c). */
+static int64_t major_row_bytes(const zipfft__kernel_spec *s, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_MAJOR_ROW_BYTES");
+  if (env && *env) return atoll(env);
+  if (s->fused != ZIPFFT__FUSED_NONE || s->statistics) return 32;
+  return zipfft__slow_memory(t) ? 128 : 64;
+}
+
+void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t row_bytes) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (!(s->fft_major || s->store_major)) return;
+  while (s->ffts_per_block > 2 && s->ffts_per_block * bytes > row_bytes &&
+         zipfft__c2c_shared_bytes(s) > major_shared_bytes)
+    s->ffts_per_block /= 2;
+}
+
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
  * (a 128-byte row of fp32 complex values per warp access) and about target_block_threads
- * threads, within shared memory. Beyond the count that gives 64-byte rows (whole_row_bytes),
- * a count is taken only while the block keeps within major_shared_bytes, so that three
- * blocks share a multiprocessor and one's loads overlap another's arithmetic (measured on
- * an H200: 1024-point columns 0.89 -> 0.95x cuFFT with 8 instead of 16, but 256-point
- * columns at 16 are faster than at 8, and 2 is 4x slower). Up to 64-byte rows the count is
- * taken even when the block then has a multiprocessor to itself: measured on an H100
- * against 32-byte rows (session 33), fp64 2^22 (2048 x 2048, 2 -> 4 transforms per block)
- * 38.9 -> 42.3% of the copy bandwidth (0.99x -> 1.07x cuFFT), fp64 2^20 45.9 -> 46.7%;
- * fp32 2^22 as 2048 x 2048 (4 -> 8; not the plan's split), column kernel 1.03 -> 0.87 ms
- * (Nsight Compute: L2 tag lookups 89 -> 57% of peak), row kernel 780 -> 744 us; the 2DTM
- * search unchanged. ZIPFFT_MAJOR_ROW_BYTES (tuning) sets the row bytes (32: the old rule).
- * Fused correlation and statistics kernels keep 32-byte rows (not measured with 64). */
+ * threads, within shared memory. Beyond the count that fills major_row_bytes, a count is
+ * taken only while the block keeps within major_shared_bytes, so that three blocks share a
+ * multiprocessor and one's loads overlap another's arithmetic (measured on an H200: 256-point
+ * columns at 16 are faster than at 8, and 2 is 4x slower). */
 static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms,
-                                       size_t max_shared) {
+                                       const zipfft__target *target) {
   int64_t best = 1, t = s->threads_per_fft;
+  size_t max_shared = target->max_shared_bytes;
   const char *env = getenv("ZIPFFT_MAJOR_FFTS"); /* tuning: the largest count tried */
   int64_t cap = env && *env ? atoll(env) : (int64_t)1 << 30;
-  const char *rows = getenv("ZIPFFT_MAJOR_ROW_BYTES"); /* tuning: rows taken whatever the bytes */
-  int64_t row_bytes = rows && *rows ? atoll(rows) : whole_row_bytes;
-  if (s->fused != ZIPFFT__FUSED_NONE || s->statistics) row_bytes = 32; /* not measured there */
+  int64_t row_bytes = major_row_bytes(s, target);
   for (int64_t f = 2; f <= transforms && f <= cap && f * t <= max_block_threads &&
                       (f <= 16 || f * t <= target_block_threads);
        f *= 2) {
@@ -403,12 +422,12 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
  * image (5760-point fused columns, 384x384 templates, batch 16) 3290 -> 3860 corr/s, though
  * the kernel spills 740 bytes per thread at 180 threads; but the plain column pass of a 2D
  * C2C 5760x4092 batch 4 went 1.66 -> 1.90 ms, so plain columns keep partial sectors. */
-static void widen_major_rows(zipfft__kernel_spec *s, int64_t transforms, size_t max_shared) {
+static void widen_major_rows(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
   int64_t sector_ffts = 32 / (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   while (s->ffts_per_block < sector_ffts && s->threads_per_fft >= 64) {
     zipfft__kernel_spec wider = *s;
     wider.threads_per_fft = (s->threads_per_fft + 1) / 2;
-    wider.ffts_per_block = choose_major_ffts_per_block(&wider, transforms, max_shared);
+    wider.ffts_per_block = choose_major_ffts_per_block(&wider, transforms, t);
     if (wider.ffts_per_block <= s->ffts_per_block) return;
     *s = wider;
   }
@@ -423,10 +442,10 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   s->ffts_per_block = 1;
   s->shared_twiddles = 0;
   if (s->fft_major || s->store_major)
-    s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t->max_shared_bytes);
+    s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t);
   const char *widen = getenv("ZIPFFT_WIDEN_MAJOR"); /* tuning: 0 keeps partial sectors */
   if (s->fft_major && s->fused != ZIPFFT__FUSED_NONE && !(widen && strcmp(widen, "0") == 0))
-    widen_major_rows(s, transforms, t->max_shared_bytes);
+    widen_major_rows(s, transforms, t);
   if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1)
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
