@@ -384,6 +384,13 @@ static const struct {
      * times takes them from shared memory (fp64 4099 runs in both directions in the quick
      * lengths, so the staged copy is checked there). */
     {ZIPFFT_F64, 4099, 1, "twiddles staged in shared memory"},
+    /* Rows of neighbouring transforms in four-step passes (major_row_bytes in plan/single.c,
+     * 128 bytes on a device of slow or unknown memory bandwidth, such as the CPU): fp32
+     * 2^22's 1024-point columns take 16 to a block, fp64 2^22's 2048-point passes 4 (8 would
+     * not fit), and fp32 2^20's pair members keep 64-byte rows, 8 to a block. */
+    {ZIPFFT_F32, 4194304, 1, "32 threads per transform, 16 transforms per block"},
+    {ZIPFFT_F64, 4194304, 1, "128 threads per transform, 4 transforms per block"},
+    {ZIPFFT_F32, 1048576, 1, "32 threads per transform, 8 transforms per block (stored"},
 };
 
 static void check_plan_texts(void) {
