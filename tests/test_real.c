@@ -406,6 +406,27 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
   return strstr(printed, needle) != NULL;
 }
 
+/* fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so on a
+ * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 4096
+ * and a pointwise split scatter (plan/long_axis.c, loose_r2c_split), and with
+ * ZIPFFT_LOOSE_R2C=0 the split in three whose last kernel splits its row pairs. The plan is
+ * checked on the CPU backend; the full tier runs the transform. */
+static const real_case loose_r2c_case = {ZIPFFT_R2C, ZIPFFT_F32, 1, {16777216}, 1, DENSE};
+
+static void check_loose_r2c(void) {
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
+    char printed[8192];
+    ZT_CHECK(plan_mentions(&loose_r2c_case, "n=2048, ", printed, sizeof printed) &&
+                 strstr(printed, "split into the half spectrum"),
+             "R2C 2^24 not as 2048 x 4096 with a split scatter:\n%s", printed);
+    setenv("ZIPFFT_LOOSE_R2C", "0", 1);
+    ZT_CHECK(plan_mentions(&loose_r2c_case, "n=128, ", printed, sizeof printed),
+             "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three:\n%s", printed);
+    unsetenv("ZIPFFT_LOOSE_R2C");
+  }
+  if (zt_full_tier()) run_case(&loose_r2c_case);
+}
+
 /* On the CPU backend: the plan of c prefetches (its kernel's name says _pa) exactly when c is
  * an R2C case of contiguous rows. */
 static void check_prefetch_plan(const real_case *c) {
@@ -466,6 +487,8 @@ int main(void) {
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++, ran++)
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
+  check_loose_r2c();
+  ran += zt_full_tier();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);
 }

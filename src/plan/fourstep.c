@@ -10,6 +10,7 @@
  * data in between live in the plan's workspace: every kernel reads and writes each element
  * once, P reads and P writes in all. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/error.h"
 #include "plan/fourstep.h"
@@ -88,59 +89,94 @@ static int square_split(zipfft_precision precision, int64_t n, const zipfft__tar
   return 1;
 }
 
-/* Splits n into `count` factors that each fit one kernel (and, when strict, stay within
- * the good sizes of their role), the first ones as large as the balance allows (each the
- * largest divisor not above the count-th root of what is left); 0 when impossible. */
-static int split_into(zipfft_precision precision, int64_t n, int count, int strict,
+/* Bytes of one transform a split's factors may have in their role (0: any that fits one
+ * kernel): the good sizes, or with loose_two columns as large as the rows. */
+typedef struct split_limits {
+  int64_t column_bytes, row_bytes;
+} split_limits;
+
+static const split_limits good_limits = {good_column_bytes, good_row_bytes},
+                          wide_column_limits = {good_row_bytes, good_row_bytes},
+                          any_limits = {0, 0};
+
+/* Splits n into `count` factors that each fit one kernel and stay within the limits of
+ * their role, the first ones as large as the balance allows (each the largest divisor not
+ * above the count-th root of what is left); 0 when impossible. */
+static int split_into(zipfft_precision precision, int64_t n, int count, split_limits limits,
                       const zipfft__target *t, split *out) {
   int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
   if (count == 1) {
-    if (!fits_one_kernel(precision, n, t) || (strict && n * bytes > good_row_bytes)) return 0;
+    if (!fits_one_kernel(precision, n, t) || (limits.row_bytes && n * bytes > limits.row_bytes))
+      return 0;
     out->factors[out->count++] = n;
     return 1;
   }
   for (int64_t f = largest_root(n, count); f >= 2; f--) {
-    if (n % f != 0 || (strict && f * bytes > good_column_bytes) ||
+    if (n % f != 0 || (limits.column_bytes && f * bytes > limits.column_bytes) ||
         !fits_one_kernel(precision, f, t))
       continue;
     int saved = out->count;
     out->factors[out->count++] = f;
-    if (split_into(precision, n / f, count - 1, strict, t, out)) return 1;
+    if (split_into(precision, n / f, count - 1, limits, t, out)) return 1;
     out->count = saved;
   }
   return 0;
 }
 
-/* The split with the fewest kernels (2 to max_factors) whose factors are all good for
- * their role (with square, a square split in two after the good splits in two), else the
- * fewest kernels of any size; count 0 when none exists. */
-static split choose_split(zipfft_precision precision, int64_t n, int square,
-                          const zipfft__target *t) {
+/* The split ZIPFFT_FOURSTEP_SPLIT names (tuning: factors first to last, such as 4096x2048)
+ * when their product is n and each fits one kernel; count 0 otherwise. */
+static split named_split(zipfft_precision precision, int64_t n, const zipfft__target *t) {
   split s = {0};
+  const char *env = getenv("ZIPFFT_FOURSTEP_SPLIT");
+  int64_t product = 1;
+  for (const char *at = env; at && *at && s.count < max_factors;) {
+    char *end = NULL;
+    long long f = strtoll(at, &end, 10);
+    if (end == at || f < 2 || !fits_one_kernel(precision, f, t)) return (split){0};
+    s.factors[s.count++] = f;
+    product *= f;
+    at = *end == 'x' ? end + 1 : end + strlen(end);
+  }
+  return s.count >= 2 && product == n ? s : (split){0};
+}
+
+/* The split with the fewest kernels (2 to max_factors) whose factors are all good for
+ * their role (with square, a square split in two after the good splits in two; with
+ * loose_two, a split in two whose columns are as large as the rows may be, after them),
+ * else the fewest kernels of any size; count 0 when none exists. */
+static split choose_split(zipfft_precision precision, int64_t n, int square, int loose_two,
+                          const zipfft__target *t) {
+  split s = named_split(precision, n, t);
+  if (s.count > 0) return s;
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
   int fewest = env && *env ? atoi(env) : 2;
   const char *loose = getenv("ZIPFFT_FOURSTEP_STRICT"); /* tuning: 0 ignores the good sizes */
   for (int strict = loose && *loose == '0' ? 0 : 1; strict >= 0; strict--)
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
-      if (split_into(precision, n, count, strict, t, &s)) return s;
+      if (split_into(precision, n, count, strict ? good_limits : any_limits, t, &s)) return s;
       if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&
           square_split(precision, n, t, &s))
+        return s;
+      s.count = 0;
+      if (strict && count == 2 && loose_two &&
+          split_into(precision, n, 2, wide_column_limits, t, &s))
         return s;
     }
   s.count = 0;
   return s;
 }
 
-int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft__target *t) {
-  return choose_split(precision, n, 0, t).count;
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two,
+                             const zipfft__target *t) {
+  return choose_split(precision, n, 0, loose_two, t).count;
 }
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
   if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__desc_has_extents(d) ||
       d->load_callback.function || d->store_callback.function || zipfft__axis_supported(d, 0, t))
     return 0; /* extents, callbacks: the axes strategy's gather and scatter take them */
-  return zipfft__fourstep_kernels(d->precision, d->lengths[0], t) > 0;
+  return zipfft__fourstep_kernels(d->precision, d->lengths[0], 0, t) > 0;
 }
 
 /* Product of factors [from, to). */
@@ -218,7 +254,7 @@ static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__k
 zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *out) {
-  split sp = choose_split(job->precision, job->n, job->square_split, t);
+  split sp = choose_split(job->precision, job->n, job->square_split, job->loose_two, t);
   if (sp.count == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of %lld", (long long)job->n);
   if (out->kernel_count + sp.count > ZIPFFT__MAX_KERNELS)

@@ -15,11 +15,13 @@ typedef struct zipfft__fourstep_job {
   zipfft_storage in_storage, out_storage;
   double scale;
   int square_split; /* 1: a square split in two may have wide columns (plan/fourstep.c) */
+  int loose_two;    /* 1: a split in two beyond the good sizes comes before a split in three */
 } zipfft__fourstep_job;
 
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
- * target; 0 when n has no such split. */
-int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, const zipfft__target *t);
+ * target, with the job's loose_two; 0 when n has no such split. */
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two,
+                             const zipfft__target *t);
 
 /* Appends the kernels of the job to dec: the first reads array src, the intermediate
  * results live in array via (batch * n complex values of the compute precision; the job

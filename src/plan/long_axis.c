@@ -28,10 +28,10 @@
  * when that splits, else 0; *split gets the number of kernels of that split. */
 static int64_t workspace_length(zipfft_precision precision, int64_t n, const zipfft__target *t,
                                 int *split) {
-  *split = zipfft__fourstep_kernels(precision, n, t);
+  *split = zipfft__fourstep_kernels(precision, n, 0, t);
   if (*split > 0) return n;
   int64_t m = zipfft__bluestein_length(n);
-  *split = zipfft__fourstep_kernels(precision, m, t);
+  *split = zipfft__fourstep_kernels(precision, m, 0, t);
   return *split > 0 ? m : 0;
 }
 
@@ -47,8 +47,25 @@ typedef struct route {
   zipfft__kernel_kind gather_kind, scatter_kind;
   zipfft__pointwise_op gather, scatter;
   int64_t gather_range, scatter_range;
-  int split; /* kernels of the four-step split of length */
+  int split;     /* kernels of the four-step split of length */
+  int loose_two; /* the split's zipfft__fourstep_job loose_two */
 } route;
+
+/* fp32 R2C routes whose half length has no split in two within the good sizes take a split
+ * in two with columns as large as the rows (zipfft__fourstep_job loose_two; its row kernel
+ * then cannot hold the row pairs of the split, which a pointwise scatter does) before a
+ * split in three (whose last kernel splits its row pairs), on devices of slow memory, where
+ * it was measured (fp64 was not). H100, fp32 R2C 2^24 batch 8 (half
+ * length 2^23; session 33, two rounds): 128 x 256 x 256 with the split in its last kernel
+ * 24.8% of the copy bandwidth (0.89x cuFFT), 2048 x 4096 and the split scatter 26.9%
+ * (0.96x); 4096 x 2048 with the split in its row kernel (4 rows of 2048 per block) 24.6%.
+ * The C2R mirror keeps its split in three, whose last two kernels pair: 128 x 256 x 256
+ * 33.2% (1.19x), 2048 x 4096 29.9%. ZIPFFT_LOOSE_R2C=0 (tuning) turns it off. */
+static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_LOOSE_R2C");
+  return pass->kind == ZIPFFT__KIND_R2C && pass->precision == ZIPFFT_F32 &&
+         zipfft__slow_memory(t) && !(env && *env == '0');
+}
 
 /* The route of a pass; length 0 when there is none. Even real lengths whose half splits
  * run a half-length complex FFT (the real data taken as pairs, with a merge gather for C2R
@@ -57,7 +74,8 @@ typedef struct route {
 static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) {
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
-  int split = real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, t) : 0;
+  int loose = loose_r2c_split(pass, t);
+  int split = real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, loose, t) : 0;
   if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
     return (route){half,
                    ZIPFFT__KIND_R2C_HALF,
@@ -66,7 +84,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    ZIPFFT__PW_SPLIT,
                    half,
                    half / 2 + 1,
-                   split};
+                   split,
+                   loose};
   if (split > 0)
     return (route){half,
                    ZIPFFT__KIND_C2R_HALF,
@@ -75,7 +94,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    ZIPFFT__PW_SCATTER,
                    half / 2 + 1,
                    half,
-                   split};
+                   split,
+                   0};
   int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
   return (route){length,
@@ -85,7 +105,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                  bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER,
                  length,
                  pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
-                 split};
+                 split,
+                 0};
 }
 
 /* The gather (to_workspace) or scatter of a pass: its batch digits keep their strides on
@@ -223,9 +244,11 @@ static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
 
 /* The four-step job of a pass: between the workspace rows, or the user's arrays where the
  * ends are direct. */
-static zipfft__fourstep_job job_of(const zipfft__kernel_spec *pass, int64_t length, int64_t rows,
+static zipfft__fourstep_job job_of(const zipfft__kernel_spec *pass, const route *r, int64_t rows,
                                    const ends *e) {
+  int64_t length = r->length;
   return (zipfft__fourstep_job){
+      .loose_two = r->loose_two,
       .precision = pass->precision,
       .sign = pass->sign,
       .n = length,
@@ -491,7 +514,7 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         "length %lld: its workspace of %lld rows of %lld points passes 2^58 "
                         "elements",
                         (long long)pass->n, (long long)rows, (long long)r.length);
-  zipfft__fourstep_job job = job_of(pass, r.length, rows, &e);
+  zipfft__fourstep_job job = job_of(pass, &r, rows, &e);
   zipfft__kernel_spec cluster;
   int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
   zipfft_status status =
