@@ -210,10 +210,11 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
 static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
 
 /* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
- * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning; 32 is the
- * rule before session 33): 128 on devices of slow memory, 64 elsewhere (not measured with
- * 128 there: on an H200 in session 4, 1024-point columns ran 0.89x cuFFT 16 to a block and
- * 0.95x 8 to a block), 32 for fused correlation and statistics kernels (not measured).
+ * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning): 128 on
+ * devices of slow memory, where it was measured; elsewhere 32, the rule before session 33
+ * (not measured with wider rows there; on an H200 in session 4, 1024-point columns ran
+ * 0.89x cuFFT 16 to a block and 0.95x 8 to a block), and 32 for fused correlation and
+ * statistics kernels (not measured).
  * Measured on an H100, % of the copy bandwidth:
  * - 32 -> 64 (session 33): fp64 2^22 (2048 x 2048, 2 -> 4 transforms per block) 38.9 ->
  *   42.3 (0.99x -> 1.07x cuFFT), fp64 2^20 45.9 -> 46.7; fp32 2^22 as 2048 x 2048 (4 -> 8,
@@ -227,7 +228,7 @@ static int64_t major_row_bytes(const zipfft__kernel_spec *s, const zipfft__targe
   const char *env = getenv("ZIPFFT_MAJOR_ROW_BYTES");
   if (env && *env) return atoll(env);
   if (s->fused != ZIPFFT__FUSED_NONE || s->statistics) return 32;
-  return zipfft__slow_memory(t) ? 128 : 64;
+  return zipfft__slow_memory(t) ? 128 : 32;
 }
 
 void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t row_bytes) {
