@@ -231,14 +231,6 @@ static int64_t major_row_bytes(const zipfft__kernel_spec *s, const zipfft__targe
   return zipfft__slow_memory(t) ? 128 : 32;
 }
 
-void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t row_bytes) {
-  int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
-  if (!(s->fft_major || s->store_major)) return;
-  while (s->ffts_per_block > 2 && s->ffts_per_block * bytes > row_bytes &&
-         zipfft__c2c_shared_bytes(s) > major_shared_bytes)
-    s->ffts_per_block /= 2;
-}
-
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
  * (a 128-byte row of fp32 complex values per warp access) and about target_block_threads
  * threads, within shared memory. Beyond the count that fills major_row_bytes, a count is
@@ -246,12 +238,11 @@ void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t row_bytes) {
  * multiprocessor and one's loads overlap another's arithmetic (measured on an H200: 256-point
  * columns at 16 are faster than at 8, and 2 is 4x slower). */
 static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transforms,
-                                       const zipfft__target *target) {
+                                       const zipfft__target *target, int64_t row_bytes) {
   int64_t best = 1, t = s->threads_per_fft;
   size_t max_shared = target->max_shared_bytes;
   const char *env = getenv("ZIPFFT_MAJOR_FFTS"); /* tuning: the largest count tried */
   int64_t cap = env && *env ? atoll(env) : (int64_t)1 << 30;
-  int64_t row_bytes = major_row_bytes(s, target);
   for (int64_t f = 2; f <= transforms && f <= cap && f * t <= max_block_threads &&
                       (f <= 16 || f * t <= target_block_threads);
        f *= 2) {
@@ -263,6 +254,14 @@ static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transform
     best = f;
   }
   return (int)best;
+}
+
+void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t,
+                              int64_t row_bytes) {
+  if (!(s->fft_major || s->store_major) || s->ffts_per_block < 2) return;
+  zipfft__kernel_spec narrower = *s;
+  int f = choose_major_ffts_per_block(&narrower, transforms, t, row_bytes);
+  if (f >= 2 && f < s->ffts_per_block) s->ffts_per_block = f;
 }
 
 /* Threads per transform: one butterfly of the largest radix each, or when that would pass
@@ -428,7 +427,8 @@ static void widen_major_rows(zipfft__kernel_spec *s, int64_t transforms, const z
   while (s->ffts_per_block < sector_ffts && s->threads_per_fft >= 64) {
     zipfft__kernel_spec wider = *s;
     wider.threads_per_fft = (s->threads_per_fft + 1) / 2;
-    wider.ffts_per_block = choose_major_ffts_per_block(&wider, transforms, t);
+    wider.ffts_per_block =
+        choose_major_ffts_per_block(&wider, transforms, t, major_row_bytes(s, t));
     if (wider.ffts_per_block <= s->ffts_per_block) return;
     *s = wider;
   }
@@ -443,7 +443,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   s->ffts_per_block = 1;
   s->shared_twiddles = 0;
   if (s->fft_major || s->store_major)
-    s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t);
+    s->ffts_per_block = choose_major_ffts_per_block(s, transforms, t, major_row_bytes(s, t));
   const char *widen = getenv("ZIPFFT_WIDEN_MAJOR"); /* tuning: 0 keeps partial sectors */
   if (s->fft_major && s->fused != ZIPFFT__FUSED_NONE && !(widen && strcmp(widen, "0") == 0))
     widen_major_rows(s, transforms, t);
