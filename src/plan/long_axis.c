@@ -58,7 +58,7 @@ typedef struct route {
  * it was measured (fp64 was not). H100, fp32 R2C 2^24 batch 8 (half
  * length 2^23; session 33, two rounds): 128 x 256 x 256 with the split in its last kernel
  * 24.8% of the copy bandwidth (0.89x cuFFT), 2048 x 4096 and the split scatter 26.9%
- * (0.96x); 4096 x 2048 with the split in its row kernel (4 rows of 2048 per block) 24.6%.
+ * (0.96x); 4096 x 2048 with the split in its row kernel (4 row pairs of 2048 per block) 24.6%.
  * R2C 2^25 (half length 2^24): 256 x 256 x 256 24.5% (0.91x), 4096 x 4096 and the split
  * scatter 25.5% (0.95x). The C2R mirror keeps its split in three, whose last two kernels
  * pair: 128 x 256 x 256 33.2% (1.19x), 2048 x 4096 29.9%. ZIPFFT_LOOSE_R2C=0 (tuning)
