@@ -340,9 +340,9 @@ static c2c_case variant_case(const variant *v, zipfft_precision p, int64_t n) {
 }
 
 /* Checks (on the CPU backend, whose planner sees the same limits as an H100's or H200's)
- * that the plan of c says `want`, so that a case keeps covering the kernel it was
- * written for. */
-static void check_plan_says(const c2c_case *c, const char *want) {
+ * that the plan of c says `want` (says = 1) or does not (0), so that a case keeps covering
+ * the kernel it was written for. */
+static void check_plan_text(const c2c_case *c, const char *want, int says) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   zipfft_plan plan = NULL;
   char err[max_text], text[4096];
@@ -350,10 +350,14 @@ static void check_plan_says(const c2c_case *c, const char *want) {
     case_fail(c, "plan creation: %s", err);
     return;
   }
-  if (zipfft_plan_print(plan, text, sizeof text, NULL) != ZIPFFT_SUCCESS || !strstr(text, want))
-    case_fail(c, "the plan does not say \"%s\":\n%s", want, text);
+  if (zipfft_plan_print(plan, text, sizeof text, NULL) != ZIPFFT_SUCCESS ||
+      !strstr(text, want) != !says)
+    case_fail(c, "the plan %s \"%s\":\n%s", says ? "does not say" : "says", want, text);
   zipfft_plan_destroy(plan);
 }
+
+static void check_plan_says(const c2c_case *c, const char *want) { check_plan_text(c, want, 1); }
+static void check_plan_lacks(const c2c_case *c, const char *want) { check_plan_text(c, want, 0); }
 
 /* What the plan print must say for some lengths (forward, contiguous). */
 static const struct {
@@ -391,6 +395,12 @@ static const struct {
     {ZIPFFT_F32, 4194304, 1, "32 threads per transform, 16 transforms per block"},
     {ZIPFFT_F64, 4194304, 1, "128 threads per transform, 4 transforms per block"},
     {ZIPFFT_F32, 1048576, 1, "32 threads per transform, 8 transforms per block (stored"},
+    /* The intermediate of a split in two whose column kernel's rows are narrower than a
+     * line, in tiles of rows on such a device (zipfft__fourstep_tile_rows): fp32 2^24's 4
+     * columns per block store tiles of 4 rows, fp64 2^22's 4 tiles of 2; fp32 2^22's 16
+     * columns fill a line and take none (checked in run_quick_tiles). */
+    {ZIPFFT_F32, 16777216, 1, "outputs stored in tiles of 4 rows"},
+    {ZIPFFT_F64, 4194304, 1, "outputs stored in tiles of 2 rows"},
 };
 
 static void check_plan_texts(void) {
@@ -399,6 +409,38 @@ static void check_plan_texts(void) {
         basic_case(plan_texts[i].precision, plan_texts[i].n, plan_texts[i].batch, ZIPFFT_FORWARD);
     check_plan_says(&c, plan_texts[i].text);
   }
+}
+
+/* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0
+ * gives them to the CPU's planner): pair kernels for fp32 groups up to 512 KiB (fp32 65536,
+ * not fp32 2^18, fp64 32768 or fp64 65536) and for the last two kernels of a split in
+ * three (fp32 2^24), not for fp32 2^20; 128-byte rows in column kernels (fp32 2^20: 16
+ * columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of rows. */
+static const struct {
+  zipfft_precision precision;
+  int64_t n;
+  const char *text;
+  int says;
+} fast_memory_texts[] = {
+    {ZIPFFT_F32, 65536, "run as one pair kernel", 1},
+    {ZIPFFT_F32, 262144, "pair kernel", 0},
+    {ZIPFFT_F64, 65536, "pair kernel", 0},
+    {ZIPFFT_F64, 32768, "pair kernel", 0},
+    {ZIPFFT_F32, 16777216, "the last two, run as one pair kernel", 1},
+    {ZIPFFT_F32, 1048576, "pair kernel", 0},
+    {ZIPFFT_F32, 1048576, "16 transforms per block (neighbouring threads", 1},
+    {ZIPFFT_F32, 1048576, "8 transforms per block (stored", 1},
+    {ZIPFFT_F64, 4194304, "tiles of", 0},
+};
+
+static void check_fast_memory_plans(void) {
+  setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
+  for (size_t i = 0; i < sizeof fast_memory_texts / sizeof fast_memory_texts[0]; i++) {
+    c2c_case c = basic_case(fast_memory_texts[i].precision, fast_memory_texts[i].n, 1,
+                            ZIPFFT_FORWARD);
+    check_plan_text(&c, fast_memory_texts[i].text, fast_memory_texts[i].says);
+  }
+  unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
 /* Quick tier, part 1: every listed length in both directions, contiguous. */
@@ -507,6 +549,7 @@ static void run_quick_lengths(void) {
       run_case(&inv);
     }
   check_plan_texts();
+  check_fast_memory_plans();
 }
 
 /* Layout and call variations of the quick tier. */
@@ -688,6 +731,35 @@ static void run_quick_pairs(void) {
   check_plan_says(&three64, "the last two, run as one pair kernel");
   run_case(&three64);
   unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
+/* Quick tier: the intermediate of a split in two in tiles of rows (plan/fourstep.c
+ * zipfft__fourstep_tile_rows) on short lengths: 4096 = 64 x 64 with 4 columns per block
+ * (ZIPFFT_MAJOR_FFTS) and no pair kernel, fp32 in tiles of 4 rows and fp64 of 2, every
+ * layout variant; none where the columns fill a line (fp32 2^22) or with
+ * ZIPFFT_TILE_ROWS=0. */
+static void run_quick_tiles(void) {
+  c2c_case wide = basic_case(ZIPFFT_F32, 4194304, 1, ZIPFFT_FORWARD);
+  check_plan_lacks(&wide, "tiles of");
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  setenv("ZIPFFT_MAJOR_FFTS", "4", 1);
+  setenv("ZIPFFT_PAIR", "0", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 4096, 2, ZIPFFT_INVERSE);
+  check_plan_says(&f32, "outputs stored in tiles of 4 rows");
+  check_plan_says(&f64, "outputs stored in tiles of 2 rows");
+  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
+    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, 4096);
+    run_case(&a);
+    run_case(&b);
+  }
+  setenv("ZIPFFT_TILE_ROWS", "0", 1);
+  check_plan_lacks(&f32, "tiles of");
+  unsetenv("ZIPFFT_TILE_ROWS");
+  unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_MAJOR_FFTS");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
@@ -899,6 +971,7 @@ static void run_tiers(void) {
     run_quick_clusters();
     run_quick_fourstep();
     run_quick_pairs();
+    run_quick_tiles();
     run_quick_prefetch();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);

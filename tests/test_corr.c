@@ -660,6 +660,13 @@ int main(void) {
   intermediate_storage = ZIPFFT_STORAGE_F16, value_scale = 12;
   ran += run_case(&intermediate_cases[3]);
   intermediate_storage = ZIPFFT_STORAGE_DEFAULT, value_scale = 1;
+  /* An fp32 intermediate in tiles of 4 rows (ZIPFFT_CORR_ROW_TILE, tuning): the fused
+   * kernel's tiled stores and the last pass's tiled loads, last tiles partial (34 and 3797
+   * rows). */
+  setenv("ZIPFFT_CORR_ROW_TILE", "4", 1);
+  for (size_t i = 0; i < sizeof intermediate_cases / sizeof *intermediate_cases; i++)
+    ran += run_case(&intermediate_cases[i]);
+  unsetenv("ZIPFFT_CORR_ROW_TILE");
   check_fused_whole_sectors();
   check_signal_groups();
   check_filter_replaced();

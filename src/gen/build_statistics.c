@@ -96,10 +96,10 @@ void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int 
 }
 
 /* Elements a row spans that a statistics kernel of kind C2R reads (the Hermitian half, at
- * most the load extent, at a stride of 1 or 2), 0 for other kinds or wider strides. */
+ * most the load extent, at a stride of 1 to 4), 0 for other kinds or wider strides. */
 static int64_t prefetched_row_elements(const zipfft__kernel_spec *s) {
   int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
-  return c2r && s->in_stride <= 2 ? (zipfft__input_row_elements(s) - 1) * s->in_stride + 1 : 0;
+  return c2r && s->in_stride <= 4 ? (zipfft__input_row_elements(s) - 1) * s->in_stride + 1 : 0;
 }
 
 /* The output reals of a statistics kernel's row: its length, or the store extent. */

@@ -2,7 +2,9 @@
  * coordinates, global loads and stores, Stockham passes exchanged through shared memory. */
 #include "gen/build_stockham.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
@@ -175,14 +177,14 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
                                          const zipfft__thread_coords *k, int out) {
   const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
   const zipfft__expr *offset = zipfft__batch_offset_with(c, b, k, strides, out ? "ob" : "ib");
-  int64_t pair_shift = out ? 0 : c->s->odd_transform_in_shift;
-  if (pair_shift) { /* transforms of odd innermost digit: the second row of a pair */
+  if (!out && c->s->in_tile > 1) { /* the transform's row within its tile */
     const zipfft__expr *digit = k->g;
     int inner = c->s->batch_dims - 1;
     if (inner > 0) digit = bin(c, ZIPFFT__OP_MOD, digit, i64(c, c->s->batch_counts[inner]));
-    const zipfft__expr *odd = bin(c, ZIPFFT__OP_BITAND, digit, i64(c, 1));
-    offset = let(c, b, "ip",
-                 bin(c, ZIPFFT__OP_ADD, offset, bin(c, ZIPFFT__OP_MUL, odd, i64(c, pair_shift))));
+    const zipfft__expr *row = bin(c, ZIPFFT__OP_BITAND, digit, i64(c, c->s->in_tile - 1));
+    offset = let(
+        c, b, "ip",
+        bin(c, ZIPFFT__OP_ADD, offset, bin(c, ZIPFFT__OP_MUL, row, i64(c, c->s->in_tile_shift))));
   }
   if (out || !c->signal) return offset;
   const zipfft__expr *shift =
@@ -368,11 +370,12 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
     g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, zipfft__logical_length(c->s) / 2)));
   g = zipfft__open_within(c, g, e, c->s->store_extent);
   const zipfft__expr *at = zipfft__global_offset(c, base, e, c->s->out_stride);
-  if (c->s->odd_element_out_shift) /* odd elements e: the second row of a pair */
+  if (c->s->out_tile > 1) /* e's place within its tile of out_tile elements */
     at = bin(c, ZIPFFT__OP_ADD, at,
-             zipfft__e_cast(c->a, ZIPFFT__T_I64,
-                            bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_BITAND, e, i32(c, 1)),
-                                i32(c, c->s->odd_element_out_shift))));
+             zipfft__e_cast(
+                 c->a, ZIPFFT__T_I64,
+                 bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_BITAND, e, i32(c, c->s->out_tile - 1)),
+                     i32(c, c->s->out_tile_shift))));
   zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
 }
 
@@ -915,10 +918,13 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
       return "too many values per thread";
   }
   if (product != s->n) return "radices do not multiply to n";
-  if (s->odd_element_out_shift && (s->kind != ZIPFFT__KIND_C2C || s->cluster > 1))
-    return "odd-element output shifts need a C2C kernel";
-  if (s->odd_transform_in_shift && (s->cluster > 1 || s->paired_rows))
-    return "odd-transform input shifts need a kernel without cluster or paired rows";
+  if (s->out_tile < 0 || (s->out_tile & (s->out_tile - 1)) != 0 ||
+      (s->out_tile > 1 && (s->kind != ZIPFFT__KIND_C2C || s->cluster > 1 ||
+                           llabs(s->out_tile_shift) * s->out_tile > INT32_MAX)))
+    return "tiled outputs need a C2C kernel, a power-of-two tile and a 32-bit shift";
+  if (s->in_tile < 0 || (s->in_tile & (s->in_tile - 1)) != 0 ||
+      (s->in_tile > 1 && (s->cluster > 1 || s->paired_rows)))
+    return "tiled inputs need a power-of-two tile and a kernel without cluster or paired rows";
   if (s->prefetch_ahead > 0 && !zipfft__can_prefetch_ahead(s))
     return "a kernel that prefetches its next blocks' input needs one contiguous input range "
            "per block";

@@ -36,19 +36,30 @@ static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
 }
 
 /* The arrays the passes see: signals, intermediate (the spectrum's shape), outputs; with
- * a 16-bit intermediate (mid_storage), the R2C pass's rows in the workspace (the signal's
- * rows of the intermediate's shape, rows_dist apart), else in the intermediate array.
- * A 16-bit intermediate is stored in row pairs: element (r, c) of a signal at
- * (r / 2) * 2 * pitch + 2 * c + r % 2, so that the 32-byte sector the fused kernel writes
- * holds its 4 columns of two rows (a row of 4 columns would be half a sector: measured,
- * the search ran 26% slower so); the last kernel reads a row at a stride of 2. */
+ * an intermediate in tiles of rows (row_tile > 1), the R2C pass's rows in the workspace
+ * (the signal's rows of the intermediate's shape, rows_dist apart), else in the
+ * intermediate array. In tiles of w rows, element (r, c) of a signal lies at
+ * (r / w) * w * pitch + w * c + r % w, so that the fused kernel's stores of its 4
+ * neighbouring columns fill whole sectors: a 16-bit intermediate takes row pairs (a row
+ * of 4 columns would be half a sector: measured, the search ran 26% slower so); the last
+ * kernel reads a row at a stride of w. */
 typedef struct corr_arrays {
   int64_t mid_shape[ZIPFFT__MAX_RANK];
   int64_t sig[ZIPFFT__MAX_RANK], mid[ZIPFFT__MAX_RANK], out[ZIPFFT__MAX_RANK];
   int64_t sig_dist, mid_dist, out_dist, rows_dist;
   int64_t pitch;      /* of the intermediate rows (complex elements) */
+  int64_t row_tile;   /* rows per tile of the intermediate (1: plain rows) */
   zipfft__array rows; /* where the R2C pass stores */
 } corr_arrays;
+
+/* Rows per tile of the intermediate of a rank-2 plan: 2 for a 16-bit intermediate, 1 in
+ * fp32 (ZIPFFT_CORR_ROW_TILE, tuning: a power of two up to 8, rank 2). */
+static int64_t row_tile_of(const zipfft__corr_problem *p) {
+  const char *env = getenv("ZIPFFT_CORR_ROW_TILE");
+  int64_t w = p->mid_storage != ZIPFFT_STORAGE_DEFAULT ? 2 : 1;
+  if (env && *env) w = atoll(env);
+  return p->rank == 2 && w >= 2 && w <= 8 && (w & (w - 1)) == 0 ? w : 1;
+}
 
 static corr_arrays arrays_of(const zipfft__corr_problem *p) {
   corr_arrays a;
@@ -59,10 +70,12 @@ static corr_arrays arrays_of(const zipfft__corr_problem *p) {
   a.sig_dist = contiguous(p->signal, p->rank, a.sig);
   a.mid_dist = contiguous(pitched, p->rank, a.mid);
   a.out_dist = contiguous(p->out, p->rank, a.out);
-  int split = p->mid_storage != ZIPFFT_STORAGE_DEFAULT;
+  a.row_tile = row_tile_of(p);
+  int split = a.row_tile > 1;
   a.rows = split ? ZIPFFT__ARRAY_WORKSPACE : ZIPFFT__ARRAY_INTERMEDIATE;
   a.rows_dist = split ? p->signal[0] * a.mid[0] : a.mid_dist;
-  if (split && a.mid_shape[0] % 2) a.mid_dist += a.mid[0]; /* the last pair's second row */
+  if (split) /* the last tile's missing rows */
+    a.mid_dist += (a.row_tile - a.mid_shape[0] % a.row_tile) % a.row_tile * a.mid[0];
   return a;
 }
 
@@ -258,14 +271,15 @@ static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *ou
   out->whole_batch[i] = 1;
 }
 
-/* The fused kernel i of a 16-bit intermediate stores in row pairs (see corr_arrays): its
- * column digits' output strides (those below the pitch) double, and odd rows move back
- * to the pair's first row, one element on. */
-static void store_row_pairs(const corr_arrays *a, zipfft__decomposition *out, int i) {
+/* The fused kernel i stores in tiles of rows (see corr_arrays): its column digits' output
+ * strides (those below the pitch) grow by the tile's rows, and row r moves back to the
+ * tile's first row, r % w elements on. */
+static void store_row_tiles(const corr_arrays *a, zipfft__decomposition *out, int i) {
   zipfft__kernel_spec *s = &out->kernels[i];
   for (int d = 0; d < s->batch_dims; d++)
-    if (s->batch_out_strides[d] < a->pitch) s->batch_out_strides[d] *= 2;
-  s->odd_element_out_shift = 1 - a->pitch;
+    if (s->batch_out_strides[d] < a->pitch) s->batch_out_strides[d] *= a->row_tile;
+  s->out_tile = (int)a->row_tile;
+  s->out_tile_shift = 1 - a->pitch;
 }
 
 /* The passes over the first rank - 1 axes: forward C2C (middle axes), the fused kernel of
@@ -297,7 +311,7 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
   if (st == ZIPFFT_SUCCESS && env && *env)
     out->kernels[out->kernel_count - 1].min_blocks = atoi(env);
   if (st == ZIPFFT_SUCCESS) signals_inside_tiles(a, out, out->kernel_count - 1);
-  if (st == ZIPFFT_SUCCESS && a->rows != mid) store_row_pairs(a, out, out->kernel_count - 1);
+  if (st == ZIPFFT_SUCCESS && a->row_tile > 1) store_row_tiles(a, out, out->kernel_count - 1);
   for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
     counts_of(p, a, k, 1, counts);
     zipfft__kernel_spec s = middle_pass(p, a, k, 1, counts);
@@ -325,14 +339,13 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   s.in_stride = s.out_stride = 1;
   s.store_extent = extent(p->out[last], p->lengths[last]);
   s.scale = output_scale(p);
-  /* A 16-bit intermediate: row pairs (see corr_arrays), and the fused kernel applies the
-   * last pass's 1/sqrt(N), so that the array holds each output row's spectrum divided by
-   * its length, values at most the largest |output| (with 1/sqrt(N) here they reach
-   * sqrt(N) times it, beyond F16's 65504 for outputs of 16 at 4096x4096). */
-  if (p->mid_storage != ZIPFFT_STORAGE_DEFAULT) {
-    s.in_storage = p->mid_storage, s.in_stride = 2;
-    s.odd_transform_in_shift = 1 - a->pitch, s.scale = 1.0;
-  }
+  if (a->row_tile > 1) /* tiles of rows (see corr_arrays) */
+    s.in_stride = s.in_tile = (int)a->row_tile, s.in_tile_shift = 1 - a->pitch;
+  /* A 16-bit intermediate: the fused kernel applies the last pass's 1/sqrt(N), so that the
+   * array holds each output row's spectrum divided by its length, values at most the
+   * largest |output| (with 1/sqrt(N) here they reach sqrt(N) times it, beyond F16's 65504
+   * for outputs of 16 at 4096x4096). */
+  if (p->mid_storage != ZIPFFT_STORAGE_DEFAULT) s.in_storage = p->mid_storage, s.scale = 1.0;
   zipfft__kernel_spec stats = s;
   add_digit(&s, p->batch, a->mid_dist, a->out_dist, 0);
   for (int k = 0; k < last; k++) add_digit(&s, p->out[k], a->mid[k], a->out[k], 0);

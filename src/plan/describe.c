@@ -81,6 +81,15 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "      every %dth of a thread's fused twiddles read, the others chained "
                       "from the nearest one read\n",
                       s->twiddle_chain);
+  if (s->out_tile > 1)
+    zipfft__sb_printf(sb,
+                      "      outputs stored in tiles of %d rows (element e at e * %lld + "
+                      "(e mod %d) * %lld)\n",
+                      s->out_tile, (long long)s->out_stride, s->out_tile,
+                      (long long)s->out_tile_shift);
+  if (s->in_tile > 1)
+    zipfft__sb_printf(sb, "      input rows read from tiles of %d rows (element stride %lld)\n",
+                      s->in_tile, (long long)s->in_stride);
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);

@@ -278,6 +278,74 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
   return ZIPFFT_SUCCESS;
 }
 
+/* Tiles of rows between the kernels of a split in two (ZIPFFT_TILE_ROWS, tuning: 0 never).
+ * As planned, the column kernel stores each output k0 of its C neighbouring columns as one
+ * segment of C elements (32 bytes for 4 fp32 columns of 4096 points, all its shared memory
+ * holds), one L2 request per sector. Stored in tiles of w rows instead, element (k0, n1) at
+ * (k0 / w) * w * N1 + w * n1 + k0 mod w, the w outputs k0 of a thread's neighbours in a
+ * warp fill a w * C element segment (a whole 128-byte line for w = 4 there), and the row
+ * kernel, whose blocks take w neighbouring rows k0, reads each block's rows as one
+ * contiguous range, neighbouring threads on neighbouring rows. Measured on an H100 (session
+ * 34, fp32 2^24 as 4096 x 4096, Nsight Compute, plain -> tiles): column kernel 1.06 ->
+ * 1.02 ms, its L2 write requests 33.6 -> 8.4 M, tag lookups 86 -> 57% of peak, fabric 86 ->
+ * 75%; row kernel 796 -> 809 us; bench 38.5 -> 38.7% of the copy bandwidth (1.03x ->
+ * 1.04x), R2C 2^25 25.2 -> 25.4%, fp64 2^22 42.3% both. The column kernel waits on its
+ * loads (one block per multiprocessor), not on its stores. Devices of slow memory only, as
+ * measured. */
+enum { tile_line_bytes = 128, tile_warp_threads = 32 };
+
+static int tiles_allowed(const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_TILE_ROWS");
+  return env && *env ? atoi(env) != 0 : zipfft__slow_memory(t);
+}
+
+/* 1 when kernels i and i + 1 of dec are the column and row kernels of a split in two as
+ * column_spec and row_spec made them, not paired, the column kernel not in place. */
+static int split_in_two_at(const zipfft__decomposition *dec, int i) {
+  const zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
+  return col->kind == ZIPFFT__KIND_C2C && row->kind == ZIPFFT__KIND_C2C &&
+         col->pointwise == ZIPFFT__PW_NONE && row->pointwise == ZIPFFT__PW_NONE && col->fft_major &&
+         row->store_major && !row->paired_rows && !col->out_tile && !row->in_tile &&
+         col->twiddle_length == col->n * row->n && col->out_stride == row->n &&
+         row->in_stride == 1 && col->batch_dims == 2 && row->batch_dims == 2 &&
+         col->batch_counts[1] == row->n && col->batch_out_strides[1] == 1 &&
+         row->batch_counts[1] == col->n && row->batch_in_strides[1] == row->n &&
+         dec->dst[i] == dec->src[i + 1] && dec->src[i] != dec->dst[i] &&
+         !(dec->paired && dec->pair_first == i);
+}
+
+/* Rows of a tile: the fewest (a power of two) that fill a line with the column kernel's
+ * columns, within one warp's neighbouring outputs and the row kernel's rows per block;
+ * 1 when the columns already fill one. */
+static int64_t tile_rows(const zipfft__kernel_spec *col, const zipfft__kernel_spec *row) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(col->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t c = col->ffts_per_block, w = 1;
+  while (w * c * bytes < tile_line_bytes && 2 * w * c <= tile_warp_threads &&
+         2 * w <= row->ffts_per_block && col->n % (2 * w) == 0)
+    w *= 2;
+  return w;
+}
+
+void zipfft__fourstep_tile_rows(zipfft__decomposition *dec, int from, const zipfft__target *t) {
+  if (!tiles_allowed(t)) return;
+  for (int i = from < 0 ? 0 : from; i + 1 < dec->kernel_count; i++) {
+    if (!split_in_two_at(dec, i)) continue;
+    zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
+    int64_t w = tile_rows(col, row), n1 = row->n, k0_out = row->batch_out_strides[1];
+    if (w < 2) continue;
+    col->out_tile = (int)w;
+    col->out_tile_shift = 1 - n1;
+    col->batch_out_strides[1] = w;
+    row->in_stride = w;
+    row->batch_counts[1] = col->n / w;
+    row->batch_in_strides[1] = w * n1, row->batch_out_strides[1] = w * k0_out;
+    row->batch_counts[2] = w;
+    row->batch_in_strides[2] = 1, row->batch_out_strides[2] = k0_out;
+    row->batch_dims = 3;
+    row->fft_major = 1;
+  }
+}
+
 /* Bytes of a pair kernel's dependency group (one transform of a split in two, kl slabs of
  * a split in three) that pair by default. Measured on an H100, % of copy bandwidth,
  * separate kernels -> pair kernel -> pair kernel with its input and output read and
@@ -294,7 +362,8 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
 enum {
   pair_plain_max_bytes = 2 << 20,
   pair_streaming_min_bytes = 4 << 20,
-  pair_max_bytes = 8 << 20
+  pair_max_bytes = 8 << 20,
+  pair_fast_memory_max_bytes = 512 << 10
 };
 
 /* The pair of the last two kernels of a split, its groups in transforms of each kernel
@@ -340,8 +409,13 @@ static int pair_of_split(const zipfft__decomposition *out, int split_first, int6
  *   2^20 44.2 -> 47.3, fp32 2^24 30.9 -> 34.9, fp64 65536 49.5 -> 57.1;
  * - H200 (4.9 TB/s, 37 GB/s per multiprocessor): fp32 65536 47.9 -> 48.8, fp32 2^20 39.2
  *   -> 35.9, fp32 2^24 28.8 -> 29.5, fp64 65536 48.8 -> 45.8, fp64 2^18 44.3 -> 39.3.
- * So by default only devices of slow memory (zipfft__slow_memory: below 30 GB/s per
- * multiprocessor, or of unknown bandwidth) pair.
+ * So devices of slow memory (zipfft__slow_memory: below 30 GB/s per multiprocessor, or of
+ * unknown bandwidth) pair as above. With the chained twiddles (session 34, H200, fp32, cuFFT
+ * ratio, separate -> pair, ZIPFFT_PAIR=1): 65536 1.10x -> 1.17x, 2^24 (the last two of 256 x
+ * 256 x 256, 8 MiB groups) 1.06x -> 1.12x, C2R 2^24 1.18x -> 1.22x, but 2^20 1.09x -> 1.05x,
+ * 2^27 1.02x -> 0.90x, 2^18 (2 MiB) 1.04x -> 0.91x, fp64 65536 (1 MiB) 1.03x -> 0.95x,
+ * fp64 32768 (512 KiB) 1.01x -> 0.98x; so other devices pair fp32 groups of at most
+ * pair_fast_memory_max_bytes, and splits in three of the streaming sizes.
  *
  * Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
  * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
@@ -361,10 +435,13 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
   int slow_memory = zipfft__slow_memory(t);
-  int wanted =
-      env && *env ? atoi(env) != 0
-                  : slow_memory && (bytes <= pair_plain_max_bytes ||
-                                    (bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes));
+  int in_three = out->kernel_count - split_first == 3;
+  int streaming_size = bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes;
+  int wanted = env && *env ? atoi(env) != 0
+               : slow_memory
+                   ? bytes <= pair_plain_max_bytes || streaming_size
+                   : (job->precision == ZIPFFT_F32 && bytes <= pair_fast_memory_max_bytes) ||
+                         (in_three && streaming_size);
   if (!wanted) return 0;
   if (first == split_first && inplace &&
       (job->in_stride != job->out_stride || job->in_dist != job->out_dist))
@@ -424,8 +501,10 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
   out->workspace_bytes =
       zipfft__bytes_product(zipfft__bytes_product((uint64_t)job.n, (uint64_t)d->batch),
                             zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
-  if (s == ZIPFFT_SUCCESS)
+  if (s == ZIPFFT_SUCCESS) {
     zipfft__fourstep_pair_last_two(&job, 0, d->placement == ZIPFFT_INPLACE, t, out);
+    zipfft__fourstep_tile_rows(out, 0, t);
+  }
   return s;
 }
 

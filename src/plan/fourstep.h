@@ -39,4 +39,10 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                                     const zipfft__target *t, zipfft__decomposition *dec);
 
+/* Stores the intermediate of every split in two among dec's kernels from `from` on that is
+ * not paired in tiles of rows (the rule of zipfft__fourstep_tile_rows in fourstep.c): the
+ * column kernel's outputs in whole lines, the row kernel's blocks reading one contiguous
+ * range each. Call it once every other decision about those kernels is made. */
+void zipfft__fourstep_tile_rows(zipfft__decomposition *dec, int from, const zipfft__target *t);
+
 #endif

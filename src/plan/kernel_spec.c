@@ -273,10 +273,12 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   for (int i = 0; s->fused && i < s->batch_dims; i++)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
              (long long)s->batch_aux_strides[i]);
-  if (s->odd_element_out_shift || s->odd_transform_in_shift) /* m: minus (a C name) */
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_od%s%lld_%s%lld",
-             s->odd_element_out_shift < 0 ? "m" : "", llabs(s->odd_element_out_shift),
-             s->odd_transform_in_shift < 0 ? "m" : "", llabs(s->odd_transform_in_shift));
+  if (s->out_tile > 1) /* m: minus (a C name) */
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_ot%d_%s%lld", s->out_tile,
+             s->out_tile_shift < 0 ? "m" : "", llabs(s->out_tile_shift));
+  if (s->in_tile > 1)
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_it%d_%s%lld", s->in_tile,
+             s->in_tile_shift < 0 ? "m" : "", llabs(s->in_tile_shift));
   if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
   if (s->paired_rows)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",

@@ -97,10 +97,18 @@ typedef struct zipfft__kernel_spec {
   int fft_major;                          /* 1: consecutive threads take consecutive transforms */
   zipfft_storage in_storage, out_storage; /* how global data is stored */
   double scale;                           /* multiplied into the outputs; 1 = none */
-  /* Row-pair layouts (0: none; see the 16-bit intermediate of plan/corr.c): elements added
-   * to the output offset of a transform's odd elements (C2C kernels), and to the input
-   * offset of transforms whose innermost batch digit is odd. */
-  int64_t odd_element_out_shift, odd_transform_in_shift;
+  /* Tiled outputs (C2C kernels; out_tile 0: none, else a power of two): element e of a
+   * transform is stored at e * out_stride + (e mod out_tile) * out_tile_shift, so that
+   * out_tile neighbouring elements of a column lie side by side: the row pairs of the
+   * 16-bit intermediate of plan/corr.c (2, 1 - pitch), the tiles of rows a four-step
+   * column kernel stores for its row kernel (plan/fourstep.c). */
+  int out_tile;
+  int64_t out_tile_shift;
+  /* Tiled inputs (in_tile 0: none, else a power of two): transform g's input starts
+   * (d mod in_tile) * in_tile_shift elements on, d its innermost batch digit: the rows of
+   * the tiles that out_tile stores (the last pass of plan/corr.c). */
+  int in_tile;
+  int64_t in_tile_shift;
   /* Fused four-step twiddle: when > 0, output element e of transform g is multiplied by
    * exp(sign 2 pi i m e / twiddle_length), m = g's innermost batch digit. */
   int64_t twiddle_length;

@@ -211,10 +211,14 @@ static factorization factorize(const zipfft__kernel_spec *s) { return factorize_
 
 /* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
  * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning): 128 on
- * devices of slow memory, where it was measured; elsewhere 32, the rule before session 33
- * (not measured with wider rows there; on an H200 in session 4, 1024-point columns ran
- * 0.89x cuFFT 16 to a block and 0.95x 8 to a block), and 32 for fused correlation and
- * statistics kernels (not measured).
+ * devices of slow memory; on other devices 128 for kernels whose threads take neighbouring
+ * transforms throughout (column kernels) and 32 for those that only store so (four-step row
+ * kernels); 32 for fused correlation and statistics kernels (not measured).
+ * Measured on an H200 (session 34, fp32, against 32 everywhere, cuFFT ratio): 128 for
+ * column kernels alone 2^20 1.08x -> 1.11x, 2^22 1.20x -> 1.25x, 2^27 1.02x -> 1.07x, C2R
+ * 2^20 1.21x -> 1.17x, R2C 2^20 1.11x; 128 for row kernels too 2^20 1.03x, C2R 2^20 1.09x,
+ * R2C 2^20 1.24x (session 4: 1024-point columns ran 0.89x 16 to a block and 0.95x 8 to a
+ * block, before the chained twiddles).
  * Measured on an H100, % of the copy bandwidth:
  * - 32 -> 64 (session 33): fp64 2^22 (2048 x 2048, 2 -> 4 transforms per block) 38.9 ->
  *   42.3 (0.99x -> 1.07x cuFFT), fp64 2^20 45.9 -> 46.7; fp32 2^22 as 2048 x 2048 (4 -> 8,
@@ -228,7 +232,7 @@ static int64_t major_row_bytes(const zipfft__kernel_spec *s, const zipfft__targe
   const char *env = getenv("ZIPFFT_MAJOR_ROW_BYTES");
   if (env && *env) return atoll(env);
   if (s->fused != ZIPFFT__FUSED_NONE || s->statistics) return 32;
-  return zipfft__slow_memory(t) ? 128 : 32;
+  return zipfft__slow_memory(t) || s->fft_major ? 128 : 32;
 }
 
 /* Transform-major thread mapping: adjacent transforms per block (a power of two), up to 16
