@@ -291,7 +291,9 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * 75%; row kernel 796 -> 809 us; bench 38.5 -> 38.7% of the copy bandwidth (1.03x ->
  * 1.04x), R2C 2^25 25.2 -> 25.4%, fp64 2^22 42.3% both. The column kernel waits on its
  * loads (one block per multiprocessor), not on its stores. Devices of slow memory only, as
- * measured. */
+ * measured. Not in pair kernels: there they lost (H100, fp32, % of copy, plain -> tiles:
+ * 2^20 52.1 -> 45.3, 2^18 50.7 -> 47.1, 2D 16 x 2^20 34.0 -> 31.0; 65536 unchanged), as
+ * 128-byte rows do (zipfft__fourstep_pair_last_two). */
 enum { tile_line_bytes = 128, tile_warp_threads = 32 };
 
 static int tiles_allowed(const zipfft__target *t) {
