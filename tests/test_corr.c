@@ -397,6 +397,32 @@ static void check_fused_whole_sectors(void) {
   zipfft_corr_destroy(p);
 }
 
+/* The statistics kernel of the 2DTM shape (4096-point rows, signal pairs) copies its rows
+ * into shared memory an iteration ahead (stage_rows, _sr) unless ZIPFFT_STATS_STAGE=0; the
+ * plan without it runs too. Plan checks on the CPU backend (its plans stage as sm_90's do). */
+static int check_stats_staging(void) {
+  const corr_case c = {ZIPFFT_F32, 2, {8, 4096, 1}, {3, 100, 1}, CORR, ZIPFFT_REGION_VALID, DEF,
+                       3,          3};
+  int ran = 0;
+  for (int staged = 1; staged >= 0; staged--) {
+    if (!staged) setenv("ZIPFFT_STATS_STAGE", "0", 1);
+    char printed[8192];
+    zipfft_corr p = NULL;
+    ZT_OK(plan_case(&c, &p));
+    if (p && zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
+      ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+      int found = strstr(printed, "_pr_pf_sr_") != NULL &&
+                  strstr(printed, "rows copied into shared memory") != NULL;
+      ZT_CHECK(found == staged, "statistics kernel %s staged rows:\n%s",
+               staged ? "without" : "with", printed);
+    }
+    zipfft_corr_destroy(p);
+    if (!staged) ran += run_case(&c);
+    unsetenv("ZIPFFT_STATS_STAGE");
+  }
+  return ran;
+}
+
 /* On the CPU backend: a plan of 32 signals orders its fused kernel's transforms in 2
  * groups of 16 (its batch digits: groups, 4 tiles, 16 signals, 4 columns; kernel names
  * give each digit after the first as _b<count>i<stride>), one of 16 in a single group. */
@@ -669,6 +695,7 @@ int main(void) {
   unsetenv("ZIPFFT_CORR_ROW_TILE");
   check_fused_whole_sectors();
   check_signal_groups();
+  ran += check_stats_staging();
   check_filter_replaced();
   check_errors();
   check_spectrum_and_ties();

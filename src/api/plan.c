@@ -128,7 +128,8 @@ static void dump_kernel(const zipfft__kernel_spec *spec) {
  * caps the blocks of a thread-block cluster; 0 or 1 plans without clusters. */
 static zipfft__target target_of(zipfft__backend *b) {
   zipfft__target t = {b->ops->max_shared_bytes(b), b->ops->max_cluster_blocks(b),
-                      b->ops->peak_bandwidth(b) / (uint64_t)b->ops->multiprocessors(b)};
+                      b->ops->peak_bandwidth(b) / (uint64_t)b->ops->multiprocessors(b),
+                      b->ops->bulk_copies(b)};
   const char *env = getenv("ZIPFFT_CLUSTER");
   if (env && *env && atoi(env) < t.max_cluster_blocks) t.max_cluster_blocks = atoi(env);
   return t;

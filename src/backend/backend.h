@@ -66,6 +66,9 @@ typedef struct zipfft__backend_ops {
   size_t (*max_shared_bytes)(zipfft__backend *b);
   /* Largest thread-block cluster whose blocks share their shared memory (1: none). */
   int (*max_cluster_blocks)(zipfft__backend *b);
+  /* 1 when a kernel may copy global memory into its shared memory by bulk asynchronous
+   * copies (CUDA: sm_90's TMA; the CPU backend copies at once). */
+  int (*bulk_copies)(zipfft__backend *b);
   void (*close)(zipfft__backend *b);
 } zipfft__backend_ops;
 

@@ -331,6 +331,12 @@ static int cpu_max_cluster_blocks(zipfft__backend *b) {
   return 8;
 }
 
+/* Bulk copies are plain copies on the host. */
+static int cpu_bulk_copies(zipfft__backend *b) {
+  (void)b;
+  return 1;
+}
+
 static void cpu_close(zipfft__backend *b) { free(b); }
 
 static const zipfft__backend_ops cpu_ops = {
@@ -351,6 +357,7 @@ static const zipfft__backend_ops cpu_ops = {
     .memory_bytes = cpu_memory_bytes,
     .max_shared_bytes = cpu_max_shared_bytes,
     .max_cluster_blocks = cpu_max_cluster_blocks,
+    .bulk_copies = cpu_bulk_copies,
     .close = cpu_close,
 };
 

@@ -296,6 +296,7 @@ static size_t cuda_max_shared_bytes(zipfft__backend *b) {
 
 /* Thread-block clusters need compute capability 9.0; 8 blocks is the portable size. */
 static int cuda_max_cluster_blocks(zipfft__backend *b) { return as_cuda(b)->cc_major >= 9 ? 8 : 1; }
+static int cuda_bulk_copies(zipfft__backend *b) { return as_cuda(b)->cc_major >= 9; }
 
 /* Releases the primary context and frees the backend; NULL is ignored. */
 static void cuda_close(zipfft__backend *b) {
@@ -323,6 +324,7 @@ static const zipfft__backend_ops cuda_ops = {
     .memory_bytes = cuda_memory_bytes,
     .max_shared_bytes = cuda_max_shared_bytes,
     .max_cluster_blocks = cuda_max_cluster_blocks,
+    .bulk_copies = cuda_bulk_copies,
     .close = cuda_close,
 };
 

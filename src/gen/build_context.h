@@ -212,6 +212,10 @@ void zipfft__emit_stats_update(zipfft__stockham_build *c, zipfft__block *g, int 
  * at its output position, with the signal index made absolute (first_index + loop index),
  * four pixels to a call so that their reads go out together. */
 void zipfft__emit_stats_merge(zipfft__stockham_build *c, zipfft__block *body);
+/* stage_rows, after the first barrier of an iteration (every thread has read the staged
+ * rows): lane 0 starts the copies of the next iteration's rows, if there is one. Nothing
+ * for other kernels. */
+void zipfft__emit_stage_next(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF by Rader's method, pair kk (b-th of the thread; kk = 0 only when b = 0): Z[kk]
  * and Z[p - kk] read from Rader's slots in shared memory, split and stored. */
 void zipfft__emit_rader_split_pair(zipfft__stockham_build *c, zipfft__block *g,

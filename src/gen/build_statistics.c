@@ -157,6 +157,72 @@ static void emit_statistics_prefetch(zipfft__stockham_build *c, zipfft__block *l
   zipfft__s_call(c->a, g, "zstats_prefetch", 4, args);
 }
 
+/* stage_rows: the complex slot of the barrier the staged rows' copies complete on. */
+static int64_t stage_barrier_slot(const zipfft__kernel_spec *s) {
+  return zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s);
+}
+
+/* stage_rows, in a block that only lane 0 of an active block enters: starts the copies of
+ * an iteration's rows into the staged rows, signal a's at row (elements) and b's a
+ * loop_in_stride further when b (first + 1) exists (zstage_rows: bulk copies that complete
+ * on the stage barrier on CUDA; a plain copy on the CPU). */
+static void emit_stage_copy(zipfft__stockham_build *c, zipfft__block *lane0,
+                            const zipfft__expr *row, const zipfft__expr *first) {
+  const zipfft__kernel_spec *s = c->s;
+  const zipfft__expr *bytes =
+      zipfft__e_int(c->a, ZIPFFT__T_I64, (int64_t)zipfft__element_bytes(s, 0));
+  const zipfft__expr *row_b =
+      bin(c, ZIPFFT__OP_ADD, row, zipfft__e_int(c->a, ZIPFFT__T_I64, s->loop_in_stride));
+  const zipfft__expr *second = bin(c, ZIPFFT__OP_ADD, first, zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+  const zipfft__expr *args[] = {
+      var(c, c->in),
+      bin(c, ZIPFFT__OP_MUL, row, bytes),
+      bin(c, ZIPFFT__OP_MUL, row_b, bytes),
+      zipfft__e_cast(c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_LT, second, var(c, c->loop_count))),
+      i32(c, zipfft__stage_row_bytes(s)),
+      var(c, c->smem),
+      i32(c, zipfft__stage_slot(s)),
+      i32(c, zipfft__stage_row_slots(s)),
+      i32(c, stage_barrier_slot(s))};
+  zipfft__s_call(c->a, lane0, "zstage_rows", 9, args);
+}
+
+/* stage_rows, before the signal loop: lane 0 of an active block sets up the stage barrier
+ * and starts the copies of the first iteration's rows; a block barrier then shows the
+ * barrier to every thread. */
+static void emit_stage_start(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *row = zipfft__batch_offset(c, body, &k, 0); /* no loop yet: signal 0 */
+  zipfft__block *lane0 = open_if(c, body, prefetching_thread(c, &k, 0));
+  const zipfft__expr *begin[] = {var(c, c->smem), i32(c, stage_barrier_slot(c->s))};
+  zipfft__s_call(c->a, lane0, "zstage_begin", 2, begin);
+  emit_stage_copy(c, lane0, row, zipfft__e_int(c->a, ZIPFFT__T_I64, 0));
+  zipfft__s_barrier(c->a, body);
+}
+
+/* stage_rows, at the top of each iteration: the threads of an active block wait until the
+ * iteration's rows have arrived (the barrier's phase alternates with the iterations). */
+static void emit_stage_wait(zipfft__stockham_build *c, zipfft__block *loop) {
+  zipfft__thread_coords k = zipfft__emit_coords(c, loop);
+  const zipfft__expr *args[] = {
+      var(c, c->smem), i32(c, stage_barrier_slot(c->s)),
+      bin(c, ZIPFFT__OP_BITAND, var(c, c->signal), zipfft__e_int(c->a, ZIPFFT__T_I64, 1))};
+  zipfft__s_call(c->a, open_if(c, loop, k.active), "zstage_wait", 3, args);
+}
+
+void zipfft__emit_stage_next(zipfft__stockham_build *c, zipfft__block *body) {
+  if (!c->s->stage_rows || !c->signal) return;
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  const zipfft__expr *first =
+      bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0), zipfft__e_int(c->a, ZIPFFT__T_I64, 2));
+  const zipfft__expr *row = bin(c, ZIPFFT__OP_ADD, zipfft__batch_offset(c, body, &k, 0),
+                                zipfft__e_int(c->a, ZIPFFT__T_I64, 2 * c->s->loop_in_stride));
+  zipfft__block *lane0 = open_if(c, body,
+                                 bin(c, ZIPFFT__OP_AND, prefetching_thread(c, &k, 0),
+                                     bin(c, ZIPFFT__OP_LT, first, var(c, c->loop_count))));
+  emit_stage_copy(c, lane0, row, first);
+}
+
 /* At the top of the signal loop: asks L2 (a hint; CUDA on sm_90, nothing on the CPU) for
  * the rows the next iteration reads and, in the last iteration, for the statistics the
  * merge reads, so that their DRAM latency overlaps this iteration's transform. Not in a
@@ -171,7 +237,7 @@ static void emit_prefetches(zipfft__stockham_build *c, zipfft__block *loop) {
   const zipfft__expr *row = zipfft__batch_offset(c, loop, &k, 0);
   const zipfft__expr *next = bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0),
                                  zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->signal_pairs ? 2 : 1));
-  emit_row_prefetches(c, loop, &k, row, next);
+  if (!c->s->stage_rows) emit_row_prefetches(c, loop, &k, row, next);
   if (c->s->out_stride == 1) emit_statistics_prefetch(c, loop, &k, next);
 }
 
@@ -196,6 +262,7 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
     zipfft__s_store_real(c->a, body, c->smem, stats_squares_at(c, i), zipfft__e_real(c->a, 0),
                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }
+  if (c->s->stage_rows) emit_stage_start(c, body);
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   const zipfft__expr *iterations = var(c, c->loop_count);
   if (c->s->signal_pairs) /* (loop_count + 1) / 2 pairs */
@@ -204,6 +271,7 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
                      zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
   zipfft__block *loop = &zipfft__s_for(c->a, body, c->signal, iterations)->u.for_.body;
   if (c->s->stats_prefetch) emit_prefetches(c, loop);
+  if (c->s->stage_rows) emit_stage_wait(c, loop);
   return loop;
 }
 

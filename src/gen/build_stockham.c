@@ -253,6 +253,31 @@ static hermitian_slot hermitian_slot_of(int64_t n, int64_t lo, int64_t hi) {
   return h;
 }
 
+/* signal_pairs: loads element `at` of the Hermitian halves of signals a (into x) and b
+ * (into br, bi; only when b exists): from the rows at base and loop_in_stride further, or
+ * with stage_rows from the rows staged in shared memory (a's, then b's). */
+static void load_pair_values(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                             const zipfft__var *br, const zipfft__var *bi, const zipfft__expr *base,
+                             const zipfft__expr *at, zipfft__access access) {
+  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  const zipfft__var *from = c->s->stage_rows ? c->smem : c->in;
+  const zipfft__expr *at_a, *at_b;
+  if (c->s->stage_rows) {
+    at_a = bin(c, ZIPFFT__OP_ADD, at, i32(c, zipfft__stage_slot(c->s)));
+    at_b = bin(c, ZIPFFT__OP_ADD, at_a, i32(c, zipfft__stage_row_slots(c->s)));
+    access = ZIPFFT__ACCESS_VECTOR;
+  } else {
+    const zipfft__expr *base_b =
+        bin(c, ZIPFFT__OP_ADD, base, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
+    at_a = zipfft__global_offset(c, base, at, c->s->in_stride);
+    at_b = zipfft__global_offset(c, base_b, at, c->s->in_stride);
+  }
+  zipfft_storage storage = c->s->stage_rows ? ZIPFFT_STORAGE_DEFAULT : c->s->in_storage;
+  zipfft__s_load_complex(c->a, g, re, im, from, at_a, access, storage);
+  zipfft__s_load_complex(c->a, open_if(c, g, zipfft__second_signal_present(c)), br, bi, from, at_b,
+                         access, storage);
+}
+
 /* signal_pairs: element e of Z = X_a + i X_b, the Hermitian halves of signals a (the row
  * at base) and b (loop_in_stride further; zero when absent) expanded: X[e] for e <= n/2,
  * else conj(X[n - e]), with the imaginary parts of X[0] and X[n/2] taken as zero. */
@@ -274,14 +299,7 @@ static void load_signal_pair(zipfft__stockham_build *c, zipfft__block *g, const 
                     *bi = zipfft__var_new(c->a, "bi", ZIPFFT__T_REAL);
   zipfft__s_decl(c->a, g, br, zipfft__e_real(c->a, 0));
   zipfft__s_decl(c->a, g, bi, zipfft__e_real(c->a, 0));
-  zipfft__s_load_complex(c->a, g, re, im, c->in,
-                         zipfft__global_offset(c, base, at, c->s->in_stride), access,
-                         c->s->in_storage);
-  const zipfft__expr *base_b =
-      bin(c, ZIPFFT__OP_ADD, base, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
-  zipfft__s_load_complex(c->a, open_if(c, g, zipfft__second_signal_present(c)), br, bi, c->in,
-                         zipfft__global_offset(c, base_b, at, c->s->in_stride), access,
-                         c->s->in_storage);
+  load_pair_values(c, g, x, br, bi, base, at, access);
   /* the imaginary parts as Z needs them: conjugated above n/2, zero at DC and Nyquist */
   const zipfft__expr *ia = var(c, im), *ib = var(c, bi);
   if (h.always_high || low) {
@@ -826,6 +844,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
                       int to_global) {
   pass_shape ps = zipfft__pass_shape_of(c->s, p);
   int takes = p == 0 && c->handoff != NULL;
+  int loads_global = !from_shared && p == 0 && !takes;
   int keeps = p == c->s->pass_count - 1 && c->keep_outputs;
   from_shared = p > 0 || from_shared;
   to_global = p == c->s->pass_count - 1 && to_global;
@@ -855,6 +874,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   }
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
   if (!to_global && !keeps) zipfft__s_barrier(c->a, body);
+  if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
 }
 
 /* Emits every pass of one n-point FFT. */
@@ -1092,6 +1112,7 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     c.signal = NULL;
     zipfft__emit_stats_merge(&c, &k->body);
     k->uses_statistics = 1;
+    k->uses_stage = spec->stage_rows;
   }
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);

@@ -165,6 +165,18 @@ static const char c_pair_prelude[] =
     "         (uint64_t)target) {\n  }\n}\n"
     "static inline void zpair_discard(unsigned char *p, int64_t byte) { (void)p; (void)byte; }\n";
 
+/* Statistics kernels with stage_rows: the rows are copied at once (a block's threads run
+ * phase by phase, so the copy is done before the next phase reads it); nothing to wait for. */
+static const char c_stage_prelude[] =
+    "static inline void zstage_begin(zreal *s, int32_t bar) { (void)s; (void)bar; }\n"
+    "static inline void zstage_rows(const unsigned char *in, int64_t byte_a, int64_t byte_b,"
+    " int32_t have_b, int32_t bytes, zreal *s, int32_t to, int32_t row, int32_t bar) {\n"
+    "  (void)bar;\n"
+    "  memcpy(s + 2 * (int64_t)to, in + byte_a, (size_t)bytes);\n"
+    "  if (have_b) memcpy(s + 2 * ((int64_t)to + row), in + byte_b, (size_t)bytes);\n}\n"
+    "static inline void zstage_wait(const zreal *s, int32_t bar, int64_t phase) {\n"
+    "  (void)s; (void)bar; (void)phase;\n}\n";
+
 /* What the 16-bit storage helpers need from C. */
 static const char c_word_prelude[] =
     "#define ZDEV static inline\n"
@@ -197,6 +209,7 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
+  if (k->uses_stage) zipfft__sb_printf(&sb, "%s", c_stage_prelude);
   if (k->cluster_blocks > 1)
     zipfft__sb_printf(&sb,
                       "static inline zreal *zrank_shared(zreal *all, int32_t rank) {\n"

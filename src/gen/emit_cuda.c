@@ -97,6 +97,39 @@ static const char cuda_prefetch_prelude[] =
     "__device__ __forceinline__ void zprefetch_line(const unsigned char *p, long long byte) {\n"
     "  asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p + byte));\n}\n";
 
+/* Statistics kernels with stage_rows (sm_90): the stage barrier, an mbarrier in shared
+ * memory at complex slot `bar` with one arrival per phase; lane 0 arrives on it expecting
+ * the bytes of an iteration's rows and starts their bulk copies (16-byte aligned, whole
+ * 16-byte units), which complete on it; every thread waits for the phase of its iteration. */
+static const char cuda_stage_prelude[] =
+    "__device__ __forceinline__ unsigned zshared_at(const zreal *s, int slot) {\n"
+    "  unsigned a;\n"
+    "  asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a)"
+    " : \"l\"(s + 2 * slot));\n"
+    "  return a;\n}\n"
+    "__device__ __forceinline__ void zstage_begin(zreal *s, int bar) {\n"
+    "  asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(zshared_at(s, bar))"
+    " : \"memory\");\n"
+    "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n}\n"
+    "__device__ __forceinline__ void zstage_copy(const unsigned char *p, int bytes,"
+    " unsigned to, unsigned bar) {\n"
+    "  asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+    " [%0], [%1], %2, [%3];\" :: \"r\"(to), \"l\"(p), \"r\"(bytes), \"r\"(bar) : \"memory\");\n}\n"
+    "__device__ __forceinline__ void zstage_rows(const unsigned char *in, long long byte_a,"
+    " long long byte_b, int have_b, int bytes, zreal *s, int to, int row, int bar) {\n"
+    "  unsigned b = zshared_at(s, bar);\n"
+    "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
+    "  asm volatile(\"{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }\""
+    " :: \"r\"(b), \"r\"(have_b ? 2 * bytes : bytes) : \"memory\");\n"
+    "  zstage_copy(in + byte_a, bytes, zshared_at(s, to), b);\n"
+    "  if (have_b) zstage_copy(in + byte_b, bytes, zshared_at(s, to + row), b);\n}\n"
+    "__device__ __forceinline__ void zstage_wait(const zreal *s, int bar, long long phase) {\n"
+    "  unsigned b = zshared_at(s, bar), done = 0;\n"
+    "  while (!done)\n"
+    "    asm volatile(\"{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+    " selp.u32 %0, 1, 0, p; }\" : \"=r\"(done) : \"r\"(b), \"r\"((unsigned)(phase & 1))"
+    " : \"memory\");\n}\n";
+
 /* Element access helpers: vector accesses need natural alignment, byte ones do not. */
 static const char cuda_prelude[] =
     "#define ZCOMPLEX_BYTES ((long long)sizeof(zreal2))\n"
@@ -198,6 +231,7 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
+  if (k->uses_stage) zipfft__sb_printf(&sb, "%s", cuda_stage_prelude);
   emit_signature(&sb, k);
   zipfft__emit_params(&sb, d, k);
   zipfft__sb_printf(&sb, ") {\n");

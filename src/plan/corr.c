@@ -144,6 +144,33 @@ static int pair_min_blocks(const zipfft__kernel_spec *s) {
   return blocks > 1 ? blocks : 1;
 }
 
+/* Whether the signal-pair statistics kernel s stages its rows in shared memory
+ * (stage_rows), unless ZIPFFT_STATS_STAGE=0 (tuning): where the target has bulk copies,
+ * the rows are plain fp32/fp64 rows of the plan's intermediate (16-byte aligned, with room
+ * for the copy's rounding to 16 bytes within each row's pitch), one transform per block
+ * whose first pass loads them, and the staged rows leave the blocks s is compiled for
+ * room on a multiprocessor. */
+static int stage_rows_wanted(const zipfft__kernel_spec *s, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_STATS_STAGE");
+  if ((env && strcmp(env, "0") == 0) || !t->bulk_copies || !s->signal_pairs) return 0;
+  if (s->kind != ZIPFFT__KIND_C2R || s->ffts_per_block != 1 || s->pass_count < 2 ||
+      s->in_stride != 1 || s->in_tile > 1 || s->in_storage != ZIPFFT_STORAGE_DEFAULT ||
+      s->rader_n > 0 || s->bluestein_n > 0 || s->cluster > 1 || s->load_callback.function)
+    return 0;
+  zipfft__kernel_spec staged = *s;
+  staged.stage_rows = 1;
+  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
+  if (s->loop_in_stride * bytes % 16 != 0) return 0;
+  for (int d = 0; d < s->batch_dims; d++)
+    if (s->batch_in_strides[d] * bytes % 16 != 0 ||
+        s->batch_in_strides[d] < zipfft__stage_row_slots(&staged))
+      return 0;
+  enum { reserved_per_block = 1024 }; /* shared memory the driver keeps per block */
+  int blocks = s->min_blocks > 0 ? s->min_blocks : 1;
+  size_t per_block = zipfft__c2c_shared_bytes(&staged) + reserved_per_block;
+  return (size_t)blocks * per_block <= t->max_shared_bytes + reserved_per_block;
+}
+
 /* Appends the statistics variant of the last kernel; where the length has none (a
  * Bluestein kernel stores from shared memory) the plan goes without statistics. */
 static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__array src,
@@ -157,6 +184,7 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
     s->min_blocks = env && *env ? atoi(env) : s->signal_pairs ? pair_min_blocks(s) : 0;
     const char *prefetch = getenv("ZIPFFT_STATS_PREFETCH"); /* tuning */
     s->stats_prefetch = !(prefetch && strcmp(prefetch, "0") == 0);
+    s->stage_rows = stage_rows_wanted(s, t);
   }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;

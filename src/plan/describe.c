@@ -90,6 +90,10 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   if (s->in_tile > 1)
     zipfft__sb_printf(sb, "      input rows read from tiles of %d rows (element stride %lld)\n",
                       s->in_tile, (long long)s->in_stride);
+  if (s->stage_rows)
+    zipfft__sb_printf(sb,
+                      "      each iteration's rows copied into shared memory during the "
+                      "previous one (bulk asynchronous copies)\n");
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);

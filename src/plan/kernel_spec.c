@@ -220,14 +220,32 @@ int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q) 
   return at;
 }
 
+int64_t zipfft__stage_row_bytes(const zipfft__kernel_spec *s) {
+  int64_t bytes = zipfft__input_row_elements(s) * (int64_t)zipfft__element_bytes(s, 0);
+  return (bytes + 15) / 16 * 16;
+}
+
+int64_t zipfft__stage_row_slots(const zipfft__kernel_spec *s) {
+  return zipfft__stage_row_bytes(s) / (2 * (int64_t)zipfft__real_size(s->precision));
+}
+
+int64_t zipfft__stage_slot(const zipfft__kernel_spec *s) {
+  int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
+  int64_t end = zipfft__shared_twiddle_base(s) + twiddles;
+  int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
+  return (end + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+}
+
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
     return 0;
   int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
-  return (size_t)(2 * (zipfft__shared_twiddle_base(s) + twiddles)) *
-         zipfft__real_size(s->precision);
+  int64_t end = zipfft__shared_twiddle_base(s) + twiddles;
+  if (s->stage_rows) /* two rows, then the barrier */
+    end = zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1;
+  return (size_t)(2 * end) * zipfft__real_size(s->precision);
 }
 
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s) {
@@ -291,9 +309,10 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s",
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s%s",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
-             s->signal_pairs ? "_pr" : "", s->stats_prefetch ? "_pf" : "");
+             s->signal_pairs ? "_pr" : "", s->stats_prefetch ? "_pf" : "",
+             s->stage_rows ? "_sr" : "");
   if (s->load_callback.function)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
              (unsigned long long)s->load_callback.hash);

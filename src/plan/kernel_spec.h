@@ -166,6 +166,12 @@ typedef struct zipfft__kernel_spec {
    * in its last iteration for the statistics the merge reads (a hint; no effect on the
    * CPU backend). */
   int stats_prefetch;
+  /* Statistics kernels with signal_pairs, one transform per block: the rows of each
+   * iteration's two signals come into shared memory by bulk asynchronous copies (TMA on
+   * sm_90) that one thread starts an iteration ahead, so that the loads of the first pass
+   * read shared memory instead of waiting for global memory (corr.c's stage_rows_wanted
+   * says where; zipfft__stage_slot places them). */
+  int stage_rows;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* > 0 (CUDA; kernels whose block reads one contiguous range, see
    * zipfft__can_prefetch_ahead): when a block starts, one thread asks L2 for the input of
@@ -388,6 +394,13 @@ int zipfft__twiddle_read(int q);
  * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
  * pass_count and q = 1, the number of entries staged. */
 int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q);
+/* stage_rows kernels: bytes one staged row copies (the row's elements rounded up to 16
+ * bytes, the bulk copy's unit), its complex slots in shared memory, and the slot where the
+ * two staged rows start (16-byte aligned, after the staged twiddles); the copies' barrier
+ * (8 bytes) takes the slot after them. */
+int64_t zipfft__stage_row_bytes(const zipfft__kernel_spec *s);
+int64_t zipfft__stage_row_slots(const zipfft__kernel_spec *s);
+int64_t zipfft__stage_slot(const zipfft__kernel_spec *s);
 /* Dynamic shared memory per block, bytes (0 when the kernel has a single pass). */
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s);
 unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s);

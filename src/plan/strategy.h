@@ -78,6 +78,7 @@ typedef struct zipfft__target {
   /* Peak memory bandwidth per multiprocessor, bytes per second (0: unknown, planned as an
    * H100's); pair kernels pay where it is low (plan/fourstep.c). */
   uint64_t bandwidth_per_multiprocessor;
+  int bulk_copies; /* kernels may copy rows into shared memory asynchronously (sm_90, CPU) */
 } zipfft__target;
 
 /* 1 when the target has little memory bandwidth per multiprocessor (below 30 GB/s, or
