@@ -398,8 +398,10 @@ static void check_fused_whole_sectors(void) {
 }
 
 /* The statistics kernel of the 2DTM shape (4096-point rows, signal pairs) copies its rows
- * into shared memory an iteration ahead (stage_rows, _sr) unless ZIPFFT_STATS_STAGE=0; the
- * plan without it runs too. Plan checks on the CPU backend (its plans stage as sm_90's do). */
+ * into shared memory an iteration ahead (stage_rows, _sr) unless ZIPFFT_STATS_STAGE=0, and
+ * keeps its sums of squares in registers (_sqr); the R2C pass of the zero-padded signals
+ * splits in registers (mirrored, _mir). The plan without staged rows runs too. Plan checks
+ * on the CPU backend (its plans stage as sm_90's do). */
 static int check_stats_staging(void) {
   const corr_case c = {ZIPFFT_F32, 2, {8, 4096, 1}, {3, 100, 1}, CORR, ZIPFFT_REGION_VALID, DEF,
                        3,          3};
@@ -411,10 +413,15 @@ static int check_stats_staging(void) {
     ZT_OK(plan_case(&c, &p));
     if (p && zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
       ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
-      int found = strstr(printed, "_pr_pf_sr_") != NULL &&
+      int found = strstr(printed, "_pr_pf_sr_sqr_") != NULL &&
                   strstr(printed, "rows copied into shared memory") != NULL;
       ZT_CHECK(found == staged, "statistics kernel %s staged rows:\n%s",
                staged ? "without" : "with", printed);
+      const char *r2c = strstr(printed, "zipfft_r2ch_");
+      char line[512] = "";
+      if (r2c) snprintf(line, sizeof line, "%.*s", (int)strcspn(r2c, "\n"), r2c);
+      ZT_CHECK(strstr(printed, "_sqr_") && strstr(line, "_mir_"),
+               "statistics squares not in registers or R2C pass not mirrored:\n%s", printed);
     }
     zipfft_corr_destroy(p);
     if (!staged) ran += run_case(&c);

@@ -8,13 +8,14 @@
  * and each real it holds (2 for C2R_HALF), the maximum and the loop index of the signal
  * that gave it in registers, the sum of squares in shared memory after the transforms'
  * exchange area (real 2 * shared_base + i * threads + thread: neighbouring threads on
- * neighbouring reals). Keeping the sums out of the registers lets more blocks share a
- * multiprocessor. The outputs' plain sums are not kept: by linearity they are the
- * correlation of the signals' sum (the signal-sum kernel below), which finalisation
+ * neighbouring reals), where keeping the sums out of the registers lets more blocks share a
+ * multiprocessor, or with squares_in_registers in registers too (signal-pair kernels, whose
+ * blocks are two per multiprocessor either way). The outputs' plain sums are not kept: by linearity
+ * they are the correlation of the signals' sum (the signal-sum kernel below), which finalisation
  * computes once. */
 struct zipfft__stats_regs {
   int count;
-  const zipfft__var **max, **index;
+  const zipfft__var **max, **index, **squares;
   int64_t shared_base;
 };
 
@@ -32,6 +33,7 @@ static const zipfft__expr *stats_squares_at(zipfft__stockham_build *c, int i) {
 
 /* Loads the sum of squares of the thread's real i. */
 static const zipfft__expr *load_squares(zipfft__stockham_build *c, zipfft__block *blk, int i) {
+  if (c->s->squares_in_registers) return var(c, c->stats->squares[i]);
   const zipfft__var *v = zipfft__var_new(c->a, "sq", ZIPFFT__T_REAL);
   zipfft__s_decl(c->a, blk, v, NULL);
   zipfft__s_load_real(c->a, blk, v, c->smem, stats_squares_at(c, i), ZIPFFT__ACCESS_VECTOR,
@@ -56,10 +58,14 @@ static void raise_maximum(zipfft__stockham_build *c, zipfft__block *blk, int i,
   zipfft__s_assign(c->a, g, st->index[i], index);
 }
 
-/* Adds squares to statistic i's running sum of squares in shared memory. */
+/* Adds squares to statistic i's running sum of squares (shared memory or a register). */
 static void add_to_squares(zipfft__stockham_build *c, zipfft__block *blk, int i,
                            const zipfft__expr *squares) {
   const zipfft__expr *sum = bin(c, ZIPFFT__OP_ADD, load_squares(c, blk, i), squares);
+  if (c->s->squares_in_registers) {
+    zipfft__s_assign(c->a, blk, c->stats->squares[i], sum);
+    return;
+  }
   zipfft__s_store_real(c->a, blk, c->smem, stats_squares_at(c, i), sum, ZIPFFT__ACCESS_VECTOR,
                        ZIPFFT_STORAGE_DEFAULT);
 }
@@ -248,6 +254,7 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
   if (st) {
     st->max = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
     st->index = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
+    st->squares = zipfft__arena_alloc(c->a, (size_t)count * sizeof(void *));
   }
   if (zipfft__arena_error(c->a)) return body;
   st->count = count;
@@ -259,6 +266,11 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
     st->index[i] = zipfft__var_new_live(c->a, "sidx", ZIPFFT__T_I32);
     zipfft__s_decl(c->a, body, st->max[i], zipfft__e_real(c->a, lowest));
     zipfft__s_decl(c->a, body, st->index[i], i32(c, -1));
+    if (c->s->squares_in_registers) {
+      st->squares[i] = zipfft__var_new_live(c->a, "ssq", ZIPFFT__T_REAL);
+      zipfft__s_decl(c->a, body, st->squares[i], zipfft__e_real(c->a, 0));
+      continue;
+    }
     zipfft__s_store_real(c->a, body, c->smem, stats_squares_at(c, i), zipfft__e_real(c->a, 0),
                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
   }

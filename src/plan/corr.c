@@ -185,6 +185,8 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
     const char *prefetch = getenv("ZIPFFT_STATS_PREFETCH"); /* tuning */
     s->stats_prefetch = !(prefetch && strcmp(prefetch, "0") == 0);
     s->stage_rows = stage_rows_wanted(s, t);
+    const char *squares = getenv("ZIPFFT_STATS_SQUARES"); /* tuning */
+    s->squares_in_registers = s->signal_pairs && !(squares && strcmp(squares, "shared") == 0);
   }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;

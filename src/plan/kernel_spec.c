@@ -204,7 +204,9 @@ int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f) {
 }
 
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
-  int64_t squares = zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
+  int64_t squares = s->squares_in_registers ? 0
+                                            : zipfft__statistics_reals_per_thread(s) *
+                                                  zipfft__c2c_block_threads(s);
   return zipfft__rader_slot(s, s->rader_n > 0 ? s->ffts_per_block : 0) + (squares + 1) / 2;
 }
 
@@ -309,10 +311,10 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
   if (s->min_blocks > 0 && !s->statistics)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
   if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s%s",
+    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s%s%s",
              (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
              s->signal_pairs ? "_pr" : "", s->stats_prefetch ? "_pf" : "",
-             s->stage_rows ? "_sr" : "");
+             s->stage_rows ? "_sr" : "", s->squares_in_registers ? "_sqr" : "");
   if (s->load_callback.function)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
              (unsigned long long)s->load_callback.hash);

@@ -151,9 +151,9 @@ typedef struct zipfft__kernel_spec {
   /* 2DTM statistics: when set, the kernel runs its whole transform once per signal
    * (loop_count of them, the input moving by loop_in_stride elements each time) and keeps
    * per output real the maximum and the signal that gave it in registers, the sum of
-   * squares in shared memory; after the last signal it folds them into the statistics
-   * arrays (its out: maximum, index, sum of squares, each stats_plane values, at the output
-   * layout's positions) instead of storing outputs. */
+   * squares in shared memory (or registers: squares_in_registers); after the last signal it folds
+   * them into the statistics arrays (its out: maximum, index, sum of squares, each stats_plane
+   * values, at the output layout's positions) instead of storing outputs. */
   int statistics;
   int64_t loop_in_stride, stats_plane;
   /* Statistics kernels of kind C2R: each transform takes two signals of the loop, a = 2p
@@ -172,6 +172,10 @@ typedef struct zipfft__kernel_spec {
    * read shared memory instead of waiting for global memory (corr.c's stage_rows_wanted
    * says where; zipfft__stage_slot places them). */
   int stage_rows;
+  /* Statistics kernels: the sums of squares in registers beside the maxima, not in shared
+   * memory (signal-pair kernels, corr.c; H200 2DTM statistics kernel 419 -> 415 us, 110 ->
+   * 120 registers, within the 128 that two blocks allow). */
+  int squares_in_registers;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* > 0 (CUDA; kernels whose block reads one contiguous range, see
    * zipfft__can_prefetch_ahead): when a block starts, one thread asks L2 for the input of
@@ -378,7 +382,8 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 /* Statistics kernels: output reals per slot of the last pass (2 for C2R_HALF's pairs),
  * and output reals a thread folds (slots of the last pass times that; 0 for other
- * kernels). Shared memory holds a real sum of squares for each, per thread. */
+ * kernels). Shared memory holds a real sum of squares for each, per thread, unless
+ * squares_in_registers. */
 int zipfft__statistics_reals_per_slot(const zipfft__kernel_spec *s);
 int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s);
 /* Shared-memory index (complex elements) where a shared_twiddles kernel keeps its staged

@@ -391,6 +391,10 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
  * (H100, merge phase -> mirrored, session 31): fp32 C2R 16384 (8x32x32, 256 threads, 2
  * groups) 89.6 -> 94.1, fp64 64.3 -> 83.7, fp32 32768 (16x32x32, 512 threads, 1 group)
  * 67.1 -> 73.5; forced at fp32 4096 (8x16x16, 128 threads, 1 group) 97.5 -> 97.6.
+ * R2C kernels of a zero-padded input (load_extent) mirror too: they load little, so the
+ * split's exchange through shared memory weighs more. Measured on an H200 (session 35):
+ * the 2DTM R2C pass (2048 points from 512 of 4096 reals, 128 threads, 1 group) 52.8 ->
+ * 47.2 us, the search +0.4%.
  * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s) {
   enum { min_warp_groups = 16, warp = 32 };
@@ -400,7 +404,9 @@ static void choose_mirrored(zipfft__kernel_spec *s) {
   if (mode == 0 || !zipfft__can_mirror(s)) return;
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
-  s->mirrored = mode == 2 || (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
+  int padded = s->kind == ZIPFFT__KIND_R2C_HALF && s->load_extent > 0;
+  s->mirrored =
+      mode == 2 || padded || (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
 
 /* Merges the half spectrum of a C2R_HALF kernel that is not mirrored in its first pass's
