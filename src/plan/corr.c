@@ -146,16 +146,18 @@ static int pair_min_blocks(const zipfft__kernel_spec *s) {
 
 /* Whether the signal-pair statistics kernel s stages its rows in shared memory
  * (stage_rows), unless ZIPFFT_STATS_STAGE=0 (tuning): where the target has bulk copies,
- * the rows are plain fp32/fp64 rows of the plan's intermediate (16-byte aligned, with room
- * for the copy's rounding to 16 bytes within each row's pitch), one transform per block
- * whose first pass loads them, and the staged rows leave the blocks s is compiled for
- * room on a multiprocessor. */
+ * the rows are plain fp32 rows of the plan's intermediate (16-byte aligned, with room for
+ * the copy's rounding to 16 bytes within each row's pitch), one transform per block whose
+ * first pass loads them, and the staged rows leave the blocks s is compiled for room on a
+ * multiprocessor. (fp64 rows of one transform per block would not leave that room at the
+ * lengths planned so; the generator handles them, untested.) */
 static int stage_rows_wanted(const zipfft__kernel_spec *s, const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_STATS_STAGE");
   if ((env && strcmp(env, "0") == 0) || !t->bulk_copies || !s->signal_pairs) return 0;
-  if (s->kind != ZIPFFT__KIND_C2R || s->ffts_per_block != 1 || s->pass_count < 2 ||
-      s->in_stride != 1 || s->in_tile > 1 || s->in_storage != ZIPFFT_STORAGE_DEFAULT ||
-      s->rader_n > 0 || s->bluestein_n > 0 || s->cluster > 1 || s->load_callback.function)
+  if (s->kind != ZIPFFT__KIND_C2R || s->precision != ZIPFFT_F32 || s->ffts_per_block != 1 ||
+      s->pass_count < 2 || s->in_stride != 1 || s->in_tile > 1 ||
+      s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->rader_n > 0 || s->bluestein_n > 0 ||
+      s->cluster > 1 || s->load_callback.function)
     return 0;
   zipfft__kernel_spec staged = *s;
   staged.stage_rows = 1;
@@ -186,7 +188,8 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
     s->stats_prefetch = !(prefetch && strcmp(prefetch, "0") == 0);
     s->stage_rows = stage_rows_wanted(s, t);
     const char *squares = getenv("ZIPFFT_STATS_SQUARES"); /* tuning */
-    s->squares_in_registers = s->signal_pairs && !(squares && strcmp(squares, "shared") == 0);
+    s->squares_in_registers = s->signal_pairs && s->precision == ZIPFFT_F32 &&
+                              !(squares && strcmp(squares, "shared") == 0);
   }
   if (st != ZIPFFT_ERROR_UNSUPPORTED_LENGTH) return st;
   out->has_statistics = 0;

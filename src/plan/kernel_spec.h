@@ -173,8 +173,8 @@ typedef struct zipfft__kernel_spec {
    * says where; zipfft__stage_slot places them). */
   int stage_rows;
   /* Statistics kernels: the sums of squares in registers beside the maxima, not in shared
-   * memory (signal-pair kernels, corr.c; H200 2DTM statistics kernel 419 -> 415 us, 110 ->
-   * 120 registers, within the 128 that two blocks allow). */
+   * memory (fp32 signal-pair kernels, corr.c; H200 2DTM statistics kernel 419 -> 415 us,
+   * 110 -> 120 registers, within the 128 that two blocks allow; fp64 not measured). */
   int squares_in_registers;
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* > 0 (CUDA; kernels whose block reads one contiguous range, see
