@@ -204,9 +204,9 @@ int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f) {
 }
 
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {
-  int64_t squares = s->squares_in_registers ? 0
-                                            : zipfft__statistics_reals_per_thread(s) *
-                                                  zipfft__c2c_block_threads(s);
+  int64_t squares = s->squares_in_registers
+                        ? 0
+                        : zipfft__statistics_reals_per_thread(s) * zipfft__c2c_block_threads(s);
   return zipfft__rader_slot(s, s->rader_n > 0 ? s->ffts_per_block : 0) + (squares + 1) / 2;
 }
 
@@ -231,9 +231,15 @@ int64_t zipfft__stage_row_slots(const zipfft__kernel_spec *s) {
   return zipfft__stage_row_bytes(s) / (2 * (int64_t)zipfft__real_size(s->precision));
 }
 
-int64_t zipfft__stage_slot(const zipfft__kernel_spec *s) {
+/* The complex slots a kernel's shared memory takes before any staged rows: exchange areas,
+ * Rader's slots, the sums of squares and the staged twiddles. */
+static int64_t slots_before_stage(const zipfft__kernel_spec *s) {
   int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
-  int64_t end = zipfft__shared_twiddle_base(s) + twiddles;
+  return zipfft__shared_twiddle_base(s) + twiddles;
+}
+
+int64_t zipfft__stage_slot(const zipfft__kernel_spec *s) {
+  int64_t end = slots_before_stage(s);
   int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
   return (end + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
 }
@@ -243,10 +249,9 @@ size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
       !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
     return 0;
-  int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
-  int64_t end = zipfft__shared_twiddle_base(s) + twiddles;
-  if (s->stage_rows) /* two rows, then the barrier */
-    end = zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1;
+  int64_t end = s->stage_rows /* two rows, then the barrier */
+                    ? zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1
+                    : slots_before_stage(s);
   return (size_t)(2 * end) * zipfft__real_size(s->precision);
 }
 
