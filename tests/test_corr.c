@@ -363,19 +363,27 @@ static const corr_case prefetch_cases[] = {
     {ZIPFFT_F32, 3, {8, 6, 10}, {3, 2, 4}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
 };
 
+/* Copies into line the first "  kernel " line of a printed plan that contains needle (the
+ * empty string when none does). */
+static void kernel_line(const char *printed, const char *needle, char *line, size_t len) {
+  line[0] = '\0';
+  for (const char *k = strstr(printed, "  kernel "); k; k = strstr(k + 1, "  kernel ")) {
+    snprintf(line, len, "%.*s", (int)strcspn(k, "\n"), k);
+    if (strstr(line, needle)) return;
+  }
+  line[0] = '\0';
+}
+
 /* On the CPU backend: the fused kernel of c's plan prefetches (its name says _pa). */
 static void check_fused_prefetches(const corr_case *c) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
-  char text[256], printed[8192], line[512] = "";
+  char text[256], printed[8192], line[512];
   describe(c, text, sizeof text);
   zipfft_corr p = NULL;
   ZT_OK(plan_case(c, &p));
   if (!p) return;
   ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
-  for (char *k = strstr(printed, "  kernel "); k; k = strstr(k + 1, "  kernel ")) {
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(k, "\n"), k);
-    if (strstr(line, "_fu")) break;
-  }
+  kernel_line(printed, "_fu", line, sizeof line);
   ZT_CHECK(strstr(line, "_fu") && strstr(line, "_pa"), "%s: no prefetching fused kernel:\n%s", text,
            printed);
   zipfft_corr_destroy(p);
@@ -417,9 +425,8 @@ static int check_stats_staging(void) {
                   strstr(printed, "rows copied into shared memory") != NULL;
       ZT_CHECK(found == staged, "statistics kernel %s staged rows:\n%s",
                staged ? "without" : "with", printed);
-      const char *r2c = strstr(printed, "zipfft_r2ch_");
-      char line[512] = "";
-      if (r2c) snprintf(line, sizeof line, "%.*s", (int)strcspn(r2c, "\n"), r2c);
+      char line[512];
+      kernel_line(printed, "zipfft_r2ch_", line, sizeof line);
       ZT_CHECK(strstr(printed, "_sqr_") && strstr(line, "_mir_"),
                "statistics squares not in registers or R2C pass not mirrored:\n%s", printed);
     }
