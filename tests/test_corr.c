@@ -339,6 +339,17 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 2, {256, 18, 1}, {40, 4, 1}, CONV, ZIPFFT_REGION_SAME, ZIPFFT_STORAGE_F16, 32, 21},
 };
 
+/* Fused kernels whose passes run in place (one radix in every pass; kernel_spec
+ * passes_in_place): the first FFT's outputs come digit-reversed, 2 digits of a radix that
+ * is no power of two (1000 = 10x10x10), 3 digits (625 = 5^4), fp64 (512 = 8x8x8), rank 3
+ * (64 = 8x8), convolution and correlation, SAME, FULL and VALID regions. */
+static const corr_case in_place_cases[] = {
+    {ZIPFFT_F32, 2, {1000, 8, 1}, {37, 3, 1}, CONV, ZIPFFT_REGION_SAME, DEF, 2, 2},
+    {ZIPFFT_F32, 2, {625, 6, 1}, {100, 4, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 3, 2},
+    {ZIPFFT_F64, 2, {512, 6, 1}, {40, 3, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    {ZIPFFT_F32, 3, {64, 6, 8}, {5, 2, 3}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+};
+
 /* Plans whose intermediate array (between the fused kernel and the last pass) is stored
  * in 16 bits: VALID, SAME and FULL regions, correlation and convolution, odd lengths, prime
  * radices, the 2DTM fused kernel's shape, the f16 spectrum beside it, batch 1. Each runs
@@ -387,6 +398,27 @@ static void check_fused_prefetches(const corr_case *c) {
   ZT_CHECK(strstr(line, "_fu") && strstr(line, "_pa"), "%s: no prefetching fused kernel:\n%s", text,
            printed);
   zipfft_corr_destroy(p);
+}
+
+/* On the CPU backend: the fused kernel of c's plan runs its passes in place (its name says
+ * _ip), or with ZIPFFT_FUSED_IN_PLACE=0 (tuning) the Stockham passes. */
+static void check_fused_in_place(const corr_case *c) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  for (int off = 0; off < 2; off++) {
+    char text[256], printed[8192], line[512];
+    describe(c, text, sizeof text);
+    if (off) setenv("ZIPFFT_FUSED_IN_PLACE", "0", 1);
+    zipfft_corr p = NULL;
+    ZT_OK(plan_case(c, &p));
+    unsetenv("ZIPFFT_FUSED_IN_PLACE");
+    if (!p) return;
+    ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+    kernel_line(printed, "_fu", line, sizeof line);
+    ZT_CHECK(strstr(line, "_fu") && (strstr(line, "_ip") == NULL) == off,
+             "%s: fused kernel %s in place with ZIPFFT_FUSED_IN_PLACE %s:\n%s", text,
+             off ? "still" : "not", off ? "0" : "unset", printed);
+    zipfft_corr_destroy(p);
+  }
 }
 
 /* On the CPU backend: the 5760-point fused columns take 4 transforms per block of 180
@@ -684,6 +716,12 @@ int main(void) {
   check_2dtm_spills();
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
+  for (size_t i = 0; i < sizeof in_place_cases / sizeof *in_place_cases; i++)
+    check_fused_in_place(&in_place_cases[i]), ran += run_case(&in_place_cases[i]);
+  /* the 2DTM fused kernel's shape */
+  const corr_case fused_2dtm = {
+      ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3};
+  check_fused_in_place(&fused_2dtm);
   setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1); /* the fused kernel as CUDA runs it */
   check_2dtm_spills();
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++)

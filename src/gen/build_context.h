@@ -30,6 +30,10 @@ typedef struct zipfft__stockham_build {
    * shared memory is still to be emitted, after that pass's loads (its barrier then
    * publishes the copy). */
   int stage_in_first_pass;
+  /* 1 while a pass must read its twiddles from the table in global memory even where the
+   * kernel stages them in shared memory (the first pass of in-place passes, which uses them
+   * before the barrier that publishes the copy). */
+  int twiddles_from_table;
   /* The block's work item (I64) where the hardware block index would be (NULL: that
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;

@@ -488,6 +488,27 @@ static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
+/* The butterfly j of an in-place kernel's passes with its pass_count - 1 digits (of the
+ * one radix, least significant first) reversed: the first FFT's last pass holds the
+ * outputs reversed(j) + r*m in butterfly j's slots. */
+static const zipfft__expr *digit_reversed(zipfft__stockham_build *c, zipfft__block *g,
+                                          const zipfft__expr *j) {
+  int radix = c->s->radices[0], digits = c->s->pass_count - 1, shift = 0;
+  while ((1 << shift) < radix) shift++;
+  int power_of_two = (1 << shift) == radix;
+  const zipfft__expr *reversed = i32(c, 0), *rest = j;
+  int64_t place = 1;
+  for (int d = 1; d < digits; d++) place *= radix;
+  for (int d = 0; d < digits; d++, place /= radix) {
+    const zipfft__expr *digit = power_of_two ? bin(c, ZIPFFT__OP_BITAND, rest, i32(c, radix - 1))
+                                             : bin(c, ZIPFFT__OP_MOD, rest, i32(c, radix));
+    reversed = bin(c, ZIPFFT__OP_ADD, reversed, bin(c, ZIPFFT__OP_MUL, digit, i32(c, place)));
+    rest = power_of_two ? bin(c, ZIPFFT__OP_SHR, rest, i32(c, shift))
+                        : bin(c, ZIPFFT__OP_DIV, rest, i32(c, radix));
+  }
+  return let(c, g, "jr", reversed);
+}
+
 /* Fused correlation, as the second FFT loads element e: x = Z * K or conj(Z) * K, K element
  * e of the transform's column of the kept spectrum (the aux array); column is the
  * column's offset there. */
@@ -512,8 +533,10 @@ static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block
   const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
+    /* in-place passes leave value r of butterfly j at element reversed(j) + r*m */
+    const zipfft__expr *first = c->s->passes_in_place ? digit_reversed(c, g, j[b]) : j[b];
     for (int r = 0; r < ps->radix; r++)
-      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
+      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, first, i32(c, r * ps->m)),
                            &x[b * ps->radix + r]);
   }
   c->multiply_on_load = 0;
@@ -555,7 +578,7 @@ static int64_t table_twiddle_at(const zipfft__kernel_spec *s, int p, int q, int6
  * memory (shared_twiddles), else the table in global memory; *array gets which. */
 static const zipfft__expr *twiddle_index(zipfft__stockham_build *c, const pass_shape *ps, int p,
                                          int q, const zipfft__expr *k, const zipfft__var **array) {
-  if (c->s->shared_twiddles) {
+  if (c->s->shared_twiddles && !c->twiddles_from_table) {
     *array = c->smem;
     int64_t at = zipfft__shared_twiddle_base(c->s) + zipfft__shared_twiddle_slot(c->s, p, q);
     return bin(c, ZIPFFT__OP_ADD, k, i32(c, at));
@@ -645,19 +668,27 @@ static void emit_compute(zipfft__stockham_build *c, zipfft__block *blk, const pa
   }
 }
 
+/* Shared-memory indices of the slots where Stockham pass ps puts butterfly j's outputs:
+ * (j / ns) * ns * radix + j % ns + r * ns. */
+static void stockham_output_slots(zipfft__stockham_build *c, zipfft__block *g,
+                                  const zipfft__thread_coords *k, const pass_shape *ps,
+                                  const zipfft__expr *j, const zipfft__expr **idx) {
+  const zipfft__expr *high =
+      bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j, i32(c, ps->ns)), i32(c, ps->ns * ps->radix));
+  const zipfft__expr *dst =
+      let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns))));
+  /* the first pass stores at j * radix, a multiple of the padding period (its radix) */
+  shared_indices(c, g, k, dst, ps->ns, ps->radix, ps->ns == 1, idx);
+}
+
 /* Stores a middle pass's outputs to shared memory in Stockham order. */
 static void emit_shared_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
-    const zipfft__expr *high = bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j[b], i32(c, ps->ns)),
-                                   i32(c, ps->ns * ps->radix));
-    const zipfft__expr *dst =
-        let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j[b], i32(c, ps->ns))));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
-    /* the first pass stores at j * radix, a multiple of the padding period (its radix) */
-    shared_indices(c, g, k, dst, ps->ns, ps->radix, ps->ns == 1, idx);
+    stockham_output_slots(c, g, k, ps, j[b], idx);
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *yv = &y[b * ps->radix + r];
       zipfft__s_store_complex(c->a, g, c->smem, idx[r], yv->re, yv->im, ZIPFFT__ACCESS_VECTOR,
@@ -877,6 +908,85 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
 }
 
+/* Loads the values of butterflies j from the slots Stockham pass ps writes (an in-place
+ * pass: it writes its outputs back there). */
+static void emit_shared_loads_in_place(zipfft__stockham_build *c, zipfft__block *blk,
+                                       const zipfft__thread_coords *k, const pass_shape *ps,
+                                       const zipfft__expr **j, zipfft__cval *x) {
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
+    const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
+    stockham_output_slots(c, g, k, ps, j[b], idx);
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__cval *xv = &x[b * ps->radix + r];
+      zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
+                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    }
+  }
+}
+
+/* The butterflies of pass p, then its twiddles on their outputs (decimation in frequency:
+ * the first FFT of in-place passes). */
+static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
+                             int p, const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__emit_dft(c->a, blk, c->s->sign, ps->radix, &x[b * ps->radix], &y[b * ps->radix]);
+    if (p > 0) emit_twiddles(c, blk, ps, p, j[b], &y[b * ps->radix]);
+  }
+}
+
+/* One pass of a passes_in_place kernel, in the slots and with the twiddles of Stockham pass
+ * p: the first FFT's passes run p = P-1 down to 0 (the first loading from global memory,
+ * the last keeping its outputs in registers), the second FFT's p = 0 up to P-1 (the first
+ * taking those registers times the spectrum, the last storing to global memory). Each
+ * writes the slots it read, so only the barrier after its stores is needed. */
+static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, int p, int second) {
+  pass_shape ps = zipfft__pass_shape_of(c->s, p);
+  int last = c->s->pass_count - 1;
+  int from_global = !second && p == last, keeps = !second && p == 0;
+  int takes = second && p == 0, to_global = second && p == last;
+  const zipfft__expr *j[ZIPFFT__MAX_VALUES];
+  zipfft__cval x[ZIPFFT__MAX_VALUES], y[ZIPFFT__MAX_VALUES];
+  zipfft__s_comment(c->a, body,
+                    zipfft__arena_printf(c->a, "in-place pass %d: radix %d, stride %lld", p,
+                                         ps.radix, (long long)ps.ns));
+  zipfft__thread_coords k = zipfft__emit_coords(c, body);
+  zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
+  declare_values(c, body, &ps, 0, from_global, x);
+  if (takes) {
+    take_handoff(c, body, &ps, x);
+    multiply_values_by_spectrum(c, body, &k, &ps, j, x);
+  } else if (from_global) {
+    emit_global_loads(c, body, &k, &ps, j, x); /* slots j + r*m: pass P-1's */
+    if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
+    c->stage_in_first_pass = 0;
+  } else {
+    emit_shared_loads_in_place(c, body, &k, &ps, j, x);
+  }
+  c->twiddles_from_table = from_global; /* the staged copy is not yet published */
+  if (second)
+    emit_compute(c, body, &ps, p, j, x, y);
+  else
+    emit_compute_dif(c, body, &ps, p, j, x, y);
+  c->twiddles_from_table = 0;
+  if (keeps) {
+    c->handoff = zipfft__arena_alloc(c->a, sizeof y);
+    for (int i = 0; c->handoff && i < ps.butterflies * ps.radix; i++)
+      c->handoff[i] = zipfft__cval_materialize(c->a, body, y[i]);
+  } else if (to_global) {
+    emit_global_stores(c, body, &k, &ps, j, y);
+  } else {
+    emit_shared_stores(c, body, &k, &ps, j, y);
+    zipfft__s_barrier(c->a, body);
+  }
+}
+
+/* Both FFTs of a passes_in_place kernel with the spectrum multiply between them. */
+static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
+  for (int p = c->s->pass_count - 1; p >= 0; p--) emit_pass_in_place(c, body, p, 0);
+  for (int p = 0; p < c->s->pass_count; p++) emit_pass_in_place(c, body, p, 1);
+}
+
 /* Emits every pass of one n-point FFT. */
 void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_shared,
                       int to_global) {
@@ -885,6 +995,10 @@ void zipfft__emit_fft(zipfft__stockham_build *c, zipfft__block *body, int from_s
 
 void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *spec = c->s;
+  if (spec->passes_in_place) {
+    emit_transform_in_place(c, body);
+    return;
+  }
   int merge_first = zipfft__has_merge_phase(spec);
   if (merge_first) {
     if (spec->paired_rows > 0)
@@ -967,6 +1081,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->merge_on_load && !zipfft__can_merge_on_load(s))
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
+  if (s->passes_in_place && !zipfft__can_pass_in_place(s))
+    return "passes in place need what zipfft__can_pass_in_place allows: a fused C2C kernel of "
+           "one radix";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

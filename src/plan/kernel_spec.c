@@ -144,6 +144,16 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
          s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->pass_count >= 1;
 }
 
+int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
+  if (!zipfft__fused_handoff(s) || s->fused == ZIPFFT__FUSED_NONE || s->pass_count < 2 ||
+      s->cluster > 1 || s->statistics || s->store_major || s->mirrored || s->paired_rows > 0 ||
+      s->kind != ZIPFFT__KIND_C2C)
+    return 0;
+  for (int p = 1; p < s->pass_count; p++)
+    if (s->radices[p] != s->radices[0]) return 0;
+  return 1;
+}
+
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || zipfft__convolution_kernel(s));
 }
@@ -310,6 +320,7 @@ void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len
              (long long)s->paired_rows);
   if (s->mirrored) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mir");
   if (s->merge_on_load) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mol");
+  if (s->passes_in_place) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_ip");
   if (s->prefetch_ahead > 0)
     snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pa%lld",
              (long long)s->prefetch_ahead);

@@ -218,6 +218,15 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
+  /* 1 (fused correlation kernels, zipfft__can_pass_in_place): every pass reads its values
+   * from the shared-memory slots it then writes its outputs to, so that no barrier guards
+   * shared memory against being overwritten before other threads have read it. The first
+   * FFT runs its passes in reverse order, each in the slots and with the twiddles of that
+   * Stockham pass but multiplying after the butterflies (decimation in frequency), and
+   * leaves its outputs digit-reversed; the second FFT runs the Stockham passes in order,
+   * each reading from the slots it writes, and takes the digit-reversed values as they
+   * come. */
+  int passes_in_place;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
@@ -294,6 +303,11 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * loads: one block per transform (no cluster, which merges so of its own), no row pairs,
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
+
+/* 1 when a kernel may run its passes in place (passes_in_place): a fused correlation that
+ * keeps the first FFT's outputs in registers (zipfft__fused_handoff), of one radix in every
+ * pass, in one block without clusters, statistics or staged stores. */
+int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 /* 1 for a C2R_HALF kernel that merges the half spectrum into shared memory before its
  * first pass, in a phase of its own: not a cluster kernel, a mirrored one or one that
  * merges on load, which all merge in their first pass's loads. */
