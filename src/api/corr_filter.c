@@ -62,14 +62,18 @@ static void spectrum_value(const zipfft__corr_problem *p, const double *half, in
 }
 
 /* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) / sqrt(N), written in the storage at
- * its pitched position (the padding of the rows stays zero). */
+ * its pitched position (the padding of the rows stays zero), along the first axis in the
+ * order the plan's fused kernel reads it (zipfft__kept_spectrum_row). */
 static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char *to) {
   const zipfft__corr_problem *p = &c->problem;
+  const zipfft__kernel_spec *fused = p->rank > 1 ? zipfft__plan_fused_kernel(c->plan) : NULL;
   int64_t shape[ZIPFFT__MAX_RANK], count = 1, pitch = zipfft__corr_pitch(p);
   double n = 1;
   zipfft__corr_spectrum_lengths(p, shape);
   int64_t last = shape[p->rank - 1];
   for (int k = 0; k < p->rank; k++) count *= shape[k], n *= (double)p->lengths[k];
+  /* rows of one first-axis index (rank 1: the one row) */
+  int64_t rows_per_first = p->rank > 1 ? count / last / shape[0] : 1;
   for (int64_t i = 0; i < count; i++) {
     double turns = 0, re, im; /* the phase in turns, each axis's share reduced exactly */
     for (int64_t a = p->rank - 1, rest = i; a >= 0; rest /= shape[a], a--) {
@@ -79,7 +83,9 @@ static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char
     }
     spectrum_value(p, half, i, &re, &im);
     double cs = cos(2 * M_PI * turns), sn = -sin(2 * M_PI * turns), scale = 1 / sqrt(n);
-    put_value(p, to, i / last * pitch + i % last, (re * cs + im * sn) * scale,
+    int64_t row = i / last, first = row / rows_per_first;
+    row += (zipfft__kept_spectrum_row(fused, first) - first) * rows_per_first;
+    put_value(p, to, row * pitch + i % last, (re * cs + im * sn) * scale,
               (re * sn - im * cs) * scale);
   }
 }

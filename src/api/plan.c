@@ -559,6 +559,13 @@ zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p) { return p->backend; }
 
 int zipfft__plan_has_statistics(zipfft_plan p) { return p->decomposition.has_statistics; }
 
+const zipfft__kernel_spec *zipfft__plan_fused_kernel(zipfft_plan p) {
+  for (int i = 0; i < p->decomposition.kernel_count; i++)
+    if (p->decomposition.kernels[i].fused != ZIPFFT__FUSED_NONE)
+      return &p->decomposition.kernels[i];
+  return NULL;
+}
+
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {
   if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_1d: p is NULL");

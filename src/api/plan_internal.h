@@ -54,6 +54,9 @@ struct zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p);
 
 /* 1 when the plan has a statistics kernel (correlation plans). */
 int zipfft__plan_has_statistics(zipfft_plan p);
+/* The plan's fused correlation kernel (the one that multiplies by the kept spectrum), or
+ * NULL when it has none. */
+const struct zipfft__kernel_spec *zipfft__plan_fused_kernel(zipfft_plan p);
 
 /* Enqueues the plan's kernels for one run (no argument checks). */
 zipfft_status zipfft__plan_run(zipfft_plan p, const zipfft__run *run);

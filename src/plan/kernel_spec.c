@@ -154,6 +154,14 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   return 1;
 }
 
+int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e) {
+  if (!s || !s->passes_in_place) return e;
+  int64_t radix = s->radices[0], m = s->n / radix, low = e % m, reversed = 0;
+  for (int d = 0; d < s->pass_count - 1; d++)
+    reversed = reversed * radix + low % radix, low /= radix;
+  return e - e % m + reversed;
+}
+
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
   return s->pointwise == ZIPFFT__PW_NONE && (s->store_major || zipfft__convolution_kernel(s));
 }
