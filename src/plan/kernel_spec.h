@@ -304,9 +304,9 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
 
-/* 1 when a kernel may run its passes in place (passes_in_place): a fused correlation that
- * keeps the first FFT's outputs in registers (zipfft__fused_handoff), of one radix in every
- * pass, in one block without clusters, statistics or staged stores. */
+/* 1 when a kernel may run its passes in place (passes_in_place): a fused C2C correlation
+ * kernel that keeps the first FFT's outputs in registers (zipfft__fused_handoff), of one
+ * radix in every pass, in one block without clusters, statistics or staged stores. */
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 
 /* The row of the kept spectrum (along the fused axis) that holds its element e for fused
