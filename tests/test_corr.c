@@ -339,11 +339,14 @@ static const corr_case cases[] = {
     {ZIPFFT_F32, 2, {256, 18, 1}, {40, 4, 1}, CONV, ZIPFFT_REGION_SAME, ZIPFFT_STORAGE_F16, 32, 21},
 };
 
-/* Fused kernels whose passes run in place (one radix in every pass; kernel_spec
- * passes_in_place): the first FFT's outputs come digit-reversed, 2 digits of a radix that
- * is no power of two (1000 = 10x10x10), 3 digits (625 = 5^4), fp64 (512 = 8x8x8), rank 3
- * (64 = 8x8), convolution and correlation, SAME, FULL and VALID regions. */
+/* Fused kernels whose passes run in place (kernel_spec passes_in_place; the 2DTM shape and
+ * the 5760-point columns are in the cases above): the first FFT's outputs come
+ * digit-reversed, 2 digits of a radix that is no power of two (1000 = 10x10x10), 3 digits
+ * (625 = 5^4), fp64 (512 = 8x8x8), rank 3 (64 = 8x8), mixed radices (480 = 10x8x6; fp64
+ * 96 = 12x8), convolution and correlation, SAME, FULL and VALID regions. */
 static const corr_case in_place_cases[] = {
+    {ZIPFFT_F32, 2, {480, 8, 1}, {50, 3, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    {ZIPFFT_F64, 2, {96, 6, 1}, {11, 2, 1}, CONV, ZIPFFT_REGION_FULL, DEF, 2, 2},
     {ZIPFFT_F32, 2, {1000, 8, 1}, {37, 3, 1}, CONV, ZIPFFT_REGION_SAME, DEF, 2, 2},
     {ZIPFFT_F32, 2, {625, 6, 1}, {100, 4, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 3, 2},
     {ZIPFFT_F64, 2, {512, 6, 1}, {40, 3, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},

@@ -1069,7 +1069,7 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
            "plain C2R_HALF kernel of one block";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused C2C kernel of "
-           "one radix";
+           "one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

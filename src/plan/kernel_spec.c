@@ -145,21 +145,23 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
-  if (!zipfft__fused_handoff(s) || s->fused == ZIPFFT__FUSED_NONE || s->pass_count < 2 ||
-      s->cluster > 1 || s->statistics || s->store_major || s->mirrored || s->paired_rows > 0 ||
-      s->kind != ZIPFFT__KIND_C2C)
-    return 0;
-  for (int p = 1; p < s->pass_count; p++)
-    if (s->radices[p] != s->radices[0]) return 0;
-  return 1;
+  return zipfft__two_ffts(s) && !zipfft__convolution_kernel(s) &&
+         s->fused != ZIPFFT__FUSED_NONE && s->pass_count >= 2 && s->cluster <= 1 &&
+         !s->statistics && !s->store_major && !s->mirrored && s->paired_rows == 0 &&
+         s->kind == ZIPFFT__KIND_C2C;
 }
 
 int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e) {
   if (!s || !s->passes_in_place) return e;
-  int64_t radix = s->radices[0], m = s->n / radix, low = e % m, reversed = 0;
-  for (int d = 0; d < s->pass_count - 1; d++)
-    reversed = reversed * radix + low % radix, low /= radix;
-  return e - e % m + reversed;
+  /* e = a + m r (m = n / radix 0): a's digits, least significant first, have the radices
+   * of passes P-1 down to 1; butterfly j has them with the radices of passes 1 up to P-1 */
+  int64_t m = s->n / s->radices[0], a = e % m, j = 0, place = m;
+  for (int p = s->pass_count - 1; p >= 1; p--) {
+    place /= s->radices[p];
+    j += (a % s->radices[p]) * place;
+    a /= s->radices[p];
+  }
+  return e - e % m + j;
 }
 
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s) {
