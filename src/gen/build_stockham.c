@@ -520,14 +520,32 @@ static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block
   c->multiply_on_load = 0;
 }
 
-/* Loads a middle or last pass's values x[j + r*m] from shared memory. */
+/* Shared-memory indices of the slots where Stockham pass ps puts butterfly j's outputs:
+ * (j / ns) * ns * radix + j % ns + r * ns. */
+static void stockham_output_slots(zipfft__stockham_build *c, zipfft__block *g,
+                                  const zipfft__thread_coords *k, const pass_shape *ps,
+                                  const zipfft__expr *j, const zipfft__expr **idx) {
+  const zipfft__expr *high =
+      bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j, i32(c, ps->ns)), i32(c, ps->ns * ps->radix));
+  const zipfft__expr *dst =
+      let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns))));
+  /* the first pass stores at j * radix, a multiple of the padding period (its radix) */
+  shared_indices(c, g, k, dst, ps->ns, ps->radix, ps->ns == 1, idx);
+}
+
+/* Loads a middle or last pass's values x[j + r*m] from shared memory, or in_place those of
+ * butterfly j from the slots where Stockham pass ps writes its outputs (a pass in place
+ * writes them back there). */
 static void emit_shared_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
-                              const zipfft__expr **j, zipfft__cval *x) {
+                              const zipfft__expr **j, zipfft__cval *x, int in_place) {
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
-    shared_indices(c, g, k, j[b], ps->m, ps->radix, 0, idx);
+    if (in_place)
+      stockham_output_slots(c, g, k, ps, j[b], idx);
+    else
+      shared_indices(c, g, k, j[b], ps->m, ps->radix, 0, idx);
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *xv = &x[b * ps->radix + r];
       zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
@@ -644,19 +662,6 @@ static void emit_compute(zipfft__stockham_build *c, zipfft__block *blk, const pa
     if (p > 0) emit_twiddles(c, blk, ps, p, j[b], xb);
     zipfft__emit_dft(c->a, blk, c->s->sign, ps->radix, xb, &y[b * ps->radix]);
   }
-}
-
-/* Shared-memory indices of the slots where Stockham pass ps puts butterfly j's outputs:
- * (j / ns) * ns * radix + j % ns + r * ns. */
-static void stockham_output_slots(zipfft__stockham_build *c, zipfft__block *g,
-                                  const zipfft__thread_coords *k, const pass_shape *ps,
-                                  const zipfft__expr *j, const zipfft__expr **idx) {
-  const zipfft__expr *high =
-      bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_DIV, j, i32(c, ps->ns)), i32(c, ps->ns * ps->radix));
-  const zipfft__expr *dst =
-      let(c, g, "d", bin(c, ZIPFFT__OP_ADD, high, bin(c, ZIPFFT__OP_MOD, j, i32(c, ps->ns))));
-  /* the first pass stores at j * radix, a multiple of the padding period (its radix) */
-  shared_indices(c, g, k, dst, ps->ns, ps->radix, ps->ns == 1, idx);
 }
 
 /* Stores a middle pass's outputs to shared memory in Stockham order. */
@@ -873,7 +878,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
     c->stage_in_first_pass = 0;
   } else {
-    emit_shared_loads(c, body, &k, &ps, j, x);
+    emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
     if (!to_global) {
       zipfft__s_barrier(c->a, body);
@@ -884,23 +889,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   emit_compute_and_store(c, body, &k, &ps, p, j, x, to_global);
   if (!to_global && !keeps) zipfft__s_barrier(c->a, body);
   if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
-}
-
-/* Loads the values of butterflies j from the slots Stockham pass ps writes (an in-place
- * pass: it writes its outputs back there). */
-static void emit_shared_loads_in_place(zipfft__stockham_build *c, zipfft__block *blk,
-                                       const zipfft__thread_coords *k, const pass_shape *ps,
-                                       const zipfft__expr **j, zipfft__cval *x) {
-  for (int b = 0; b < ps->butterflies; b++) {
-    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
-    const zipfft__expr *idx[ZIPFFT__MAX_RADIX];
-    stockham_output_slots(c, g, k, ps, j[b], idx);
-    for (int r = 0; r < ps->radix; r++) {
-      const zipfft__cval *xv = &x[b * ps->radix + r];
-      zipfft__s_load_complex(c->a, g, xv->re->u.var, xv->im->u.var, c->smem, idx[r],
-                             ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    }
-  }
 }
 
 /* The butterflies of pass p, then its twiddles on their outputs (decimation in frequency:
@@ -946,7 +934,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
     if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
     c->stage_in_first_pass = 0;
   } else {
-    emit_shared_loads_in_place(c, body, &k, &ps, j, x);
+    emit_shared_loads(c, body, &k, &ps, j, x, 1);
   }
   c->twiddles_from_table = from_global; /* the staged copy is not yet published */
   if (dif)
