@@ -793,6 +793,7 @@ static zipfft__cval chained_twiddle(zipfft__stockham_build *c, zipfft__block *g,
 
 int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
   int64_t extent = s->store_extent;
+  if (s->bluestein_n > 0 && (extent == 0 || extent > s->bluestein_n)) extent = s->bluestein_n;
   if (extent == 0) return s->n;
   if (s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2;
   return extent < s->n ? extent : s->n;
@@ -811,12 +812,15 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
     open_alignment_branches(c, open_if(c, blk, k->active), targets);
   for (int v = 0; v < (c->stats ? 1 : 2); v++) {
     for (int b = 0; b < ps->butterflies; b++) {
-      zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
+      zipfft__block *gb = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
       twiddle_chain chain = {.column = column, .j = j[b], .m = ps->m};
       while (chain.count < ps->radix && chain.count * ps->m < zipfft__store_bound(c->s))
         chain.count++; /* the rest is cropped */
       for (int r = 0; r < chain.count; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+        zipfft__block *g = c->s->bluestein_n > 0 /* Bluestein stores its first bluestein_n */
+                               ? zipfft__open_within(c, gb, e, c->s->bluestein_n)
+                               : gb;
         zipfft__cval w, *chained = NULL;
         if (column && c->s->twiddle_chain > 1) w = chained_twiddle(c, g, &chain, r), chained = &w;
         zipfft__cval out = finish_output(c, g, column, chained, e, y[b * ps->radix + r]);
@@ -891,6 +895,46 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
 }
 
+/* Element index reversed(j) of butterfly j of pass 0 of a passes_in_place kernel: j's digits
+ * d_1 .. d_{P-1} (of the radices of passes 1 to P-1, d_1 least significant) with d_{P-1}
+ * least significant instead. After the first FFT, register r of the butterfly holds
+ * element reversed(j) + r * (n / radix 0) (see zipfft__kept_spectrum_row). */
+static const zipfft__expr *reversed_butterfly(zipfft__stockham_build *c, zipfft__block *g,
+                                              const zipfft__expr *j) {
+  const zipfft__kernel_spec *s = c->s;
+  const zipfft__expr *a = i32(c, 0);
+  int64_t below = 1, above = s->n / s->radices[0]; /* products of radices 1..p-1, p+1.. */
+  for (int p = 1; p < s->pass_count; p++) {
+    above /= s->radices[p];
+    const zipfft__expr *digit =
+        bin(c, ZIPFFT__OP_MOD, bin(c, ZIPFFT__OP_DIV, j, i32(c, below)), i32(c, s->radices[p]));
+    a = bin(c, ZIPFFT__OP_ADD, a, bin(c, ZIPFFT__OP_MUL, digit, i32(c, above)));
+    below *= s->radices[p];
+  }
+  return let_bounded(c, g, "jr", a, s->n / s->radices[0]);
+}
+
+/* Bluestein's filter multiply of a passes_in_place kernel, in the second FFT's first pass:
+ * each value it takes, element reversed(j) + r*m, times the filter there, conjugated (the
+ * second FFT then runs the inverse). */
+static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block *blk,
+                                        const pass_shape *ps, const zipfft__expr **j,
+                                        zipfft__cval *x) {
+  int64_t filter = zipfft__table_layout_of(c->s).filter;
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
+    const zipfft__expr *first = reversed_butterfly(c, g, j[b]);
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, first, i32(c, r * ps->m));
+      zipfft__cval *v = &x[b * ps->radix + r];
+      zipfft__cval z = zipfft__cval_materialize(
+          c->a, g, zipfft__cval_mul(c->a, *v, zipfft__table_value(c, g, filter, e)));
+      zipfft__s_assign(c->a, g, v->re->u.var, z.re);
+      zipfft__s_assign(c->a, g, v->im->u.var, zipfft__e_neg(c->a, z.im));
+    }
+  }
+}
+
 /* The butterflies of pass p, then its twiddles on their outputs (decimation in frequency:
  * the first FFT of in-place passes). */
 static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps,
@@ -928,7 +972,10 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
   declare_values(c, body, &ps, 0, from_global, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
-    multiply_values_by_spectrum(c, body, &k, &ps, j, x);
+    if (c->s->bluestein_n > 0)
+      multiply_by_filter_in_place(c, body, &ps, j, x);
+    else
+      multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (from_global) {
     emit_global_loads(c, body, &k, &ps, j, x); /* elements j + r*m: pass P-1's slots */
     if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
@@ -954,7 +1001,8 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
   }
 }
 
-/* Both FFTs of a passes_in_place kernel with the spectrum multiply between them. */
+/* Both FFTs of a passes_in_place kernel with the spectrum's or filter's multiply between
+ * them. */
 static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
   int last = c->s->pass_count - 1;
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);

@@ -72,8 +72,7 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   if (s->passes_in_place)
     zipfft__sb_printf(sb,
                       "      passes in place (each writes the slots it read): the first FFT in "
-                      "frequency, its outputs and the kept spectrum's rows digit-reversed, the "
-                      "second in time\n");
+                      "frequency, its outputs digit-reversed, the second in time\n");
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
                       zipfft__copies_twiddles_in_first_pass(s) ? "during the first pass's loads"

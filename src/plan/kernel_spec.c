@@ -145,10 +145,11 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
-  return zipfft__two_ffts(s) && !zipfft__convolution_kernel(s) &&
-         s->fused != ZIPFFT__FUSED_NONE && s->pass_count >= 2 && s->cluster <= 1 &&
-         !s->statistics && !s->store_major && !s->mirrored && s->paired_rows == 0 &&
-         s->kind == ZIPFFT__KIND_C2C;
+  int fused = s->fused != ZIPFFT__FUSED_NONE && !zipfft__convolution_kernel(s);
+  int bluestein = s->bluestein_n > 0 && s->rader_n == 0 && s->fused == ZIPFFT__FUSED_NONE;
+  return zipfft__two_ffts(s) && (fused || bluestein) && s->pass_count >= 2 &&
+         s->cluster <= 1 && !s->statistics && !s->store_major && !s->mirrored &&
+         s->paired_rows == 0 && s->kind == ZIPFFT__KIND_C2C;
 }
 
 int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e) {

@@ -218,15 +218,16 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
-  /* 1 (fused correlation kernels, zipfft__can_pass_in_place): every pass reads its values
-   * from the shared-memory slots it then writes its outputs to, so that no barrier guards
+  /* 1 (fused correlation and Bluestein kernels, zipfft__can_pass_in_place): every pass reads its
+   * values from the shared-memory slots it then writes its outputs to, so that no barrier guards
    * shared memory against being overwritten before other threads have read it. The first
    * FFT runs its passes in reverse order, each in the slots and with the twiddles of that
    * Stockham pass but multiplying after the butterflies (decimation in frequency), and
    * leaves its outputs digit-reversed; the second FFT runs the Stockham passes in order,
    * each reading from the slots it writes (the transpose of the first FFT's steps), and
    * takes the digit-reversed values as they come in pass 0's registers, times the kept
-   * spectrum stored in the same order (zipfft__kept_spectrum_row). Any radices. */
+   * spectrum stored in the same order (zipfft__kept_spectrum_row) or Bluestein's filter
+   * read at the digit-reversed element. Any radices. */
   int passes_in_place;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
@@ -306,8 +307,8 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
 
 /* 1 when a kernel may run its passes in place (passes_in_place): a fused C2C correlation
- * kernel of at least two passes, in one block without clusters, statistics or staged
- * stores. */
+ * kernel or a C2C Bluestein kernel, of at least two passes, in one block without clusters,
+ * statistics or staged stores. */
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 
 /* The row of the kept spectrum (along the fused axis) that holds its element e for fused

@@ -586,6 +586,16 @@ static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
   return 1;
 }
 
+/* Runs a Bluestein kernel's passes in place where it can (kernel_spec passes_in_place): the
+ * filter multiply in registers between the FFTs and the outputs stored from the last
+ * pass's registers, instead of two rounds through shared memory, and no barriers guarding
+ * shared memory against overwriting. ZIPFFT_BLUESTEIN_IN_PLACE=0 (tuning) keeps the
+ * Stockham passes. */
+static void choose_bluestein_in_place(zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_BLUESTEIN_IN_PLACE");
+  s->passes_in_place = zipfft__can_pass_in_place(s) && !(env && strcmp(env, "0") == 0);
+}
+
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
@@ -606,7 +616,10 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   for (int i = 0; i < 2 && (i == 0 || padded[1] != padded[0]); i++) {
     s->n = padded[i];
     f = factorize(s);
-    if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+    if (f.count > 0 && size_smooth(s, f, transforms, t)) {
+      choose_bluestein_in_place(s);
+      return 1;
+    }
   }
   s->n = n;
   s->bluestein_n = 0;
