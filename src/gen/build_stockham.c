@@ -895,37 +895,18 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
 }
 
-/* Element index reversed(j) of butterfly j of pass 0 of a passes_in_place kernel: j's digits
- * d_1 .. d_{P-1} (of the radices of passes 1 to P-1, d_1 least significant) with d_{P-1}
- * least significant instead. After the first FFT, register r of the butterfly holds
- * element reversed(j) + r * (n / radix 0) (see zipfft__kept_spectrum_row). */
-static const zipfft__expr *reversed_butterfly(zipfft__stockham_build *c, zipfft__block *g,
-                                              const zipfft__expr *j) {
-  const zipfft__kernel_spec *s = c->s;
-  const zipfft__expr *a = i32(c, 0);
-  int64_t below = 1, above = s->n / s->radices[0]; /* products of radices 1..p-1, p+1.. */
-  for (int p = 1; p < s->pass_count; p++) {
-    above /= s->radices[p];
-    const zipfft__expr *digit =
-        bin(c, ZIPFFT__OP_MOD, bin(c, ZIPFFT__OP_DIV, j, i32(c, below)), i32(c, s->radices[p]));
-    a = bin(c, ZIPFFT__OP_ADD, a, bin(c, ZIPFFT__OP_MUL, digit, i32(c, above)));
-    below *= s->radices[p];
-  }
-  return let_bounded(c, g, "jr", a, s->n / s->radices[0]);
-}
-
 /* Bluestein's filter multiply of a passes_in_place kernel, in the second FFT's first pass:
- * each value it takes, element reversed(j) + r*m, times the filter there, conjugated (the
- * second FFT then runs the inverse). */
+ * each value it takes times the filter (stored in the order the values come, see
+ * zipfft__kept_spectrum_row: entry j + r*m), conjugated (the second FFT then runs the
+ * inverse). */
 static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block *blk,
                                         const pass_shape *ps, const zipfft__expr **j,
                                         zipfft__cval *x) {
   int64_t filter = zipfft__table_layout_of(c->s).filter;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
-    const zipfft__expr *first = reversed_butterfly(c, g, j[b]);
     for (int r = 0; r < ps->radix; r++) {
-      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, first, i32(c, r * ps->m));
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
       zipfft__cval *v = &x[b * ps->radix + r];
       zipfft__cval z = zipfft__cval_materialize(
           c->a, g, zipfft__cval_mul(c->a, *v, zipfft__table_value(c, g, filter, e)));

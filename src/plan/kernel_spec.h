@@ -226,8 +226,8 @@ typedef struct zipfft__kernel_spec {
    * leaves its outputs digit-reversed; the second FFT runs the Stockham passes in order,
    * each reading from the slots it writes (the transpose of the first FFT's steps), and
    * takes the digit-reversed values as they come in pass 0's registers, times the kept
-   * spectrum stored in the same order (zipfft__kept_spectrum_row) or Bluestein's filter
-   * read at the digit-reversed element. Any radices. */
+   * spectrum or Bluestein's filter, stored in the same order (zipfft__kept_spectrum_row).
+   * Any radices. */
   int passes_in_place;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
@@ -311,11 +311,12 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
  * statistics or staged stores. */
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 
-/* The row of the kept spectrum (along the fused axis) that holds its element e for fused
- * kernel s: e itself, or for passes_in_place kernels, whose first FFT leaves element
- * reversed(j) + r*m in register r of butterfly j of pass 0 (m = n / radix 0), row j + r*m,
- * so that the multiply reads rows in order. reversed(j) has j's digits (of the radices of
- * passes 1 to P-1) in reverse order. s NULL: e. */
+/* The row of the kept spectrum (along the fused axis), or the entry of a Bluestein
+ * kernel's filter, that holds its element e for kernel s. That is e itself, except for
+ * passes_in_place kernels: their first FFT leaves element reversed(j) + r*m in register r
+ * of butterfly j of pass 0 (m = n / radix 0), so it goes to row j + r*m, and the multiply
+ * reads rows in order. reversed(j) has j's digits (of the radices of passes 1 to P-1) in
+ * reverse order. s NULL: e. */
 int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e);
 /* 1 for a C2R_HALF kernel that merges the half spectrum into shared memory before its
  * first pass, in a phase of its own: not a cluster kernel, a mirrored one or one that
