@@ -63,7 +63,7 @@ static void spectrum_value(const zipfft__corr_problem *p, const double *half, in
 
 /* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) / sqrt(N), written in the storage at
  * its pitched position (the padding of the rows stays zero), along the first axis in the
- * order the plan's fused kernel reads it (zipfft__kept_spectrum_row). */
+ * order the plan's fused kernel reads it (zipfft__in_place_entry). */
 static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char *to) {
   const zipfft__corr_problem *p = &c->problem;
   const zipfft__kernel_spec *fused = p->rank > 1 ? zipfft__plan_fused_kernel(c->plan) : NULL;
@@ -84,7 +84,7 @@ static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char
     spectrum_value(p, half, i, &re, &im);
     double cs = cos(2 * M_PI * turns), sn = -sin(2 * M_PI * turns), scale = 1 / sqrt(n);
     int64_t row = i / last, first = row / rows_per_first;
-    row += (zipfft__kept_spectrum_row(fused, first) - first) * rows_per_first;
+    row += (zipfft__in_place_entry(fused, first) - first) * rows_per_first;
     put_value(p, to, row * pitch + i % last, (re * cs + im * sn) * scale,
               (re * sn - im * cs) * scale);
   }

@@ -506,7 +506,7 @@ static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
 
 /* The first pass of a fused correlation's second FFT: every value x[j + r*m] it holds,
  * multiplied by the kept spectrum (row j + r*m; in a passes_in_place kernel that row holds
- * the element the value is, see zipfft__kept_spectrum_row). */
+ * the element the value is, see zipfft__in_place_entry). */
 static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block *blk,
                                         const zipfft__thread_coords *k, const pass_shape *ps,
                                         const zipfft__expr **j, zipfft__cval *x) {
@@ -897,7 +897,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
 
 /* Bluestein's filter multiply of a passes_in_place kernel, in the second FFT's first pass:
  * each value it takes times the filter (stored in the order the values come, see
- * zipfft__kept_spectrum_row: entry j + r*m), conjugated (the second FFT then runs the
+ * zipfft__in_place_entry: entry j + r*m), conjugated (the second FFT then runs the
  * inverse). */
 static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block *blk,
                                         const pass_shape *ps, const zipfft__expr **j,
@@ -931,7 +931,7 @@ static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, cons
  * butterflies), taking its input in order from global memory and leaving its outputs
  * digit-reversed in registers; the second runs p = 0 up to P-1 in time (the Stockham
  * twiddles before the butterflies), taking those registers times the kept spectrum, whose
- * rows are stored in the same digit-reversed order (zipfft__kept_spectrum_row), and storing
+ * rows are stored in the same digit-reversed order (zipfft__in_place_entry), and storing
  * its outputs in order. Each pass writes the slots it read, so only the barrier after its
  * stores is needed. The first pass reads its twiddles from the table in global memory: the
  * copy it makes into shared memory is published only by its barrier. Measured on an H100

@@ -152,7 +152,7 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
          s->paired_rows == 0 && s->kind == ZIPFFT__KIND_C2C;
 }
 
-int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e) {
+int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e) {
   if (!s || !s->passes_in_place) return e;
   /* e = a + m r (m = n / radix 0): a's digits, least significant first, have the radices
    * of passes P-1 down to 1; butterfly j has them with the radices of passes 1 up to P-1 */

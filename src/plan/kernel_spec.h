@@ -226,7 +226,7 @@ typedef struct zipfft__kernel_spec {
    * leaves its outputs digit-reversed; the second FFT runs the Stockham passes in order,
    * each reading from the slots it writes (the transpose of the first FFT's steps), and
    * takes the digit-reversed values as they come in pass 0's registers, times the kept
-   * spectrum or Bluestein's filter, stored in the same order (zipfft__kept_spectrum_row).
+   * spectrum or Bluestein's filter, stored in the same order (zipfft__in_place_entry).
    * Any radices. */
   int passes_in_place;
   /* User callbacks replacing the loads from the input and the stores to the output
@@ -317,7 +317,7 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
  * of butterfly j of pass 0 (m = n / radix 0), so it goes to row j + r*m, and the multiply
  * reads rows in order. reversed(j) has j's digits (of the radices of passes 1 to P-1) in
  * reverse order. s NULL: e. */
-int64_t zipfft__kept_spectrum_row(const zipfft__kernel_spec *s, int64_t e);
+int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e);
 /* 1 for a C2R_HALF kernel that merges the half spectrum into shared memory before its
  * first pass, in a phase of its own: not a cluster kernel, a mirrored one or one that
  * merges on load, which all merge in their first pass's loads. */

@@ -305,7 +305,7 @@ static void rader_source(int64_t p, int sign, long double *b) {
 /* The filter of a Bluestein or Rader kernel: the kernel's n-point FFT of b, divided by n,
  * computed in long double. Bluestein's b[m] = b[n-m] = conj(c_m) for m < N, else 0;
  * Rader's as rader_source says. Entry k goes where the kernel reads it: in the
- * digit-reversed order of a kernel whose passes run in place (zipfft__kept_spectrum_row).
+ * digit-reversed order of a kernel whose passes run in place (zipfft__in_place_entry).
  * Returns 0 when memory runs out. */
 static int put_filter(const zipfft__kernel_spec *s, void *table) {
   zipfft__table_layout l = zipfft__table_layout_of(s);
@@ -324,7 +324,7 @@ static int put_filter(const zipfft__kernel_spec *s, void *table) {
   }
   if (ok) host_fft(b, n, 1, roots, scratch);
   for (int64_t k = 0; ok && k < n; k++)
-    put(table, l.filter + zipfft__kept_spectrum_row(s, k), s->precision, b[2 * k] / n,
+    put(table, l.filter + zipfft__in_place_entry(s, k), s->precision, b[2 * k] / n,
         b[2 * k + 1] / n);
   free(b), free(roots), free(scratch);
   return ok;
