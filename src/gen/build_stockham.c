@@ -930,9 +930,9 @@ static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, cons
  * p. The first FFT runs p = P-1 down to 0 in frequency (dif: the twiddles after the
  * butterflies), taking its input in order from global memory and leaving its outputs
  * digit-reversed in registers; the second runs p = 0 up to P-1 in time (the Stockham
- * twiddles before the butterflies), taking those registers times the kept spectrum, whose
- * rows are stored in the same digit-reversed order (zipfft__in_place_entry), and storing
- * its outputs in order. Each pass writes the slots it read, so only the barrier after its
+ * twiddles before the butterflies), taking those registers times the kept spectrum or
+ * Bluestein's filter, stored in the same digit-reversed order (zipfft__in_place_entry), and
+ * storing its outputs in order. Each pass writes the slots it read, so only the barrier after its
  * stores is needed. The first pass reads its twiddles from the table in global memory: the
  * copy it makes into shared memory is published only by its barrier. Measured on an H100
  * (2DTM fused kernel, 4096 = 16x16x16, against the Stockham passes): 967-970 -> 926-928 us,
@@ -1085,8 +1085,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
-    return "passes in place need what zipfft__can_pass_in_place allows: a fused C2C kernel of "
-           "one block";
+    return "passes in place need what zipfft__can_pass_in_place allows: a fused or Bluestein "
+           "C2C kernel of one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
