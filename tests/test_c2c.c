@@ -388,6 +388,10 @@ static const struct {
      * times takes them from shared memory (fp64 4099 runs in both directions in the quick
      * lengths, so the staged copy is checked there). */
     {ZIPFFT_F64, 4099, 1, "twiddles staged in shared memory"},
+    /* C2C Bluestein kernels run their passes in place (the filter multiply in registers,
+     * the filter stored digit-reversed; choose_bluestein_in_place in plan/single.c). */
+    {ZIPFFT_F32, 10007, 1, "passes in place"},
+    {ZIPFFT_F64, 4099, 1, "passes in place"},
     /* Rows of neighbouring transforms in four-step passes (major_row_bytes in plan/single.c,
      * 128 bytes on a device of slow or unknown memory bandwidth, such as the CPU): fp32
      * 2^22's 1024-point columns take 16 to a block, fp64 2^22's 2048-point passes 4 (8 would
