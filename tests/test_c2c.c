@@ -405,6 +405,10 @@ static const struct {
      * columns fill a line and take none (checked in run_quick_tiles). */
     {ZIPFFT_F32, 16777216, 1, "outputs stored in tiles of 4 rows"},
     {ZIPFFT_F64, 4194304, 1, "outputs stored in tiles of 2 rows"},
+    /* Row kernels of a four-step split that are not paired run their passes in place, their
+     * stores reading the outputs digit-reversed (zipfft__fourstep_rows_in_place). */
+    {ZIPFFT_F32, 16777216, 1, "in frequency: the stores read the outputs digit-reversed"},
+    {ZIPFFT_F64, 4194304, 1, "in frequency: the stores read the outputs digit-reversed"},
 };
 
 static void check_plan_texts(void) {
@@ -611,8 +615,8 @@ static void run_quick_clusters(void) {
 
 /* Quick tier, part 4: the four-step kernels on short lengths, by lowering the longest
  * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
- * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), and every layout
- * variant. */
+ * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), a row kernel in
+ * place, and every layout variant. */
 static void run_quick_fourstep(void) {
   static const struct {
     const char *cap;
@@ -641,14 +645,23 @@ static void run_quick_fourstep(void) {
   }
   unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
+  /* 360 = 18 x 20: its row kernel (radix 5x4) runs its passes in place, and with
+   * ZIPFFT_ROWS_IN_PLACE=0 as Stockham passes */
+  c2c_case rows = basic_case(ZIPFFT_F32, 360, 2, ZIPFFT_FORWARD);
+  check_plan_says(&rows, "passes in place (each writes the slots it read), in frequency");
+  setenv("ZIPFFT_ROWS_IN_PLACE", "0", 1);
+  check_plan_lacks(&rows, "passes in place");
+  unsetenv("ZIPFFT_ROWS_IN_PLACE");
   for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
     c2c_case f32 = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
     c2c_case f64 = variant_case(&quick_variants[v], ZIPFFT_F64, 1024);
+    c2c_case in_place_rows = variant_case(&quick_variants[v], ZIPFFT_F32, 360);
     /* primes past the lowered limit: Bluestein through the workspace */
     c2c_case bl32 = variant_case(&quick_variants[v], ZIPFFT_F32, 67);
     c2c_case bl64 = variant_case(&quick_variants[v], ZIPFFT_F64, 37);
     run_case(&f32);
     run_case(&f64);
+    run_case(&in_place_rows);
     run_case(&bl32);
     run_case(&bl64);
   }

@@ -184,6 +184,13 @@ void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block 
 /* The stores of a kernel whose last pass left its result in shared memory: natural order
  * (Rader's through its output permutation), four-step twiddle and scale applied. */
 void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body);
+/* The output element that a store_major kernel whose passes run in place leaves in
+ * shared-memory slot `slot` (before padding): the last pass (decimating in frequency, in
+ * Stockham pass 0's slots) writes register r of butterfly j at j * radix 0 + r, and
+ * butterfly j holds element reversed(j) + r * m (m = n / radix 0; see
+ * zipfft__in_place_entry). */
+const zipfft__expr *zipfft__in_place_element(zipfft__stockham_build *c, zipfft__block *g,
+                                             const zipfft__expr *slot);
 /* The shape of pass p of the spec's FFT. */
 pass_shape zipfft__pass_shape_of(const zipfft__kernel_spec *s, int p);
 /* Butterfly index j = t + b*threads for each butterfly b of this thread; in a mirrored

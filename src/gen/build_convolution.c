@@ -177,8 +177,8 @@ static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
 }
 
 /* The store phase of kernels whose last pass left the result in shared memory (natural
- * order): element e of each transform is read back and stored, with neighbouring threads
- * on neighbouring transforms when store_major. */
+ * order, or digit-reversed after passes in place): element e of each transform is read
+ * back and stored, with neighbouring threads on neighbouring transforms when store_major. */
 void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "stores from shared memory");
   zipfft__thread_coords k =
@@ -189,17 +189,24 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
   if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2; /* reals, in pairs */
   if (extent > 0 && extent < limit) limit = extent;
+  /* passes in place: every slot in order (no bank conflicts), each holding element e */
+  int64_t slots = c->s->passes_in_place ? c->s->n : limit;
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++)
-    for (int i = 0; i < elements_per_thread(c->s, limit); i++) {
-      const zipfft__expr *e;
-      zipfft__block *g = open_element(c, targets[v], &k, i, limit, &e);
+    for (int i = 0; i < elements_per_thread(c->s, slots); i++) {
+      const zipfft__expr *slot, *e;
+      zipfft__block *g = open_element(c, targets[v], &k, i, slots, &slot);
+      e = slot;
+      if (c->s->passes_in_place) {
+        e = let(c, g, "e", zipfft__in_place_element(c, g, slot));
+        if (limit < slots) g = zipfft__open_within(c, g, e, limit);
+      }
       if (c->s->rader_n > 0) {
         emit_rader_store(c, g, &k, i, e, base, column, access_of_branch[v]);
         continue;
       }
-      zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, e));
+      zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, slot));
       zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
                                  access_of_branch[v]);
     }

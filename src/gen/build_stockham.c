@@ -941,7 +941,7 @@ static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, cons
 static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, int p, int dif) {
   pass_shape ps = zipfft__pass_shape_of(c->s, p);
   int last = c->s->pass_count - 1;
-  int from_global = dif && p == last, keeps = dif && p == 0;
+  int from_global = dif && p == last, keeps = dif && p == 0 && zipfft__two_ffts(c->s);
   int takes = !dif && p == 0, to_global = !dif && p == last;
   const zipfft__expr *j[ZIPFFT__MAX_VALUES];
   zipfft__cval x[ZIPFFT__MAX_VALUES], y[ZIPFFT__MAX_VALUES];
@@ -983,11 +983,33 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
 }
 
 /* Both FFTs of a passes_in_place kernel with the spectrum's or filter's multiply between
- * them. */
+ * them; a store_major kernel's one FFT (in frequency: it reads its inputs in order) and its
+ * staged stores, which take the outputs from pass 0's slots (zipfft__in_place_element). */
 static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
   int last = c->s->pass_count - 1;
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);
+  if (!zipfft__two_ffts(c->s)) {
+    zipfft__emit_staged_stores(c, body);
+    return;
+  }
   for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
+}
+
+const zipfft__expr *zipfft__in_place_element(zipfft__stockham_build *c, zipfft__block *g,
+                                             const zipfft__expr *slot) {
+  const zipfft__kernel_spec *s = c->s;
+  int64_t m = s->n / s->radices[0], place = m, below = 1;
+  const zipfft__expr *j = let(c, g, "sj", quotient(c, ZIPFFT__OP_DIV, slot, s->radices[0]));
+  const zipfft__expr *low = i32(c, 0);
+  for (int p = s->pass_count - 1; p >= 1; p--) { /* low's digits, least significant first */
+    place /= s->radices[p];
+    const zipfft__expr *above = place == 1 ? j : quotient(c, ZIPFFT__OP_DIV, j, place);
+    const zipfft__expr *digit = quotient(c, ZIPFFT__OP_MOD, above, s->radices[p]);
+    low = bin(c, ZIPFFT__OP_ADD, low, bin(c, ZIPFFT__OP_MUL, digit, i32(c, below)));
+    below *= s->radices[p];
+  }
+  const zipfft__expr *r = quotient(c, ZIPFFT__OP_MOD, slot, s->radices[0]);
+  return bin(c, ZIPFFT__OP_ADD, low, bin(c, ZIPFFT__OP_MUL, r, i32(c, m)));
 }
 
 /* Emits every pass of one n-point FFT. */
@@ -1085,8 +1107,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
-    return "passes in place need what zipfft__can_pass_in_place allows: a fused or Bluestein "
-           "C2C kernel of one block";
+    return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein "
+           "or store_major C2C kernel of one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

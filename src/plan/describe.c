@@ -69,10 +69,13 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "      first pass merges the half spectrum as it loads (X[e] and "
                       "X[%lld - e])\n",
                       (long long)zipfft__half_points(s));
-  if (s->passes_in_place)
+  if (s->passes_in_place && zipfft__two_ffts(s))
     zipfft__sb_printf(sb,
                       "      passes in place (each writes the slots it read): the first FFT in "
                       "frequency, its outputs digit-reversed, the second in time\n");
+  else if (s->passes_in_place)
+    zipfft__sb_printf(sb, "      passes in place (each writes the slots it read), in frequency: "
+                          "the stores read the outputs digit-reversed\n");
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
                       zipfft__copies_twiddles_in_first_pass(s) ? "during the first pass's loads"

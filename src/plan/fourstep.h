@@ -45,4 +45,9 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
  * range each. Call it once every other decision about those kernels is made. */
 void zipfft__fourstep_tile_rows(zipfft__decomposition *dec, int from, const zipfft__target *t);
 
+/* Runs the passes of every row kernel among dec's kernels from `from` on that is not paired
+ * in place where it can (the rule of zipfft__fourstep_rows_in_place in fourstep.c). Call it
+ * once every other decision about those kernels is made. */
+void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from);
+
 #endif

@@ -218,16 +218,17 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
-  /* 1 (fused correlation and Bluestein kernels, zipfft__can_pass_in_place): every pass reads its
-   * values from the shared-memory slots it then writes its outputs to, so that no barrier guards
-   * shared memory against being overwritten before other threads have read it. The first
-   * FFT runs its passes in reverse order, each in the slots and with the twiddles of that
-   * Stockham pass but multiplying after the butterflies (decimation in frequency), and
-   * leaves its outputs digit-reversed; the second FFT runs the Stockham passes in order,
-   * each reading from the slots it writes (the transpose of the first FFT's steps), and
-   * takes the digit-reversed values as they come in pass 0's registers, times the kept
-   * spectrum or Bluestein's filter, stored in the same order (zipfft__in_place_entry).
-   * Any radices. */
+  /* 1 (fused correlation, Bluestein and store_major kernels, zipfft__can_pass_in_place):
+   * every pass reads its values from the shared-memory slots it then writes its outputs to,
+   * so that no barrier guards shared memory against being overwritten before other threads
+   * have read it. The first FFT runs its passes in reverse order, each in the slots and with
+   * the twiddles of that Stockham pass but multiplying after the butterflies (decimation in
+   * frequency), and leaves its outputs digit-reversed; the second FFT runs the Stockham
+   * passes in order, each reading from the slots it writes (the transpose of the first
+   * FFT's steps), and takes the digit-reversed values as they come in pass 0's registers,
+   * times the kept spectrum or Bluestein's filter, stored in the same order
+   * (zipfft__in_place_entry). A store_major kernel (one FFT) leaves its outputs in pass 0's
+   * slots, where its staged stores read them (zipfft__in_place_element). Any radices. */
   int passes_in_place;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
@@ -306,9 +307,11 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
 
-/* 1 when a kernel may run its passes in place (passes_in_place): a fused C2C correlation
- * kernel or a C2C Bluestein kernel, of at least two passes, in one block without clusters,
- * statistics or staged stores. */
+/* 1 when a kernel may run its passes in place (passes_in_place), C2C of at least two passes
+ * in one block without clusters, statistics or row pairs: a fused correlation kernel or a
+ * Bluestein kernel (two FFTs, outputs stored from registers), or a kernel of one FFT whose
+ * outputs leave through shared memory for stores by neighbouring threads on neighbouring
+ * transforms (store_major). */
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 
 /* The row of the kept spectrum (along the fused axis), or the entry of a Bluestein

@@ -532,5 +532,6 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   if (status == ZIPFFT_SUCCESS && !one_kernel && ends_in_fourstep(dec, first, split_first))
     zipfft__fourstep_pair_last_two(&job, split_first, 1, t, dec);
   if (status == ZIPFFT_SUCCESS && !one_kernel) zipfft__fourstep_tile_rows(dec, first, t);
+  if (status == ZIPFFT_SUCCESS && !one_kernel) zipfft__fourstep_rows_in_place(dec, first);
   return status;
 }
