@@ -347,8 +347,10 @@ void zipfft__fourstep_tile_rows(zipfft__decomposition *dec, int from, const zipf
  * outputs through shared memory, neighbouring threads on neighbouring rows. With its passes
  * in place (kernel_spec passes_in_place) no barrier guards shared memory against being
  * overwritten (2 of its 5 barriers for 3 passes), and the stores read the outputs where the
- * last pass leaves them, digit-reversed. Bound measured on an H100 (session 36, fp32 2^24
- * as 4096 x 4096, those barriers removed, wrong results): row kernel 850 -> 810 us. */
+ * last pass leaves them, digit-reversed. Measured on an H100 (session 37): fp32 2^24 row
+ * kernel 848-857 -> 792-793 us (1.01x -> 1.05x cuFFT), R2C 2^25 0.94x -> 0.96x, fp32 2^22
+ * +1%, 1024-point rows (2 passes) unchanged. Pair members keep the Stockham passes: in place
+ * they measured mixed (fp32 2^18 +2%, fp32 65536 -1.2%). */
 void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from) {
   const char *env = getenv("ZIPFFT_ROWS_IN_PLACE");
   if (env && strcmp(env, "0") == 0) return;
