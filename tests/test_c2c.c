@@ -392,6 +392,10 @@ static const struct {
      * the filter stored digit-reversed; choose_bluestein_in_place in plan/single.c). */
     {ZIPFFT_F32, 10007, 1, "passes in place"},
     {ZIPFFT_F64, 4099, 1, "passes in place"},
+    /* So do Rader kernels (their filter likewise digit-reversed, X[0] kept by thread 0 as
+     * pass 0 takes the first FFT's outputs; choose_convolution_in_place). */
+    {ZIPFFT_F32, 7681, 1, "passes in place"},
+    {ZIPFFT_F64, 257, 1, "passes in place"},
     /* Rows of neighbouring transforms in four-step passes (major_row_bytes in plan/single.c,
      * 128 bytes on a device of slow or unknown memory bandwidth, such as the CPU): fp32
      * 2^22's 1024-point columns take 16 to a block, fp64 2^22's 2048-point passes 4 (8 would
@@ -417,6 +421,11 @@ static void check_plan_texts(void) {
         basic_case(plan_texts[i].precision, plan_texts[i].n, plan_texts[i].batch, ZIPFFT_FORWARD);
     check_plan_says(&c, plan_texts[i].text);
   }
+  /* the tuning switches keep the Stockham passes */
+  c2c_case rader = basic_case(ZIPFFT_F32, 7681, 1, ZIPFFT_FORWARD);
+  setenv("ZIPFFT_RADER_IN_PLACE", "0", 1);
+  check_plan_lacks(&rader, "passes in place");
+  unsetenv("ZIPFFT_RADER_IN_PLACE");
 }
 
 /* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0

@@ -178,6 +178,10 @@ const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipf
 /* gen/build_convolution.c. Rader, before the first FFT: the input row in generator order in
  * shared memory, x[0] in its slot (then a barrier). */
 void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body);
+/* Rader, by the thread of FFT element 0 (holding a = that element, the input's sum less
+ * x[0]) before the second FFT: keeps X[0] = x[0] + a in the slot after x[0]'s. */
+void zipfft__emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
+                                     const zipfft__thread_coords *k, zipfft__cval a);
 /* Bluestein and Rader, between the two FFTs: the first FFT's result in shared memory
  * multiplied by the filter and conjugated (Rader also keeps X[0]). */
 void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block *body);

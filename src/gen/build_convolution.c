@@ -34,10 +34,8 @@ static const zipfft__expr *rader_slot(zipfft__stockham_build *c, zipfft__block *
                  bin(c, ZIPFFT__OP_MUL, k->f, i32(c, 2))));
 }
 
-/* Rader, by the thread of FFT element 0 (holding a = that element, the input's sum less
- * x[0]) before the second FFT: keeps X[0] = x[0] + a in the slot after x[0]'s. */
-static void emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
-                                    const zipfft__thread_coords *k, zipfft__cval a) {
+void zipfft__emit_rader_first_output(zipfft__stockham_build *c, zipfft__block *g,
+                                     const zipfft__thread_coords *k, zipfft__cval a) {
   zipfft__block *first = open_if(c, g, bin(c, ZIPFFT__OP_EQ, k->t, i32(c, 0)));
   const zipfft__expr *slot = rader_slot(c, first, k);
   zipfft__cval x0 = zipfft__cval_materialize(c->a, first, shared_value(c, first, slot));
@@ -108,7 +106,7 @@ void zipfft__emit_convolution_multiply(zipfft__stockham_build *c, zipfft__block 
     zipfft__block *g = open_element(c, body, &k, i, c->s->n, &e);
     const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &k, e));
     zipfft__cval a = zipfft__cval_materialize(c->a, g, shared_value(c, g, at));
-    if (i == 0 && c->s->rader_n > 0) emit_rader_first_output(c, g, &k, a);
+    if (i == 0 && c->s->rader_n > 0) zipfft__emit_rader_first_output(c, g, &k, a);
     zipfft__cval z = zipfft__cval_materialize(
         c->a, g, zipfft__cval_mul(c->a, a, zipfft__table_value(c, g, filter, e)));
     zipfft__s_store_complex(c->a, g, c->smem, at, z.re, zipfft__e_neg(c->a, z.im),
@@ -189,8 +187,8 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
   if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2; /* reals, in pairs */
   if (extent > 0 && extent < limit) limit = extent;
-  /* passes in place: every slot in order (no bank conflicts), each holding element e */
-  int64_t slots = c->s->passes_in_place ? c->s->n : limit;
+  /* one FFT in place: every slot in order (no bank conflicts), each holding element e */
+  int64_t slots = c->s->passes_in_place && !zipfft__two_ffts(c->s) ? c->s->n : limit;
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++)
@@ -198,7 +196,7 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *slot, *e;
       zipfft__block *g = open_element(c, targets[v], &k, i, slots, &slot);
       e = slot;
-      if (c->s->passes_in_place) {
+      if (c->s->passes_in_place && !zipfft__two_ffts(c->s)) {
         e = let(c, g, "e", zipfft__in_place_element(c, g, slot));
         if (limit < slots) g = zipfft__open_within(c, g, e, limit);
       }

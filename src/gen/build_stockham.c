@@ -895,19 +895,21 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   if (loads_global && !to_global && !keeps) zipfft__emit_stage_next(c, body);
 }
 
-/* Bluestein's filter multiply of a passes_in_place kernel, in the second FFT's first pass:
- * each value it takes times the filter (stored in the order the values come, see
- * zipfft__in_place_entry: entry j + r*m), conjugated (the second FFT then runs the
- * inverse). */
+/* Bluestein's or Rader's filter multiply of a passes_in_place kernel, in the second FFT's
+ * first pass: each value it takes times the filter (stored in the order the values come,
+ * see zipfft__in_place_entry: entry j + r*m), conjugated (the second FFT then runs the
+ * inverse); Rader's thread 0 first keeps X[0] from the first FFT's element 0. */
 static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block *blk,
-                                        const pass_shape *ps, const zipfft__expr **j,
-                                        zipfft__cval *x) {
+                                        const zipfft__thread_coords *k, const pass_shape *ps,
+                                        const zipfft__expr **j, zipfft__cval *x) {
   int64_t filter = zipfft__table_layout_of(c->s).filter;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
       zipfft__cval *v = &x[b * ps->radix + r];
+      if (c->s->rader_n > 0 && b == 0 && r == 0) /* element 0, held by thread 0 */
+        zipfft__emit_rader_first_output(c, g, k, *v);
       zipfft__cval z = zipfft__cval_materialize(
           c->a, g, zipfft__cval_mul(c->a, *v, zipfft__table_value(c, g, filter, e)));
       zipfft__s_assign(c->a, g, v->re->u.var, z.re);
@@ -941,8 +943,9 @@ static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, cons
 static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, int p, int dif) {
   pass_shape ps = zipfft__pass_shape_of(c->s, p);
   int last = c->s->pass_count - 1;
-  int from_global = dif && p == last, keeps = dif && p == 0 && zipfft__two_ffts(c->s);
-  int takes = !dif && p == 0, to_global = !dif && p == last;
+  int rader = c->s->rader_n > 0; /* starts from Rader's staging, ends through its stores */
+  int from_global = dif && p == last && !rader, keeps = dif && p == 0 && zipfft__two_ffts(c->s);
+  int takes = !dif && p == 0, to_global = !dif && p == last && !rader;
   const zipfft__expr *j[ZIPFFT__MAX_VALUES];
   zipfft__cval x[ZIPFFT__MAX_VALUES], y[ZIPFFT__MAX_VALUES];
   zipfft__s_comment(c->a, body,
@@ -953,8 +956,8 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
   declare_values(c, body, &ps, 0, from_global, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
-    if (c->s->bluestein_n > 0)
-      multiply_by_filter_in_place(c, body, &ps, j, x);
+    if (zipfft__convolution_kernel(c->s))
+      multiply_by_filter_in_place(c, body, &k, &ps, j, x);
     else
       multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (from_global) {
@@ -983,16 +986,17 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
 }
 
 /* Both FFTs of a passes_in_place kernel with the spectrum's or filter's multiply between
- * them; a store_major kernel's one FFT (in frequency: it reads its inputs in order) and its
- * staged stores, which take the outputs from pass 0's slots (zipfft__in_place_element). */
+ * them (Rader's: from its staged input, the last pass writing its slots, which hold the
+ * natural order, for Rader's stores); a store_major kernel's one FFT (in frequency: it
+ * reads its inputs in order) and its staged stores, which take the outputs from pass 0's
+ * slots (zipfft__in_place_element). */
 static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
   int last = c->s->pass_count - 1;
+  if (c->s->rader_n > 0) zipfft__emit_rader_staging(c, body);
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);
-  if (!zipfft__two_ffts(c->s)) {
-    zipfft__emit_staged_stores(c, body);
-    return;
-  }
-  for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
+  if (zipfft__two_ffts(c->s))
+    for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
+  if (!zipfft__two_ffts(c->s) || c->s->rader_n > 0) zipfft__emit_staged_stores(c, body);
 }
 
 const zipfft__expr *zipfft__in_place_element(zipfft__stockham_build *c, zipfft__block *g,

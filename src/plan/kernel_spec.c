@@ -147,11 +147,11 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int two = zipfft__two_ffts(s);
   int fused = two && s->fused != ZIPFFT__FUSED_NONE && !zipfft__convolution_kernel(s);
-  int bluestein = two && s->bluestein_n > 0 && s->rader_n == 0 && s->fused == ZIPFFT__FUSED_NONE;
+  int convolution = two && zipfft__convolution_kernel(s) && s->fused == ZIPFFT__FUSED_NONE;
   int staged = !two && s->store_major && s->pointwise == ZIPFFT__PW_NONE; /* one FFT */
-  return (fused || bluestein ? !s->store_major : staged) && s->pass_count >= 2 && s->cluster <= 1 &&
-         !s->statistics && !s->mirrored && !s->merge_on_load && s->paired_rows == 0 &&
-         s->kind == ZIPFFT__KIND_C2C;
+  return (fused || convolution ? !s->store_major : staged) && s->pass_count >= 2 &&
+         s->cluster <= 1 && !s->statistics && !s->mirrored && !s->merge_on_load &&
+         s->paired_rows == 0 && s->kind == ZIPFFT__KIND_C2C;
 }
 
 int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e) {

@@ -544,6 +544,17 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   return 0;
 }
 
+/* Runs a Bluestein or Rader kernel's passes in place where it can (kernel_spec
+ * passes_in_place): the filter multiply in registers between the FFTs, Bluestein's outputs
+ * stored from the last pass's registers (Rader's through its output permutation in shared
+ * memory), and no barriers guarding shared memory against overwriting.
+ * ZIPFFT_BLUESTEIN_IN_PLACE=0 and ZIPFFT_RADER_IN_PLACE=0 (tuning) keep the Stockham
+ * passes. */
+static void choose_convolution_in_place(zipfft__kernel_spec *s) {
+  const char *env = getenv(s->rader_n > 0 ? "ZIPFFT_RADER_IN_PLACE" : "ZIPFFT_BLUESTEIN_IN_PLACE");
+  s->passes_in_place = zipfft__can_pass_in_place(s) && !(env && strcmp(env, "0") == 0);
+}
+
 /* Rader's method for a prime n whose n - 1 factorises (31-smooth): a convolution of
  * length n - 1 instead of Bluestein's of at least 2n - 1. ZIPFFT_RADER=0 (tuning) leaves
  * such primes to Bluestein. Returns 0 (spec unchanged) when that does not apply. */
@@ -554,7 +565,10 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   s->rader_n = p;
   s->n = p - 1;
   factorization f = factorize(s);
-  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  if (f.count > 0 && size_smooth(s, f, transforms, t)) {
+    choose_convolution_in_place(s);
+    return 1;
+  }
   s->rader_n = 0;
   s->n = p;
   return 0;
@@ -586,16 +600,6 @@ static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
   return 1;
 }
 
-/* Runs a Bluestein kernel's passes in place where it can (kernel_spec passes_in_place): the
- * filter multiply in registers between the FFTs and the outputs stored from the last
- * pass's registers, instead of two rounds through shared memory, and no barriers guarding
- * shared memory against overwriting. ZIPFFT_BLUESTEIN_IN_PLACE=0 (tuning) keeps the
- * Stockham passes. */
-static void choose_bluestein_in_place(zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_BLUESTEIN_IN_PLACE");
-  s->passes_in_place = zipfft__can_pass_in_place(s) && !(env && strcmp(env, "0") == 0);
-}
-
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
@@ -617,7 +621,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
     s->n = padded[i];
     f = factorize(s);
     if (f.count > 0 && size_smooth(s, f, transforms, t)) {
-      choose_bluestein_in_place(s);
+      choose_convolution_in_place(s);
       return 1;
     }
   }
