@@ -448,8 +448,29 @@ static void check_pair_plan(const real_case *c) {
            text, printed);
 }
 
+/* Rader's half-length kernels (R2C and C2R of 2p = 15362) run their passes in place (the
+ * split reads, and the merge writes, Rader's slots around them), and keep the Stockham
+ * passes with ZIPFFT_RADER_IN_PLACE=0. Checked on the CPU backend; the cases above run both
+ * kinds of 2p in place (514, 194, 32834). */
+static void check_rader_half_in_place(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  static const real_case halves[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {15362}, 1, DENSE},
+                                     {ZIPFFT_C2R, ZIPFFT_F32, 1, {15362}, 1, DENSE}};
+  char text[256], printed[8192];
+  for (size_t i = 0; i < sizeof halves / sizeof *halves; i++) {
+    describe(&halves[i], text, sizeof text);
+    ZT_CHECK(plan_mentions(&halves[i], "passes in place", printed, sizeof printed),
+             "%s: Rader's passes not in place:\n%s", text, printed);
+    setenv("ZIPFFT_RADER_IN_PLACE", "0", 1);
+    ZT_CHECK(!plan_mentions(&halves[i], "passes in place", printed, sizeof printed),
+             "%s: passes in place with ZIPFFT_RADER_IN_PLACE=0:\n%s", text, printed);
+    unsetenv("ZIPFFT_RADER_IN_PLACE");
+  }
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
+  check_rader_half_in_place();
   int ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++, ran++) run_case(&cases[i]);
   /* C2R's full-length method for even lengths is a tuning option; it must stay correct. */

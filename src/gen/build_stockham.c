@@ -986,17 +986,26 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
 }
 
 /* Both FFTs of a passes_in_place kernel with the spectrum's or filter's multiply between
- * them (Rader's: from its staged input, the last pass writing its slots, which hold the
- * natural order, for Rader's stores); a store_major kernel's one FFT (in frequency: it
- * reads its inputs in order) and its staged stores, which take the outputs from pass 0's
- * slots (zipfft__in_place_element). */
+ * them (Rader's: from its staged or merged input, the last pass writing its slots, which
+ * hold the natural order, for Rader's stores or the R2C split); a store_major kernel's one
+ * FFT (in frequency: it reads its inputs in order) and its staged stores, which take the
+ * outputs from pass 0's slots (zipfft__in_place_element). */
 static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
   int last = c->s->pass_count - 1;
-  if (c->s->rader_n > 0) zipfft__emit_rader_staging(c, body);
+  zipfft__kernel_kind kind = c->s->kind;
+  if (c->s->rader_n > 0 && kind == ZIPFFT__KIND_C2R_HALF) { /* merged into Rader's order */
+    zipfft__emit_merge(c, body);
+    zipfft__s_barrier(c->a, body);
+  } else if (c->s->rader_n > 0) {
+    zipfft__emit_rader_staging(c, body);
+  }
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);
   if (zipfft__two_ffts(c->s))
     for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
-  if (!zipfft__two_ffts(c->s) || c->s->rader_n > 0) zipfft__emit_staged_stores(c, body);
+  if (kind == ZIPFFT__KIND_R2C_HALF)
+    zipfft__emit_split(c, body);
+  else if (!zipfft__two_ffts(c->s) || c->s->rader_n > 0)
+    zipfft__emit_staged_stores(c, body);
 }
 
 const zipfft__expr *zipfft__in_place_element(zipfft__stockham_build *c, zipfft__block *g,

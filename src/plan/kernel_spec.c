@@ -151,7 +151,8 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int staged = !two && s->store_major && s->pointwise == ZIPFFT__PW_NONE; /* one FFT */
   return (fused || convolution ? !s->store_major : staged) && s->pass_count >= 2 &&
          s->cluster <= 1 && !s->statistics && !s->mirrored && !s->merge_on_load &&
-         s->paired_rows == 0 && s->kind == ZIPFFT__KIND_C2C;
+         s->paired_rows == 0 &&
+         (s->kind == ZIPFFT__KIND_C2C || (s->rader_n > 0 && zipfft__kind_is_half(s->kind)));
 }
 
 int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e) {

@@ -307,11 +307,12 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
 
-/* 1 when a kernel may run its passes in place (passes_in_place), C2C of at least two passes
- * in one block without clusters, statistics or row pairs: a fused correlation kernel or a
- * Bluestein kernel (two FFTs, outputs stored from registers), or a kernel of one FFT whose
- * outputs leave through shared memory for stores by neighbouring threads on neighbouring
- * transforms (store_major). */
+/* 1 when a kernel may run its passes in place (passes_in_place), of at least two passes in
+ * one block without clusters, statistics or row pairs: a C2C fused correlation kernel or
+ * Bluestein kernel (two FFTs, outputs stored from registers), a Rader kernel (C2C or half
+ * length real, its stores, split or merge reading or writing its slots), or a C2C kernel
+ * of one FFT whose outputs leave through shared memory for stores by neighbouring threads
+ * on neighbouring transforms (store_major). */
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
 
 /* The row of the kept spectrum (along the fused axis), or the entry of a Bluestein
