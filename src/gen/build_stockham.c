@@ -985,6 +985,22 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
   }
 }
 
+/* The phases before the first pass: the C2R merge of the half spectrum into shared memory
+ * (into Rader's order in a Rader kernel), or Rader's staged input. Returns 1 when there is
+ * one: the first pass then reads shared memory. */
+static int emit_input_phases(zipfft__stockham_build *c, zipfft__block *body) {
+  if (zipfft__has_merge_phase(c->s)) {
+    if (c->s->paired_rows > 0)
+      zipfft__emit_merge_rows(c, body);
+    else
+      zipfft__emit_merge(c, body);
+    zipfft__s_barrier(c->a, body);
+    return 1;
+  }
+  if (c->s->rader_n > 0) zipfft__emit_rader_staging(c, body);
+  return c->s->rader_n > 0;
+}
+
 /* Both FFTs of a passes_in_place kernel with the spectrum's or filter's multiply between
  * them (Rader's: from its staged or merged input, the last pass writing its slots, which
  * hold the natural order, for Rader's stores or the R2C split); a store_major kernel's one
@@ -993,12 +1009,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
 static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *body) {
   int last = c->s->pass_count - 1;
   zipfft__kernel_kind kind = c->s->kind;
-  if (c->s->rader_n > 0 && kind == ZIPFFT__KIND_C2R_HALF) { /* merged into Rader's order */
-    zipfft__emit_merge(c, body);
-    zipfft__s_barrier(c->a, body);
-  } else if (c->s->rader_n > 0) {
-    zipfft__emit_rader_staging(c, body);
-  }
+  emit_input_phases(c, body);
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);
   if (zipfft__two_ffts(c->s))
     for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
@@ -1037,21 +1048,12 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     emit_transform_in_place(c, body);
     return;
   }
-  int merge_first = zipfft__has_merge_phase(spec);
-  if (merge_first) {
-    if (spec->paired_rows > 0)
-      zipfft__emit_merge_rows(c, body);
-    else
-      zipfft__emit_merge(c, body);
-    zipfft__s_barrier(c->a, body);
-  }
+  int from_shared = emit_input_phases(c, body);
   int split_last = spec->kind == ZIPFFT__KIND_R2C_HALF && !spec->mirrored;
   int staged = zipfft__stores_from_shared(spec) || split_last;
   int two = zipfft__two_ffts(spec);
   c->keep_outputs = zipfft__fused_handoff(spec);
-  if (spec->rader_n > 0 && spec->kind != ZIPFFT__KIND_C2R_HALF) /* the merge permutes */
-    zipfft__emit_rader_staging(c, body);
-  zipfft__emit_fft(c, body, merge_first || spec->rader_n > 0, !staged && !two);
+  zipfft__emit_fft(c, body, from_shared, !staged && !two);
   if (two) {
     if (zipfft__convolution_kernel(spec)) {
       zipfft__emit_convolution_multiply(c, body);
@@ -1120,8 +1122,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
-    return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein "
-           "or store_major C2C kernel of one block";
+    return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
+           "Rader or store_major kernel of one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
