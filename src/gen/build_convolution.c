@@ -188,7 +188,8 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2; /* reals, in pairs */
   if (extent > 0 && extent < limit) limit = extent;
   /* one FFT in place: every slot in order (no bank conflicts), each holding element e */
-  int64_t slots = c->s->passes_in_place && !zipfft__two_ffts(c->s) ? c->s->n : limit;
+  int reversed = c->s->passes_in_place && !zipfft__two_ffts(c->s);
+  int64_t slots = reversed ? c->s->n : limit;
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++)
@@ -196,7 +197,7 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *slot, *e;
       zipfft__block *g = open_element(c, targets[v], &k, i, slots, &slot);
       e = slot;
-      if (c->s->passes_in_place && !zipfft__two_ffts(c->s)) {
+      if (reversed) {
         e = let(c, g, "e", zipfft__in_place_element(c, g, slot));
         if (limit < slots) g = zipfft__open_within(c, g, e, limit);
       }

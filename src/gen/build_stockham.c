@@ -930,11 +930,13 @@ static void emit_compute_dif(zipfft__stockham_build *c, zipfft__block *blk, cons
 
 /* One pass of a passes_in_place kernel, in the slots and with the twiddles of Stockham pass
  * p. The first FFT runs p = P-1 down to 0 in frequency (dif: the twiddles after the
- * butterflies), taking its input in order from global memory and leaving its outputs
- * digit-reversed in registers; the second runs p = 0 up to P-1 in time (the Stockham
- * twiddles before the butterflies), taking those registers times the kept spectrum or
- * Bluestein's filter, stored in the same digit-reversed order (zipfft__in_place_entry), and
- * storing its outputs in order. Each pass writes the slots it read, so only the barrier after its
+ * butterflies), taking its input in order from global memory (Rader's: from its staged or
+ * merged input in shared memory) and leaving its outputs digit-reversed, in registers
+ * (two FFTs) or in pass 0's slots (store_major kernels); the second runs p = 0 up to P-1
+ * in time (the Stockham twiddles before the butterflies), taking those registers times the
+ * kept spectrum or Bluestein's or Rader's filter, stored in the same digit-reversed order
+ * (zipfft__in_place_entry), and storing its outputs in order (Rader's: into its slots, for
+ * its stores or split). Each pass writes the slots it read, so only the barrier after its
  * stores is needed. The first pass reads its twiddles from the table in global memory: the
  * copy it makes into shared memory is published only by its barrier. Measured on an H100
  * (2DTM fused kernel, 4096 = 16x16x16, against the Stockham passes): 967-970 -> 926-928 us,
