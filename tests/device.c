@@ -134,6 +134,16 @@ void zt_mem_free(void *p) {
     cuda->cuMemFree((CUdeviceptr)(uintptr_t)p);
 }
 
+size_t zt_backend_memory(void) {
+  if (zt_backend() == ZT_BACKEND_CPU) return zt_host_memory();
+  CUdevice dev = 0;
+  size_t bytes = 0;
+  if (!zt_device_ready() || !cuda_ok(cuda->cuDeviceGet(&dev, 0), "cuDeviceGet(0)") ||
+      !cuda_ok(cuda->cuDeviceTotalMem(&bytes, dev), "cuDeviceTotalMem"))
+    return 0;
+  return bytes;
+}
+
 void zt_check_cuda_source(zipfft_plan p, const char *text) {
   zipfft_backend backend = ZIPFFT_BACKEND_AUTO;
   zipfft_plan_backend(p, &backend);

@@ -44,5 +44,8 @@ void *zt_mem_alloc(size_t bytes);
 int zt_mem_upload(void *dst, const void *src, size_t bytes);
 int zt_mem_download(void *dst, const void *src, size_t bytes);
 void zt_mem_free(void *p);
+/* Bytes of memory of the backend under test: device 0's total on CUDA (0 after a counted
+ * failure), zt_host_memory() on the CPU. */
+size_t zt_backend_memory(void);
 
 #endif

@@ -801,17 +801,10 @@ static full_part part = {0, 1, 0};
 /* 1 when ZIPFFT_TEST_PART names a valid part (stored in `part`), 0 when unset, -1 (a
  * failed check) when it is not K/N with 0 <= K < N. */
 static int read_full_part(void) {
-  const char *env = getenv("ZIPFFT_TEST_PART");
-  if (!env || !*env) return 0;
-  long k = -1, n = 0;
-  char end = 0;
-  if (sscanf(env, "%ld/%ld%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n) {
-    printf("ZIPFFT_TEST_PART=%s is not K/N with 0 <= K < N\n", env);
-    zt_failures++;
-    return -1;
-  }
-  part = (full_part){k, n, 0};
-  return 1;
+  long k = 0, n = 1;
+  int set = zt_test_part(&k, &n);
+  if (set == 1) part = (full_part){k, n, 0};
+  return set;
 }
 
 /* Runs the full tier's next case when it belongs to this run's part. */

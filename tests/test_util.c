@@ -53,13 +53,20 @@ zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign) {
 void zt_buffer_poison(zt_buffer *b, size_t real_size) {
   memset(b->data - b->guard, guard_byte, b->guard);
   memset(b->data + b->bytes, guard_byte, b->guard);
+  /* NaNs into a first block, then that block copied on (gigabytes at memcpy's speed) */
+  size_t block = b->bytes < 65536 ? b->bytes : 65536;
   if (real_size == 4) {
     float nan_f = NAN;
-    for (size_t i = 0; i + 4 <= b->bytes; i += 4) memcpy(b->data + i, &nan_f, 4);
+    for (size_t i = 0; i + 4 <= block; i += 4) memcpy(b->data + i, &nan_f, 4);
   } else {
     double nan_d = NAN;
-    for (size_t i = 0; i + 8 <= b->bytes; i += 8) memcpy(b->data + i, &nan_d, 8);
+    for (size_t i = 0; i + 8 <= block; i += 8) memcpy(b->data + i, &nan_d, 8);
   }
+  block -= block % real_size;
+  for (size_t i = block; block && i + block <= b->bytes; i += block)
+    memcpy(b->data + i, b->data, block);
+  size_t done = block ? b->bytes - b->bytes % block : 0, tail = b->bytes - done;
+  if (tail >= real_size) memcpy(b->data + done, b->data, tail - tail % real_size);
 }
 
 int zt_buffer_guards_intact(const zt_buffer *b) {
@@ -73,6 +80,25 @@ int zt_buffer_guards_intact(const zt_buffer *b) {
 void zt_buffer_free(zt_buffer *b) {
   free(b->base);
   b->base = b->data = NULL;
+}
+
+int zt_test_part(long *index, long *count) {
+  const char *env = getenv("ZIPFFT_TEST_PART");
+  if (!env || !*env) return 0;
+  long k = -1, n = 0;
+  char end = 0;
+  if (sscanf(env, "%ld/%ld%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n) {
+    printf("ZIPFFT_TEST_PART=%s is not K/N with 0 <= K < N\n", env);
+    zt_failures++;
+    return -1;
+  }
+  *index = k, *count = n;
+  return 1;
+}
+
+size_t zt_host_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
 }
 
 void zt_remove_tree(const char *path) {

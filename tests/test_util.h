@@ -89,6 +89,14 @@ zt_layout zt_layout_make(int rank, const int64_t *shape, int64_t batch, int padd
 /* Element offset of row-major index i (over the batch and the shape) in the layout. */
 int64_t zt_layout_offset(const zt_layout *l, int rank, int64_t i);
 
+/* This run's part of a test's cases from ZIPFFT_TEST_PART=K/N (cases K, K + N, ...): 1 and
+ * *index = K, *count = N when set; 0 when unset; -1 after a counted failure when it is not
+ * K/N with 0 <= K < N. */
+int zt_test_part(long *index, long *count);
+
+/* Bytes of the host's physical memory (0 when unknown). */
+size_t zt_host_memory(void);
+
 /* Removes a directory tree this test created (files and subdirectories). */
 void zt_remove_tree(const char *path);
 

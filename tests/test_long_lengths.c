@@ -1,0 +1,417 @@
+/* test_long_lengths.c - 1D C2C transforms up to the longest lengths the backend's memory
+ * holds (on an 80 GB GPU fp32 2^32 and fp64 2^31 points, in place), where element counts
+ * and offsets pass 2^31 and 2^32: every output of a chirp against its exact DFT in long
+ * double, and every element of a random round trip. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "test_util.h"
+
+/* One transform length: precision, points, in place (else out of place). */
+typedef struct long_case {
+  zipfft_precision precision;
+  int64_t n;
+  int in_place;
+} long_case;
+
+/* CPU (CI): lengths past test_c2c's 2^24, and odd lengths of both Gauss sum signs
+ * (seconds on two cores). */
+static const long_case cpu_cases[] = {
+    {ZIPFFT_F32, (int64_t)1 << 25, 0},
+    {ZIPFFT_F64, (int64_t)3 << 23, 1},
+    {ZIPFFT_F64, 9765625, 0},  /* 5^10, odd (= 1 mod 8) */
+    {ZIPFFT_F32, 14348907, 1}, /* 3^15, odd (= 3 mod 8) */
+};
+
+/* CUDA: past 2^31 points, to the largest the device holds (each skipped, with a message,
+ * where it does not fit). 2130706432 = 1024 x 1024 x 2032 puts a Bluestein kernel (2032 =
+ * 16 x 127) in a four-step split; 268435399 (prime) takes Bluestein's method whole. */
+static const long_case cuda_cases[] = {
+    {ZIPFFT_F32, (int64_t)1 << 31, 0},    {ZIPFFT_F32, (int64_t)2130706432, 0},
+    {ZIPFFT_F32, (int64_t)3 << 29, 0},    {ZIPFFT_F32, (int64_t)1220703125, 0}, /* 5^13 */
+    {ZIPFFT_F32, (int64_t)268435399, 0},  {ZIPFFT_F32, (int64_t)1 << 32, 1},
+    {ZIPFFT_F64, (int64_t)1162261467, 0}, /* 3^19 */
+    {ZIPFFT_F64, (int64_t)1 << 31, 1},
+};
+
+/* ------------------------------------------------------------------------------------------
+ * Exact phases: exp(-2 pi i r / M) for an integer r in [0, M), the product of two entries
+ * of tables computed in long double (r = hi * step + lo), so no error accumulates.
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct phase_table {
+  uint64_t modulus, step;
+  long double *hi, *lo; /* interleaved re, im */
+} phase_table;
+
+static void fill_phases(long double *t, uint64_t count, uint64_t stride, uint64_t modulus) {
+  const long double two_pi = 2.0L * acosl(-1.0L);
+  for (uint64_t i = 0; i < count; i++) {
+    long double a = -two_pi * (long double)(i * stride) / (long double)modulus;
+    t[2 * i] = cosl(a), t[2 * i + 1] = sinl(a);
+  }
+}
+
+static phase_table phase_table_make(uint64_t modulus) {
+  phase_table t = {modulus, (uint64_t)ceil(sqrt((double)modulus)), NULL, NULL};
+  uint64_t hi_count = (modulus + t.step - 1) / t.step;
+  t.hi = malloc(2 * sizeof *t.hi * hi_count);
+  t.lo = malloc(2 * sizeof *t.lo * t.step);
+  if (!t.hi || !t.lo) {
+    fprintf(stderr, "out of memory for the phase tables of %llu\n", (unsigned long long)modulus);
+    exit(2);
+  }
+  fill_phases(t.hi, hi_count, t.step, modulus);
+  fill_phases(t.lo, t.step, 1, modulus);
+  return t;
+}
+
+static void phase_table_free(phase_table *t) { free(t->hi), free(t->lo); }
+
+/* exp(-2 pi i r / M), r in [0, M). */
+static void phase(const phase_table *t, uint64_t r, long double *re, long double *im) {
+  const long double *h = t->hi + 2 * (r / t->step);
+  const long double *l = t->lo + 2 * (r % t->step);
+  *re = h[0] * l[0] - h[1] * l[1];
+  *im = h[0] * l[1] + h[1] * l[0];
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The test signals and their expected values, element by element.
+ * ------------------------------------------------------------------------------------------ */
+
+/* The signals: a chirp, whose DFT is a chirp too (every input of magnitude 1, every output
+ * of magnitude sqrt(n): a misplaced element anywhere shows), and random data. */
+typedef enum signal_kind {
+  CHIRP,          /* x[j] = exp(+2 pi i q(j) / M) */
+  CHIRP_SPECTRUM, /* X[k] = G exp(-2 pi i q(k) / M) */
+  RANDOM          /* uniform re and im in [-0.5, 0.5) */
+} signal_kind;
+
+/* The chirp of length n. Even n: q(j) = j^2 mod 2n, M = 2n (x[j] = exp(i pi j^2 / n), an
+ * n-periodic sequence) and G = sqrt(n) exp(i pi / 4). Odd n: q(j) = h j^2 mod n with h = (n +
+ * 1) / 2 (the inverse of 2), M = n, and G the Gauss sum of h: (2/n) sqrt(n), times i when n
+ * = 3 mod 4 ((2/n) = 1 when n = +-1 mod 8, else -1). Completing the square, sum_j x[j]
+ * exp(-2 pi i j k / n) = exp(-2 pi i q(k) / M) sum_j x[j - k] = G exp(-2 pi i q(k) / M). */
+typedef struct chirp {
+  uint64_t n, modulus, h;
+  long double g_re, g_im;
+  phase_table phases;
+} chirp;
+
+static chirp chirp_make(int64_t length) {
+  uint64_t n = (uint64_t)length;
+  long double root = sqrtl((long double)n);
+  chirp c = {n, n % 2 ? n : 2 * n, n % 2 ? (n + 1) / 2 : 1, 0, 0, {0, 0, NULL, NULL}};
+  if (n % 2 == 0) {
+    c.g_re = c.g_im = root * sqrtl(0.5L);
+  } else {
+    long double sign = n % 8 == 1 || n % 8 == 7 ? 1 : -1;
+    if (n % 4 == 1)
+      c.g_re = sign * root;
+    else
+      c.g_im = sign * root;
+  }
+  c.phases = phase_table_make(c.modulus);
+  return c;
+}
+
+/* q(j) = h j^2 mod M, exactly (j^2 < 2^64 for j < 2^32, h (j^2 mod n) < 2^63). */
+static uint64_t chirp_index(const chirp *c, uint64_t j) {
+  return c->h * (j * j % c->modulus) % c->modulus;
+}
+
+typedef struct signal {
+  signal_kind kind;
+  const chirp *chirp;
+} signal;
+
+/* The signal's RMS value. */
+static double signal_rms(const signal *s) {
+  return s->kind == CHIRP            ? 1
+         : s->kind == CHIRP_SPECTRUM ? sqrt((double)s->chirp->n)
+                                     : sqrt(1.0 / 6);
+}
+
+static const uint64_t random_seed = 0x10a6;
+
+/* Value j of the signal, in long double. */
+static void signal_value(const signal *s, int64_t j, long double *re, long double *im) {
+  const chirp *c = s->chirp;
+  if (s->kind == RANDOM) {
+    *re = zt_uniform(random_seed, 2 * (uint64_t)j);
+    *im = zt_uniform(random_seed, 2 * (uint64_t)j + 1);
+    return;
+  }
+  long double pr, pi;
+  phase(&c->phases, chirp_index(c, (uint64_t)j), &pr, &pi);
+  if (s->kind == CHIRP) {
+    *re = pr, *im = -pi;
+  } else {
+    *re = c->g_re * pr - c->g_im * pi, *im = c->g_re * pi + c->g_im * pr;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Element loops over all host threads: fill a buffer with a signal, or compare it.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Differences between a buffer and a signal: sums of squares, the largest, its index. */
+typedef struct differences {
+  long double err2, ref2;
+  double max_err;
+  int64_t worst;
+} differences;
+
+/* What a loop over elements does with a buffer. */
+typedef enum element_access {
+  STORE,         /* store the signal, rounded to the precision */
+  COMPARE,       /* compare with the signal (errors relative to max(RMS, |value|)) */
+  COMPARE_STORED /* compare with the signal as STORE rounds it (errors: any difference) */
+} element_access;
+
+typedef struct range_job {
+  const signal *s;
+  unsigned char *data;
+  zipfft_precision precision;
+  element_access access;
+  int64_t lo, hi;    /* this thread's range */
+  differences found; /* this thread's comparison */
+} range_job;
+
+/* Rounds v to the precision. */
+static long double rounded(long double v, int f32) { return f32 ? (float)v : (double)v; }
+
+static void *run_range(void *arg) {
+  range_job *r = arg;
+  int f32 = r->precision == ZIPFFT_F32;
+  float *sf = (float *)r->data;
+  double *sd = (double *)r->data;
+  long double rms = signal_rms(r->s);
+  for (int64_t j = r->lo; j < r->hi; j++) {
+    long double re, im;
+    signal_value(r->s, j, &re, &im);
+    if (r->access == STORE && f32) {
+      sf[2 * j] = (float)re, sf[2 * j + 1] = (float)im;
+      continue;
+    }
+    if (r->access == STORE) {
+      sd[2 * j] = (double)re, sd[2 * j + 1] = (double)im;
+      continue;
+    }
+    if (r->access == COMPARE_STORED) re = rounded(re, f32), im = rounded(im, f32);
+    long double dre = (f32 ? sf[2 * j] : sd[2 * j]) - re;
+    long double dim = (f32 ? sf[2 * j + 1] : sd[2 * j + 1]) - im;
+    long double e2 = dre * dre + dim * dim, v2 = re * re + im * im;
+    r->found.err2 += e2, r->found.ref2 += v2;
+    long double relative = sqrtl(e2 / (v2 > rms * rms ? v2 : rms * rms));
+    if (!(relative <= r->found.max_err)) { /* NaN counts too */
+      r->found.max_err = isnan((double)relative) ? INFINITY : (double)relative;
+      r->found.worst = j;
+    }
+  }
+  return NULL;
+}
+
+enum { max_threads = 32 };
+
+/* Stores or compares the n elements of data and signal s over the host's threads. */
+static differences over_elements(const signal *s, int64_t n, unsigned char *data,
+                                 zipfft_precision p, element_access access) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = cpus < 1 ? 1 : cpus > max_threads ? max_threads : (int)cpus;
+  range_job jobs[max_threads];
+  pthread_t ids[max_threads];
+  int started[max_threads] = {0};
+  for (int t = 0; t < threads; t++) {
+    jobs[t] =
+        (range_job){s, data, p, access, n * t / threads, n * (t + 1) / threads, {0, 0, 0, -1}};
+    started[t] = pthread_create(&ids[t], NULL, run_range, &jobs[t]) == 0;
+    if (!started[t]) run_range(&jobs[t]);
+  }
+  differences all = {0, 0, 0, -1};
+  for (int t = 0; t < threads; t++) {
+    if (started[t]) pthread_join(ids[t], NULL);
+    all.err2 += jobs[t].found.err2, all.ref2 += jobs[t].found.ref2;
+    if (jobs[t].found.max_err > all.max_err)
+      all.max_err = jobs[t].found.max_err, all.worst = jobs[t].found.worst;
+  }
+  return all;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * One length: the chirp forward, then a random round trip.
+ * ------------------------------------------------------------------------------------------ */
+
+static int cases_run;
+
+static const char *case_name(const long_case *c, char *buf, size_t len) {
+  snprintf(buf, len, "c2c %s n=%lld %s", c->precision == ZIPFFT_F32 ? "f32" : "f64",
+           (long long)c->n, c->in_place ? "in place" : "out of place");
+  return buf;
+}
+
+enum { max_text = 512 };
+
+/* Creates a plan for the case and direction (the inverse scaled by 1/n); NULL after a
+ * counted failure, or (too_large not NULL) after ZIPFFT_ERROR_TOO_LARGE, which counts
+ * nothing and copies the library's message to too_large. */
+static zipfft_plan make_plan(const long_case *c, zipfft_direction dir, char *too_large) {
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->precision, 1, &c->n);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
+  if (s == ZIPFFT_SUCCESS && c->in_place) s = zipfft_desc_set_placement(d, ZIPFFT_INPLACE);
+  if (s == ZIPFFT_SUCCESS && dir == ZIPFFT_INVERSE)
+    s = zipfft_desc_set_scale(d, 1.0 / (double)c->n);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(&p, d);
+  char message[max_text], name[96];
+  snprintf(message, sizeof message, "%s", zipfft_last_error());
+  zipfft_desc_destroy(d);
+  if (too_large && s == ZIPFFT_ERROR_TOO_LARGE) {
+    snprintf(too_large, max_text, "%s", message);
+    return NULL;
+  }
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s %s: plan creation: %s: %s", case_name(c, name, sizeof name),
+           dir == ZIPFFT_FORWARD ? "forward" : "inverse", zipfft_status_name(s), message);
+  return s == ZIPFFT_SUCCESS ? p : NULL;
+}
+
+/* The accuracy gate's unit, u sqrt(log2 n), and the gate (10, or 30 for lengths with a
+ * prime factor above 31), as in test_c2c. */
+static double gate_unit(const long_case *c) {
+  double u = c->precision == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
+  return u * sqrt(log2((double)c->n));
+}
+
+static double gate(const long_case *c) { return zt_is_31_smooth(c->n) ? 10 : 30; }
+
+/* Checks a buffer against a signal: relative L2 error within the gate, and every element
+ * within 10 gates of the larger of its value and the signal's RMS (one misplaced element
+ * is about 10^6 gates off). */
+static void check_against(const long_case *c, const char *what, const signal *s,
+                          unsigned char *data) {
+  differences d = over_elements(s, c->n, data, c->precision, COMPARE);
+  double unit = gate_unit(c);
+  double l2 = (double)sqrtl(d.err2 / d.ref2) / unit, worst = d.max_err / unit;
+  char name[96];
+  printf("  %s, %s: relative L2 error %.2f, largest %.2f u sqrt(log2 n) (element %lld)\n",
+         case_name(c, name, sizeof name), what, l2, worst, (long long)d.worst);
+  ZT_CHECK(l2 <= gate(c), "%s, %s: relative L2 error %.3g u sqrt(log2 n) (gate %g)", name, what, l2,
+           gate(c));
+  ZT_CHECK(worst <= 10 * gate(c), "%s, %s: element %lld off by %.3g u sqrt(log2 n)", name, what,
+           (long long)d.worst, worst);
+}
+
+/* Checks that a buffer still holds the signal exactly as it was stored. */
+static void check_unchanged(const long_case *c, const char *what, const signal *s,
+                            unsigned char *data) {
+  differences d = over_elements(s, c->n, data, c->precision, COMPARE_STORED);
+  char name[96];
+  ZT_CHECK(d.err2 == 0, "%s: %s: element %lld changed", case_name(c, name, sizeof name), what,
+           (long long)d.worst);
+}
+
+/* Runs plan p on the case's buffers (in, and out unless in place) and checks the status
+ * and both buffers' guards. */
+static int execute(const long_case *c, zipfft_plan p, zt_buffer *in, zt_buffer *out) {
+  char name[96];
+  zipfft_status s = zt_execute(p, in, c->in_place ? in : out, NULL);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: zipfft_execute: %s: %s", case_name(c, name, sizeof name),
+           zipfft_status_name(s), zipfft_last_error());
+  ZT_CHECK(zt_buffer_guards_intact(in) && (c->in_place || zt_buffer_guards_intact(out)),
+           "%s: a guard band was written", case_name(c, name, sizeof name));
+  return s == ZIPFFT_SUCCESS;
+}
+
+/* The chirp forward: every output against its exact DFT; out of place, the input must be
+ * left as it was. */
+static void check_chirp(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
+                        const chirp *ch) {
+  signal x = {CHIRP, ch}, spectrum = {CHIRP_SPECTRUM, ch};
+  if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
+  over_elements(&x, c->n, in->data, c->precision, STORE);
+  if (!execute(c, fwd, in, out)) return;
+  check_against(c, "chirp", &spectrum, c->in_place ? in->data : out->data);
+  if (!c->in_place) check_unchanged(c, "the input", &x, in->data);
+}
+
+/* Random data forward, then the inverse (scaled by 1/n; out of place back into the input
+ * buffer), every element against the data. The forward plan is destroyed before the
+ * inverse is made, so that one workspace is held at a time. */
+static void check_round_trip(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
+                             const chirp *ch) {
+  signal noise = {RANDOM, ch};
+  zt_buffer *spectrum = c->in_place ? in : out;
+  if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
+  over_elements(&noise, c->n, in->data, c->precision, STORE);
+  int ok = execute(c, fwd, in, out);
+  zipfft_plan_destroy(fwd);
+  zipfft_plan inv = ok ? make_plan(c, ZIPFFT_INVERSE, NULL) : NULL;
+  if (inv && execute(c, inv, spectrum, in)) check_against(c, "round trip", &noise, in->data);
+  zipfft_plan_destroy(inv);
+}
+
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs a case when its arrays and workspace fit the backend's memory (and its arrays, which
+ * the test keeps on the host, the host's); otherwise says why it was skipped. */
+static void run_case(const long_case *c) {
+  char name[96];
+  double start = seconds();
+  printf("  %s: planning\n", case_name(c, name, sizeof name));
+  size_t bytes = (size_t)c->n * 2 * zt_real_size(c->precision), workspace = 0;
+  size_t arrays = bytes * (c->in_place ? 1 : 2);
+  char too_large[max_text] = "";
+  zipfft_plan fwd = make_plan(c, ZIPFFT_FORWARD, too_large);
+  if (*too_large) printf("  %s: skipped: %s\n", case_name(c, name, sizeof name), too_large);
+  if (!fwd) return;
+  zipfft_plan_workspace_size(fwd, &workspace);
+  /* room for the context, the kernels and the tables */
+  size_t device = zt_backend_memory() / 100 * 95, host = zt_host_memory() / 100 * 80;
+  int fits = zt_backend() == ZT_BACKEND_CPU ? arrays + workspace <= host
+                                            : arrays + workspace <= device && arrays <= host;
+  if (!fits) {
+    printf(
+        "  %s: skipped: %zu bytes of arrays and %zu of workspace; %s memory %zu, host %zu "
+        "usable\n",
+        case_name(c, name, sizeof name), arrays, workspace, zt_backend_name(), device, host);
+    zipfft_plan_destroy(fwd);
+    return;
+  }
+  printf("  %s: planned in %.1f s, %zu bytes of workspace\n", name, seconds() - start, workspace);
+  zt_buffer in = zt_buffer_alloc(bytes, 0);
+  zt_buffer out = c->in_place ? in : zt_buffer_alloc(bytes, 0);
+  zt_buffer_poison(&in, zt_real_size(c->precision)); /* and its guards */
+  chirp ch = chirp_make(c->n);
+  check_chirp(c, fwd, &in, &out, &ch);
+  check_round_trip(c, fwd, &in, &out, &ch);
+  printf("  %s: done in %.1f s\n", name, seconds() - start);
+  cases_run++;
+  phase_table_free(&ch.phases);
+  zt_buffer_free(&in);
+  if (!c->in_place) zt_buffer_free(&out);
+}
+
+int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows as it happens */
+  if (!zt_device_ready()) return zt_finish("test_long_lengths", 0);
+  int cuda = zt_backend() == ZT_BACKEND_CUDA;
+  const long_case *cases = cuda ? cuda_cases : cpu_cases;
+  size_t count =
+      cuda ? sizeof cuda_cases / sizeof *cuda_cases : sizeof cpu_cases / sizeof *cpu_cases;
+  long part = 0, parts = 1; /* ZIPFFT_TEST_PART=K/N runs cases K, K + N, ... */
+  if (zt_test_part(&part, &parts) < 0) return zt_finish("test_long_lengths", 0);
+  for (size_t i = (size_t)part; i < count; i += (size_t)parts) run_case(&cases[i]);
+  return zt_finish("test_long_lengths", cases_run);
+}
