@@ -1,7 +1,8 @@
-/* test_long_lengths.c - 1D C2C transforms up to the longest lengths the backend's memory
- * holds (on an 80 GB GPU fp32 2^32 and fp64 2^31 points, in place), where element counts
- * and offsets pass 2^31 and 2^32: every output of a chirp against its exact DFT in long
- * double, and every element of a random round trip. */
+/* test_long_arrays.c - C2C arrays up to the largest the backend's memory holds, where
+ * element counts and offsets pass 2^31 and 2^32: 1D lengths to fp32 2^32 and fp64 2^31
+ * points (in place on an 80 GB GPU), batches and 2D/3D shapes of as many elements. Every
+ * output of a chirp against its exact DFT in long double, and every element of a random
+ * round trip. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,31 +13,42 @@
 #include "device.h"
 #include "test_util.h"
 
-/* One transform length: precision, points, in place (else out of place). */
+/* One array: precision, rank, lengths (the last the fastest), batch, in place (else out of
+ * place). */
 typedef struct long_case {
   zipfft_precision precision;
-  int64_t n;
+  int rank;
+  int64_t lengths[3];
+  int64_t batch;
   int in_place;
 } long_case;
 
-/* CPU (CI): lengths past test_c2c's 2^24, and odd lengths of both Gauss sum signs
- * (seconds on two cores). */
+#define L1(n) \
+  1, { (int64_t)(n), 1, 1 }
+
+/* CPU (CI): 1D lengths past test_c2c's 2^24, odd lengths of both signs of the Gauss sum,
+ * an odd batch and 2D/3D shapes (seconds on two cores). */
 static const long_case cpu_cases[] = {
-    {ZIPFFT_F32, (int64_t)1 << 25, 0},
-    {ZIPFFT_F64, (int64_t)3 << 23, 1},
-    {ZIPFFT_F64, 9765625, 0},  /* 5^10, odd (= 1 mod 8) */
-    {ZIPFFT_F32, 14348907, 1}, /* 3^15, odd (= 3 mod 8) */
+    {ZIPFFT_F32, L1(1 << 25), 1, 0},
+    {ZIPFFT_F64, L1(3 << 23), 1, 1},
+    {ZIPFFT_F64, L1(9765625), 1, 0},  /* 5^10, odd (= 1 mod 8) */
+    {ZIPFFT_F32, L1(14348907), 1, 1}, /* 3^15, odd (= 3 mod 8) */
+    {ZIPFFT_F32, L1(1000), 3001, 0},
+    {ZIPFFT_F32, 2, {1200, 360, 1}, 3, 0},
+    {ZIPFFT_F64, 3, {24, 35, 50}, 5, 1},
+    {ZIPFFT_F32, 2, {768, 768, 1}, 1, 1}, /* square: the axes' shifts differ */
 };
 
-/* CUDA: past 2^31 points, to the largest the device holds (each skipped, with a message,
+/* CUDA: past 2^31 elements, to the largest the device holds (each skipped, with a message,
  * where it does not fit). 2130706432 = 1024 x 1024 x 2032 puts a Bluestein kernel (2032 =
  * 16 x 127) in a four-step split; 268435399 (prime) takes Bluestein's method whole. */
 static const long_case cuda_cases[] = {
-    {ZIPFFT_F32, (int64_t)1 << 31, 0},    {ZIPFFT_F32, (int64_t)2130706432, 0},
-    {ZIPFFT_F32, (int64_t)3 << 29, 0},    {ZIPFFT_F32, (int64_t)1220703125, 0}, /* 5^13 */
-    {ZIPFFT_F32, (int64_t)268435399, 0},  {ZIPFFT_F32, (int64_t)1 << 32, 1},
-    {ZIPFFT_F64, (int64_t)1162261467, 0}, /* 3^19 */
-    {ZIPFFT_F64, (int64_t)1 << 31, 1},
+    {ZIPFFT_F32, L1((int64_t)1 << 31), 1, 0},  {ZIPFFT_F32, L1(2130706432), 1, 0},
+    {ZIPFFT_F32, L1((int64_t)3 << 29), 1, 0},  {ZIPFFT_F32, L1(1220703125), 1, 0}, /* 5^13 */
+    {ZIPFFT_F32, L1(268435399), 1, 0},         {ZIPFFT_F32, L1((int64_t)1 << 32), 1, 1},
+    {ZIPFFT_F64, L1(1162261467), 1, 0}, /* 3^19 */
+    {ZIPFFT_F64, L1((int64_t)1 << 31), 1, 1},  {ZIPFFT_F32, L1(4096), (int64_t)1 << 20, 1},
+    {ZIPFFT_F32, 3, {2048, 1024, 1024}, 1, 0}, {ZIPFFT_F64, 2, {32768, 32768, 1}, 1, 1},
 };
 
 /* ------------------------------------------------------------------------------------------
@@ -88,8 +100,8 @@ static void phase(const phase_table *t, uint64_t r, long double *re, long double
 /* The signals: a chirp, whose DFT is a chirp too (every input of magnitude 1, every output
  * of magnitude sqrt(n): a misplaced element anywhere shows), and random data. */
 typedef enum signal_kind {
-  CHIRP,          /* x[j] = exp(+2 pi i q(j) / M) */
-  CHIRP_SPECTRUM, /* X[k] = G exp(-2 pi i q(k) / M) */
+  CHIRP,          /* x[j] = exp(+2 pi i q(j) / M) exp(+2 pi i s j / n) */
+  CHIRP_SPECTRUM, /* X[k] = G exp(-2 pi i q(k - s) / M) */
   RANDOM          /* uniform re and im in [-0.5, 0.5) */
 } signal_kind;
 
@@ -97,17 +109,20 @@ typedef enum signal_kind {
  * n-periodic sequence) and G = sqrt(n) exp(i pi / 4). Odd n: q(j) = h j^2 mod n with h = (n +
  * 1) / 2 (the inverse of 2), M = n, and G the Gauss sum of h: (2/n) sqrt(n), times i when n
  * = 3 mod 4 ((2/n) = 1 when n = +-1 mod 8, else -1). Completing the square, sum_j x[j]
- * exp(-2 pi i j k / n) = exp(-2 pi i q(k) / M) sum_j x[j - k] = G exp(-2 pi i q(k) / M). */
+ * exp(-2 pi i j k / n) = exp(-2 pi i q(k) / M) sum_j x[j - k] = G exp(-2 pi i q(k) / M).
+ * A tone of frequency s (the shift) moves the spectrum to k - s: the axes of a square array
+ * get different shifts, so that a transposed result shows. */
 typedef struct chirp {
-  uint64_t n, modulus, h;
+  uint64_t n, modulus, h, shift;
   long double g_re, g_im;
   phase_table phases;
 } chirp;
 
-static chirp chirp_make(int64_t length) {
+static chirp chirp_make(int64_t length, int64_t shift) {
   uint64_t n = (uint64_t)length;
   long double root = sqrtl((long double)n);
-  chirp c = {n, n % 2 ? n : 2 * n, n % 2 ? (n + 1) / 2 : 1, 0, 0, {0, 0, NULL, NULL}};
+  chirp c = {n, n % 2 ? n : 2 * n, n % 2 ? (n + 1) / 2 : 1, (uint64_t)shift % n, 0,
+             0, {0, 0, NULL, NULL}};
   if (n % 2 == 0) {
     c.g_re = c.g_im = root * sqrtl(0.5L);
   } else {
@@ -126,35 +141,92 @@ static uint64_t chirp_index(const chirp *c, uint64_t j) {
   return c->h * (j * j % c->modulus) % c->modulus;
 }
 
+/* The phase index of input j, q(j) + s j M / n, and of output k, q(k - s) (mod M). */
+static uint64_t chirp_input_index(const chirp *c, uint64_t j) {
+  uint64_t tone = c->shift * j % c->n * (c->modulus / c->n);
+  return (chirp_index(c, j) + tone) % c->modulus;
+}
+
+static uint64_t chirp_output_index(const chirp *c, uint64_t k) {
+  return chirp_index(c, (k + c->n - c->shift) % c->n);
+}
+
+/* Every signal of one array: a chirp per axis, and per transform b of the batch the factor
+ * exp(2 pi i (b g mod B) / B), g odd near 0.618 B and prime to B, so that neighbouring
+ * transforms differ. A chirp input's DFT is then the product of the axes' chirp spectra
+ * times the same factor. */
+typedef struct pattern {
+  int rank;
+  uint64_t lengths[3], batch, batch_step;
+  chirp axes[3];
+  phase_table batch_phases;
+} pattern;
+
+static int64_t gcd(int64_t a, int64_t b) { return b ? gcd(b, a % b) : a; }
+
+static pattern pattern_make(const long_case *c) {
+  pattern p = {c->rank, {1, 1, 1}, (uint64_t)c->batch, 1, {{0}}, {0}};
+  for (int a = 0; a < c->rank; a++) {
+    p.lengths[a] = (uint64_t)c->lengths[a];
+    p.axes[a] = chirp_make(c->lengths[a], c->lengths[a] * a / 3);
+  }
+  int64_t g = (int64_t)((double)c->batch * 0.618) | 1;
+  while (c->batch > 1 && gcd(g, c->batch) != 1) g += 2;
+  p.batch_step = (uint64_t)g % p.batch;
+  p.batch_phases = phase_table_make(p.batch);
+  return p;
+}
+
+static void pattern_free(pattern *p) {
+  for (int a = 0; a < p->rank; a++) phase_table_free(&p->axes[a].phases);
+  phase_table_free(&p->batch_phases);
+}
+
 typedef struct signal {
   signal_kind kind;
-  const chirp *chirp;
+  const pattern *pattern;
 } signal;
 
 /* The signal's RMS value. */
 static double signal_rms(const signal *s) {
-  return s->kind == CHIRP            ? 1
-         : s->kind == CHIRP_SPECTRUM ? sqrt((double)s->chirp->n)
-                                     : sqrt(1.0 / 6);
+  double points = 1;
+  for (int a = 0; a < s->pattern->rank; a++) points *= (double)s->pattern->lengths[a];
+  return s->kind == CHIRP ? 1 : s->kind == CHIRP_SPECTRUM ? sqrt(points) : sqrt(1.0 / 6);
 }
 
 static const uint64_t random_seed = 0x10a6;
 
-/* Value j of the signal, in long double. */
-static void signal_value(const signal *s, int64_t j, long double *re, long double *im) {
-  const chirp *c = s->chirp;
+/* (re, im) *= (fr, fi). */
+static void multiply(long double *re, long double *im, long double fr, long double fi) {
+  long double r = *re * fr - *im * fi;
+  *im = *re * fi + *im * fr, *re = r;
+}
+
+/* Element e of the signal (row-major over the batch and the lengths), in long double. */
+static void signal_value(const signal *s, uint64_t e, long double *re, long double *im) {
+  const pattern *p = s->pattern;
   if (s->kind == RANDOM) {
-    *re = zt_uniform(random_seed, 2 * (uint64_t)j);
-    *im = zt_uniform(random_seed, 2 * (uint64_t)j + 1);
+    *re = zt_uniform(random_seed, 2 * e);
+    *im = zt_uniform(random_seed, 2 * e + 1);
     return;
   }
-  long double pr, pi;
-  phase(&c->phases, chirp_index(c, (uint64_t)j), &pr, &pi);
-  if (s->kind == CHIRP) {
-    *re = pr, *im = -pi;
-  } else {
-    *re = c->g_re * pr - c->g_im * pi, *im = c->g_re * pi + c->g_im * pr;
+  *re = 1, *im = 0;
+  for (int a = p->rank - 1; a >= 0; a--) {
+    const chirp *c = &p->axes[a];
+    uint64_t j = e % p->lengths[a];
+    long double pr, pi;
+    e /= p->lengths[a];
+    if (s->kind == CHIRP) {
+      phase(&c->phases, chirp_input_index(c, j), &pr, &pi);
+      multiply(re, im, pr, -pi);
+    } else {
+      phase(&c->phases, chirp_output_index(c, j), &pr, &pi);
+      multiply(re, im, c->g_re * pr - c->g_im * pi, c->g_re * pi + c->g_im * pr);
+    }
   }
+  long double br, bi; /* e is now the transform's index in the batch */
+  phase(&p->batch_phases, e * p->batch_step % p->batch, &br, &bi);
+  multiply(re, im, br, -bi);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -195,7 +267,7 @@ static void *run_range(void *arg) {
   long double rms = signal_rms(r->s);
   for (int64_t j = r->lo; j < r->hi; j++) {
     long double re, im;
-    signal_value(r->s, j, &re, &im);
+    signal_value(r->s, (uint64_t)j, &re, &im);
     if (r->access == STORE && f32) {
       sf[2 * j] = (float)re, sf[2 * j + 1] = (float)im;
       continue;
@@ -250,25 +322,39 @@ static differences over_elements(const signal *s, int64_t n, unsigned char *data
 
 static int cases_run;
 
+/* Points of one transform, and elements of the whole array. */
+static int64_t points(const long_case *c) {
+  int64_t n = 1;
+  for (int a = 0; a < c->rank; a++) n *= c->lengths[a];
+  return n;
+}
+
+static int64_t elements(const long_case *c) { return points(c) * c->batch; }
+
 static const char *case_name(const long_case *c, char *buf, size_t len) {
-  snprintf(buf, len, "c2c %s n=%lld %s", c->precision == ZIPFFT_F32 ? "f32" : "f64",
-           (long long)c->n, c->in_place ? "in place" : "out of place");
+  int k = snprintf(buf, len, "c2c %s n=", c->precision == ZIPFFT_F32 ? "f32" : "f64");
+  for (int a = 0; a < c->rank && k > 0 && (size_t)k < len; a++)
+    k += snprintf(buf + k, len - (size_t)k, "%s%lld", a ? "x" : "", (long long)c->lengths[a]);
+  if (k > 0 && (size_t)k < len)
+    snprintf(buf + k, len - (size_t)k, " batch=%lld %s", (long long)c->batch,
+             c->in_place ? "in place" : "out of place");
   return buf;
 }
 
 enum { max_text = 512 };
 
-/* Creates a plan for the case and direction (the inverse scaled by 1/n); NULL after a
+/* Creates a plan for the case and direction (the inverse scaled by 1/points); NULL after a
  * counted failure, or (too_large not NULL) after ZIPFFT_ERROR_TOO_LARGE, which counts
  * nothing and copies the library's message to too_large. */
 static zipfft_plan make_plan(const long_case *c, zipfft_direction dir, char *too_large) {
   zipfft_desc d = NULL;
   zipfft_plan p = NULL;
-  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->precision, 1, &c->n);
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->precision, c->rank, c->lengths);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
   if (s == ZIPFFT_SUCCESS && c->in_place) s = zipfft_desc_set_placement(d, ZIPFFT_INPLACE);
   if (s == ZIPFFT_SUCCESS && dir == ZIPFFT_INVERSE)
-    s = zipfft_desc_set_scale(d, 1.0 / (double)c->n);
+    s = zipfft_desc_set_scale(d, 1.0 / (double)points(c));
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
   if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(&p, d);
   char message[max_text], name[96];
@@ -283,21 +369,25 @@ static zipfft_plan make_plan(const long_case *c, zipfft_direction dir, char *too
   return s == ZIPFFT_SUCCESS ? p : NULL;
 }
 
-/* The accuracy gate's unit, u sqrt(log2 n), and the gate (10, or 30 for lengths with a
- * prime factor above 31), as in test_c2c. */
+/* The accuracy gate's unit, u sqrt(log2 n) for n points a transform, and the gate (10, or
+ * 30 with a length of a prime factor above 31), as in test_c2c. */
 static double gate_unit(const long_case *c) {
   double u = c->precision == ZIPFFT_F32 ? 0x1p-24 : 0x1p-53;
-  return u * sqrt(log2((double)c->n));
+  return u * sqrt(log2((double)points(c)));
 }
 
-static double gate(const long_case *c) { return zt_is_31_smooth(c->n) ? 10 : 30; }
+static double gate(const long_case *c) {
+  int smooth = 1;
+  for (int a = 0; a < c->rank; a++) smooth &= zt_is_31_smooth(c->lengths[a]);
+  return smooth ? 10 : 30;
+}
 
 /* Checks a buffer against a signal: relative L2 error within the gate, and every element
  * within 10 gates of the larger of its value and the signal's RMS (one misplaced element
  * is about 10^6 gates off). */
 static void check_against(const long_case *c, const char *what, const signal *s,
                           unsigned char *data) {
-  differences d = over_elements(s, c->n, data, c->precision, COMPARE);
+  differences d = over_elements(s, elements(c), data, c->precision, COMPARE);
   double unit = gate_unit(c);
   double l2 = (double)sqrtl(d.err2 / d.ref2) / unit, worst = d.max_err / unit;
   char name[96];
@@ -312,7 +402,7 @@ static void check_against(const long_case *c, const char *what, const signal *s,
 /* Checks that a buffer still holds the signal exactly as it was stored. */
 static void check_unchanged(const long_case *c, const char *what, const signal *s,
                             unsigned char *data) {
-  differences d = over_elements(s, c->n, data, c->precision, COMPARE_STORED);
+  differences d = over_elements(s, elements(c), data, c->precision, COMPARE_STORED);
   char name[96];
   ZT_CHECK(d.err2 == 0, "%s: %s: element %lld changed", case_name(c, name, sizeof name), what,
            (long long)d.worst);
@@ -333,24 +423,24 @@ static int execute(const long_case *c, zipfft_plan p, zt_buffer *in, zt_buffer *
 /* The chirp forward: every output against its exact DFT; out of place, the input must be
  * left as it was. */
 static void check_chirp(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
-                        const chirp *ch) {
-  signal x = {CHIRP, ch}, spectrum = {CHIRP_SPECTRUM, ch};
+                        const pattern *pt) {
+  signal x = {CHIRP, pt}, spectrum = {CHIRP_SPECTRUM, pt};
   if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
-  over_elements(&x, c->n, in->data, c->precision, STORE);
+  over_elements(&x, elements(c), in->data, c->precision, STORE);
   if (!execute(c, fwd, in, out)) return;
   check_against(c, "chirp", &spectrum, c->in_place ? in->data : out->data);
   if (!c->in_place) check_unchanged(c, "the input", &x, in->data);
 }
 
-/* Random data forward, then the inverse (scaled by 1/n; out of place back into the input
+/* Random data forward, then the inverse (scaled by 1/points; out of place back into the input
  * buffer), every element against the data. The forward plan is destroyed before the
  * inverse is made, so that one workspace is held at a time. */
 static void check_round_trip(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
-                             const chirp *ch) {
-  signal noise = {RANDOM, ch};
+                             const pattern *pt) {
+  signal noise = {RANDOM, pt};
   zt_buffer *spectrum = c->in_place ? in : out;
   if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
-  over_elements(&noise, c->n, in->data, c->precision, STORE);
+  over_elements(&noise, elements(c), in->data, c->precision, STORE);
   int ok = execute(c, fwd, in, out);
   zipfft_plan_destroy(fwd);
   zipfft_plan inv = ok ? make_plan(c, ZIPFFT_INVERSE, NULL) : NULL;
@@ -370,7 +460,7 @@ static void run_case(const long_case *c) {
   char name[96];
   double start = seconds();
   printf("  %s: planning\n", case_name(c, name, sizeof name));
-  size_t bytes = (size_t)c->n * 2 * zt_real_size(c->precision), workspace = 0;
+  size_t bytes = (size_t)elements(c) * 2 * zt_real_size(c->precision), workspace = 0;
   size_t arrays = bytes * (c->in_place ? 1 : 2);
   char too_large[max_text] = "";
   zipfft_plan fwd = make_plan(c, ZIPFFT_FORWARD, too_large);
@@ -393,25 +483,25 @@ static void run_case(const long_case *c) {
   zt_buffer in = zt_buffer_alloc(bytes, 0);
   zt_buffer out = c->in_place ? in : zt_buffer_alloc(bytes, 0);
   zt_buffer_poison(&in, zt_real_size(c->precision)); /* and its guards */
-  chirp ch = chirp_make(c->n);
-  check_chirp(c, fwd, &in, &out, &ch);
-  check_round_trip(c, fwd, &in, &out, &ch);
+  pattern pt = pattern_make(c);
+  check_chirp(c, fwd, &in, &out, &pt);
+  check_round_trip(c, fwd, &in, &out, &pt);
   printf("  %s: done in %.1f s\n", name, seconds() - start);
   cases_run++;
-  phase_table_free(&ch.phases);
+  pattern_free(&pt);
   zt_buffer_free(&in);
   if (!c->in_place) zt_buffer_free(&out);
 }
 
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows as it happens */
-  if (!zt_device_ready()) return zt_finish("test_long_lengths", 0);
+  if (!zt_device_ready()) return zt_finish("test_long_arrays", 0);
   int cuda = zt_backend() == ZT_BACKEND_CUDA;
   const long_case *cases = cuda ? cuda_cases : cpu_cases;
   size_t count =
       cuda ? sizeof cuda_cases / sizeof *cuda_cases : sizeof cpu_cases / sizeof *cpu_cases;
   long part = 0, parts = 1; /* ZIPFFT_TEST_PART=K/N runs cases K, K + N, ... */
-  if (zt_test_part(&part, &parts) < 0) return zt_finish("test_long_lengths", 0);
+  if (zt_test_part(&part, &parts) < 0) return zt_finish("test_long_arrays", 0);
   for (size_t i = (size_t)part; i < count; i += (size_t)parts) run_case(&cases[i]);
-  return zt_finish("test_long_lengths", cases_run);
+  return zt_finish("test_long_arrays", cases_run);
 }
