@@ -1,8 +1,8 @@
-/* test_long_arrays.c - C2C arrays up to the largest the backend's memory holds, where
- * element counts and offsets pass 2^31 and 2^32: 1D lengths to fp32 2^32 and fp64 2^31
- * points (in place on an 80 GB GPU), batches and 2D/3D shapes of as many elements. Every
- * output of a chirp against its exact DFT in long double, and every element of a random
- * round trip. */
+/* test_long_arrays.c - C2C, R2C and C2R arrays up to the largest the backend's memory
+ * holds, where element counts and offsets pass 2^31 and 2^32: 1D lengths to fp32 2^32 and
+ * fp64 2^31 points (in place on an 80 GB GPU), batches and 2D/3D shapes of as many
+ * elements. Every output of a chirp against its exact DFT in long double, and every
+ * element of a random round trip. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,9 +13,11 @@
 #include "device.h"
 #include "test_util.h"
 
-/* One array: precision, rank, lengths (the last the fastest), batch, in place (else out of
- * place). */
+/* One array: C2C (forward, then the inverse) or R2C (then C2R), precision, rank, lengths
+ * (the last the fastest), batch, in place (else out of place; in place, real rows are
+ * padded to 2 (n/2 + 1) reals, as in FFTW). */
 typedef struct long_case {
+  zipfft_type type;
   zipfft_precision precision;
   int rank;
   int64_t lengths[3];
@@ -27,28 +29,40 @@ typedef struct long_case {
   1, { (int64_t)(n), 1, 1 }
 
 /* CPU (CI): 1D lengths past test_c2c's 2^24, odd lengths of both signs of the Gauss sum,
- * an odd batch and 2D/3D shapes (seconds on two cores). */
+ * an odd batch and 2D/3D shapes, complex and real (under a minute on two cores). */
 static const long_case cpu_cases[] = {
-    {ZIPFFT_F32, L1(1 << 25), 1, 0},
-    {ZIPFFT_F64, L1(3 << 23), 1, 1},
-    {ZIPFFT_F64, L1(9765625), 1, 0},  /* 5^10, odd (= 1 mod 8) */
-    {ZIPFFT_F32, L1(14348907), 1, 1}, /* 3^15, odd (= 3 mod 8) */
-    {ZIPFFT_F32, L1(1000), 3001, 0},
-    {ZIPFFT_F32, 2, {1200, 360, 1}, 3, 0},
-    {ZIPFFT_F64, 3, {24, 35, 50}, 5, 1},
-    {ZIPFFT_F32, 2, {768, 768, 1}, 1, 1}, /* square: the axes' shifts differ */
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(1 << 25), 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F64, L1(3 << 23), 1, 1},
+    {ZIPFFT_C2C, ZIPFFT_F64, L1(9765625), 1, 0},  /* 5^10, odd (= 1 mod 8) */
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(14348907), 1, 1}, /* 3^15, odd (= 3 mod 8) */
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(1000), 3001, 0},
+    {ZIPFFT_C2C, ZIPFFT_F32, 2, {1200, 360, 1}, 3, 0},
+    {ZIPFFT_C2C, ZIPFFT_F64, 3, {24, 35, 50}, 5, 1},
+    {ZIPFFT_C2C, ZIPFFT_F32, 2, {768, 768, 1}, 1, 1}, /* square: the axes' shifts differ */
+    {ZIPFFT_R2C, ZIPFFT_F32, L1(1 << 25), 1, 0},
+    {ZIPFFT_R2C, ZIPFFT_F64, L1(9765625), 1, 1},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {1200, 360, 1}, 3, 1},
+    {ZIPFFT_R2C, ZIPFFT_F32, 3, {24, 35, 49}, 2, 0},
 };
 
 /* CUDA: past 2^31 elements, to the largest the device holds (each skipped, with a message,
- * where it does not fit). 2130706432 = 1024 x 1024 x 2032 puts a Bluestein kernel (2032 =
- * 16 x 127) in a four-step split; 268435399 (prime) takes Bluestein's method whole. */
+ * where it does not fit), complex and real. 2130706432 = 1024 x 1024 x 2032 puts a Bluestein kernel
+ * (2032 = 16 x 127) in a four-step split; 268435399 (prime) takes Bluestein's method whole. */
 static const long_case cuda_cases[] = {
-    {ZIPFFT_F32, L1((int64_t)1 << 31), 1, 0},  {ZIPFFT_F32, L1(2130706432), 1, 0},
-    {ZIPFFT_F32, L1((int64_t)3 << 29), 1, 0},  {ZIPFFT_F32, L1(1220703125), 1, 0}, /* 5^13 */
-    {ZIPFFT_F32, L1(268435399), 1, 0},         {ZIPFFT_F32, L1((int64_t)1 << 32), 1, 1},
-    {ZIPFFT_F64, L1(1162261467), 1, 0}, /* 3^19 */
-    {ZIPFFT_F64, L1((int64_t)1 << 31), 1, 1},  {ZIPFFT_F32, L1(4096), (int64_t)1 << 20, 1},
-    {ZIPFFT_F32, 3, {2048, 1024, 1024}, 1, 0}, {ZIPFFT_F64, 2, {32768, 32768, 1}, 1, 1},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1((int64_t)1 << 31), 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(2130706432), 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1((int64_t)3 << 29), 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(1220703125), 1, 0}, /* 5^13 */
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(268435399), 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1((int64_t)1 << 32), 1, 1},
+    {ZIPFFT_C2C, ZIPFFT_F64, L1(1162261467), 1, 0}, /* 3^19 */
+    {ZIPFFT_C2C, ZIPFFT_F64, L1((int64_t)1 << 31), 1, 1},
+    {ZIPFFT_C2C, ZIPFFT_F32, L1(4096), (int64_t)1 << 20, 1},
+    {ZIPFFT_C2C, ZIPFFT_F32, 3, {2048, 1024, 1024}, 1, 0},
+    {ZIPFFT_C2C, ZIPFFT_F64, 2, {32768, 32768, 1}, 1, 1},
+    {ZIPFFT_R2C, ZIPFFT_F32, L1((int64_t)1 << 32), 1, 1},
+    {ZIPFFT_R2C, ZIPFFT_F64, L1((int64_t)1 << 31), 1, 0},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {32768, 65536, 1}, 1, 0},
 };
 
 /* ------------------------------------------------------------------------------------------
@@ -102,7 +116,10 @@ static void phase(const phase_table *t, uint64_t r, long double *re, long double
 typedef enum signal_kind {
   CHIRP,          /* x[j] = exp(+2 pi i q(j) / M) exp(+2 pi i s j / n) */
   CHIRP_SPECTRUM, /* X[k] = G exp(-2 pi i q(k - s) / M) */
-  RANDOM          /* uniform re and im in [-0.5, 0.5) */
+  RANDOM,         /* uniform re and im in [-0.5, 0.5) */
+  REAL_CHIRP,     /* Re x[j] (x: the chirps' product, with the batch factor) */
+  HALF_SPECTRUM,  /* its DFT, (X[k] + conj X[-k]) / 2, for k_last <= n_last / 2 */
+  RANDOM_REAL     /* uniform in [-0.5, 0.5) */
 } signal_kind;
 
 /* The chirp of length n. Even n: q(j) = j^2 mod 2n, M = 2n (x[j] = exp(i pi j^2 / n), an
@@ -182,16 +199,35 @@ static void pattern_free(pattern *p) {
   phase_table_free(&p->batch_phases);
 }
 
+/* A signal and how its elements are stored: reals or complex values, count logical
+ * elements, `row` of them to a row, rows `row_stride` values apart (in-place real rows are
+ * padded). */
 typedef struct signal {
   signal_kind kind;
   const pattern *pattern;
+  uint64_t count, row, row_stride;
 } signal;
 
-/* The signal's RMS value. */
+static int real_kind(signal_kind k) { return k == REAL_CHIRP || k == RANDOM_REAL; }
+
+/* The signal's RMS value (of a half spectrum: about that of the whole). */
 static double signal_rms(const signal *s) {
   double points = 1;
   for (int a = 0; a < s->pattern->rank; a++) points *= (double)s->pattern->lengths[a];
-  return s->kind == CHIRP ? 1 : s->kind == CHIRP_SPECTRUM ? sqrt(points) : sqrt(1.0 / 6);
+  switch (s->kind) {
+    case CHIRP:
+      return 1;
+    case REAL_CHIRP:
+      return sqrt(0.5);
+    case CHIRP_SPECTRUM:
+      return sqrt(points);
+    case HALF_SPECTRUM:
+      return sqrt(points / 2);
+    case RANDOM:
+      return sqrt(1.0 / 6);
+    default:
+      return sqrt(1.0 / 12);
+  }
 }
 
 static const uint64_t random_seed = 0x10a6;
@@ -202,31 +238,50 @@ static void multiply(long double *re, long double *im, long double fr, long doub
   *im = *re * fi + *im * fr, *re = r;
 }
 
-/* Element e of the signal (row-major over the batch and the lengths), in long double. */
-static void signal_value(const signal *s, uint64_t e, long double *re, long double *im) {
-  const pattern *p = s->pattern;
-  if (s->kind == RANDOM) {
-    *re = zt_uniform(random_seed, 2 * e);
-    *im = zt_uniform(random_seed, 2 * e + 1);
-    return;
-  }
+/* The pattern at multi-index k of transform b: the input (spectrum = 0) or its DFT. */
+static void pattern_value(const pattern *p, const uint64_t *k, uint64_t b, int spectrum,
+                          long double *re, long double *im) {
   *re = 1, *im = 0;
-  for (int a = p->rank - 1; a >= 0; a--) {
+  for (int a = 0; a < p->rank; a++) {
     const chirp *c = &p->axes[a];
-    uint64_t j = e % p->lengths[a];
     long double pr, pi;
-    e /= p->lengths[a];
-    if (s->kind == CHIRP) {
-      phase(&c->phases, chirp_input_index(c, j), &pr, &pi);
+    if (!spectrum) {
+      phase(&c->phases, chirp_input_index(c, k[a]), &pr, &pi);
       multiply(re, im, pr, -pi);
     } else {
-      phase(&c->phases, chirp_output_index(c, j), &pr, &pi);
+      phase(&c->phases, chirp_output_index(c, k[a]), &pr, &pi);
       multiply(re, im, c->g_re * pr - c->g_im * pi, c->g_re * pi + c->g_im * pr);
     }
   }
-  long double br, bi; /* e is now the transform's index in the batch */
-  phase(&p->batch_phases, e * p->batch_step % p->batch, &br, &bi);
+  long double br, bi;
+  phase(&p->batch_phases, b * p->batch_step % p->batch, &br, &bi);
   multiply(re, im, br, -bi);
+}
+
+/* Element e of the signal (row-major over the batch and the lengths, the last of a half
+ * spectrum n/2 + 1), in long double. */
+static void signal_value(const signal *s, uint64_t e, long double *re, long double *im) {
+  const pattern *p = s->pattern;
+  if (s->kind == RANDOM || s->kind == RANDOM_REAL) {
+    *re = zt_uniform(random_seed, 2 * e);
+    *im = s->kind == RANDOM ? zt_uniform(random_seed, 2 * e + 1) : 0;
+    return;
+  }
+  uint64_t k[3], mirror[3];
+  for (int a = p->rank - 1; a >= 0; a--) {
+    uint64_t n = p->lengths[a];
+    if (a == p->rank - 1 && s->kind == HALF_SPECTRUM) n = n / 2 + 1;
+    k[a] = e % n, e /= n;
+    mirror[a] = (p->lengths[a] - k[a]) % p->lengths[a];
+  }
+  int spectrum = s->kind == CHIRP_SPECTRUM || s->kind == HALF_SPECTRUM;
+  pattern_value(p, k, e, spectrum, re, im); /* e is now the transform's index in the batch */
+  if (s->kind == REAL_CHIRP) *im = 0;
+  if (s->kind == HALF_SPECTRUM) {
+    long double mr, mi;
+    pattern_value(p, mirror, e, 1, &mr, &mi);
+    *re = (*re + mr) / 2, *im = (*im - mi) / 2;
+  }
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -259,32 +314,49 @@ typedef struct range_job {
 /* Rounds v to the precision. */
 static long double rounded(long double v, int f32) { return f32 ? (float)v : (double)v; }
 
-static void *run_range(void *arg) {
-  range_job *r = arg;
-  int f32 = r->precision == ZIPFFT_F32;
+/* Reads and writes value j (a real or a complex value) of a buffer of the precision. */
+static void load_value(const range_job *r, uint64_t j, int real, long double *re, long double *im) {
+  const float *sf = (const float *)r->data;
+  const double *sd = (const double *)r->data;
+  uint64_t i = real ? j : 2 * j;
+  *re = r->precision == ZIPFFT_F32 ? sf[i] : sd[i];
+  *im = real ? 0 : r->precision == ZIPFFT_F32 ? sf[i + 1] : sd[i + 1];
+}
+
+static void store_value(const range_job *r, uint64_t j, int real, long double re, long double im) {
   float *sf = (float *)r->data;
   double *sd = (double *)r->data;
+  uint64_t i = real ? j : 2 * j;
+  if (r->precision == ZIPFFT_F32) {
+    sf[i] = (float)re;
+    if (!real) sf[i + 1] = (float)im;
+  } else {
+    sd[i] = (double)re;
+    if (!real) sd[i + 1] = (double)im;
+  }
+}
+
+static void *run_range(void *arg) {
+  range_job *r = arg;
+  int f32 = r->precision == ZIPFFT_F32, real = real_kind(r->s->kind);
   long double rms = signal_rms(r->s);
-  for (int64_t j = r->lo; j < r->hi; j++) {
-    long double re, im;
-    signal_value(r->s, (uint64_t)j, &re, &im);
-    if (r->access == STORE && f32) {
-      sf[2 * j] = (float)re, sf[2 * j + 1] = (float)im;
-      continue;
-    }
+  for (int64_t e = r->lo; e < r->hi; e++) {
+    uint64_t j = (uint64_t)e / r->s->row * r->s->row_stride + (uint64_t)e % r->s->row;
+    long double re, im, got_re, got_im;
+    signal_value(r->s, (uint64_t)e, &re, &im);
     if (r->access == STORE) {
-      sd[2 * j] = (double)re, sd[2 * j + 1] = (double)im;
+      store_value(r, j, real, re, im);
       continue;
     }
     if (r->access == COMPARE_STORED) re = rounded(re, f32), im = rounded(im, f32);
-    long double dre = (f32 ? sf[2 * j] : sd[2 * j]) - re;
-    long double dim = (f32 ? sf[2 * j + 1] : sd[2 * j + 1]) - im;
+    load_value(r, j, real, &got_re, &got_im);
+    long double dre = got_re - re, dim = got_im - im;
     long double e2 = dre * dre + dim * dim, v2 = re * re + im * im;
     r->found.err2 += e2, r->found.ref2 += v2;
     long double relative = sqrtl(e2 / (v2 > rms * rms ? v2 : rms * rms));
     if (!(relative <= r->found.max_err)) { /* NaN counts too */
       r->found.max_err = isnan((double)relative) ? INFINITY : (double)relative;
-      r->found.worst = j;
+      r->found.worst = e;
     }
   }
   return NULL;
@@ -292,9 +364,10 @@ static void *run_range(void *arg) {
 
 enum { max_threads = 32 };
 
-/* Stores or compares the n elements of data and signal s over the host's threads. */
-static differences over_elements(const signal *s, int64_t n, unsigned char *data,
-                                 zipfft_precision p, element_access access) {
+/* Stores or compares the elements of data and signal s over the host's threads. */
+static differences over_elements(const signal *s, unsigned char *data, zipfft_precision p,
+                                 element_access access) {
+  int64_t n = (int64_t)s->count;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = cpus < 1 ? 1 : cpus > max_threads ? max_threads : (int)cpus;
   range_job jobs[max_threads];
@@ -317,7 +390,7 @@ static differences over_elements(const signal *s, int64_t n, unsigned char *data
 }
 
 /* ------------------------------------------------------------------------------------------
- * One length: the chirp forward, then a random round trip.
+ * One array: the chirp forward, then a random round trip.
  * ------------------------------------------------------------------------------------------ */
 
 static int cases_run;
@@ -332,7 +405,8 @@ static int64_t points(const long_case *c) {
 static int64_t elements(const long_case *c) { return points(c) * c->batch; }
 
 static const char *case_name(const long_case *c, char *buf, size_t len) {
-  int k = snprintf(buf, len, "c2c %s n=", c->precision == ZIPFFT_F32 ? "f32" : "f64");
+  int k = snprintf(buf, len, "%s %s n=", c->type == ZIPFFT_C2C ? "c2c" : "r2c/c2r",
+                   c->precision == ZIPFFT_F32 ? "f32" : "f64");
   for (int a = 0; a < c->rank && k > 0 && (size_t)k < len; a++)
     k += snprintf(buf + k, len - (size_t)k, "%s%lld", a ? "x" : "", (long long)c->lengths[a]);
   if (k > 0 && (size_t)k < len)
@@ -341,17 +415,73 @@ static const char *case_name(const long_case *c, char *buf, size_t len) {
   return buf;
 }
 
+/* Complex values of the last axis on the complex side: n, or n/2 + 1 for real transforms. */
+static int64_t complex_row(const long_case *c) {
+  int64_t n = c->lengths[c->rank - 1];
+  return c->type == ZIPFFT_C2C ? n : n / 2 + 1;
+}
+
+/* Reals a real row takes in memory: n, or 2 (n/2 + 1) in place. */
+static int64_t real_row(const long_case *c) {
+  return c->in_place ? 2 * complex_row(c) : c->lengths[c->rank - 1];
+}
+
+/* Rows of the array (every axis but the last, and the batch). */
+static int64_t rows(const long_case *c) { return elements(c) / c->lengths[c->rank - 1]; }
+
+/* Bytes of the input buffer (the buffer, in place) and of the output buffer. */
+static size_t input_bytes(const long_case *c) {
+  size_t real = zt_real_size(c->precision);
+  if (c->type == ZIPFFT_C2C) return (size_t)elements(c) * 2 * real;
+  return (size_t)(rows(c) * real_row(c)) * real;
+}
+
+static size_t output_bytes(const long_case *c) {
+  return (size_t)(rows(c) * complex_row(c)) * 2 * zt_real_size(c->precision);
+}
+
+/* An input signal (the chirp, or random data) and the chirp's spectrum, with their
+ * storage. */
+static signal input_signal(const long_case *c, const pattern *p, int random) {
+  if (c->type == ZIPFFT_C2C)
+    return (signal){random ? RANDOM : CHIRP, p, (uint64_t)elements(c), 1, 1};
+  return (signal){random ? RANDOM_REAL : REAL_CHIRP, p, (uint64_t)elements(c),
+                  (uint64_t)c->lengths[c->rank - 1], (uint64_t)real_row(c)};
+}
+
+static signal spectrum_signal(const long_case *c, const pattern *p) {
+  return (signal){c->type == ZIPFFT_C2C ? CHIRP_SPECTRUM : HALF_SPECTRUM, p,
+                  (uint64_t)(rows(c) * complex_row(c)), 1, 1};
+}
+
+/* Sets the layouts of a real transform (R2C, or else C2R): row-major, real rows of
+ * real_row reals. */
+static zipfft_status set_real_layout(zipfft_desc d, const long_case *c, int r2c) {
+  int64_t real[3], cplx[3], rs = 1, cs = 1;
+  for (int a = c->rank - 1; a >= 0; a--) {
+    real[a] = rs, cplx[a] = cs;
+    rs *= a == c->rank - 1 ? real_row(c) : c->lengths[a];
+    cs *= a == c->rank - 1 ? complex_row(c) : c->lengths[a];
+  }
+  return r2c ? zipfft_desc_set_layout(d, real, rs, cplx, cs)
+             : zipfft_desc_set_layout(d, cplx, cs, real, rs);
+}
+
 enum { max_text = 512 };
 
-/* Creates a plan for the case and direction (the inverse scaled by 1/points); NULL after a
+/* Creates a plan for the case and direction (C2C, or R2C forward and C2R inverse; the
+ * inverse scaled by 1/points); NULL after a
  * counted failure, or (too_large not NULL) after ZIPFFT_ERROR_TOO_LARGE, which counts
  * nothing and copies the library's message to too_large. */
 static zipfft_plan make_plan(const long_case *c, zipfft_direction dir, char *too_large) {
   zipfft_desc d = NULL;
   zipfft_plan p = NULL;
-  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, c->precision, c->rank, c->lengths);
+  int real = c->type != ZIPFFT_C2C, forward = dir == ZIPFFT_FORWARD;
+  zipfft_type type = !real ? ZIPFFT_C2C : forward ? ZIPFFT_R2C : ZIPFFT_C2R;
+  zipfft_status s = zipfft_desc_create(&d, type, c->precision, c->rank, c->lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
+  if (s == ZIPFFT_SUCCESS && real) s = set_real_layout(d, c, forward);
   if (s == ZIPFFT_SUCCESS && c->in_place) s = zipfft_desc_set_placement(d, ZIPFFT_INPLACE);
   if (s == ZIPFFT_SUCCESS && dir == ZIPFFT_INVERSE)
     s = zipfft_desc_set_scale(d, 1.0 / (double)points(c));
@@ -387,7 +517,7 @@ static double gate(const long_case *c) {
  * is about 10^6 gates off). */
 static void check_against(const long_case *c, const char *what, const signal *s,
                           unsigned char *data) {
-  differences d = over_elements(s, elements(c), data, c->precision, COMPARE);
+  differences d = over_elements(s, data, c->precision, COMPARE);
   double unit = gate_unit(c);
   double l2 = (double)sqrtl(d.err2 / d.ref2) / unit, worst = d.max_err / unit;
   char name[96];
@@ -402,7 +532,7 @@ static void check_against(const long_case *c, const char *what, const signal *s,
 /* Checks that a buffer still holds the signal exactly as it was stored. */
 static void check_unchanged(const long_case *c, const char *what, const signal *s,
                             unsigned char *data) {
-  differences d = over_elements(s, elements(c), data, c->precision, COMPARE_STORED);
+  differences d = over_elements(s, data, c->precision, COMPARE_STORED);
   char name[96];
   ZT_CHECK(d.err2 == 0, "%s: %s: element %lld changed", case_name(c, name, sizeof name), what,
            (long long)d.worst);
@@ -424,9 +554,9 @@ static int execute(const long_case *c, zipfft_plan p, zt_buffer *in, zt_buffer *
  * left as it was. */
 static void check_chirp(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
                         const pattern *pt) {
-  signal x = {CHIRP, pt}, spectrum = {CHIRP_SPECTRUM, pt};
+  signal x = input_signal(c, pt, 0), spectrum = spectrum_signal(c, pt);
   if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
-  over_elements(&x, elements(c), in->data, c->precision, STORE);
+  over_elements(&x, in->data, c->precision, STORE);
   if (!execute(c, fwd, in, out)) return;
   check_against(c, "chirp", &spectrum, c->in_place ? in->data : out->data);
   if (!c->in_place) check_unchanged(c, "the input", &x, in->data);
@@ -437,10 +567,10 @@ static void check_chirp(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_b
  * inverse is made, so that one workspace is held at a time. */
 static void check_round_trip(const long_case *c, zipfft_plan fwd, zt_buffer *in, zt_buffer *out,
                              const pattern *pt) {
-  signal noise = {RANDOM, pt};
+  signal noise = input_signal(c, pt, 1);
   zt_buffer *spectrum = c->in_place ? in : out;
   if (!c->in_place) zt_buffer_poison(out, zt_real_size(c->precision));
-  over_elements(&noise, elements(c), in->data, c->precision, STORE);
+  over_elements(&noise, in->data, c->precision, STORE);
   int ok = execute(c, fwd, in, out);
   zipfft_plan_destroy(fwd);
   zipfft_plan inv = ok ? make_plan(c, ZIPFFT_INVERSE, NULL) : NULL;
@@ -460,8 +590,8 @@ static void run_case(const long_case *c) {
   char name[96];
   double start = seconds();
   printf("  %s: planning\n", case_name(c, name, sizeof name));
-  size_t bytes = (size_t)elements(c) * 2 * zt_real_size(c->precision), workspace = 0;
-  size_t arrays = bytes * (c->in_place ? 1 : 2);
+  size_t in_bytes = input_bytes(c), out_bytes = output_bytes(c), workspace = 0;
+  size_t arrays = c->in_place ? in_bytes : in_bytes + out_bytes;
   char too_large[max_text] = "";
   zipfft_plan fwd = make_plan(c, ZIPFFT_FORWARD, too_large);
   if (*too_large) printf("  %s: skipped: %s\n", case_name(c, name, sizeof name), too_large);
@@ -480,8 +610,8 @@ static void run_case(const long_case *c) {
     return;
   }
   printf("  %s: planned in %.1f s, %zu bytes of workspace\n", name, seconds() - start, workspace);
-  zt_buffer in = zt_buffer_alloc(bytes, 0);
-  zt_buffer out = c->in_place ? in : zt_buffer_alloc(bytes, 0);
+  zt_buffer in = zt_buffer_alloc(in_bytes, 0);
+  zt_buffer out = c->in_place ? in : zt_buffer_alloc(out_bytes, 0);
   zt_buffer_poison(&in, zt_real_size(c->precision)); /* and its guards */
   pattern pt = pattern_make(c);
   check_chirp(c, fwd, &in, &out, &pt);
