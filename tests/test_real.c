@@ -427,6 +427,30 @@ static void check_loose_r2c(void) {
   if (zt_full_tier()) run_case(&loose_r2c_case);
 }
 
+/* A pointwise split's twiddles grow with sqrt(n), not n (plan/twiddle.c split_shift_of):
+ * fp32 R2C 2^33, planned on the CPU under ZIPFFT_MEMORY_LIMIT=1 (so it fails before
+ * allocating anything), names its tables' bytes. In one level they took 2^31 values, 17 GB. */
+static void check_split_table_size(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  int64_t n = (int64_t)1 << 33;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  setenv("ZIPFFT_MEMORY_LIMIT", "1", 1);
+  zipfft_status s = zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F32, 1, &n);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(&p, d);
+  char message[512];
+  snprintf(message, sizeof message, "%s", zipfft_last_error());
+  unsetenv("ZIPFFT_MEMORY_LIMIT");
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  unsigned long long workspace = 0, tables = ~0ull;
+  const char *at = strstr(message, "needs ");
+  if (at) sscanf(at, "needs %llu bytes of workspace and %llu of tables", &workspace, &tables);
+  ZT_CHECK(s == ZIPFFT_ERROR_TOO_LARGE && tables < (1ull << 24),
+           "fp32 R2C 2^33: %s (tables must stay under 16 MB)", message);
+}
+
 /* On the CPU backend: the plan of c prefetches (its kernel's name says _pa) exactly when c is
  * an R2C case of contiguous rows. */
 static void check_prefetch_plan(const real_case *c) {
@@ -509,6 +533,7 @@ int main(void) {
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_loose_r2c();
+  check_split_table_size();
   ran += zt_full_tier();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);

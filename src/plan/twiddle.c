@@ -71,14 +71,32 @@ int zipfft__needs_filter(const zipfft__kernel_spec *s) {
                             (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER));
 }
 
+/* Beyond this many split twiddles (n/2 + 1), a pointwise SPLIT or MERGE kernel keeps them
+ * in two levels: fp32 R2C 2^24's one level took 32 MB, 2^32's 8 GiB (75 s of planning). */
+enum { split_one_level_max = 4096 };
+
+/* The split twiddles' low-level bits: 0 for one level (see zipfft__table_layout). */
+static int split_shift_of(const zipfft__kernel_spec *s) {
+  int64_t entries = zipfft__half_points(s) / 2 + 1;
+  if (s->pointwise != ZIPFFT__PW_SPLIT && s->pointwise != ZIPFFT__PW_MERGE) return 0;
+  if (entries <= split_one_level_max) return 0;
+  int shift = 0;
+  while (((int64_t)1 << (2 * shift)) < entries) shift++;
+  return shift;
+}
+
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
   zipfft__table_layout l = {0};
   int64_t at = zipfft__stockham_twiddle_offset(s, s->pass_count);
   l.split = at;
+  l.split_shift = zipfft__kind_is_half(s->kind) ? split_shift_of(s) : 0;
+  int64_t entries = zipfft__half_points(s) / 2 + 1, split_low = (int64_t)1 << l.split_shift;
   if (s->paired_rows > 0)
     at += s->paired_rows / 2 + 1 + s->n;
+  else if (l.split_shift > 0)
+    at += split_low + (entries + split_low - 1) / split_low;
   else if (zipfft__kind_is_half(s->kind))
-    at += zipfft__half_points(s) / 2 + 1;
+    at += entries;
   int64_t large = zipfft__large_twiddle_length(s);
   if (large > 0) {
     while (((int64_t)1 << (2 * l.large_shift)) < large) l.large_shift++;
@@ -115,6 +133,19 @@ static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
     for (int64_t k = 0; k < s->n; k++) {
       zipfft__unit_root(k, 2 * s->n, &c, &sn);
       put(table, base + rows / 2 + 1 + k, s->precision, c, s->sign * sn);
+    }
+    return;
+  }
+  int shift = zipfft__table_layout_of(s).split_shift;
+  if (shift > 0) { /* two levels: low[k % 2^shift], then high[k >> shift] */
+    int64_t low = (int64_t)1 << shift;
+    for (int64_t k = 0; k < low; k++) {
+      zipfft__unit_root(k, 2 * n, &c, &sn);
+      put(table, base + k, s->precision, c, s->sign * sn);
+    }
+    for (int64_t h = 0; h * low <= n / 2; h++) {
+      zipfft__unit_root(h * low, 2 * n, &c, &sn);
+      put(table, base + low + h, s->precision, c, s->sign * sn);
     }
     return;
   }

@@ -13,7 +13,9 @@ struct zipfft__kernel_spec;
  * After the Stockham twiddles come, when the kernel needs them:
  * - split: the HALF kinds' exp(sign 2 pi i k / 2n), k = 0..n/2; for paired_rows kernels (L =
  *   paired_rows * n) instead exp(sign 2 pi i r / 2L), r = 0..paired_rows/2, then
- *   exp(sign 2 pi i k / 2n), k = 0..n-1 (their product is W^(r + paired_rows k));
+ *   exp(sign 2 pi i k / 2n), k = 0..n-1 (their product is W^(r + paired_rows k)); for the
+ *   pointwise SPLIT and MERGE kernels of whole long axes (split_shift > 0) in two levels,
+ *   so the table grows with sqrt(n): low[k % 2^split_shift] * high[k >> split_shift];
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
  * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
@@ -22,7 +24,7 @@ struct zipfft__kernel_spec;
  *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n. */
 typedef struct zipfft__table_layout {
   int64_t split, large_low, large_high, chirp, rader_index, filter, count;
-  int large_shift;
+  int large_shift, split_shift;
 } zipfft__table_layout;
 zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
 
