@@ -119,6 +119,22 @@ int64_t zipfft__twiddle_count(const zipfft__kernel_spec *s) {
   return zipfft__table_layout_of(s).count;
 }
 
+/* exp(sign 2 pi i e / modulus), e < count, in two levels: low[e % 2^shift] at low_at, then
+ * high[e >> shift] at high_at. */
+static void put_two_levels(const zipfft__kernel_spec *s, void *table, int64_t low_at,
+                           int64_t high_at, int shift, int64_t count, int64_t modulus) {
+  int64_t low = (int64_t)1 << shift;
+  long double c, sn;
+  for (int64_t e = 0; e < low; e++) {
+    zipfft__unit_root(e % modulus, modulus, &c, &sn);
+    put(table, low_at + e, s->precision, c, s->sign * sn);
+  }
+  for (int64_t h = 0; h * low < count; h++) {
+    zipfft__unit_root(h * low, modulus, &c, &sn);
+    put(table, high_at + h, s->precision, c, s->sign * sn);
+  }
+}
+
 /* The split/merge twiddles of HALF kinds: exp(sign 2 pi i k / 2n), k = 0..n/2 (n the
  * half-length FFT's points). */
 static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
@@ -137,16 +153,8 @@ static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
     return;
   }
   int shift = zipfft__table_layout_of(s).split_shift;
-  if (shift > 0) { /* two levels: low[k % 2^shift], then high[k >> shift] */
-    int64_t low = (int64_t)1 << shift;
-    for (int64_t k = 0; k < low; k++) {
-      zipfft__unit_root(k, 2 * n, &c, &sn);
-      put(table, base + k, s->precision, c, s->sign * sn);
-    }
-    for (int64_t h = 0; h * low <= n / 2; h++) {
-      zipfft__unit_root(h * low, 2 * n, &c, &sn);
-      put(table, base + low + h, s->precision, c, s->sign * sn);
-    }
+  if (shift > 0) {
+    put_two_levels(s, table, base, base + ((int64_t)1 << shift), shift, n / 2 + 1, 2 * n);
     return;
   }
   for (int64_t k = 0; k <= n / 2; k++) {
@@ -158,16 +166,8 @@ static void put_half_twiddles(const zipfft__kernel_spec *s, void *table) {
 /* The two levels of the four-step twiddle exp(sign 2 pi i e / L). */
 static void put_large_twiddles(const zipfft__kernel_spec *s, void *table) {
   zipfft__table_layout l = zipfft__table_layout_of(s);
-  int64_t low = (int64_t)1 << l.large_shift, big = zipfft__large_twiddle_length(s);
-  long double c, sn;
-  for (int64_t e = 0; e < low; e++) {
-    zipfft__unit_root(e % big, big, &c, &sn);
-    put(table, l.large_low + e, s->precision, c, s->sign * sn);
-  }
-  for (int64_t h = 0; h * low < big; h++) {
-    zipfft__unit_root(h * low, big, &c, &sn);
-    put(table, l.large_high + h, s->precision, c, s->sign * sn);
-  }
+  int64_t big = zipfft__large_twiddle_length(s);
+  put_two_levels(s, table, l.large_low, l.large_high, l.large_shift, big, big);
 }
 
 /* In-place long-double FFT of n complex pairs (any n), sign of the exponent given, by
