@@ -124,6 +124,10 @@ zipfft__cval zipfft__load_value(zipfft__stockham_build *c, zipfft__block *blk,
 /* Loads entry offset + e of the kernel's table (e any integer expression). */
 zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
                                  const zipfft__expr *e);
+/* The value at x (I64) of a table kept in two levels (plan/twiddle.h): low[x % 2^shift] at
+ * low_at times high[x >> shift] at high_at. */
+zipfft__cval zipfft__two_level_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t low_at,
+                                     int64_t high_at, int shift, const zipfft__expr *x);
 /* Offset (I64) of the first element of transform g in the input (out = 0) or output. */
 const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
                                          const zipfft__thread_coords *k, int out);

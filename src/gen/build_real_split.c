@@ -27,16 +27,9 @@ static zipfft__cval cscale(zipfft__stockham_build *c, zipfft__cval x, long doubl
 zipfft__cval zipfft__split_twiddle(zipfft__stockham_build *c, zipfft__block *b,
                                   const zipfft__expr *k) {
   zipfft__table_layout l = zipfft__table_layout_of(c->s);
-  if (l.split_shift > 0) { /* two levels: low[k % 2^shift] * high[k >> shift] */
-    const zipfft__expr *x = zipfft__e_cast(c->a, ZIPFFT__T_I64, k);
-    int64_t low = (int64_t)1 << l.split_shift;
-    const zipfft__expr *lo =
-        bin(c, ZIPFFT__OP_BITAND, x, zipfft__e_int(c->a, ZIPFFT__T_I64, low - 1));
-    const zipfft__expr *hi =
-        bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, l.split_shift));
-    return zipfft__cval_mul(c->a, zipfft__table_value(c, b, l.split, lo),
-                            zipfft__table_value(c, b, l.split + low, hi));
-  }
+  if (l.split_shift > 0)
+    return zipfft__two_level_value(c, b, l.split, l.split + ((int64_t)1 << l.split_shift),
+                                   l.split_shift, zipfft__e_cast(c->a, ZIPFFT__T_I64, k));
   const zipfft__expr *at =
       zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_ADD, k, i32(c, l.split)));
   return zipfft__load_value(c, b, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);

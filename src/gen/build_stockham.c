@@ -713,21 +713,23 @@ zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__bloc
   return zipfft__cval_mul(c->a, y, zipfft__large_twiddle(c, blk, column, e));
 }
 
+zipfft__cval zipfft__two_level_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t low_at,
+                                     int64_t high_at, int shift, const zipfft__expr *x) {
+  const zipfft__expr *low =
+      bin(c, ZIPFFT__OP_BITAND, x, zipfft__e_int(c->a, ZIPFFT__T_I64, ((int64_t)1 << shift) - 1));
+  const zipfft__expr *high = bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, shift));
+  return zipfft__cval_mul(c->a, zipfft__table_value(c, blk, low_at, low),
+                          zipfft__table_value(c, blk, high_at, high));
+}
+
 /* exp(sign 2 pi i m e / L) from the two-level table: low[x % 2^s] * high[x >> s]. */
 zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
                                    const zipfft__expr *column, const zipfft__expr *e) {
   zipfft__table_layout l = zipfft__table_layout_of(c->s);
   const zipfft__expr *x =
       let(c, blk, "x", bin(c, ZIPFFT__OP_MUL, column, zipfft__e_cast(c->a, ZIPFFT__T_I64, e)));
-  const zipfft__expr *low =
-      bin(c, ZIPFFT__OP_BITAND, x,
-          zipfft__e_int(c->a, ZIPFFT__T_I64, ((int64_t)1 << l.large_shift) - 1));
-  const zipfft__expr *high =
-      bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, l.large_shift));
   return zipfft__cval_materialize(
-      c->a, blk,
-      zipfft__cval_mul(c->a, zipfft__table_value(c, blk, l.large_low, low),
-                       zipfft__table_value(c, blk, l.large_high, high)));
+      c->a, blk, zipfft__two_level_value(c, blk, l.large_low, l.large_high, l.large_shift, x));
 }
 
 /* The value stored for output element e: Bluestein's conjugate times the chirp, the

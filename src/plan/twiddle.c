@@ -75,14 +75,18 @@ int zipfft__needs_filter(const zipfft__kernel_spec *s) {
  * in two levels: fp32 R2C 2^24's one level took 32 MB, 2^32's 8 GiB (75 s of planning). */
 enum { split_one_level_max = 4096 };
 
+/* The low level's bits of a two-level table of count entries: 2^(2 shift) >= count. */
+static int two_level_shift(int64_t count) {
+  int shift = 0;
+  while (((int64_t)1 << (2 * shift)) < count) shift++;
+  return shift;
+}
+
 /* The split twiddles' low-level bits: 0 for one level (see zipfft__table_layout). */
 static int split_shift_of(const zipfft__kernel_spec *s) {
   int64_t entries = zipfft__half_points(s) / 2 + 1;
   if (s->pointwise != ZIPFFT__PW_SPLIT && s->pointwise != ZIPFFT__PW_MERGE) return 0;
-  if (entries <= split_one_level_max) return 0;
-  int shift = 0;
-  while (((int64_t)1 << (2 * shift)) < entries) shift++;
-  return shift;
+  return entries <= split_one_level_max ? 0 : two_level_shift(entries);
 }
 
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
@@ -99,7 +103,7 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
     at += entries;
   int64_t large = zipfft__large_twiddle_length(s);
   if (large > 0) {
-    while (((int64_t)1 << (2 * l.large_shift)) < large) l.large_shift++;
+    l.large_shift = two_level_shift(large);
     int64_t low = (int64_t)1 << l.large_shift;
     l.large_low = at;
     l.large_high = at + low;
