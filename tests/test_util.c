@@ -54,19 +54,16 @@ void zt_buffer_poison(zt_buffer *b, size_t real_size) {
   memset(b->data - b->guard, guard_byte, b->guard);
   memset(b->data + b->bytes, guard_byte, b->guard);
   /* NaNs into a first block, then that block copied on (gigabytes at memcpy's speed) */
-  size_t block = b->bytes < 65536 ? b->bytes : 65536;
+  size_t end = b->bytes - b->bytes % real_size, block = end < 65536 ? end : 65536;
   if (real_size == 4) {
     float nan_f = NAN;
-    for (size_t i = 0; i + 4 <= block; i += 4) memcpy(b->data + i, &nan_f, 4);
+    for (size_t i = 0; i < block; i += 4) memcpy(b->data + i, &nan_f, 4);
   } else {
     double nan_d = NAN;
-    for (size_t i = 0; i + 8 <= block; i += 8) memcpy(b->data + i, &nan_d, 8);
+    for (size_t i = 0; i < block; i += 8) memcpy(b->data + i, &nan_d, 8);
   }
-  block -= block % real_size;
-  for (size_t i = block; block && i + block <= b->bytes; i += block)
-    memcpy(b->data + i, b->data, block);
-  size_t done = block ? b->bytes - b->bytes % block : 0, tail = b->bytes - done;
-  if (tail >= real_size) memcpy(b->data + done, b->data, tail - tail % real_size);
+  for (size_t at = block; at < end; at += block)
+    memcpy(b->data + at, b->data, end - at < block ? end - at : block);
 }
 
 int zt_buffer_guards_intact(const zt_buffer *b) {
