@@ -68,7 +68,8 @@ static void test_dump_dir(void) {
   zt_remove_tree(dir);
 }
 
-/* A barrier under an if is rejected; the printer keeps only needed parentheses. */
+/* A barrier under an if is rejected; the printer keeps only needed parentheses; constants
+ * past 32 bits are 64-bit. */
 static void test_ast_rules(void) {
   zipfft__arena *a = zipfft__arena_create();
   zipfft__kernel_ast k = {.name = "k", .precision = ZIPFFT_F32, .block_threads = 32};
@@ -92,6 +93,16 @@ static void test_ast_rules(void) {
   ZT_CHECK(zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_var(a, x), zipfft__e_i32(a, 1))->kind ==
                ZIPFFT__E_VAR,
            "x * 1 was not folded");
+  free(text);
+  /* A constant past 32 bits (the half of an R2C axis of 2^32) makes its index 64-bit. */
+  const zipfft__expr *wide =
+      zipfft__e_bin(a, ZIPFFT__OP_SUB, zipfft__e_i32(a, (int64_t)1 << 31), zipfft__e_var(a, x));
+  ZT_CHECK(wide->type == ZIPFFT__T_I64, "2^31 - x typed %d", (int)wide->type);
+  d.int64_suffix = "LL";
+  zipfft__emit_expr(&sb, &d, ZIPFFT_F32, wide);
+  text = zipfft__sb_take(&sb);
+  ZT_CHECK(text && strcmp(text, "2147483648LL - x0") == 0, "printed '%s'", text ? text : "");
+  ZT_CHECK(zipfft__e_i32(a, -((int64_t)1 << 31))->type == ZIPFFT__T_I32, "-2^31 widened");
   free(text);
   free(cuda);
   zipfft__arena_destroy(a);

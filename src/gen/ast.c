@@ -125,6 +125,7 @@ static zipfft__expr *expr(zipfft__arena *a, zipfft__expr_kind k, zipfft__type t)
 }
 
 const zipfft__expr *zipfft__e_int(zipfft__arena *a, zipfft__type t, int64_t v) {
+  if (t == ZIPFFT__T_I32 && (v > INT32_MAX || v < INT32_MIN)) t = ZIPFFT__T_I64;
   zipfft__expr *e = expr(a, ZIPFFT__E_INT, t);
   e->u.int_value = v;
   return e;
