@@ -72,8 +72,12 @@ int zipfft__needs_filter(const zipfft__kernel_spec *s) {
 }
 
 /* Beyond this many split twiddles (n/2 + 1), a pointwise SPLIT or MERGE kernel keeps them
- * in two levels: fp32 R2C 2^24's one level took 32 MB, 2^32's 8 GiB (75 s of planning). */
-enum { split_one_level_max = 4096 };
+ * in two levels: fp32 R2C 2^24's one level took 32 MB, 2^32's 8 GiB (75 s of planning).
+ * ZIPFFT_SPLIT_ONE_LEVEL_MAX (tuning) sets another bound. */
+static int64_t split_one_level_max(void) {
+  const char *env = getenv("ZIPFFT_SPLIT_ONE_LEVEL_MAX");
+  return env && *env ? atoll(env) : 4096;
+}
 
 /* The low level's bits of a two-level table of count entries: 2^(2 shift) >= count. */
 static int two_level_shift(int64_t count) {
@@ -86,7 +90,7 @@ static int two_level_shift(int64_t count) {
 static int split_shift_of(const zipfft__kernel_spec *s) {
   int64_t entries = zipfft__half_points(s) / 2 + 1;
   if (s->pointwise != ZIPFFT__PW_SPLIT && s->pointwise != ZIPFFT__PW_MERGE) return 0;
-  return entries <= split_one_level_max ? 0 : two_level_shift(entries);
+  return entries <= split_one_level_max() ? 0 : two_level_shift(entries);
 }
 
 zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
