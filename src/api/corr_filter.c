@@ -134,16 +134,27 @@ static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double *
   return s;
 }
 
-/* Keeps the spectrum K made from the filter's Hermitian half spectrum (host, fp64). */
-static zipfft_status keep_spectrum(zipfft_corr c, const double *half) {
+/* The spectrum K made from the filter's Hermitian half spectrum (host, fp64), in a host
+ * buffer *kept of *bytes (malloc'ed) for replace_spectrum. */
+static zipfft_status make_spectrum(zipfft_corr c, const double *half, unsigned char **kept,
+                                   size_t *bytes) {
   int64_t count = zipfft__corr_pitch(&c->problem);
   for (int k = 0; k + 1 < c->problem.rank; k++) count *= c->problem.lengths[k];
-  size_t bytes =
-      (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
-  unsigned char *kept = calloc(1, bytes);
-  if (!kept) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", bytes);
-  fill_spectrum(c, half, kept);
-  zipfft_status s = c->backend->ops->upload(c->backend, c->spectrum, kept, bytes);
+  *bytes = (size_t)count * zipfft__complex_bytes(c->problem.precision, c->problem.spectrum_storage);
+  *kept = calloc(1, *bytes);
+  if (!*kept) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "a spectrum of %zu bytes", *bytes);
+  fill_spectrum(c, half, *kept);
+  return ZIPFFT_SUCCESS;
+}
+
+/* Replaces the kept spectrum: folds the sums accumulated with the one being replaced, then
+ * uploads the new one. Everything that can run out of memory runs before. */
+static zipfft_status replace_spectrum(zipfft_corr c, const double *half) {
+  unsigned char *kept = NULL;
+  size_t bytes = 0;
+  zipfft_status s = make_spectrum(c, half, &kept, &bytes);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__corr_fold_sums(c);
+  if (s == ZIPFFT_SUCCESS) s = c->backend->ops->upload(c->backend, c->spectrum, kept, bytes);
   free(kept);
   if (s == ZIPFFT_SUCCESS) c->has_filter = 1;
   return s;
@@ -155,8 +166,7 @@ zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter) {
                         c ? "filter" : "c");
   double *half = NULL;
   zipfft_status s = filter_spectrum(c, filter, &half);
-  if (s == ZIPFFT_SUCCESS) s = zipfft__corr_fold_sums(c); /* with the filter being replaced */
-  if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
+  if (s == ZIPFFT_SUCCESS) s = replace_spectrum(c, half);
   free(half);
   if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
   return s;
@@ -177,8 +187,7 @@ zipfft_status zipfft_corr_set_filter_spectrum(zipfft_corr c, const void *spectru
                   : zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
                                  "host copies of a spectrum of %lld values", (long long)halves);
   for (int64_t i = 0; s == ZIPFFT_SUCCESS && i < 2 * halves; i++) half[i] = real_at(p, raw, i);
-  if (s == ZIPFFT_SUCCESS) s = zipfft__corr_fold_sums(c); /* with the spectrum being replaced */
-  if (s == ZIPFFT_SUCCESS) s = keep_spectrum(c, half);
+  if (s == ZIPFFT_SUCCESS) s = replace_spectrum(c, half);
   free(raw);
   free(half);
   if (s == ZIPFFT_SUCCESS) zipfft__clear_error();
