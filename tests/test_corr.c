@@ -588,6 +588,11 @@ static void check_errors(void) {
   ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 1, 0, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
   ZT_OK(zipfft_corr_stats_reset(c, NULL));
   ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 1, -4, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
+  /* A first index in range whose batch runs past 2^31 - 1: the message names the count. */
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, 2, INT32_MAX, NULL),
+                  ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(strstr(zipfft_last_error(), "count = 2") && strstr(zipfft_last_error(), "2147483648"),
+           "detail: %s", zipfft_last_error());
   int32_t index[256];
   ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
   ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);

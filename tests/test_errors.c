@@ -2,6 +2,7 @@
  * and never crash, print or modify the caller's memory. */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -294,7 +295,8 @@ static void check_plan_create(void) {
       /* in-place C2R of rank 1 writes over its input: row r+1's output would overwrite
        * row r's last (Nyquist) input value */
       {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
-      {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, NULL},
+      /* the message names both layouts: the caller set the output one */
+      {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_strides = [2], out_dist = 16"},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
   int driver = zt_backend() == ZT_BACKEND_CUDA || zipfft__cuda_api_get() != NULL;
   zipfft_plan p = sentinel();
@@ -462,6 +464,54 @@ static void check_execute(void) {
   zt_buffer_free(&bufs[B]);
 }
 
+typedef struct stack_job {
+  zipfft_plan plan;
+  zt_buffer *in, *out;
+  zipfft_status status;
+} stack_job;
+
+static void *execute_job(void *arg) {
+  stack_job *j = arg;
+  j->status = zt_execute(j->plan, j->in, j->out, NULL);
+  return NULL;
+}
+
+/* The caller's stack does not bound the kernels: fp64 16384 (whose CPU blocks keep several
+ * hundred KiB of values on their stack) executed from a thread of a 256 KiB stack gives the
+ * output the main thread's execution gives, bit for bit. */
+static void check_small_stack_caller(void) {
+  enum { small_stack = 256 << 10 };
+  int64_t n = 16384;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  zt_buffer in = zt_buffer_alloc((size_t)n * 16, 0), first = zt_buffer_alloc((size_t)n * 16, 0),
+            second = zt_buffer_alloc((size_t)n * 16, 0);
+  for (int64_t i = 0; i < 2 * n; i++) zt_set_real(&in, ZIPFFT_F64, i, sin(0.37 * (double)i));
+  zt_buffer_poison(&first, 8);
+  zt_buffer_poison(&second, 8);
+  ZT_OK(zt_execute(p, &in, &first, NULL));
+  stack_job job = {p, &in, &second, ZIPFFT_ERROR_INTERNAL};
+  pthread_attr_t attr;
+  pthread_t thread;
+  ZT_CHECK(pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, small_stack) == 0 &&
+               pthread_create(&thread, &attr, execute_job, &job) == 0,
+           "no thread of a %d-byte stack", (int)small_stack);
+  pthread_join(thread, NULL);
+  pthread_attr_destroy(&attr);
+  ZT_CHECK(job.status == ZIPFFT_SUCCESS, "execute from a small stack: %s", zipfft_last_error());
+  ZT_CHECK(memcmp(first.data, second.data, (size_t)n * 16) == 0,
+           "execute from a small stack gave another output");
+  ZT_CHECK(zt_buffer_guards_intact(&second), "guard bands overwritten");
+  zipfft_plan_destroy(p);
+  zt_buffer_free(&in);
+  zt_buffer_free(&first);
+  zt_buffer_free(&second);
+}
+
 /* zipfft_plan_print: NULL buffer, full text, truncation with NUL and the needed length. */
 static void check_plan_print(void) {
   zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
@@ -565,6 +615,7 @@ int main(void) {
   check_plan_create();
   check_extents();
   check_execute();
+  check_small_stack_caller();
   check_plan_print();
   check_corr_create();
   check_null_handles();

@@ -68,8 +68,9 @@ zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t
                      "zipfft_corr_accumulate: statistics not reset (zipfft_corr_stats_reset)");
   if (s == ZIPFFT_SUCCESS && (first_index < 0 || (int64_t)first_index + count - 1 > INT32_MAX))
     s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
-                     "zipfft_corr_accumulate: first_index = %d (indices must be 0..2^31-1)",
-                     (int)first_index);
+                     "zipfft_corr_accumulate: first_index = %d with count = %lld gives indices "
+                     "up to %lld (they must be 0..2^31-1)",
+                     (int)first_index, (long long)count, (long long)first_index + count - 1);
   if (s != ZIPFFT_SUCCESS) return s;
   zipfft__run run = {.in = signals,
                      .spectrum = c->spectrum,

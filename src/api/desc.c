@@ -468,9 +468,12 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
                         (long long)d->batch);
   if (d->placement == ZIPFFT_INPLACE && !inplace_consistent(d, &l))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
-                        "in-place transform with %s not matching the output layout (R2C/C2R: "
-                        "real strides twice the complex ones, rows padded to 2*(n/2+1))",
-                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text));
+                        "in-place transform with %s not matching %s (%s)",
+                        describe("in", d->rank, l.in_strides, l.in_dist, text, sizeof text),
+                        describe("out", d->rank, l.out_strides, l.out_dist, other, sizeof other),
+                        d->type == ZIPFFT_C2C ? "in place both layouts must be the same"
+                                              : "R2C/C2R: real strides twice the complex ones, "
+                                                "rows padded to 2*(n/2+1)");
   *out = l;
   return ZIPFFT_SUCCESS;
 }

@@ -210,25 +210,26 @@ static int host_threads(int64_t blocks) {
   return (int)(n < blocks ? n : blocks);
 }
 
-/* Starts one worker per range (the first runs on the calling thread); returns the number of
- * ranges that failed. */
+/* Runs every range on a worker thread of worker_stack_bytes (a block keeps its threads'
+ * values on the stack: several hundred KiB for fp64 16384, more than the caller's thread
+ * may have); ranges whose thread could not start run afterwards, one worker at a time.
+ * Returns the number of ranges that failed (no scratch, or no thread at all). */
 static int run_ranges(block_range *ranges, int count) {
   pthread_t threads[max_host_threads];
-  int started[max_host_threads] = {0};
+  int started[max_host_threads] = {0}, failed = 0;
   pthread_attr_t attr;
-  pthread_attr_init(&attr);
+  if (pthread_attr_init(&attr) != 0) return count;
   pthread_attr_setstacksize(&attr, worker_stack_bytes);
-  for (int i = 1; i < count; i++)
+  for (int i = 0; i < count; i++)
     started[i] = pthread_create(&threads[i], &attr, run_blocks, &ranges[i]) == 0;
-  pthread_attr_destroy(&attr);
-  for (int i = 1; i < count; i++)
-    if (!started[i]) run_blocks(&ranges[i]);
-  run_blocks(&ranges[0]);
-  int failed = ranges[0].failed;
-  for (int i = 1; i < count; i++) {
+  for (int i = 0; i < count; i++)
     if (started[i]) pthread_join(threads[i], NULL);
-    failed += ranges[i].failed;
+  for (int i = 0; i < count; i++) {
+    if (!started[i] && pthread_create(&threads[i], &attr, run_blocks, &ranges[i]) == 0)
+      started[i] = pthread_join(threads[i], NULL) == 0;
+    failed += !started[i] || ranges[i].failed;
   }
+  pthread_attr_destroy(&attr);
   return failed;
 }
 
@@ -242,7 +243,9 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
     ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, 0};
   if (run_ranges(ranges, count))
     return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
-                        "CPU launch: no memory for %zu bytes of scratch", k->shared_bytes);
+                        "CPU launch: no memory for a host thread's %zu-byte stack or %zu bytes "
+                        "of scratch",
+                        worker_stack_bytes, k->shared_bytes);
   return ZIPFFT_SUCCESS;
 }
 
