@@ -147,12 +147,14 @@ zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int ra
   fill_problem(c, prec, rank, lengths, signal_lengths, batch, cfg);
   c->backend_kind = cfg->backend, c->device = cfg->device;
   s = build(c);
-  if (s != ZIPFFT_SUCCESS) {
-    zipfft_status keep = s;
-    char detail[1024];
-    snprintf(detail, sizeof detail, "%s", zipfft_last_error());
+  if (s != ZIPFFT_SUCCESS) { /* the detail (a compiler's log, maybe) outlives the cleanup */
+    size_t length = strlen(zipfft_last_error());
+    char *detail = malloc(length + 1);
+    if (detail) memcpy(detail, zipfft_last_error(), length + 1);
     zipfft_corr_destroy(c);
-    return zipfft__fail(keep, "%s", detail);
+    zipfft__fail(s, "%s", detail ? detail : "(the detail was lost: no memory to keep it)");
+    free(detail);
+    return s;
   }
   *out = c;
   zipfft__clear_error();
