@@ -824,9 +824,10 @@ static void print_progress(const tdm_row *r) {
   fflush(stdout);
 }
 
-/* Times the cuFFT pipeline on d into the first row's cufft_ms and, when check is set, runs
- * the check against the fp32 plan corr[0] and compares the other variants' plans (those
- * kept) with the pipeline too. Returns 1 on success. */
+/* Times the cuFFT pipeline on d without its statistics kernel into the first row's
+ * cufft_plain_ms, then (statistics reset) whole into its cufft_ms, and, when check is set,
+ * runs the check against the fp32 plan corr[0] and compares the other variants' plans
+ * (those kept) with the pipeline too. Returns 1 on success. */
 static int run_cufft_side(tdm_context *ctx, const tdm_data *d, zipfft_corr *corr, int check,
                           tdm_row **row) {
   cufft_pipeline p;

@@ -148,7 +148,8 @@ static zipfft_status make_spectrum(zipfft_corr c, const double *half, unsigned c
 }
 
 /* Replaces the kept spectrum: folds the sums accumulated with the one being replaced, then
- * uploads the new one. Everything that can run out of memory runs before. */
+ * uploads the new one. The new spectrum is made first; the fold leaves the sums as they
+ * were when it fails. */
 static zipfft_status replace_spectrum(zipfft_corr c, const double *half) {
   unsigned char *kept = NULL;
   size_t bytes = 0;

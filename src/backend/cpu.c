@@ -213,21 +213,24 @@ static int host_threads(int64_t blocks) {
 /* Runs every range on a worker thread of worker_stack_bytes (a block keeps its threads'
  * values on the stack: several hundred KiB for fp64 16384, more than the caller's thread
  * may have); ranges whose thread could not start run afterwards, one worker at a time.
- * Returns the number of ranges that failed (no scratch, or no thread at all). */
-static int run_ranges(block_range *ranges, int count) {
+ * Returns the number of ranges that failed (no scratch, or no thread at all: *start_error
+ * is then pthread_create's last error). */
+static int run_ranges(block_range *ranges, int count, int *start_error) {
   pthread_t threads[max_host_threads];
   int started[max_host_threads] = {0}, failed = 0;
   pthread_attr_t attr;
-  if (pthread_attr_init(&attr) != 0) return count;
+  *start_error = pthread_attr_init(&attr);
+  if (*start_error != 0) return count;
   pthread_attr_setstacksize(&attr, worker_stack_bytes);
   for (int i = 0; i < count; i++)
     started[i] = pthread_create(&threads[i], &attr, run_blocks, &ranges[i]) == 0;
   for (int i = 0; i < count; i++)
     if (started[i]) pthread_join(threads[i], NULL);
   for (int i = 0; i < count; i++) {
-    if (!started[i] && pthread_create(&threads[i], &attr, run_blocks, &ranges[i]) == 0)
-      started[i] = pthread_join(threads[i], NULL) == 0;
-    failed += !started[i] || ranges[i].failed;
+    int error = started[i] ? 0 : pthread_create(&threads[i], &attr, run_blocks, &ranges[i]);
+    if (!started[i] && error == 0) pthread_join(threads[i], NULL);
+    if (error != 0) *start_error = error;
+    failed += error != 0 || ranges[i].failed;
   }
   pthread_attr_destroy(&attr);
   return failed;
@@ -241,11 +244,14 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
   block_range ranges[max_host_threads];
   for (int i = 0; i < count; i++)
     ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, 0};
-  if (run_ranges(ranges, count))
+  int start_error = 0, failed = run_ranges(ranges, count, &start_error);
+  if (failed && start_error != 0)
     return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
-                        "CPU launch: no memory for a host thread's %zu-byte stack or %zu bytes "
-                        "of scratch",
-                        worker_stack_bytes, k->shared_bytes);
+                        "CPU launch: no host thread of a %zu-byte stack could start (%s)",
+                        worker_stack_bytes, strerror(start_error));
+  if (failed)
+    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
+                        "CPU launch: no memory for %zu bytes of scratch", k->shared_bytes);
   return ZIPFFT_SUCCESS;
 }
 

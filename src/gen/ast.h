@@ -223,7 +223,8 @@ const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft_
 const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t);
 
 /* Expressions (constant operands are folded where exact). An I32 constant outside the
- * 32-bit range is made I64, so an index expression it enters is computed in 64 bits. */
+ * 32-bit range is made I64, so an index expression it enters is computed in 64 bits (a
+ * cast of such a constant to I32 keeps its value, and so stays I64). */
 const zipfft__expr *zipfft__e_int(zipfft__arena *a, zipfft__type t, int64_t v);
 const zipfft__expr *zipfft__e_i32(zipfft__arena *a, int64_t v);
 const zipfft__expr *zipfft__e_real(zipfft__arena *a, long double v);

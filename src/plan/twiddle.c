@@ -76,7 +76,9 @@ int zipfft__needs_filter(const zipfft__kernel_spec *s) {
  * ZIPFFT_SPLIT_ONE_LEVEL_MAX (tuning) sets another bound. */
 static int64_t split_one_level_max(void) {
   const char *env = getenv("ZIPFFT_SPLIT_ONE_LEVEL_MAX");
-  return env && *env ? atoll(env) : 4096;
+  char *end = NULL;
+  long long bound = env && *env ? strtoll(env, &end, 10) : 0;
+  return end && *end == '\0' && bound >= 0 ? bound : 4096;
 }
 
 /* The low level's bits of a two-level table of count entries: 2^(2 shift) >= count. */
