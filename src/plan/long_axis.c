@@ -495,14 +495,12 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
  * precision, contiguous, nothing is cropped, and no store callback owns its writes (a
  * strided destination keeps the scatter from part A, as tested). Saves a part of
  * the workspace (fp32 R2C 2^32 on an H200: 32 -> 16 GiB); the bytes moved are the same.
- * Fills e's out_stride and out_dist. ZIPFFT_SPLIT_IN_PLACE=0 (tuning) keeps part A. */
+ * Fills e's out_stride and out_dist. */
 static int split_in_destination(const zipfft__kernel_spec *pass, const zipfft__decomposition *dec,
                                 int first, ends *e) {
-  const char *env = getenv("ZIPFFT_SPLIT_IN_PLACE");
-  if ((env && *env == '0') || dec->kernel_count <= first ||
-      dec->kernels[dec->kernel_count - 1].pointwise != ZIPFFT__PW_SPLIT)
-    return 0;
-  return pass->out_storage == ZIPFFT_STORAGE_DEFAULT && pass->store_extent == 0 &&
+  const zipfft__kernel_spec *last = &dec->kernels[dec->kernel_count - 1];
+  return dec->kernel_count > first && last->pointwise == ZIPFFT__PW_SPLIT &&
+         pass->out_storage == ZIPFFT_STORAGE_DEFAULT && pass->store_extent == 0 &&
          !pass->store_callback.function && direct_side(pass, 1, 0, &e->out_stride, &e->out_dist) &&
          e->out_stride == 1;
 }
