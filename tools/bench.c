@@ -124,9 +124,6 @@ static const size_info sizes[] = {
     /* fp32 R2C 2^25: on devices of slow memory its half length as 4096 x 4096 and a split
      * pass (plan/long_axis.c, loose_r2c_split) */
     {1, {1 << 25}, 0, 0, 1, ZIPFFT_R2C},
-    /* one transform: its rows are aligned, so the split runs in place in the output
-     * (long_axis.c split_in_destination); for the record */
-    {1, {1 << 25}, 1, 0, 1, ZIPFFT_R2C},
     {2, {16, 1 << 20}, 0, 0, 1, ZIPFFT_C2C},
 };
 

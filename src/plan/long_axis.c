@@ -206,8 +206,6 @@ static int workspace_parts(zipfft__decomposition *dec, int first) {
  * its count), and for pairs a real stride of 1 and an even distance. */
 typedef struct ends {
   int direct_in, direct_out;
-  int split_in_place; /* R2C: the four-step writes its result into the destination (out_*),
-                         where the split scatter runs in place (split_in_destination) */
   int64_t in_stride, in_dist, out_stride, out_dist; /* complex elements, when direct */
 } ends;
 
@@ -292,7 +290,7 @@ static int cluster_spec(const zipfft__fourstep_job *job, const zipfft__target *t
 static void fft_arrays(const ends *e, zipfft__array src, zipfft__array dst, zipfft__array *from,
                        zipfft__array *to) {
   *from = e->direct_in ? src : ZIPFFT__ARRAY_WORKSPACE;
-  *to = e->direct_out || e->split_in_place ? dst : ZIPFFT__ARRAY_WORKSPACE;
+  *to = e->direct_out ? dst : ZIPFFT__ARRAY_WORKSPACE;
 }
 
 /* Whether the route's complex FFT runs as one cluster kernel (sized into *s): between two
@@ -451,7 +449,7 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__kernel_spec *cluster, zipfft__array src,
                                   zipfft__array dst, zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
-  int one_part = e->direct_in && (e->direct_out || e->split_in_place);
+  int one_part = e->direct_in && e->direct_out;
   zipfft__kernel_spec s;
   zipfft_status status = ZIPFFT_SUCCESS;
   if (!e->direct_in) {
@@ -473,41 +471,15 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
     status = append_pointwise(&s, rows, a, a, dec);
     if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(job, t, a, b, a, dec);
   }
-  if (status == ZIPFFT_SUCCESS && !cluster && !e->split_in_place &&
-      split_in_last_kernel(pass, r, t, dec)) {
+  if (status == ZIPFFT_SUCCESS && !cluster && split_in_last_kernel(pass, r, t, dec)) {
     dec->dst[dec->kernel_count - 1] = dst;
     return status;
   }
   if (status == ZIPFFT_SUCCESS && !e->direct_out) {
     transfer_spec(pass, r, 0, &s);
-    if (e->split_in_place) { /* it reads the destination, laid out as it is */
-      s.in_stride = pass->out_stride;
-      for (int d = 0; d < pass->batch_dims; d++) s.batch_in_strides[d] = pass->batch_out_strides[d];
-    }
-    status = append_pointwise(&s, rows, e->split_in_place ? dst : a, dst, dec);
+    status = append_pointwise(&s, rows, a, dst, dec);
   }
   return status;
-}
-
-/* Whether the split scatter that ends dec (from kernel `first` on) can run in place in the
- * pass's destination, the four-step writing its half-length result there instead of
- * workspace part A: the destination holds n/2 + 1 complex values per row in the compute
- * precision, contiguous, nothing is cropped, no store callback owns its writes, and every
- * row starts on a 128-byte line (one row, or a padded distance). Saves a part of the
- * workspace (fp32 R2C 2^32 on an H200: 32 -> 16 GiB). Rows n/2 + 1 apart measured a third
- * slower (H200 under the H100's rules, fp32 R2C 2^24 batch 8: 1031 -> 692 GB/s), so they
- * keep part A. Fills e's out_stride and out_dist. ZIPFFT_SPLIT_IN_PLACE=0 (tuning) keeps
- * part A always. */
-static int split_in_destination(const zipfft__kernel_spec *pass, int64_t rows,
-                                const zipfft__decomposition *dec, int first, ends *e) {
-  const char *env = getenv("ZIPFFT_SPLIT_IN_PLACE");
-  if ((env && *env == '0') || dec->kernel_count <= first ||
-      dec->kernels[dec->kernel_count - 1].pointwise != ZIPFFT__PW_SPLIT)
-    return 0;
-  size_t value = zipfft__complex_bytes(pass->precision, ZIPFFT_STORAGE_DEFAULT);
-  return pass->out_storage == ZIPFFT_STORAGE_DEFAULT && pass->store_extent == 0 &&
-         !pass->store_callback.function && direct_side(pass, 1, 0, &e->out_stride, &e->out_dist) &&
-         e->out_stride == 1 && (rows == 1 || ((uint64_t)e->out_dist * value) % 128 == 0);
 }
 
 /* 1 when the route appended from kernel `first` on ends with its four-step, whose kernels
@@ -549,12 +521,6 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
   zipfft_status status =
       append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
-  if (status == ZIPFFT_SUCCESS && !one_kernel && split_in_destination(pass, rows, dec, first, &e)) {
-    dec->kernel_count = first; /* again, the four-step ending in the destination */
-    e.split_in_place = 1;
-    job.out_stride = e.out_stride, job.out_dist = e.out_dist;
-    status = append_route(pass, rows, t, &r, &e, &job, NULL, src, dst, dec);
-  }
   if (status == ZIPFFT_SUCCESS)
     reserve_workspace(
         dec,
