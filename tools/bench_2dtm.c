@@ -804,19 +804,23 @@ static void case_label(const tdm_case *c, char *buf, size_t len) {
            (long long)c->template_size);
 }
 
+/* Correlations per second of a row's calls of ms milliseconds (0: not measured). */
+static double corr_rate(const tdm_row *r, double ms) {
+  return ms > 0 ? (double)r->spec->batch * 1e3 / ms : 0;
+}
+
 /* Prints one progress line for a measured row. */
 static void print_progress(const tdm_row *r) {
   char label[48];
-  double batch = (double)r->spec->batch;
   case_label(r->spec, label, sizeof label);
   printf("%-15s %s batch %2lld: zipfft %9.3f ms/call (%8.1f corr/s)", label,
          variants[r->variant].name, (long long)r->spec->batch, r->zipfft_ms,
-         r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0.0);
+         corr_rate(r, r->zipfft_ms));
   if (r->cufft_ms > 0)
-    printf("  cuFFT pipeline %9.3f ms/call (%8.1f corr/s)", r->cufft_ms, batch * 1e3 / r->cufft_ms);
+    printf("  cuFFT pipeline %9.3f ms/call (%8.1f corr/s)", r->cufft_ms, corr_rate(r, r->cufft_ms));
   if (r->cufft_plain_ms > 0)
     printf("  without statistics %9.3f ms/call (%8.1f corr/s)", r->cufft_plain_ms,
-           batch * 1e3 / r->cufft_plain_ms);
+           corr_rate(r, r->cufft_plain_ms));
   if (r->compared)
     printf("  vs cuFFT: max rel L2 %.2e, argmax agreement %.4f%%", r->check_l2,
            100.0 * r->check_agreement);
@@ -907,15 +911,14 @@ typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
 
 /* Formats the cells of a row; "-" where a value was not measured. */
 static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
-  double batch = (double)r->spec->batch, bytes = zipfft_bytes_per_corr(r->spec, r->variant);
-  double zipfft = r->zipfft_ms > 0 ? batch * 1e3 / r->zipfft_ms : 0;
-  double cufft = r->cufft_ms > 0 ? batch * 1e3 / r->cufft_ms : 0;
+  double bytes = zipfft_bytes_per_corr(r->spec, r->variant);
+  double zipfft = corr_rate(r, r->zipfft_ms), cufft = corr_rate(r, r->cufft_ms);
+  double plain = corr_rate(r, r->cufft_plain_ms);
   case_label(r->spec, cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN);
   snprintf(cells[COL_SPECTRUM], ZIPFFT_TOOL_CELL_LEN, "%s", variants[r->variant].name);
   snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)r->spec->batch);
   zipfft_tool_format_number(cells[COL_ZIPFFT], zipfft, 1, zipfft > 0);
   zipfft_tool_format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
-  double plain = r->cufft_plain_ms > 0 ? batch * 1e3 / r->cufft_plain_ms : 0;
   zipfft_tool_format_number(cells[COL_CUFFT_PLAIN], plain, 1, plain > 0);
   zipfft_tool_format_number(cells[COL_RATIO], zipfft / cufft, 2, zipfft > 0 && cufft > 0);
   zipfft_tool_format_number(cells[COL_MB], bytes / 1e6, 2, 1);
