@@ -185,7 +185,8 @@ static void test_compiler_failure(void) {
 }
 
 /* A TMPDIR holding a quote and shell syntax is only a path: the CPU backend's compile
- * (fresh cache, so it runs) succeeds and runs nothing but the compiler. */
+ * (fresh cache, so it runs) succeeds and runs nothing but the compiler. The plan is made
+ * from inside base, so a `touch marker` the shell ran would leave base/marker behind. */
 static void test_awkward_tmpdir(void) {
   char cache[] = "/tmp/zipfft-cache-XXXXXX", base[] = "/tmp/zipfft-tmp-XXXXXX";
   ZT_CHECK(mkdtemp(cache) != NULL && mkdtemp(base) != NULL, "mkdtemp failed");
@@ -203,7 +204,10 @@ static void test_awkward_tmpdir(void) {
   zipfft_plan p = NULL;
   ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
   ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  char old_dir[4096];
+  ZT_CHECK(getcwd(old_dir, sizeof old_dir) != NULL && chdir(base) == 0, "chdir %s failed", base);
   ZT_CHECK_STATUS(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS);
+  ZT_CHECK(chdir(old_dir) == 0, "chdir back to %s failed", old_dir);
   ZT_CHECK(access(marker, F_OK) != 0, "the compile command ran shell syntax from TMPDIR");
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
