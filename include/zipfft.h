@@ -286,7 +286,10 @@ typedef struct zipfft_corr_config {
 
 /* Creates a correlation plan: filter (FFT) lengths, signal lengths (each 1..lengths[k]),
  * and the largest number of signals one call takes (batch >= 1). Compiles its kernels and
- * allocates its spectrum and workspace. On failure *c is left unchanged. */
+ * allocates its spectrum and workspace; fails with ZIPFFT_ERROR_TOO_LARGE, before
+ * allocating, when those and the tables would exceed the backend's memory (the statistics
+ * arrays, about 16 bytes per output position, come at zipfft_corr_stats_reset). On failure *c is
+ * left unchanged. */
 zipfft_status zipfft_corr_create(zipfft_corr *c, zipfft_precision prec, int rank,
                                  const int64_t *lengths, const int64_t *signal_lengths,
                                  int64_t batch, const zipfft_corr_config *config);

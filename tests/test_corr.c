@@ -611,6 +611,38 @@ static void check_errors(void) {
   ZT_OK(zipfft_corr_destroy(NULL));
 }
 
+/* The plan's memory check counts the kept spectrum: with the backend's memory capped
+ * (ZIPFFT_MEMORY_LIMIT) one byte below workspace + tables + spectrum, creation fails with
+ * TOO_LARGE naming the spectrum and leaves *c alone; at exactly that sum it succeeds. The
+ * sum comes from the message at a limit of 1 byte. */
+static void check_spectrum_memory(void) {
+  int64_t L[2] = {64, 48}, s[2] = {8, 8};
+  zipfft_corr_config cfg = {.mode = CORR, .backend = zt_zipfft_backend()};
+  zipfft_corr c = (zipfft_corr)(uintptr_t)1;
+  setenv("ZIPFFT_MEMORY_LIMIT", "1", 1);
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 3, &cfg), ZIPFFT_ERROR_TOO_LARGE);
+  unsigned long long workspace = 0, tables = 0, kept = 0;
+  const char *at = strstr(zipfft_last_error(), "needs ");
+  int fields = at ? sscanf(at, "needs %llu bytes of workspace, %llu of tables, %llu of kept",
+                           &workspace, &tables, &kept)
+                  : 0;
+  /* 64 rows of 48 / 2 + 1 = 25 complex values pitched to 32, 8 bytes each */
+  ZT_CHECK(fields == 3 && kept == 64 * 32 * 8, "message: %s", zipfft_last_error());
+  char limit[32];
+  snprintf(limit, sizeof limit, "%llu", workspace + tables + kept - 1);
+  setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 3, &cfg), ZIPFFT_ERROR_TOO_LARGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "of kept spectrum") != NULL, "message: %s",
+           zipfft_last_error());
+  ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a refused zipfft_corr_create changed *c");
+  snprintf(limit, sizeof limit, "%llu", workspace + tables + kept);
+  setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
+  ZT_CHECK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 3, &cfg) == ZIPFFT_SUCCESS,
+           "with %s bytes: %s", limit, zipfft_last_error());
+  unsetenv("ZIPFFT_MEMORY_LIMIT");
+  if (c != (zipfft_corr)(uintptr_t)1) zipfft_corr_destroy(c);
+}
+
 /* Ties resolve to the lowest index. The statistics kernel transforms two signals as one
  * complex transform, so two identical signals agree only to rounding; exact ties come from
  * two zero signals (every output 0), and from the same two signals accumulated again under
@@ -801,6 +833,7 @@ int main(void) {
   ran += check_stats_staging();
   check_filter_replaced();
   check_errors();
+  check_spectrum_memory();
   check_spectrum_and_ties();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_corr", ran + 3);

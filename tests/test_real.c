@@ -446,7 +446,7 @@ static void check_split_table_size(void) {
   zipfft_desc_destroy(d);
   unsigned long long workspace = 0, tables = ~0ull;
   const char *at = strstr(message, "needs ");
-  if (at) sscanf(at, "needs %llu bytes of workspace and %llu of tables", &workspace, &tables);
+  if (at) sscanf(at, "needs %llu bytes of workspace, %llu of tables", &workspace, &tables);
   ZT_CHECK(s == ZIPFFT_ERROR_TOO_LARGE && tables < (1ull << 24),
            "fp32 R2C 2^33: %s (tables must stay under 16 MB)", message);
 }

@@ -102,17 +102,6 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   }
 }
 
-/* Elements of the kept spectrum (its rows pitched). */
-static int64_t spectrum_count(const zipfft__corr_problem *p) {
-  int64_t n = zipfft__corr_pitch(p);
-  for (int k = 0; k + 1 < p->rank; k++) n *= p->lengths[k];
-  return n;
-}
-
-static size_t spectrum_bytes(const zipfft__corr_problem *p) {
-  return (size_t)spectrum_count(p) * zipfft__complex_bytes(p->precision, p->spectrum_storage);
-}
-
 /* Creates the plan of kernels and the spectrum's memory. */
 static zipfft_status build(zipfft_corr c) {
   struct zipfft_desc_s d = {.type = ZIPFFT_R2C,
@@ -128,7 +117,8 @@ static zipfft_status build(zipfft_corr c) {
   if (s != ZIPFFT_SUCCESS) return s;
   c->backend = zipfft__plan_backend_ops(c->plan);
   zipfft_plan_backend(c->plan, &c->backend_kind);
-  return c->backend->ops->alloc(c->backend, spectrum_bytes(&c->problem), &c->spectrum);
+  return c->backend->ops->alloc(c->backend, (size_t)zipfft__corr_spectrum_bytes(&c->problem),
+                                &c->spectrum);
 }
 
 zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int rank,

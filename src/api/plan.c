@@ -463,8 +463,9 @@ static uint64_t backend_memory_bytes(zipfft_plan p) {
   return have;
 }
 
-/* Fails with TOO_LARGE, before anything is allocated, when the tables and the larger of the
- * workspace and a Bluestein filter's computation exceed the memory of the plan's backend. */
+/* Fails with TOO_LARGE, before anything is allocated, when the tables, the memory the
+ * plan's owner keeps (a correlation plan's spectrum) and the larger of the workspace and a
+ * Bluestein filter's computation exceed the memory of the plan's backend. */
 static zipfft_status check_memory_fits(zipfft_plan p) {
   const zipfft__decomposition *dec = &p->decomposition;
   uint64_t tables = 0, have = backend_memory_bytes(p);
@@ -472,24 +473,28 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
     tables += (uint64_t)zipfft__twiddle_count(&dec->kernels[i]) *
               zipfft__complex_bytes(dec->kernels[i].precision, ZIPFFT_STORAGE_DEFAULT);
   uint64_t filter = filter_peak_bytes(dec);
-  uint64_t need =
-      zipfft__bytes_sum(filter > dec->workspace_bytes ? filter : dec->workspace_bytes, tables);
+  uint64_t need = zipfft__bytes_sum(
+      zipfft__bytes_sum(filter > dec->workspace_bytes ? filter : dec->workspace_bytes, tables),
+      dec->kept_bytes);
   if (dec->workspace_bytes == UINT64_MAX) /* saturated: the count does not fit 64 bits */
     return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
                         "the plan needs at least 2^64 bytes of workspace; the %s backend's memory "
                         "is %llu bytes",
                         p->backend->ops->name, (unsigned long long)have);
   if (have == 0 || need <= have) return ZIPFFT_SUCCESS;
+  char kept[64] = "";
+  if (dec->kept_bytes > 0)
+    snprintf(kept, sizeof kept, ", %llu of kept spectrum", (unsigned long long)dec->kept_bytes);
   if (filter > dec->workspace_bytes)
     return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
-                        "the plan needs %llu bytes to compute its Bluestein filter and %llu of "
-                        "tables; the %s backend's memory is %llu bytes",
-                        (unsigned long long)filter, (unsigned long long)tables,
+                        "the plan needs %llu bytes to compute its Bluestein filter, %llu of "
+                        "tables%s; the %s backend's memory is %llu bytes",
+                        (unsigned long long)filter, (unsigned long long)tables, kept,
                         p->backend->ops->name, (unsigned long long)have);
   return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
-                      "the plan needs %llu bytes of workspace and %llu of tables; the %s backend's "
-                      "memory is %llu bytes",
-                      (unsigned long long)dec->workspace_bytes, (unsigned long long)tables,
+                      "the plan needs %llu bytes of workspace, %llu of tables%s; the %s "
+                      "backend's memory is %llu bytes",
+                      (unsigned long long)dec->workspace_bytes, (unsigned long long)tables, kept,
                       p->backend->ops->name, (unsigned long long)have);
 }
 

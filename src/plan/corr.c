@@ -28,6 +28,12 @@ int64_t zipfft__corr_pitch(const zipfft__corr_problem *p) {
   return p->rank == 1 ? last : (last + 15) / 16 * 16;
 }
 
+uint64_t zipfft__corr_spectrum_bytes(const zipfft__corr_problem *p) {
+  uint64_t n = (uint64_t)zipfft__corr_pitch(p);
+  for (int k = 0; k + 1 < p->rank; k++) n *= (uint64_t)p->lengths[k];
+  return n * zipfft__complex_bytes(p->precision, p->spectrum_storage);
+}
+
 /* Row-major strides of a contiguous array of the given shape; returns its size. */
 static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
   int64_t size = 1;
@@ -434,7 +440,7 @@ static zipfft_status prepend_signal_sum(const zipfft__corr_problem *p, zipfft__d
 zipfft_status zipfft__corr_decompose(const void *problem, const zipfft__target *t,
                                      zipfft__decomposition *out) {
   const zipfft__corr_problem *p = problem;
-  *out = (zipfft__decomposition){.has_statistics = 1};
+  *out = (zipfft__decomposition){.has_statistics = 1, .kept_bytes = zipfft__corr_spectrum_bytes(p)};
   if (p->rank == 1) {
     zipfft_status st = decompose_line(p, t, out);
     return st == ZIPFFT_SUCCESS ? prepend_signal_sum(p, out) : st;

@@ -35,6 +35,9 @@ int64_t zipfft__corr_signal_reals(const zipfft__corr_problem *p);
  * 128-byte boundary (columns read as aligned segments). */
 int64_t zipfft__corr_pitch(const zipfft__corr_problem *p);
 
+/* Bytes of the kept spectrum (its rows pitched, in the spectrum storage). */
+uint64_t zipfft__corr_spectrum_bytes(const zipfft__corr_problem *p);
+
 /* Signals per group in the fused kernel's order (rank 2; plan/corr.c): each group runs tile
  * by tile and reads the kept spectrum once. Above 16 signals the largest divisor of the
  * count from 16 down to 8, else all of them; ZIPFFT_FUSED_SIGNAL_GROUP (tuning) sets it (0

@@ -45,6 +45,9 @@ typedef struct zipfft__decomposition {
   zipfft__kernel_spec kernels[ZIPFFT__MAX_KERNELS];
   zipfft__array src[ZIPFFT__MAX_KERNELS], dst[ZIPFFT__MAX_KERNELS];
   uint64_t workspace_bytes, second_workspace_offset, intermediate_offset;
+  /* Memory the plan's owner allocates with it (a correlation plan's kept spectrum): counted
+   * in the plan's memory check, allocated by the owner. */
+  uint64_t kept_bytes;
   int64_t transforms[ZIPFFT__MAX_KERNELS];
   int axis[ZIPFFT__MAX_KERNELS]; /* array axis each kernel transforms */
   /* Correlation plans with statistics: the last kernel is the statistics variant of the
