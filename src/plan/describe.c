@@ -2,32 +2,36 @@
 #include "plan/strategy.h"
 #include "plan/twiddle.h"
 
-void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
-  static const char *const kinds[] = {"c2c",
-                                      "r2c",
-                                      "c2r",
-                                      "r2c (half length)",
-                                      "c2r (half length)",
-                                      "r2r (real to real around complex FFTs)"};
-  static const char *const arrays[ZIPFFT__ARRAY_COUNT] = {
-      "input", "output", "workspace", "workspace B", "intermediate", "statistics", "signal sum"};
+static const char *const kinds[] = {"c2c",
+                                    "r2c",
+                                    "c2r",
+                                    "r2c (half length)",
+                                    "c2r (half length)",
+                                    "r2r (real to real around complex FFTs)"};
+static const char *const arrays[ZIPFFT__ARRAY_COUNT] = {
+    "input", "output", "workspace", "workspace B", "intermediate", "statistics", "signal sum"};
+
+/* The line of pointwise kernel i: its operation, arrays and range. */
+static void print_pointwise(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
   const zipfft__kernel_spec *s = &dec->kernels[i];
-  if (s->pointwise != ZIPFFT__PW_NONE) {
-    static const char *const ops[] = {"",
-                                      "gather",
-                                      "gather times chirp, zero-padded",
-                                      "Bluestein filter multiply",
-                                      "scatter",
-                                      "scatter times chirp",
-                                      "merge of the half spectrum",
-                                      "split into the half spectrum",
-                                      "sum of the signals"};
-    int64_t chunks = s->batch_counts[s->batch_dims - 1];
-    zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
-                      kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
-                      (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks));
-    return;
-  }
+  static const char *const ops[] = {"",
+                                    "gather",
+                                    "gather times chirp, zero-padded",
+                                    "Bluestein filter multiply",
+                                    "scatter",
+                                    "scatter times chirp",
+                                    "merge of the half spectrum",
+                                    "split into the half spectrum",
+                                    "sum of the signals"};
+  int64_t chunks = s->batch_counts[s->batch_dims - 1];
+  zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
+                    kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
+                    (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks));
+}
+
+/* The first line of FFT kernel i: arrays, length, transforms, passes and threads. */
+static void print_fft_line(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
+  const zipfft__kernel_spec *s = &dec->kernels[i];
   zipfft__sb_printf(sb, "%s (%s -> %s): n=%lld, %lld transforms, %d Stockham pass%s of radix ",
                     kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
                     (long long)zipfft__logical_length(s), (long long)dec->transforms[i],
@@ -39,10 +43,17 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
       s->ffts_per_block, s->ffts_per_block == 1 ? "" : "s",
       s->fft_major ? " (neighbouring threads on neighbouring transforms)" : "",
       s->store_major ? " (stored by neighbouring threads on neighbouring transforms)" : "");
-  static const char *const cluster_real[] = {[ZIPFFT__KIND_R2C_HALF] = " (at k and n - k, split "
-                                                                       "into the half spectrum)",
-                                             [ZIPFFT__KIND_C2R_HALF] = ", the loads merged from "
-                                                                       "the half spectrum"};
+}
+
+/* Detail lines of an FFT kernel's structure: clusters, row pairs, mirrored threads, merged
+ * loads, passes in place. */
+static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
+  static const char *const cluster_real[] = {[ZIPFFT__KIND_R2C_HALF] =
+                                                 " (at k and n - k, split "
+                                                 "into the half spectrum)",
+                                             [ZIPFFT__KIND_C2R_HALF] =
+                                                 ", the loads merged from "
+                                                 "the half spectrum"};
   if (s->cluster > 1)
     zipfft__sb_printf(sb,
                       "      cluster of %d blocks per transform: each block a %lld-point FFT of "
@@ -51,10 +62,10 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       s->cluster, (long long)s->n, s->cluster, s->cluster,
                       zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "");
   if (s->paired_rows)
-    zipfft__sb_printf(sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",
-                      (long long)s->paired_rows,
-                      s->kind == ZIPFFT__KIND_R2C_HALF ? "split into" : "merged from",
-                      (long long)(s->paired_rows * s->n));
+    zipfft__sb_printf(
+        sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",
+        (long long)s->paired_rows, s->kind == ZIPFFT__KIND_R2C_HALF ? "split into" : "merged from",
+        (long long)(s->paired_rows * s->n));
   if (s->mirrored) {
     int r2c = s->kind == ZIPFFT__KIND_R2C_HALF;
     zipfft__sb_printf(sb,
@@ -74,8 +85,13 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "      passes in place (each writes the slots it read): the first FFT in "
                       "frequency, its outputs digit-reversed, the second in time\n");
   else if (s->passes_in_place)
-    zipfft__sb_printf(sb, "      passes in place (each writes the slots it read), in frequency: "
-                          "the stores read the outputs digit-reversed\n");
+    zipfft__sb_printf(sb,
+                      "      passes in place (each writes the slots it read), in frequency: "
+                      "the stores read the outputs digit-reversed\n");
+}
+
+/* Detail lines of an FFT kernel's data: twiddles, tiles, staged rows, Bluestein, Rader. */
+static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
                       zipfft__copies_twiddles_in_first_pass(s) ? "during the first pass's loads"
@@ -110,4 +126,14 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
                       "filter, %lld-point FFT, output permuted\n",
                       (long long)zipfft__primitive_root(s->rader_n), (long long)s->n,
                       (long long)s->n);
+}
+
+void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
+  if (dec->kernels[i].pointwise != ZIPFFT__PW_NONE) {
+    print_pointwise(dec, i, sb);
+    return;
+  }
+  print_fft_line(dec, i, sb);
+  print_structure(&dec->kernels[i], sb);
+  print_data(&dec->kernels[i], sb);
 }
