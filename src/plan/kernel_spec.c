@@ -1,6 +1,7 @@
 /* kernel_spec.c - derived quantities and names of kernel specifications. */
 #include "plan/kernel_spec.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,74 +284,77 @@ unsigned zipfft__c2c_block_threads(const zipfft__kernel_spec *s) {
   return (unsigned)(s->threads_per_fft * s->ffts_per_block);
 }
 
+/* Appends printf-formatted text to the NUL-terminated text in buf (of len bytes),
+ * truncating. */
+static void append(char *buf, size_t len, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *format, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 >= len) return;
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(buf + used, len - used, format, ap);
+  va_end(ap);
+}
+
+/* Name parts of the fused operations: twiddles, clusters, Bluestein and Rader, pointwise
+ * kernels, extents, the fused multiply and its auxiliary strides. */
+static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t len) {
+  if (s->twiddle_length) append(buf, len, "_L%lld", (long long)s->twiddle_length);
+  if (s->twiddle_length && s->twiddle_chain > 1) append(buf, len, "_tc%d", s->twiddle_chain);
+  if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
+  if (s->store_major) append(buf, len, "_sm");
+  if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
+  if (s->rader_n) append(buf, len, "_rds%lld", (long long)s->rader_n);
+  if (s->pointwise)
+    append(buf, len, "_pw%d_%lld", (int)s->pointwise, (long long)s->pointwise_range);
+  if (s->load_extent || s->store_extent)
+    append(buf, len, "_x%lld_%lld", (long long)s->load_extent, (long long)s->store_extent);
+  if (s->fused)
+    append(buf, len, "_fu%d_%lld_%d", (int)s->fused, (long long)s->aux_stride, (int)s->aux_storage);
+  for (int i = 0; s->fused && i < s->batch_dims; i++)
+    append(buf, len, "a%lld", (long long)s->batch_aux_strides[i]);
+}
+
+/* Name parts of the memory and scheduling options: tiles (m: minus, as a C name allows),
+ * staged twiddles, row pairs, mirrored threads, merged loads, passes in place, prefetch,
+ * occupancy, statistics, callbacks. */
+static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t len) {
+  if (s->out_tile > 1)
+    append(buf, len, "_ot%d_%s%lld", s->out_tile, s->out_tile_shift < 0 ? "m" : "",
+           llabs(s->out_tile_shift));
+  if (s->in_tile > 1)
+    append(buf, len, "_it%d_%s%lld", s->in_tile, s->in_tile_shift < 0 ? "m" : "",
+           llabs(s->in_tile_shift));
+  if (s->shared_twiddles) append(buf, len, "_tws");
+  if (s->paired_rows) append(buf, len, "_rp%lld", (long long)s->paired_rows);
+  if (s->mirrored) append(buf, len, "_mir");
+  if (s->merge_on_load) append(buf, len, "_mol");
+  if (s->passes_in_place) append(buf, len, "_ip");
+  if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
+  if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);
+  if (s->statistics)
+    append(buf, len, "_stat%lld_%lld_%d%s%s%s%s", (long long)s->loop_in_stride,
+           (long long)s->stats_plane, s->min_blocks, s->signal_pairs ? "_pr" : "",
+           s->stats_prefetch ? "_pf" : "", s->stage_rows ? "_sr" : "",
+           s->squares_in_registers ? "_sqr" : "");
+  if (s->load_callback.function)
+    append(buf, len, "_cl%016llx", (unsigned long long)s->load_callback.hash);
+  if (s->store_callback.function)
+    append(buf, len, "_cs%016llx", (unsigned long long)s->store_callback.hash);
+}
+
 void zipfft__c2c_kernel_name(const zipfft__kernel_spec *s, char *buf, size_t len) {
-  char radices[128] = "", batch[256] = "";
-  for (int i = 0; i < s->pass_count; i++) {
-    size_t used = strlen(radices);
-    snprintf(radices + used, sizeof radices - used, "%s%d", i ? "x" : "", s->radices[i]);
-  }
-  for (int i = 0; i < s->batch_dims; i++) {
-    size_t used = strlen(batch);
-    snprintf(batch + used, sizeof batch - used, "_b%lldi%lldo%lld",
-             (long long)(i ? s->batch_counts[i] : 0), (long long)s->batch_in_strides[i],
-             (long long)s->batch_out_strides[i]);
-  }
+  char radices[128] = "", batch[256] = "", storage[16] = "", fused[384] = "";
+  for (int i = 0; i < s->pass_count; i++)
+    append(radices, sizeof radices, "%s%d", i ? "x" : "", s->radices[i]);
+  for (int i = 0; i < s->batch_dims; i++)
+    append(batch, sizeof batch, "_b%lldi%lldo%lld", (long long)(i ? s->batch_counts[i] : 0),
+           (long long)s->batch_in_strides[i], (long long)s->batch_out_strides[i]);
   uint64_t scale_bits;
   memcpy(&scale_bits, &s->scale, sizeof scale_bits);
-  char storage[16] = "", fused[384] = "";
-  if (s->twiddle_length) snprintf(fused, sizeof fused, "_L%lld", (long long)s->twiddle_length);
-  if (s->twiddle_length && s->twiddle_chain > 1)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tc%d", s->twiddle_chain);
-  if (s->cluster > 1)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_grp%d", s->cluster);
-  if (s->store_major) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_sm");
-  if (s->bluestein_n)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_bl%lld",
-             (long long)s->bluestein_n);
-  if (s->rader_n)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rds%lld",
-             (long long)s->rader_n);
-  if (s->pointwise)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pw%d_%lld", (int)s->pointwise,
-             (long long)s->pointwise_range);
-  if (s->load_extent || s->store_extent)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_x%lld_%lld",
-             (long long)s->load_extent, (long long)s->store_extent);
-  if (s->fused)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_fu%d_%lld_%d", (int)s->fused,
-             (long long)s->aux_stride, (int)s->aux_storage);
-  for (int i = 0; s->fused && i < s->batch_dims; i++)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "a%lld",
-             (long long)s->batch_aux_strides[i]);
-  if (s->out_tile > 1) /* m: minus (a C name) */
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_ot%d_%s%lld", s->out_tile,
-             s->out_tile_shift < 0 ? "m" : "", llabs(s->out_tile_shift));
-  if (s->in_tile > 1)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_it%d_%s%lld", s->in_tile,
-             s->in_tile_shift < 0 ? "m" : "", llabs(s->in_tile_shift));
-  if (s->shared_twiddles) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_tws");
-  if (s->paired_rows)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_rp%lld",
-             (long long)s->paired_rows);
-  if (s->mirrored) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mir");
-  if (s->merge_on_load) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mol");
-  if (s->passes_in_place) snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_ip");
-  if (s->prefetch_ahead > 0)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_pa%lld",
-             (long long)s->prefetch_ahead);
-  if (s->min_blocks > 0 && !s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_mb%d", s->min_blocks);
-  if (s->statistics)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_stat%lld_%lld_%d%s%s%s%s",
-             (long long)s->loop_in_stride, (long long)s->stats_plane, s->min_blocks,
-             s->signal_pairs ? "_pr" : "", s->stats_prefetch ? "_pf" : "",
-             s->stage_rows ? "_sr" : "", s->squares_in_registers ? "_sqr" : "");
-  if (s->load_callback.function)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cl%016llx",
-             (unsigned long long)s->load_callback.hash);
-  if (s->store_callback.function)
-    snprintf(fused + strlen(fused), sizeof fused - strlen(fused), "_cs%016llx",
-             (unsigned long long)s->store_callback.hash);
+  append_fused_parts(s, fused, sizeof fused);
+  append_option_parts(s, fused, sizeof fused);
   if (s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->out_storage != ZIPFFT_STORAGE_DEFAULT)
     snprintf(storage, sizeof storage, "_st%d%d", (int)s->in_storage, (int)s->out_storage);
   static const char *const kinds[] = {"c2c", "r2c", "c2r", "r2ch", "c2rh", "r2r"};
