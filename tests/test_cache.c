@@ -127,6 +127,7 @@ int main(void) {
   test_round_trip();
   check_damaged_is_miss("truncated", -1, 0);
   check_damaged_is_miss("flipped", 0, 5);
+  check_damaged_is_miss("bad magic", 0, 24 + 33); /* byte 0 of the header */
   test_path(nested);
   char kind_dir[512];
   snprintf(kind_dir, sizeof kind_dir, "%s/cubin", nested);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/desc.h"
 #include "backend/cuda_api.h"
 #include "device.h"
 #include "test_util.h"
@@ -130,7 +131,7 @@ static void check_desc_create(void) {
               {0, 0, 0, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_RANK, "0"},
               {0, 0, 4, ZIPFFT_C2C, ZIPFFT_F32, {8, 8, 8, 8}, ZIPFFT_ERROR_INVALID_RANK, "4"},
               {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
-              {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "0"},
+              {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "lengths[0] = 0"},
               {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F64, {-5}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"},
               {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -171,12 +172,12 @@ static void check_setters(void) {
       {SET_DIRECTION, 0, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_DIRECTION, "0"},
       {SET_BATCH, 0, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BATCH, "0"},
       {SET_BATCH, -3, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BATCH, "-3"},
-      {SET_LAYOUT, 0, 0, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "0"},
+      {SET_LAYOUT, 0, 0, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides[0] = 0"},
       {SET_LAYOUT, -2, 0, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-2"},
-      {SET_LAYOUT, 1, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "0"},
+      {SET_LAYOUT, 1, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_strides[0] = 0"},
       {SET_LAYOUT, 1, 0, -2, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-2"},
-      {SET_LAYOUT, 1, -1, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-1"},
-      {SET_LAYOUT, 1, 0, 1, -1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "-1"},
+      {SET_LAYOUT, 1, -1, 1, 0, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = -1"},
+      {SET_LAYOUT, 1, 0, 1, -1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_dist = -1"},
       {SET_PLACEMENT, 5, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_PLACEMENT, "5"},
       {SET_SCALE, 0, 0, 0, 0, NAN, ZIPFFT_ERROR_INVALID_SCALE, "nan"},
       {SET_SCALE, 0, 0, 0, 0, INFINITY, ZIPFFT_ERROR_INVALID_SCALE, "inf"},
@@ -197,7 +198,11 @@ static void check_setters(void) {
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     snprintf(where, sizeof where, "(bad setter row %zu)", i);
+    struct zipfft_desc_s before;
+    memcpy(&before, d, sizeof before);
     EXPECT(apply_setter(d, &bad[i]), bad[i].expect, bad[i].value);
+    ZT_CHECK(memcmp(&before, d, sizeof before) == 0, "bad setter row %zu changed the description",
+             i);
     EXPECT(apply_setter(d, &good[bad[i].kind]), ZIPFFT_SUCCESS, NULL); /* clears the detail */
   }
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -363,9 +368,12 @@ static void check_extents(void) {
   zipfft_plan p = sentinel();
   ZT_OK(zipfft_desc_create(&d, ZIPFFT_R2C, ZIPFFT_F32, 2, lengths));
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  struct zipfft_desc_s before;
+  memcpy(&before, d, sizeof before);
   EXPECT(zipfft_desc_set_input_extent(d, zero), ZIPFFT_ERROR_INVALID_LAYOUT, "input_extent[0] = 0");
   EXPECT(zipfft_desc_set_output_extent(d, wide), ZIPFFT_ERROR_INVALID_LAYOUT,
          "output_extent[1] = 10");
+  ZT_CHECK(memcmp(&before, d, sizeof before) == 0, "a refused extent changed the description");
   EXPECT(zipfft_desc_set_output_extent(NULL, ok), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_desc_set_input_extent(NULL, ok), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_desc_set_output_extent(d, ok), ZIPFFT_SUCCESS, NULL); /* 9 = 16/2+1: whole */
@@ -430,13 +438,14 @@ static void check_execute(void) {
   static const struct {
     int plan, in, out, stream;
     zipfft_status expect;
-  } rows[] = {{NONE, A, B, 0, ZIPFFT_ERROR_NULL_POINTER},
-              {OOP, 0, B, 0, ZIPFFT_ERROR_NULL_POINTER},
-              {OOP, A, 0, 0, ZIPFFT_ERROR_NULL_POINTER},
-              {OOP, A, A, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
-              {INPLACE, A, B, 0, ZIPFFT_ERROR_INVALID_PLACEMENT},
-              {INPLACE, 0, 0, 0, ZIPFFT_ERROR_NULL_POINTER},
-              {CPU, A, B, 1, ZIPFFT_ERROR_INVALID_ARGUMENT}};
+    const char *value;
+  } rows[] = {{NONE, A, B, 0, ZIPFFT_ERROR_NULL_POINTER, "plan is NULL"},
+              {OOP, 0, B, 0, ZIPFFT_ERROR_NULL_POINTER, "in is NULL"},
+              {OOP, A, 0, 0, ZIPFFT_ERROR_NULL_POINTER, "out is NULL"},
+              {OOP, A, A, 0, ZIPFFT_ERROR_INVALID_PLACEMENT, "out == in"},
+              {INPLACE, A, B, 0, ZIPFFT_ERROR_INVALID_PLACEMENT, "!= in"},
+              {INPLACE, 0, 0, 0, ZIPFFT_ERROR_NULL_POINTER, "in is NULL"},
+              {CPU, A, B, 1, ZIPFFT_ERROR_INVALID_ARGUMENT, "stream"}};
   zipfft_plan plans[4] = {NULL, small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE),
                           small_plan(zt_zipfft_backend(), ZIPFFT_INPLACE),
                           small_plan(ZIPFFT_BACKEND_CPU, ZIPFFT_OUTOFPLACE)};
@@ -451,7 +460,7 @@ static void check_execute(void) {
     zt_buffer *out = rows[i].out ? &bufs[rows[i].out] : NULL;
     snprintf(where, sizeof where, "(execute row %zu)", i);
     EXPECT(zt_execute(plans[rows[i].plan], in, out, rows[i].stream ? sentinel() : NULL),
-           rows[i].expect, NULL);
+           rows[i].expect, rows[i].value);
     ZT_CHECK(unchanged(&bufs[A], snap_a) && unchanged(&bufs[B], snap_b),
              "execute row %zu modified a buffer", i);
   }

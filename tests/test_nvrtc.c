@@ -22,12 +22,26 @@ static const char bad_source[] =
     "  x[0] = 1.0f +;\n"
     "}\n";
 
-/* A valid kernel compiles to a CUBIN (an ELF image); the second time comes from the cache
- * (memory, then disk) and is identical. */
+/* A valid kernel compiles to a CUBIN (an ELF image) kept in the disk cache under one key;
+ * the second time comes from the cache and is identical; with other bytes put under that
+ * key and the memory cache cleared, the third compile returns those bytes (so it read the
+ * disk cache rather than compiling). */
 static void test_compile_ok(void) {
   void *image = NULL, *again = NULL;
   size_t size = 0, again_size = 0;
   ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size));
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int files = 0;
+  zipfft__cache_key key = {0, 0};
+  while (d && (e = readdir(d)) != NULL)
+    if (strlen(e->d_name) == 36 && strcmp(e->d_name + 32, ".bin") == 0)
+      files += sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key.hi,
+                      (unsigned long long *)&key.lo) == 2;
+  if (d) closedir(d);
+  ZT_CHECK(files == 1, "%d CUBINs cached in %s, expected 1", files, dir);
   ZT_CHECK(image != NULL && size > 4, "empty image (%zu bytes)", size);
   if (image && size > 4)
     ZT_CHECK(memcmp(image,
@@ -39,6 +53,15 @@ static void test_compile_ok(void) {
   ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &again, &again_size));
   ZT_CHECK(again && again_size == size && memcmp(again, image, size) == 0,
            "cached CUBIN differs from the compiled one");
+  /* the next compile must come from the file of that key: give it other bytes */
+  zipfft__cache_put("cubin", key, "marker", 6);
+  zipfft__cache_clear_memory();
+  void *third = NULL;
+  size_t third_size = 0;
+  ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &third, &third_size));
+  ZT_CHECK(third && third_size == 6 && memcmp(third, "marker", 6) == 0,
+           "the second compile did not come from the disk cache");
+  free(third);
   free(image);
   free(again);
 }
