@@ -97,14 +97,23 @@ static void check_commit_failure(void) {
   char err[256] = "", path[512];
   snprintf(path, sizeof path, "%s/blocked.mrc", tmp_dir);
   ZT_CHECK(mkdir(path, 0700) == 0, "mkdir %s: %s", path, strerror(errno));
+  static const float old[4] = {9, 9, 9, 9}; /* a previous run's first.mrc must survive */
+  char first[512];
+  snprintf(first, sizeof first, "%s/first.mrc", tmp_dir);
+  ZT_CHECK(mrc_write(first, old, 2, 2, 1, 1.0f, err, sizeof err) == 0, "%s", err);
   match_outputs set;
   outputs_init(&set, tmp_dir);
   stage_and_write(&set, names, 3);
   ZT_CHECK(
       outputs_commit(&set, err, sizeof err) != 0 && strstr(err, "blocked.mrc") && set.count == 0,
       "commit over a directory: '%s'", err);
-  ZT_CHECK(exists_in_dir("blocked.mrc") && entries_in_dir() == 1,
+  ZT_CHECK(exists_in_dir("blocked.mrc") && entries_in_dir() == 2,
            "after a failed commit: %d entries", entries_in_dir());
+  mrc_volume v = {0};
+  ZT_CHECK(mrc_read(first, &v, err, sizeof err) == 0 && v.data[0] == 9.0f,
+           "a failed commit changed the existing first.mrc: %s", err);
+  mrc_free(&v);
+  remove(first);
   rmdir(path);
   report("a final name that is a directory: named, nothing written", before);
 }
