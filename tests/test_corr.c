@@ -98,20 +98,26 @@ static zipfft_status plan_case(const corr_case *c, zipfft_corr *p) {
 
 /* Outputs of one execution (count signals) downloaded as doubles. */
 static double *run_outputs(const corr_case *c, zipfft_corr p, const void *signals, int64_t plane) {
+  enum { guard = 256 }; /* bytes of NaN before and after the outputs, which must stay */
   size_t rs = zt_real_size(c->prec), bytes = (size_t)(plane * c->count) * rs;
-  unsigned char *host = malloc(bytes);
-  for (size_t i = 0; i < bytes; i++) host[i] = 0xff; /* NaN: every output must be written */
-  void *out = zt_mem_alloc(bytes);
+  unsigned char *host = malloc(bytes + 2 * guard);
+  memset(host, 0xff, bytes + 2 * guard); /* NaN: every output must be written */
+  unsigned char *out = zt_mem_alloc(bytes + 2 * guard);
   double *got = malloc((size_t)(plane * c->count) * sizeof *got);
-  zt_mem_upload(out, host, bytes);
-  ZT_OK(zipfft_corr_execute(p, signals, c->count, out, NULL));
-  zt_mem_download(host, out, bytes);
+  zt_mem_upload(out, host, bytes + 2 * guard);
+  ZT_OK(zipfft_corr_execute(p, signals, c->count, out + guard, NULL));
+  zt_mem_download(host, out, bytes + 2 * guard);
+  size_t touched = 0;
+  for (size_t i = 0; i < guard; i++)
+    touched += (host[i] != 0xff) + (host[guard + bytes + i] != 0xff);
+  ZT_CHECK(touched == 0, "%zu guard bytes around the %lld outputs were written", touched,
+           (long long)(plane * c->count));
   for (int64_t i = 0; i < plane * c->count; i++) {
     float f;
     if (rs == 4)
-      memcpy(&f, host + 4 * i, 4), got[i] = f;
+      memcpy(&f, host + guard + 4 * i, 4), got[i] = f;
     else
-      memcpy(&got[i], host + 8 * i, 8);
+      memcpy(&got[i], host + guard + 8 * i, 8);
   }
   zt_mem_free(out);
   free(host);
