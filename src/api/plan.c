@@ -196,16 +196,15 @@ static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blo
  * -> 87.7). Those figures predate the block-ahead prefetch: with it, one block and 2 MB
  * ahead beat two blocks on an H100 (fp32 7680 96.5 -> 99.4, fp64 4608 97.2 -> 99.8, 4352
  * 97.7 -> 99.9; docs/perf/2026-11-26-h100-prefetch-bytes.md), so on devices of slow memory
- * (zipfft__slow_memory) kernels that prefetch (zipfft__can_prefetch_ahead) do not ask;
+ * (zipfft__slow_memory) kernels that prefetch at one block (zipfft__prefetch_pays) do not ask;
  * the others still do (fp32 1000003, Bluestein through the workspace, lost 4% without).
  * ZIPFFT_TWO_BLOCKS (tuning): 0 never asks, 1 asks for every kernel. */
 static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   const char *env = getenv("ZIPFFT_TWO_BLOCKS");
   zipfft__target target = target_of(p->backend);
-  int wanted = env && *env
-                   ? strcmp(env, "0") != 0
-                   : !zipfft__slow_memory(&target) || !zipfft__can_prefetch_ahead(&pk->spec);
+  int wanted = env && *env ? strcmp(env, "0") != 0
+                           : !zipfft__slow_memory(&target) || !zipfft__prefetch_pays(&pk->spec, 1);
   if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 || !wanted)
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
@@ -283,7 +282,7 @@ enum { prefetch_bytes_slow_memory = 2 << 20 };
  * its blocks per multiprocessor: on a device of slow memory, where the row says so and the
  * kernel is not fused, prefetch_bytes_slow_memory of input (ZIPFFT_PREFETCH_BYTES, tuning,
  * overrides it) at most half the resident blocks ahead, else the row's eighths; none on
- * the CPU. At least 1 where any. */
+ * the CPU, nor where zipfft__prefetch_pays says it does not pay. At least 1 where any. */
 static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s,
                                      int64_t resident) {
   const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
@@ -295,7 +294,7 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
     size_t i = 0;
     while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
     zipfft__target target = target_of(p->backend);
-    eighths = prefetch_distances[i].eighths;
+    eighths = zipfft__prefetch_pays(s, per_multiprocessor) ? prefetch_distances[i].eighths : 0;
     if (eighths > 0 && prefetch_distances[i].by_bytes_on_slow_memory &&
         zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
       int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *

@@ -376,7 +376,7 @@ int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s) {
 
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
-      real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
+      real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && s->cluster <= 1 &&
                s->paired_rows == 0 && !s->load_callback.function;
@@ -394,4 +394,10 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
 
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
   return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
+}
+
+int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor) {
+  int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
+  return zipfft__can_prefetch_ahead(s) &&
+         (!c2r || (blocks_per_multiprocessor >= 2 && blocks_per_multiprocessor <= 3));
 }

@@ -246,16 +246,24 @@ typedef enum {
 } zipfft__block_input;
 
 /* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
- * transforms, and R2C without Rader or Bluestein, without statistics, cluster, paired rows
- * or load callback. RANGE: kernels without fusion or load extent. COLUMNS: fused
+ * transforms, and R2C and C2R without Rader or Bluestein, without statistics, cluster,
+ * paired rows or load callback. RANGE: kernels without fusion or load extent. COLUMNS: fused
  * correlation kernels (the 2DTM one) whose run of adjacent columns spans at least 32 bytes.
- * Measured and left SCATTERED (docs/perf/2026-11-26-h100-prefetch-shapes.md): C2R kernels
- * (no gain, up to -4%); the plain column passes (2D 4096^2 -15% to -25%, 3D 256^3 -3%);
- * row passes of several batch dimensions (no change). */
+ * Measured and left SCATTERED (docs/perf/2026-11-26-h100-prefetch-shapes.md): the plain
+ * column passes (2D 4096^2 -15% to -25%, 3D 256^3 -3%); row passes of several batch
+ * dimensions (no change). */
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
 /* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
  * is not SCATTERED. */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
+/* 1 when a kernel that can prefetch ahead gains from it by default at this many blocks per
+ * multiprocessor: always, except C2R kernels, which prefetch only at 2 or 3 blocks.
+ * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the mirrored
+ * half-length kernels): 16384 (2 blocks) H200 77.6 -> 82.6, H100 94.0 -> 97.9; 32768 (1
+ * block) H200 56.0 -> 54.1, H100 73.0 -> 65.3; 4096 (many blocks, an eighth ahead) H200
+ * 92.2 -> 93.3, H100 97.6 -> 96.7 (docs/perf/2026-11-27-c2r-prefetch.md; before the
+ * mirrored kernels C2R 16384 lost 4% on an H200). */
+int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor);
 /* Input elements of one transform that a kernel reads: the logical length (a Rader prime,
  * a Bluestein length), the 2n reals of a HALF R2C, the Hermitian half of a C2R; at most the
  * load extent. */
