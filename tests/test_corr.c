@@ -775,6 +775,38 @@ static void check_spectrum_and_ties(void) {
   zipfft_corr_destroy(p);
 }
 
+/* Ties in the statistics kernel of one signal per call (batch 1: the half-length kernel,
+ * not the signal-pair one): zero signals give every output 0, so each pixel keeps the
+ * lowest index accumulated so far (7, then 3 below it, then 3 again against 9). */
+static void check_ties_one_signal(void) {
+  const corr_case c = {ZIPFFT_F32, 2, {24, 32, 1}, {5, 7, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 1, 1};
+  enum { plane = 20 * 26 };
+  zipfft_corr p = NULL;
+  ZT_OK(plan_case(&c, &p));
+  double *filter;
+  const float zeros[35] = {0};
+  void *dfilter = upload_reals(&c, 24 * 32, 0xF17, &filter), *dzeros = zt_mem_alloc(sizeof zeros);
+  int32_t *index = malloc(plane * sizeof *index);
+  if (p && dzeros && index) {
+    zt_mem_upload(dzeros, zeros, sizeof zeros);
+    ZT_OK(zipfft_corr_set_filter(p, dfilter));
+    ZT_OK(zipfft_corr_stats_reset(p, NULL));
+    static const int32_t firsts[3] = {7, 3, 9}, kept[3] = {7, 3, 3};
+    for (int call = 0; call < 3; call++) {
+      ZT_OK(zipfft_corr_accumulate(p, dzeros, 1, firsts[call], NULL));
+      for (int i = 0; i < plane; i++) index[i] = -7; /* poison */
+      ZT_OK(zipfft_corr_finalize(p, NULL, index, NULL, NULL, NULL));
+      int wrong = 0;
+      for (int i = 0; i < plane; i++) wrong += index[i] != kept[call];
+      ZT_CHECK(wrong == 0, "one-signal ties, call %d (index %d): %d pixels not %d", call,
+               firsts[call], wrong, kept[call]);
+    }
+  }
+  free(index), free(filter);
+  zt_mem_free(dfilter), zt_mem_free(dzeros);
+  zipfft_corr_destroy(p);
+}
+
 /* The 2DTM plan's kernels (4096x4096 image, 512x512 templates; batch 2 keeps the arrays
  * small, the kernels are the batch-16 plan's shapes) compile for sm_90 without register
  * spills, with the f16 spectrum too (the f16 intermediate: see below). NVRTC addresses shared
@@ -855,6 +887,7 @@ int main(void) {
   check_errors();
   check_spectrum_memory();
   check_spectrum_and_ties();
+  check_ties_one_signal();
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_corr", ran + 3);
 }
