@@ -10,7 +10,9 @@
 /* The statistics over 10^7 signals (the issue's accuracy requirement): a rank-1 filter f
  * (positive) correlated with one-point signals a_j, so output x of signal j is f[x] a_j;
  * the mean over every signal must match sum_j f[x] a_j / N, computed in double, to 1e-6
- * relative, the deviation to 1e-5, and the best index must be the largest a_j's. */
+ * relative, the deviation to 1e-5, the maximum f[x] max_j a_j to 1e-6 and the z-score
+ * (maximum - mean) / deviation to 2e-5 (the deviation's gate, twice), and the best index must be
+ * the largest a_j's. */
 static void check_long_accumulation(void) {
   enum { length = 8, batch = 1024 };
   const int64_t calls = 9766; /* 10,000,384 signals */
@@ -38,18 +40,26 @@ static void check_long_accumulation(void) {
     zt_mem_upload(da, a, sizeof a);
     ZT_OK(zipfft_corr_accumulate(c, da, batch, (int32_t)(call * batch), NULL));
   }
-  float mean[length], sd[length];
+  float mean[length], sd[length], max[length], z[length];
   int32_t index[length];
-  ZT_OK(zipfft_corr_finalize(c, NULL, index, mean, sd, NULL));
-  double n = (double)(calls * batch), worst_mean = 0, worst_sd = 0;
+  ZT_OK(zipfft_corr_finalize(c, max, index, mean, sd, z));
+  double n = (double)(calls * batch), worst_mean = 0, worst_sd = 0, worst_max = 0, worst_z = 0;
   for (int x = 0; x < length; x++) {
     double mu = f[x] * sum / n, var = (double)f[x] * f[x] * squares / n - mu * mu;
+    double top = f[x] * best, zscore = (top - mu) / sqrt(var);
     worst_mean = fmax(worst_mean, fabs(mean[x] - mu) / mu);
     worst_sd = fmax(worst_sd, fabs(sd[x] - sqrt(var)) / sqrt(var));
+    worst_max = fmax(worst_max, fabs(max[x] - top) / top);
+    worst_z = fmax(worst_z, fabs(z[x] - zscore) / zscore);
     ZT_CHECK(index[x] == best_index, "position %d: best index %d, expected %lld", x, index[x],
              (long long)best_index);
   }
-  printf("  10^7 accumulations: mean relative error %.3g, deviation %.3g\n", worst_mean, worst_sd);
+  printf(
+      "  10^7 accumulations: mean relative error %.3g, deviation %.3g, maximum %.3g, "
+      "z-score %.3g\n",
+      worst_mean, worst_sd, worst_max, worst_z);
+  ZT_CHECK(worst_max <= 1e-6, "maximum after 10^7 signals: relative error %.3g", worst_max);
+  ZT_CHECK(worst_z <= 2e-5, "z-score after 10^7 signals: relative error %.3g", worst_z);
   ZT_CHECK(worst_mean <= 1e-6, "mean after 10^7 signals: relative error %.3g", worst_mean);
   ZT_CHECK(worst_sd <= 1e-5, "deviation after 10^7 signals: relative error %.3g", worst_sd);
   zt_mem_free(df), zt_mem_free(da);
