@@ -870,7 +870,7 @@ static void run_full_bluestein_fourstep(void) {
 }
 
 /* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that
- * the result equals the input within the gate. */
+ * the result equals the input within the gate and that no guard band was written. */
 static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan inv) {
   run_data r;
   run_setup(fc, &r);
@@ -894,6 +894,8 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
     }
     free(x);
   }
+  if (!zt_buffer_guards_intact(&r.out) || !zt_buffer_guards_intact(&back))
+    case_fail(fc, "round trip: a guard band around the spectrum or the result was written");
   zt_buffer_free(&back);
   run_free(&r);
 }
