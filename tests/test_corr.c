@@ -565,6 +565,9 @@ static void check_errors(void) {
   cfg.spectrum_storage = ZIPFFT_STORAGE_F16;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F64, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_STORAGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "precision = 1") != NULL, "detail: %s", zipfft_last_error());
+  ZT_OK(zipfft_corr_destroy(NULL)); /* a success clears the detail */
+  ZT_CHECK(zipfft_last_error()[0] == '\0', "destroy(NULL) left: %s", zipfft_last_error());
   cfg.spectrum_storage = DEF, cfg.intermediate_storage = ZIPFFT_STORAGE_F16;
   int64_t L3[3] = {8, 8, 8}, s3[3] = {2, 2, 2};
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 3, L3, s3, 2, &cfg),
@@ -573,9 +576,12 @@ static void check_errors(void) {
            "detail: %s", zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F64, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_STORAGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "precision = 1") != NULL, "detail: %s", zipfft_last_error());
   cfg.intermediate_storage = (zipfft_storage)9;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_STORAGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "intermediate_storage = 9") != NULL, "detail: %s",
+           zipfft_last_error());
   cfg.intermediate_storage = DEF, cfg.region = (zipfft_corr_region)7;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
@@ -627,6 +633,17 @@ static void check_errors(void) {
   zipfft_corr_destroy(c);
   int64_t huge = (int64_t)1 << 50;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, huge, &cfg), ZIPFFT_ERROR_TOO_LARGE);
+  /* A rank-1 plan takes any batch: a count of 2^63 - 1 from index 1 is refused without
+   * overflowing the check (UBSan aborted on it), the message saturating the last index. */
+  int64_t line = 16, point = 4;
+  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 1, &line, &point, INT64_MAX, &cfg));
+  ZT_OK(zipfft_corr_set_filter(c, buf));
+  ZT_OK(zipfft_corr_stats_reset(c, NULL));
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, INT64_MAX, 1, NULL),
+                  ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(strstr(zipfft_last_error(), "up to 9223372036854775807") != NULL, "detail: %s",
+           zipfft_last_error());
+  zipfft_corr_destroy(c);
   zt_mem_free(buf);
   ZT_OK(zipfft_corr_destroy(NULL));
 }

@@ -126,8 +126,10 @@ static void check_bad_names(void) {
   ZT_CHECK(outputs_stage(&set, "sub/x.mrc", path, sizeof path, err, sizeof err) != 0 &&
                strstr(err, "sub/x.mrc"),
            "a name with '/' accepted: '%s'", err);
+  snprintf(path, sizeof path, "untouched");
   ZT_CHECK(outputs_stage(&set, "x.mrc", path, 8, err, sizeof err) != 0 && strstr(err, "too long"),
            "a path longer than its buffer accepted: '%s'", err);
+  ZT_CHECK(strcmp(path, "untouched") == 0, "a refused stage wrote its path: '%s'", path);
   for (int i = 0; i < match_outputs_max; i++)
     ZT_CHECK(outputs_stage(&set, "x.mrc", path, sizeof path, err, sizeof err) == 0, "%s", err);
   ZT_CHECK(outputs_stage(&set, "y.mrc", path, sizeof path, err, sizeof err) != 0 &&

@@ -507,13 +507,17 @@ static void test_search(void) {
   release(&noisy);
 }
 
-/* synth_make with p fails with a message containing want and clears the outputs. */
+/* synth_make with p fails with a message containing want, clears the outputs and leaves
+ * the truth array as it was. */
 static void expect_bad(synth_params p, const char *want) {
   float *image = (float *)&p, *templates = (float *)&p;
-  synth_truth truth[max_truth];
+  synth_truth truth[max_truth], before[max_truth];
+  memset(truth, 0x55, sizeof truth);
+  memcpy(before, truth, sizeof truth);
   char err[256] = "";
   int rc = synth_make(&p, &image, &templates, p.planted > 0 ? truth : NULL, err, sizeof err);
   ZT_CHECK(rc != 0 && image == NULL && templates == NULL, "accepted (%s)", want);
+  ZT_CHECK(memcmp(truth, before, sizeof truth) == 0, "a refusal (%s) wrote the truth array", want);
   ZT_CHECK(strstr(err, want) != NULL, "message \"%s\" lacks \"%s\"", err, want);
   ZT_CHECK(synth_make(&p, &image, &templates, truth, NULL, 0) != 0, "no err buffer");
 }

@@ -24,18 +24,22 @@ static zipfft_status check_config(zipfft_precision prec, int rank, const zipfft_
   if (c->region < ZIPFFT_REGION_FULL || c->region > ZIPFFT_REGION_VALID)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "config->region = %d is not a region",
                         (int)c->region);
-  if (c->spectrum_storage != ZIPFFT_STORAGE_DEFAULT &&
-      (c->spectrum_storage != ZIPFFT_STORAGE_F16 || prec != ZIPFFT_F32))
+  zipfft_storage kept = c->spectrum_storage, mid = c->intermediate_storage;
+  if (kept != ZIPFFT_STORAGE_DEFAULT && kept != ZIPFFT_STORAGE_F16)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
-                        "config->spectrum_storage = %d (DEFAULT, or F16 with ZIPFFT_F32)",
-                        (int)c->spectrum_storage);
-  zipfft_storage mid = c->intermediate_storage;
-  if (mid != ZIPFFT_STORAGE_DEFAULT && ((mid != ZIPFFT_STORAGE_F16 && mid != ZIPFFT_STORAGE_BF16) ||
-                                        prec != ZIPFFT_F32 || rank != 2))
+                        "config->spectrum_storage = %d is neither DEFAULT nor F16", (int)kept);
+  if (mid != ZIPFFT_STORAGE_DEFAULT && mid != ZIPFFT_STORAGE_F16 && mid != ZIPFFT_STORAGE_BF16)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
-                        "config->intermediate_storage = %d with rank %d (DEFAULT, or F16 or "
-                        "BF16 with ZIPFFT_F32 and rank 2)",
-                        (int)mid, rank);
+                        "config->intermediate_storage = %d is not DEFAULT, F16 or BF16", (int)mid);
+  if ((kept != ZIPFFT_STORAGE_DEFAULT || mid != ZIPFFT_STORAGE_DEFAULT) && prec != ZIPFFT_F32)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "precision = %d with spectrum_storage = %d and intermediate_storage = %d: "
+                        "16-bit storage needs ZIPFFT_F32",
+                        (int)prec, (int)kept, (int)mid);
+  if (mid != ZIPFFT_STORAGE_DEFAULT && rank != 2)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_STORAGE,
+                        "config->intermediate_storage = %d with rank %d (rank 2 only)", (int)mid,
+                        rank);
   return ZIPFFT_SUCCESS;
 }
 
@@ -152,7 +156,10 @@ zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int ra
 }
 
 zipfft_status zipfft_corr_destroy(zipfft_corr c) {
-  if (!c) return ZIPFFT_SUCCESS;
+  if (!c) {
+    zipfft__clear_error();
+    return ZIPFFT_SUCCESS;
+  }
   if (c->spectrum) c->backend->ops->free(c->backend, c->spectrum);
   if (c->stats) c->backend->ops->free(c->backend, c->stats);
   free(c->folded_sums);

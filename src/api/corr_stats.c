@@ -47,12 +47,22 @@ zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream) {
   if (!c->stats) s = c->backend->ops->alloc(c->backend, bytes, &c->stats);
   if (s == ZIPFFT_SUCCESS) s = c->backend->ops->upload(c->backend, c->stats, init, bytes);
   free(init);
+  if (s != ZIPFFT_SUCCESS && c->stats) { /* partly cleared: accumulating must ask for a reset */
+    c->backend->ops->free(c->backend, c->stats);
+    c->stats = NULL;
+  }
   if (s != ZIPFFT_SUCCESS) return s;
   free(c->folded_sums);
   c->folded_sums = NULL;
   c->accumulated = c->pending = 0;
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
+}
+
+/* The index of the last of count >= 1 signals numbered from first, saturated at INT64_MAX
+ * (a rank-1 plan's batch may reach it). */
+static int64_t last_index(int32_t first, int64_t count) {
+  return first > 0 && count - 1 > INT64_MAX - first ? INT64_MAX : first + (count - 1);
 }
 
 zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t count,
@@ -66,11 +76,11 @@ zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t
   if (s == ZIPFFT_SUCCESS && !c->stats)
     s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
                      "zipfft_corr_accumulate: statistics not reset (zipfft_corr_stats_reset)");
-  if (s == ZIPFFT_SUCCESS && (first_index < 0 || (int64_t)first_index + count - 1 > INT32_MAX))
+  if (s == ZIPFFT_SUCCESS && (first_index < 0 || last_index(first_index, count) > INT32_MAX))
     s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
                      "zipfft_corr_accumulate: first_index = %d with count = %lld gives indices "
                      "up to %lld (they must be 0..2^31-1)",
-                     (int)first_index, (long long)count, (long long)first_index + count - 1);
+                     (int)first_index, (long long)count, (long long)last_index(first_index, count));
   if (s != ZIPFFT_SUCCESS) return s;
   zipfft__run run = {.in = signals,
                      .spectrum = c->spectrum,

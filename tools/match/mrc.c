@@ -276,7 +276,7 @@ static int read_file(FILE *f, const char *path, mrc_header *h, float **data, cha
 }
 
 int mrc_read(const char *path, mrc_volume *v, char *err, size_t err_len) {
-  if (!path || !v) return match_fail(err, err_len, "mrc_read: NULL path or volume");
+  if (!path || !v) return match_fail(err, err_len, "mrc_read: %s is NULL", path ? "v" : "path");
   FILE *f = fopen(path, "rb");
   if (!f) return match_fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
   mrc_header h;
@@ -353,7 +353,8 @@ static int write_file(const char *path, const uint8_t *header, const float *data
 
 int mrc_write(const char *path, const float *data, int64_t nx, int64_t ny, int64_t nz,
               float pixel_size, char *err, size_t err_len) {
-  if (!path || !data) return match_fail(err, err_len, "mrc_write: NULL path or data");
+  if (!path || !data)
+    return match_fail(err, err_len, "mrc_write: %s is NULL", path ? "data" : "path");
   const int64_t n[3] = {nx, ny, nz};
   if (check_dims(path, n, err, err_len)) return 1;
   if (!isfinite(pixel_size) || pixel_size < 0)

@@ -12,11 +12,15 @@
 
 static const char part_suffix[] = ".part";
 
-/* Writes dir/name (with the .part suffix when staged) into path. Returns 1 when it fits. */
+/* Writes dir/name (with the .part suffix when staged) into path when it fits (returns 1);
+ * otherwise leaves path alone and returns 0. */
 static int format_path(const match_outputs *set, const char *name, int staged, char *path,
                        size_t path_len) {
-  int n = snprintf(path, path_len, "%s/%s%s", set->dir, name, staged ? part_suffix : "");
-  return n >= 0 && (size_t)n < path_len;
+  const char *suffix = staged ? part_suffix : "";
+  int n = snprintf(NULL, 0, "%s/%s%s", set->dir, name, suffix);
+  if (n < 0 || (size_t)n >= path_len) return 0;
+  snprintf(path, path_len, "%s/%s%s", set->dir, name, suffix);
+  return 1;
 }
 
 void outputs_init(match_outputs *set, const char *dir) {
@@ -31,7 +35,9 @@ int outputs_stage(match_outputs *set, const char *name, char *path, size_t path_
   if (strlen(name) >= sizeof set->names[0] || strchr(name, '/'))
     return match_fail(err, err_len, "%s: not a plain output file name", name);
   if (!format_path(set, name, 1, path, path_len))
-    return match_fail(err, err_len, "%s/%s: path too long", set->dir, name);
+    return match_fail(err, err_len, "%s/%s: path too long (%zu bytes with %s, at most %zu)",
+                      set->dir, name, strlen(set->dir) + 1 + strlen(name) + strlen(part_suffix),
+                      part_suffix, path_len - 1);
   strcpy(set->names[set->count++], name);
   return 0;
 }

@@ -172,7 +172,8 @@ static int check_size(const char *path, int width, int height, char *err, size_t
 
 int png_write_gray8(const char *path, const uint8_t *pixels, int width, int height, char *err,
                     size_t err_len) {
-  if (!path || !pixels) return match_fail(err, err_len, "png_write_gray8: NULL path or pixels");
+  if (!path || !pixels)
+    return match_fail(err, err_len, "png_write_gray8: %s is NULL", path ? "pixels" : "path");
   if (check_size(path, width, height, err, err_len)) return 1;
   size_t tmp_len = strlen(path) + sizeof ".tmp";
   char *tmp = malloc(tmp_len);
@@ -202,7 +203,8 @@ static uint8_t to_byte(float x, double lo, double scale) {
 
 int png_write_float(const char *path, const float *map, int width, int height, float lo, float hi,
                     char *err, size_t err_len) {
-  if (!path || !map) return match_fail(err, err_len, "png_write_float: NULL path or map");
+  if (!path || !map)
+    return match_fail(err, err_len, "png_write_float: %s is NULL", path ? "map" : "path");
   if (check_size(path, width, height, err, err_len)) return 1;
   if (!isfinite(lo) || !isfinite(hi))
     return match_fail(err, err_len, "%s: range %g to %g must be finite", path, (double)lo,

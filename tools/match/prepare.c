@@ -143,8 +143,15 @@ static int write_file(const char *tmp_path, const peak *peaks, int count, const 
 
 int write_peaks_csv(const char *path, const peak *peaks, int count, const float *max_map,
                     const int32_t *index_map, int w, char *err, size_t err_len) {
-  if (!path || count < 0 || w <= 0 || (count > 0 && (!peaks || !max_map || !index_map)))
-    return match_fail(err, err_len, "write_peaks_csv: bad arguments");
+  if (!path || (count > 0 && (!peaks || !max_map || !index_map)))
+    return match_fail(err, err_len, "write_peaks_csv: %s is NULL",
+                      !path      ? "path"
+                      : !peaks   ? "peaks"
+                      : !max_map ? "max_map"
+                                 : "index_map");
+  if (count < 0 || w <= 0)
+    return match_fail(err, err_len, "write_peaks_csv: count = %d, w = %d (count >= 0, w >= 1)",
+                      count, w);
   char *tmp_path = malloc(strlen(path) + sizeof ".tmp");
   if (!tmp_path) return match_fail(err, err_len, "out of memory");
   sprintf(tmp_path, "%s.tmp", path);

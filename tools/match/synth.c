@@ -241,17 +241,19 @@ int synth_make(const synth_params *p, float **image, float **templates, synth_tr
   int64_t stack_count = (int64_t)p->shapes * p->rotations * p->template_size * p->template_size;
   float *img = calloc((size_t)image_count, sizeof *img);
   float *stack = malloc((size_t)stack_count * sizeof *stack);
-  if (!img || !stack) {
-    free(img);
-    free(stack);
+  /* the copies are placed here first: truth changes only once every copy has a place */
+  synth_truth *placed = malloc((size_t)(p->planted > 0 ? p->planted : 1) * sizeof *placed);
+  if (!img || !stack || !placed) {
+    free(img), free(stack), free(placed);
     return match_fail(err, err_len, "out of memory for the %d x %d image and its templates",
                       p->image_w, p->image_h);
   }
-  if (place_copies(p, truth, err, err_len)) {
-    free(img);
-    free(stack);
+  if (place_copies(p, placed, err, err_len)) {
+    free(img), free(stack), free(placed);
     return 1;
   }
+  if (p->planted > 0) memcpy(truth, placed, (size_t)p->planted * sizeof *truth);
+  free(placed);
   make_templates(p, stack);
   add_copies(p, stack, truth, img);
   add_noise(p->seed, p->noise_sigma, img, image_count);
