@@ -603,7 +603,8 @@ static void run_quick_variants(void) {
 }
 
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
- * layout variants they take: batch distances, in-place, misalignment, scale. */
+ * layout variants they take: batch distances, in-place, misalignment, scale; and lengths
+ * a cluster cannot take. */
 static void run_quick_clusters(void) {
   static const size_t variants[] = {0, 1, 5, 11, 13, 14, 15};
   static const struct {
@@ -619,6 +620,17 @@ static void run_quick_clusters(void) {
       c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
       run_case(&c);
     }
+  }
+  /* Lengths whose part per block a cluster of 4 cannot split evenly over its blocks (fp32
+   * 29160 = 4 x 7290, fp64 14580 = 4 x 3645): planned another way (they failed with
+   * INTERNAL "bad cluster size"), and fp64 7247, whose Bluestein filter plan is 14580. */
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+  } uneven[] = {{ZIPFFT_F32, 29160}, {ZIPFFT_F64, 14580}, {ZIPFFT_F64, 7247}};
+  for (size_t i = 0; i < sizeof uneven / sizeof uneven[0]; i++) {
+    c2c_case c = basic_case(uneven[i].p, uneven[i].n, 1, ZIPFFT_FORWARD);
+    run_case(&c);
   }
 }
 

@@ -531,7 +531,9 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   for (int cluster = 2; cluster <= t->max_cluster_blocks && cluster <= cluster_max_blocks;
        cluster *= 2) {
     zipfft__kernel_spec part = *s;
-    if (s->n % cluster != 0 || s->n / cluster < (int64_t)cluster * cluster) continue;
+    /* each block's part (n / cluster points) splits evenly over the cluster's blocks */
+    if (s->n % ((int64_t)cluster * cluster) != 0 || s->n / cluster < (int64_t)cluster * cluster)
+      continue;
     if (zipfft__kind_is_half(s->kind) && (s->n / cluster) % (2 * cluster) != 0) continue;
     part.n = s->n / cluster;
     part.cluster = cluster;
