@@ -18,9 +18,9 @@ extern "C" {
  *   1.0/n for a normalised inverse).
  * - Complex data are interleaved (re, im) pairs of the precision's real type.
  * - Strides and distances count elements of the array's own type (reals for the real array
- *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout whose
- * output elements do not overlap. Pointers may have any alignment; naturally aligned data is
- * fastest.
+ *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout
+ *   whose output axes nest (see zipfft_desc_set_layout), so that no two outputs overlap.
+ *   Pointers may have any alignment; naturally aligned data is fastest.
  * - Every function returns a zipfft_status. On failure, zipfft_last_error() describes the
  *   offending value, nothing the caller owns is modified, and nothing is printed.
  */
@@ -111,13 +111,15 @@ const char *zipfft_last_error(void);
 /* Creates a description of a rank-dimensional transform of the given lengths (row-major,
  * lengths[rank-1] fastest). Every length is supported, memory permitting:
  * - one kernel per axis where it fits: lengths whose prime factors are at most 31 (the
- *   primes 17 to 31 as passes of their own radix) up to 16384 in fp32 and 8192 in fp64 on a
- *   Hopper GPU, primes p with such a p - 1 by Rader's method (a convolution of length
- *   p - 1; for R2C and C2R also twice such a prime, through its half length) within the same
- *   limits, and other lengths with a larger prime factor by
- *   Bluestein's method when
- *   its padded length (the smallest 7-smooth length >= 2n-1, or for the largest a slightly
- *   longer 2^a, 3*2^a or 5*2^a) fits, up to about 14500 in fp32 and 7000 in fp64;
+ *   primes 17 to 31 as passes of their own radix) while one block's shared memory holds
+ *   the transform (on a Hopper GPU powers of two to 16384 in fp32 and 8192 in fp64, other
+ *   lengths to about 29000 and 14400) or, for C2C and half-length real rows, a
+ *   thread-block cluster does (to 32768 in fp32, 16384 in fp64); primes p with such a
+ *   p - 1 by Rader's method (a convolution of length p - 1; for R2C and C2R also twice
+ *   such a prime, through its half length) within the same limits; and other lengths with
+ *   a larger prime factor by Bluestein's method when its padded length (the smallest
+ *   7-smooth length >= 2n-1, or for the largest a slightly longer 2^a, 3*2^a or 5*2^a)
+ *   fits, up to about 13100 in fp32 and 7000 in fp64;
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
  *   workspace (2^27 and beyond);
  * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime
@@ -149,9 +151,10 @@ zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
  * Arrays are copied. */
 zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, int64_t in_dist,
                                      const int64_t *out_strides, int64_t out_dist);
-/* Sets in-place (the output overwrites the input; in and out layouts must be equal and
- * zipfft_execute must get in == out or out == NULL) or out-of-place (in != out; the input is
- * never modified, except by C2R of rank 2 and 3, see zipfft_type). */
+/* Sets in-place (the output overwrites the input; the layouts must match: equal for C2C,
+ * and for R2C and C2R the real array's strides and distance twice the complex array's with
+ * both last strides 1; zipfft_execute must get in == out or out == NULL) or out-of-place (in !=
+ * out; the input is never modified, except by C2R of rank 2 and 3, see zipfft_type). */
 zipfft_status zipfft_desc_set_placement(zipfft_desc d, zipfft_placement p);
 /* Sets a factor multiplied into every output (finite; default 1). */
 zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
@@ -316,10 +319,10 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
                                   void *stream);
 /* 2DTM statistics. The plan holds per output position the maximum over every signal
  * accumulated, the index of the signal that gave it (the lowest index on ties; at ranks 2
- * and 3 the last kernel transforms two signals as one complex transform, so identical
- * signals agree to rounding and need not tie), and the sum of squares (in fp32 within one
- * call, over at most batch values, and in double across calls). The sum of the outputs is
- * not kept per position: the correlation is linear, so it is the output of the signals'
+ * and 3, in plans of batch > 1, the last kernel transforms two signals as one complex
+ * transform, so identical signals agree to rounding and need not tie), and the sum of squares (in
+ * fp32 within one call, over at most batch values, and in double across calls). The sum of the
+ * outputs is not kept per position: the correlation is linear, so it is the output of the signals'
  * running sum (kept in double on the device, in fp32 within one call), which finalisation
  * transforms once as their mean signal times their number, with the filter they were
  * accumulated under (set_filter folds the sums of the signals so far first). The mean thus
@@ -327,8 +330,8 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
  * intermediate it differs from the mean of the outputs by up to about 1.5 units of the
  * intermediate's rounding of the largest output. The variance is taken as E[x^2] - mean^2,
  * so maps whose mean is far above their deviation lose accuracy. A NaN or infinity in a
- * signal reaches every output of its transform, and at ranks 2 and 3 those of the signal
- * paired with it (signals 2k and 2k + 1 of a call): the maxima skip NaN outputs, and the
+ * signal reaches every output of its transform, and at ranks 2 and 3 (batch > 1) those of the
+ * signal paired with it (signals 2k and 2k + 1 of a call): the maxima skip NaN outputs, and the
  * sums, so the mean, standard deviation and z-score, are not finite at any position until
  * the next reset.
  * zipfft_corr_stats_reset clears them (allocating them on the first call; it waits for
