@@ -621,13 +621,15 @@ static void run_quick_clusters(void) {
       run_case(&c);
     }
   }
-  /* Lengths whose part per block a cluster of 4 cannot split evenly over its blocks (fp32
-   * 29160 = 4 x 7290, fp64 14580 = 4 x 3645): planned another way (they failed with
-   * INTERNAL "bad cluster size"), and fp64 7247, whose Bluestein filter plan is 14580. */
+  /* Lengths the planner once sized for a kernel the generator refuses (INTERNAL): fp32
+   * 29160 = 4 x 7290 and fp64 14580 = 4 x 3645, whose part per block a cluster of 4 cannot
+   * split evenly over its blocks ("bad cluster size"; fp64 7247's Bluestein filter plan is
+   * 14580), and fp32 27404 = 31x26x17x2, whose 527 threads left 4 radix-17 butterflies, 68
+   * values, to a thread ("too many values per thread"; now 884 threads). */
   static const struct {
     zipfft_precision p;
     int64_t n;
-  } uneven[] = {{ZIPFFT_F32, 29160}, {ZIPFFT_F64, 14580}, {ZIPFFT_F64, 7247}};
+  } uneven[] = {{ZIPFFT_F32, 29160}, {ZIPFFT_F64, 14580}, {ZIPFFT_F64, 7247}, {ZIPFFT_F32, 27404}};
   for (size_t i = 0; i < sizeof uneven / sizeof uneven[0]; i++) {
     c2c_case c = basic_case(uneven[i].p, uneven[i].n, 1, ZIPFFT_FORWARD);
     run_case(&c);

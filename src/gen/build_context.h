@@ -56,8 +56,6 @@ typedef struct pass_shape {
   int mirrored;    /* the mirrored pass of a mirrored kernel (kernel_spec.h) */
 } pass_shape;
 
-enum { ZIPFFT__MAX_VALUES = 64 }; /* complex values one thread holds in one pass */
-
 static inline const zipfft__expr *i32(zipfft__stockham_build *c, int64_t v) {
   return zipfft__e_i32(c->a, v);
 }

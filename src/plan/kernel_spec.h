@@ -10,6 +10,7 @@
 #include "zipfft.h"
 
 enum { ZIPFFT__MAX_PASSES = 16, ZIPFFT__MAX_BATCH_DIMS = 4, ZIPFFT__KERNEL_NAME_MAX = 768 };
+enum { ZIPFFT__MAX_VALUES = 64 }; /* complex values one thread holds in one pass */
 
 /* Pointwise kernels (no FFT passes) move the rows of an axis too long for one kernel into
  * and out of the plan's workspace. Each thread block takes one chunk of

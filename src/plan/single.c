@@ -292,6 +292,14 @@ static double thread_utilisation(int64_t n, const factorization *f, int64_t t) {
   return slots > 0 ? work / slots : 1;
 }
 
+/* 1 when t threads hold every pass's values: ceil((n / r) / t) butterflies of r values each,
+ * at most ZIPFFT__MAX_VALUES (the generator's limit). */
+static int holds_values(int64_t n, const int *radix_of_pass, int count, int64_t t) {
+  for (int p = 0; p < count; p++)
+    if ((n / radix_of_pass[p] + t - 1) / t * radix_of_pass[p] > ZIPFFT__MAX_VALUES) return 0;
+  return 1;
+}
+
 /* Threads per transform: one butterfly of some pass's radix each (threads_per_transform),
  * the radix whose thread count keeps the most slots busy over all passes, the largest radix
  * (fewest threads) on ties. With the largest radix alone, passes of a slightly smaller one
@@ -306,11 +314,12 @@ static int64_t choose_threads_per_transform(int64_t n, const factorization *f) {
   int64_t best = threads_per_transform(n, f->radices[0]);
   const char *env = getenv("ZIPFFT_THREAD_RULE");
   if (env && strcmp(env, "largest") == 0) return best;
-  double best_use = thread_utilisation(n, f, best);
+  double best_use =
+      holds_values(n, f->radices, f->count, best) ? thread_utilisation(n, f, best) : -1;
   for (int p = 1; p < f->count; p++) {
     int64_t t = threads_per_transform(n, f->radices[p]);
     double use = thread_utilisation(n, f, t);
-    if (use > best_use + 1e-9) best = t, best_use = use;
+    if (holds_values(n, f->radices, f->count, t) && use > best_use + 1e-9) best = t, best_use = use;
   }
   return best;
 }
@@ -437,6 +446,7 @@ static void widen_major_rows(zipfft__kernel_spec *s, int64_t transforms, const z
   while (s->ffts_per_block < sector_ffts && s->threads_per_fft >= 64) {
     zipfft__kernel_spec wider = *s;
     wider.threads_per_fft = (s->threads_per_fft + 1) / 2;
+    if (!holds_values(s->n, s->radices, s->pass_count, wider.threads_per_fft)) return;
     wider.ffts_per_block =
         choose_major_ffts_per_block(&wider, transforms, t, major_row_bytes(s, t));
     if (wider.ffts_per_block <= s->ffts_per_block) return;
@@ -450,6 +460,8 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   s->pass_count = f.count;
   for (int i = 0; i < f.count; i++) s->radices[i] = f.radices[i];
   s->threads_per_fft = (int)choose_threads_per_transform(s->n, &f);
+  if (!holds_values(s->n, f.radices, f.count, s->threads_per_fft))
+    return 0; /* no thread count holds them */
   s->ffts_per_block = 1;
   s->shared_twiddles = 0;
   if (s->fft_major || s->store_major)
