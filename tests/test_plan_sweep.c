@@ -1,0 +1,58 @@
+/* test_plan_sweep.c - every 1D length of a range plans, for C2C, R2C and C2R in fp32 and
+ * fp64, into kernels the generator accepts (zipfft__check_spec), on the targets of an H100
+ * and an H200: the planner never picks a kernel that plan creation would refuse as
+ * INTERNAL. Decomposition only: nothing is generated or compiled, so the sweep is cheap.
+ * Quick tier: lengths 1..30000; full tier: 1..70000. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/desc.h"
+#include "gen/build_context.h"
+#include "plan/strategy.h"
+#include "test_util.h"
+
+/* Hopper limits (227 KiB of shared memory per block, clusters of 8) with the H100's and the
+ * H200's memory bandwidth per multiprocessor (slow and fast memory rules). */
+static const zipfft__target targets[] = {{232448, 8, 25000000000ull, 1},
+                                         {232448, 8, 37000000000ull, 1}};
+static const struct {
+  zipfft_type type;
+  zipfft_precision precision;
+} kinds[] = {{ZIPFFT_C2C, ZIPFFT_F32}, {ZIPFFT_C2C, ZIPFFT_F64}, {ZIPFFT_R2C, ZIPFFT_F32},
+             {ZIPFFT_R2C, ZIPFFT_F64}, {ZIPFFT_C2R, ZIPFFT_F32}, {ZIPFFT_C2R, ZIPFFT_F64}};
+
+/* Plans length n of kind k on target t; reports and returns 0 when planning fails or a
+ * kernel is one the generator refuses. */
+static int plans_valid(int k, int64_t n, const zipfft__target *t) {
+  zipfft_desc d = NULL;
+  if (zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, 1, &n) != ZIPFFT_SUCCESS) return 0;
+  zipfft__layout layout;
+  zipfft__decomposition dec;
+  zipfft_status s = zipfft__desc_layout(d, &layout);
+  const zipfft__strategy *strategy = s == ZIPFFT_SUCCESS ? zipfft__choose_strategy(d, t, &s) : NULL;
+  if (strategy) s = strategy->make(d, &layout, t, &dec);
+  const char *refused = NULL;
+  for (int i = 0; strategy && s == ZIPFFT_SUCCESS && !refused && i < dec.kernel_count; i++)
+    refused = zipfft__check_spec(&dec.kernels[i]);
+  zipfft_desc_destroy(d);
+  ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s %s n=%lld (%s memory): %s",
+           kinds[k].type == ZIPFFT_C2C   ? "c2c"
+           : kinds[k].type == ZIPFFT_R2C ? "r2c"
+                                         : "c2r",
+           kinds[k].precision == ZIPFFT_F32 ? "f32" : "f64", (long long)n,
+           t == &targets[0] ? "slow" : "fast",
+           refused               ? refused
+           : s != ZIPFFT_SUCCESS ? zipfft_status_name(s)
+                                 : "no strategy");
+  return strategy && s == ZIPFFT_SUCCESS && !refused;
+}
+
+int main(void) {
+  int64_t last = zt_full_tier() ? 70000 : 30000, failed = 0;
+  for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+      for (int64_t n = 1; n <= last && failed < 20; n++)
+        failed += !plans_valid((int)k, n, &targets[t]);
+  printf("test_plan_sweep: lengths 1..%lld, 6 kinds, 2 targets\n", (long long)last);
+  return zt_finish("test_plan_sweep", 1);
+}
