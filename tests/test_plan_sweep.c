@@ -25,10 +25,10 @@ static const struct {
  * kernel is one the generator refuses. */
 static int plans_valid(int k, int64_t n, const zipfft__target *t) {
   zipfft_desc d = NULL;
-  if (zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, 1, &n) != ZIPFFT_SUCCESS) return 0;
   zipfft__layout layout;
   zipfft__decomposition dec;
-  zipfft_status s = zipfft__desc_layout(d, &layout);
+  zipfft_status s = zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, 1, &n);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__desc_layout(d, &layout);
   const zipfft__strategy *strategy = s == ZIPFFT_SUCCESS ? zipfft__choose_strategy(d, t, &s) : NULL;
   if (strategy) s = strategy->make(d, &layout, t, &dec);
   const char *refused = NULL;
