@@ -2,7 +2,8 @@
  * fp64, into kernels the generator accepts (zipfft__check_spec), on the targets of an H100
  * and an H200: the planner never picks a kernel that plan creation would refuse as
  * INTERNAL. Decomposition only: nothing is generated or compiled, so the sweep is cheap.
- * Quick tier: lengths 1..30000; full tier: 1..70000. */
+ * Quick tier: lengths 1..30000; full tier: 1..70000, and the same lengths as the column
+ * axis of 2D shapes n x 3 and n x 1000. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,13 +22,15 @@ static const struct {
 } kinds[] = {{ZIPFFT_C2C, ZIPFFT_F32}, {ZIPFFT_C2C, ZIPFFT_F64}, {ZIPFFT_R2C, ZIPFFT_F32},
              {ZIPFFT_R2C, ZIPFFT_F64}, {ZIPFFT_C2R, ZIPFFT_F32}, {ZIPFFT_C2R, ZIPFFT_F64}};
 
-/* Plans length n of kind k on target t; reports and returns 0 when planning fails or a
- * kernel is one the generator refuses. */
-static int plans_valid(int k, int64_t n, const zipfft__target *t) {
+/* Plans length n of kind k on target t, as a 1D transform (rows 0) or as the first axis of
+ * an n x rows 2D one; reports and returns 0 when planning fails or a kernel is one the
+ * generator refuses. */
+static int plans_valid(int k, int64_t n, int64_t rows, const zipfft__target *t) {
   zipfft_desc d = NULL;
   zipfft__layout layout;
   zipfft__decomposition dec;
-  zipfft_status s = zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, 1, &n);
+  int64_t shape[2] = {n, rows};
+  zipfft_status s = zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, rows ? 2 : 1, shape);
   if (s == ZIPFFT_SUCCESS) s = zipfft__desc_layout(d, &layout);
   const zipfft__strategy *strategy = s == ZIPFFT_SUCCESS ? zipfft__choose_strategy(d, t, &s) : NULL;
   if (strategy) s = strategy->make(d, &layout, t, &dec);
@@ -35,11 +38,11 @@ static int plans_valid(int k, int64_t n, const zipfft__target *t) {
   for (int i = 0; strategy && s == ZIPFFT_SUCCESS && !refused && i < dec.kernel_count; i++)
     refused = zipfft__check_spec(&dec.kernels[i]);
   zipfft_desc_destroy(d);
-  ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s %s n=%lld (%s memory): %s",
+  ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s %s n=%lld x %lld (%s memory): %s",
            kinds[k].type == ZIPFFT_C2C   ? "c2c"
            : kinds[k].type == ZIPFFT_R2C ? "r2c"
                                          : "c2r",
-           kinds[k].precision == ZIPFFT_F32 ? "f32" : "f64", (long long)n,
+           kinds[k].precision == ZIPFFT_F32 ? "f32" : "f64", (long long)n, (long long)rows,
            t == &targets[0] ? "slow" : "fast",
            refused               ? refused
            : s != ZIPFFT_SUCCESS ? zipfft_status_name(s)
@@ -48,11 +51,15 @@ static int plans_valid(int k, int64_t n, const zipfft__target *t) {
 }
 
 int main(void) {
-  int64_t last = zt_full_tier() ? 70000 : 30000, failed = 0;
-  for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-      for (int64_t n = 1; n <= last && failed < 20; n++)
-        failed += !plans_valid((int)k, n, &targets[t]);
-  printf("test_plan_sweep: lengths 1..%lld, 6 kinds, 2 targets\n", (long long)last);
+  int full = zt_full_tier();
+  int64_t last = full ? 70000 : 30000, failed = 0;
+  static const int64_t rows[] = {0, 3, 1000}; /* 1D; columns of n x 3 and n x 1000 */
+  for (size_t r = 0; r < (full ? 3u : 1u); r++)
+    for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+      for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        for (int64_t n = 1; n <= last && failed < 20; n++)
+          failed += !plans_valid((int)k, n, rows[r], &targets[t]);
+  printf("test_plan_sweep: lengths 1..%lld, 6 kinds, 2 targets%s\n", (long long)last,
+         full ? ", 1D and the columns of n x 3 and n x 1000" : ", 1D");
   return zt_finish("test_plan_sweep", 1);
 }
