@@ -12,15 +12,18 @@
 
 static const char part_suffix[] = ".part";
 
+/* Characters of dir/name (with the .part suffix when staged), without the NUL. */
+static size_t path_length(const match_outputs *set, const char *name, int staged) {
+  return strlen(set->dir) + 1 + strlen(name) + (staged ? strlen(part_suffix) : 0);
+}
+
 /* Writes dir/name (with the .part suffix when staged) into path when it fits (returns 1);
  * otherwise leaves path alone and returns 0. */
 static int format_path(const match_outputs *set, const char *name, int staged, char *path,
                        size_t path_len) {
-  const char *suffix = staged ? part_suffix : "";
-  int n = snprintf(NULL, 0, "%s/%s%s", set->dir, name, suffix);
-  if (n < 0 || (size_t)n >= path_len) return 0;
-  snprintf(path, path_len, "%s/%s%s", set->dir, name, suffix);
-  return 1;
+  if (path_length(set, name, staged) >= path_len) return 0;
+  int n = snprintf(path, path_len, "%s/%s%s", set->dir, name, staged ? part_suffix : "");
+  return n >= 0 && (size_t)n < path_len; /* always, after the length check */
 }
 
 void outputs_init(match_outputs *set, const char *dir) {
@@ -36,8 +39,7 @@ int outputs_stage(match_outputs *set, const char *name, char *path, size_t path_
     return match_fail(err, err_len, "%s: not a plain output file name", name);
   if (!format_path(set, name, 1, path, path_len))
     return match_fail(err, err_len, "%s/%s: path too long (%zu bytes with %s, at most %zu)",
-                      set->dir, name, strlen(set->dir) + 1 + strlen(name) + strlen(part_suffix),
-                      part_suffix, path_len - 1);
+                      set->dir, name, path_length(set, name, 1), part_suffix, path_len - 1);
   strcpy(set->names[set->count++], name);
   return 0;
 }
