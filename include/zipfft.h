@@ -211,7 +211,10 @@ zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, i
  * cudaStream_t (NULL: the legacy default stream); the call only enqueues kernels: it never
  * allocates and never synchronises. On the CPU, in and out are host pointers, stream must
  * be NULL, and the call returns when the result is ready. For an in-place plan, out must
- * be NULL or equal to in. */
+ * be NULL or equal to in. Bad arguments are refused before any kernel runs; a backend
+ * failure while a plan of several kernels runs (a CUDA launch error; on the CPU, no host
+ * memory or thread for a later kernel) can leave out, and in where the plan overwrites it,
+ * partly written. */
 zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream);
 /* Writes a human-readable description of the plan's passes and kernels into buf (always
  * NUL-terminated when len > 0, truncated if needed). *needed, if not NULL, receives the

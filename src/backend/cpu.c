@@ -185,19 +185,13 @@ typedef struct block_range {
   const cpu_kernel *k;
   void **args;
   int64_t begin, end;
-  int failed;
+  void *scratch; /* the range's shared memory, allocated before any range runs */
 } block_range;
 
-/* Runs a range of blocks with its own shared-memory scratch. */
+/* Runs a range of blocks in its own shared-memory scratch. */
 static void *run_blocks(void *arg) {
   block_range *r = arg;
-  void *scratch = malloc(r->k->shared_bytes ? r->k->shared_bytes : 16);
-  if (!scratch) {
-    r->failed = 1;
-    return NULL;
-  }
-  r->k->entry(r->args, r->begin, r->end, scratch);
-  free(scratch);
+  r->k->entry(r->args, r->begin, r->end, r->scratch);
   return NULL;
 }
 
@@ -213,8 +207,8 @@ static int host_threads(int64_t blocks) {
 /* Runs every range on a worker thread of worker_stack_bytes (a block keeps its threads'
  * values on the stack: several hundred KiB for fp64 16384, more than the caller's thread
  * may have); ranges whose thread could not start run afterwards, one worker at a time.
- * Returns the number of ranges that failed (no scratch, or no thread at all: *start_error
- * is then pthread_create's last error). */
+ * Returns the number of ranges that never ran (no thread at all: *start_error is then
+ * pthread_create's last error). */
 static int run_ranges(block_range *ranges, int count, int *start_error) {
   pthread_t threads[max_host_threads];
   int started[max_host_threads] = {0}, failed = 0;
@@ -230,7 +224,7 @@ static int run_ranges(block_range *ranges, int count, int *start_error) {
     int error = started[i] ? 0 : pthread_create(&threads[i], &attr, run_blocks, &ranges[i]);
     if (!started[i] && error == 0) pthread_join(threads[i], NULL);
     if (error != 0) *start_error = error;
-    failed += error != 0 || ranges[i].failed;
+    failed += error != 0;
   }
   pthread_attr_destroy(&attr);
   return failed;
@@ -240,18 +234,23 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
   (void)b;
   const cpu_kernel *k = kernel;
   int64_t blocks = l->grid / k->cluster_blocks; /* a block function runs a whole cluster */
-  int count = host_threads(blocks);
+  int count = host_threads(blocks), allocated = 0;
   block_range ranges[max_host_threads];
-  for (int i = 0; i < count; i++)
-    ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, 0};
-  int start_error = 0, failed = run_ranges(ranges, count, &start_error);
-  if (failed && start_error != 0)
+  for (; allocated < count; allocated++) { /* every scratch first: none or all ranges run */
+    void *scratch = malloc(k->shared_bytes ? k->shared_bytes : 16);
+    if (!scratch) break;
+    int i = allocated;
+    ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, scratch};
+  }
+  int start_error = 0, failed = allocated < count ? -1 : run_ranges(ranges, count, &start_error);
+  for (int i = 0; i < allocated; i++) free(ranges[i].scratch);
+  if (failed < 0)
+    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
+                        "CPU launch: no memory for %zu bytes of scratch", k->shared_bytes);
+  if (failed)
     return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
                         "CPU launch: no host thread of a %zu-byte stack could start (%s)",
                         worker_stack_bytes, strerror(start_error));
-  if (failed)
-    return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY,
-                        "CPU launch: no memory for %zu bytes of scratch", k->shared_bytes);
   return ZIPFFT_SUCCESS;
 }
 
