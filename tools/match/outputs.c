@@ -22,8 +22,12 @@ static size_t path_length(const match_outputs *set, const char *name, int staged
 static int format_path(const match_outputs *set, const char *name, int staged, char *path,
                        size_t path_len) {
   if (path_length(set, name, staged) >= path_len) return 0;
-  int n = snprintf(path, path_len, "%s/%s%s", set->dir, name, staged ? part_suffix : "");
-  return n >= 0 && (size_t)n < path_len; /* always, after the length check */
+  size_t dir_len = strlen(set->dir), name_len = strlen(name);
+  memcpy(path, set->dir, dir_len);
+  path[dir_len] = '/';
+  memcpy(path + dir_len + 1, name, name_len);
+  strcpy(path + dir_len + 1 + name_len, staged ? part_suffix : "");
+  return 1;
 }
 
 void outputs_init(match_outputs *set, const char *dir) {
