@@ -291,22 +291,17 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
 };
 
-/* Power-of-two half lengths of 8192 and 16384 in one kernel (mirrored: radix up to 32,
- * 256 and 512 threads), each pair's split twiddle derived from the thread's first. Too long
- * for the four-step run with an 8-point kernel limit, so they run once. */
+/* Power-of-two half lengths of 8192 and 16384 in one kernel (mirrored: R2C 16384 at radix
+ * 16, 512 threads, also as a 2D plan's rows; the others at radix up to 32, 256 and 512
+ * threads), each pair's split twiddle derived from the thread's first. Too long for the
+ * four-step run with an 8-point kernel limit, so they run once. */
 static const real_case half_kernel_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {16384}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 16384}, 1, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {16384}, 2, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {32768}, 1, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {32768}, 1, GAPS},
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {16384}, 1, INPLACE},
-};
-
-/* The same half lengths as a device of fast memory (H200) plans them: fp32 R2C 16384 keeps
- * the radix cap of 16 (16x16x16x2, 512 threads), as a 1D row and as a 2D plan's rows. */
-static const real_case fast_memory_cases[] = {
-    {ZIPFFT_R2C, ZIPFFT_F32, 1, {16384}, 2, GAPS},
-    {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 16384}, 1, INPLACE},
 };
 
 /* Real lengths beyond one kernel at their true size: powers of two, and primes whose
@@ -534,10 +529,6 @@ int main(void) {
     run_case(&long_cases[i]);
   for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++, ran++)
     run_case(&half_kernel_cases[i]);
-  setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
-  for (size_t i = 0; i < sizeof fast_memory_cases / sizeof *fast_memory_cases; i++, ran++)
-    run_case(&fast_memory_cases[i]);
-  unsetenv("ZIPFFT_SLOW_MEMORY");
   setenv("ZIPFFT_MIRRORED", "2", 1);
   for (size_t i = 0; i < sizeof mirrored_cases / sizeof *mirrored_cases; i++, ran++)
     run_case(&mirrored_cases[i]);
