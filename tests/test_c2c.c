@@ -304,8 +304,32 @@ static void execute_and_check(const c2c_case *c, zipfft_plan plan) {
   run_free(&r);
 }
 
-/* Runs one case: plan (or skip an unsupported large length), CUDA source check, execute. */
+/* This run's part of its tier's cases: ZIPFFT_TEST_PART=K/N runs cases K, K + N, K + 2N,
+ * ... only, so that CTest can run N parts at once (the quick tier's parts each run its
+ * whole-plan checks too only in part 0; a part of the full tier runs no quick tier); unset,
+ * all of them. */
+typedef struct test_part {
+  long index, count; /* index in [0, count) */
+  long next;         /* the tier's next case */
+} test_part;
+static test_part part = {0, 1, 0};
+
+/* 1 when ZIPFFT_TEST_PART names a valid part (stored in `part`), 0 when unset, -1 (a
+ * failed check) when it is not K/N with 0 <= K < N. */
+static int read_part(void) {
+  long k = 0, n = 1;
+  int set = zt_test_part(&k, &n);
+  if (set == 1) part = (test_part){k, n, 0};
+  return set;
+}
+
+/* Whether the tier's next case belongs to this run's part. */
+static int next_case_in_part(void) { return part.next++ % part.count == part.index; }
+
+/* Runs one case of this run's part: plan (or skip an unsupported large length), CUDA
+ * source check, execute. */
 static void run_case(const c2c_case *c) {
+  if (!next_case_in_part()) return;
   zipfft_plan plan = NULL;
   char err[max_text];
   zipfft_status s = make_plan(c, &plan, err, sizeof err);
@@ -565,8 +589,6 @@ static void run_quick_lengths(void) {
       run_case(&fwd);
       run_case(&inv);
     }
-  check_plan_texts();
-  check_fast_memory_plans();
 }
 
 /* Layout and call variations of the quick tier. */
@@ -803,29 +825,6 @@ static void run_quick_tiles(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
-/* The full tier's part this run takes: ZIPFFT_TEST_PART=K/N runs its cases K, K + N,
- * K + 2N, ... only (and no quick tier), so that CTest can run N parts at once; unset, all
- * of them. */
-typedef struct full_part {
-  long index, count; /* index in [0, count) */
-  long next;         /* the full tier's next case */
-} full_part;
-static full_part part = {0, 1, 0};
-
-/* 1 when ZIPFFT_TEST_PART names a valid part (stored in `part`), 0 when unset, -1 (a
- * failed check) when it is not K/N with 0 <= K < N. */
-static int read_full_part(void) {
-  long k = 0, n = 1;
-  int set = zt_test_part(&k, &n);
-  if (set == 1) part = (full_part){k, n, 0};
-  return set;
-}
-
-/* Runs the full tier's next case when it belongs to this run's part. */
-static void run_full_case(const c2c_case *c) {
-  if (part.next++ % part.count == part.index) run_case(c);
-}
-
 /* Full tier: every 31-smooth length up to 4096 (f32) / 2048 (f64) in both directions with
  * batch 2, and every 31-smooth f32 length in (4096, 16384] once (directions alternate). */
 static void run_full_sweep(void) {
@@ -837,13 +836,13 @@ static void run_full_sweep(void) {
       if (n > sweep_max(prec) && prec == ZIPFFT_F64) continue;
       if (n > sweep_max(prec)) {
         c2c_case c = basic_case(prec, n, 1, above++ % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
-        run_full_case(&c);
+        run_case(&c);
         continue;
       }
       c2c_case fwd = basic_case(prec, n, 2, ZIPFFT_FORWARD);
       c2c_case inv = basic_case(prec, n, 2, ZIPFFT_INVERSE);
-      run_full_case(&fwd);
-      run_full_case(&inv);
+      run_case(&fwd);
+      run_case(&inv);
     }
   }
 }
@@ -858,8 +857,8 @@ static void run_full_bluestein_fourstep(void) {
     if (!prime) continue;
     c2c_case fwd = basic_case(ZIPFFT_F32, n, 2, ZIPFFT_FORWARD);
     c2c_case inv = basic_case(ZIPFFT_F64, n, 2, ZIPFFT_INVERSE);
-    run_full_case(&fwd);
-    run_full_case(&inv);
+    run_case(&fwd);
+    run_case(&inv);
   }
   static const struct {
     const char *cap; /* every factor at most this, at most 4 factors */
@@ -870,8 +869,8 @@ static void run_full_bluestein_fourstep(void) {
     setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", splits[i].cap, 1);
     c2c_case f32 = basic_case(ZIPFFT_F32, splits[i].n, 1, ZIPFFT_FORWARD);
     c2c_case f64 = basic_case(ZIPFFT_F64, splits[i].n, 1, ZIPFFT_INVERSE);
-    run_full_case(&f32);
-    run_full_case(&f64);
+    run_case(&f32);
+    run_case(&f64);
   }
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   /* square splits in two with columns wider than the column limit (plan/fourstep.c
@@ -879,8 +878,8 @@ static void run_full_bluestein_fourstep(void) {
   c2c_case f64 = basic_case(ZIPFFT_F64, 1 << 22, 1, ZIPFFT_FORWARD);
   c2c_case f32 = basic_case(ZIPFFT_F32, 1 << 24, 1, ZIPFFT_INVERSE);
   f32.place = PL_IN, f32.inv_n_scale = 1, f32.misalign = 8;
-  run_full_case(&f64);
-  run_full_case(&f32);
+  run_case(&f64);
+  run_case(&f32);
 }
 
 /* Runs forward (scale 1) then inverse (scale 1/n) on the run's buffers and checks that
@@ -915,8 +914,9 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
 }
 
 /* Round trip of a contiguous out-of-place batch (skipped when the length is unsupported
- * above the version's bound). */
+ * above the version's bound), when it belongs to this run's part. */
 static void run_round_trip(zipfft_precision p, int64_t n, int64_t batch) {
+  if (!next_case_in_part()) return;
   c2c_case fc = basic_case(p, n, batch, ZIPFFT_FORWARD);
   c2c_case ic = basic_case(p, n, batch, ZIPFFT_INVERSE);
   zipfft_plan fwd = NULL, inv = NULL;
@@ -989,8 +989,8 @@ static void run_arguments(int argc, char **argv) {
   }
 }
 
-/* The quick tier and, when ZIPFFT_TEST_TIER=full, the full sweep (or with
- * ZIPFFT_TEST_PART one part of the sweep alone). */
+/* The quick tier and, when ZIPFFT_TEST_TIER=full, the full sweep; with ZIPFFT_TEST_PART
+ * one part of the quick tier, or of the full sweep alone. */
 static void run_tiers(void) {
   static const struct {
     zipfft_precision p;
@@ -998,9 +998,9 @@ static void run_tiers(void) {
   } trips[] = {{ZIPFFT_F32, 1, 2},     {ZIPFFT_F32, 1000, 3},  {ZIPFFT_F32, 4096, 2},
                {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},     {ZIPFFT_F64, 2048, 2},
                {ZIPFFT_F64, 2187, 1},  {ZIPFFT_F32, 65536, 1}, {ZIPFFT_F32, 4099, 2}};
-  int one_part = zt_full_tier() ? read_full_part() : 0;
+  int one_part = read_part();
   if (one_part < 0) return;
-  if (!one_part) { /* a part of the full tier runs its sweep cases alone */
+  if (!one_part || !zt_full_tier()) { /* a part of the full tier runs its sweep cases alone */
     run_quick_lengths();
     run_quick_variants();
     run_quick_clusters();
@@ -1010,7 +1010,11 @@ static void run_tiers(void) {
     run_quick_prefetch();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
-    check_large_batch_plan();
+    if (part.index == 0) {
+      check_plan_texts();
+      check_fast_memory_plans();
+      check_large_batch_plan();
+    }
   }
   if (zt_full_tier()) {
     run_full_sweep();
@@ -1025,6 +1029,10 @@ int main(int argc, char **argv) {
     run_arguments(argc, argv);
   else
     run_tiers();
+  if (cases_run == 0) { /* a part, or a tier, that selects no case tests nothing */
+    printf("test_c2c: no case ran\n");
+    zt_failures++;
+  }
   for (int p = 0; p < 2; p++)
     printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64", worst_ratio[p],
            worst_text[p][0] ? worst_text[p] : "no case");
