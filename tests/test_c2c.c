@@ -305,9 +305,8 @@ static void execute_and_check(const c2c_case *c, zipfft_plan plan) {
 }
 
 /* This run's part of its tier's cases: ZIPFFT_TEST_PART=K/N runs cases K, K + N, K + 2N,
- * ... only, so that CTest can run N parts at once (the quick tier's parts each run its
- * whole-plan checks too only in part 0; a part of the full tier runs no quick tier); unset,
- * all of them. */
+ * ... only, so that CTest can run N parts at once (the quick tier's whole-plan checks run
+ * in part 0 only; a part of the full tier runs no quick tier); unset, all of them. */
 typedef struct test_part {
   long index, count; /* index in [0, count) */
   long next;         /* the tier's next case */
