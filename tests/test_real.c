@@ -477,6 +477,34 @@ static void check_pair_plan(const real_case *c) {
            text, printed);
 }
 
+/* ZIPFFT_RADICES (tuning) names the pass radices of one-kernel transforms of their
+ * length: the half-length kernels of fp32 16384 as 8x16x16x4 (512 threads, the C2R merge
+ * mirrored in a first pass of radix 8) and 4x16x16x8 run so, and right; a list that does
+ * not multiply to the length is not taken. */
+static void check_named_radices(void) {
+  static const real_case named[] = {{ZIPFFT_C2R, ZIPFFT_F32, 1, {16384}, 2, DENSE},
+                                    {ZIPFFT_R2C, ZIPFFT_F32, 1, {16384}, 1, GAPS}};
+  static const char *const lists[] = {"8x16x16x4", "4x16x16x8"};
+  char text[256], printed[8192], want[64];
+  for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+    setenv("ZIPFFT_RADICES", lists[l], 1);
+    snprintf(want, sizeof want, "radix %s,", lists[l]);
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+      describe(&named[i], text, sizeof text);
+      if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU)
+        ZT_CHECK(plan_mentions(&named[i], want, printed, sizeof printed),
+                 "%s: ZIPFFT_RADICES=%s not planned:\n%s", text, lists[l], printed);
+      run_case(&named[i]);
+    }
+  }
+  setenv("ZIPFFT_RADICES", "8x16x16x3", 1);
+  describe(&named[0], text, sizeof text);
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU)
+    ZT_CHECK(!plan_mentions(&named[0], "radix 8x16x16x3", printed, sizeof printed),
+             "%s: ZIPFFT_RADICES=8x16x16x3 (product 6144) taken:\n%s", text, printed);
+  unsetenv("ZIPFFT_RADICES");
+}
+
 /* Rader's half-length kernels (R2C and C2R of 2p = 15362) run their passes in place (the
  * split reads, and the merge writes, Rader's slots around them), and keep the Stockham
  * passes with ZIPFFT_RADER_IN_PLACE=0. Checked on the CPU backend; the cases above run both
@@ -539,6 +567,7 @@ int main(void) {
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_loose_r2c();
   check_split_table_size();
+  check_named_radices();
   ran += zt_full_tier();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), ran);
   return zt_finish("test_real", ran);

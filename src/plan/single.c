@@ -209,6 +209,30 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
 
 static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
 
+/* Whether r is one of the radices. */
+static int is_radix(long r) {
+  for (size_t i = 0; i < sizeof radices / sizeof *radices; i++)
+    if (radices[i] == r) return 1;
+  return 0;
+}
+
+/* The pass radices ZIPFFT_RADICES names (tuning: first to last, such as 8x16x16x4, each one
+ * of the radices) for a kernel whose length they multiply to; count 0 otherwise. */
+static factorization named_radices(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_RADICES");
+  factorization f = {.cap = ZIPFFT__MAX_RADIX};
+  int64_t product = 1;
+  for (const char *at = env; at && *at;) {
+    char *end = NULL;
+    long r = strtol(at, &end, 10);
+    if (end == at || !is_radix(r) || f.count == ZIPFFT__MAX_PASSES) return (factorization){0};
+    f.radices[f.count++] = (int)r;
+    product *= r;
+    at = *end == 'x' ? end + 1 : end + strlen(end);
+  }
+  return f.count > 0 && product == s->n ? f : (factorization){0};
+}
+
 /* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
  * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning): 128 on
  * devices of slow memory; on other devices 128 for kernels whose threads take neighbouring
@@ -638,7 +662,9 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   s->bluestein_n = 0;
   s->rader_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
-  factorization f = factorize(s);
+  factorization f = named_radices(s);
+  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  f = factorize(s);
   if (f.count > 0 && size_unstaged_large_radix(s, transforms, t)) return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
