@@ -217,20 +217,23 @@ static int is_radix(long r) {
 }
 
 /* The pass radices ZIPFFT_RADICES names (tuning: first to last, such as 8x16x16x4, each one
- * of the radices) for a kernel whose length they multiply to; count 0 otherwise. */
+ * of the radices, nothing else in the text) for a kernel whose length they multiply to;
+ * count 0 otherwise. */
 static factorization named_radices(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_RADICES");
-  factorization f = {.cap = ZIPFFT__MAX_RADIX};
+  const char *at = getenv("ZIPFFT_RADICES");
+  factorization f = {.cap = ZIPFFT__MAX_RADIX}, none = {0};
   int64_t product = 1;
-  for (const char *at = env; at && *at;) {
+  while (at && *at) {
     char *end = NULL;
-    long r = strtol(at, &end, 10);
-    if (end == at || !is_radix(r) || f.count == ZIPFFT__MAX_PASSES) return (factorization){0};
+    long r = *at >= '0' && *at <= '9' ? strtol(at, &end, 10) : 0;
+    if (!is_radix(r) || f.count == ZIPFFT__MAX_PASSES || product > s->n / r ||
+        (*end != 'x' && *end != '\0') || (*end == 'x' && end[1] == '\0'))
+      return none;
     f.radices[f.count++] = (int)r;
     product *= r;
-    at = *end == 'x' ? end + 1 : end + strlen(end);
+    at = *end == 'x' ? end + 1 : end;
   }
-  return f.count > 0 && product == s->n ? f : (factorization){0};
+  return f.count > 0 && product == s->n ? f : none;
 }
 
 /* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
@@ -663,7 +666,11 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   s->rader_n = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = named_radices(s);
-  if (f.count > 0 && size_smooth(s, f, transforms, t)) return 1;
+  zipfft__kernel_spec named = *s; /* sized apart: a failed sizing leaves s as it was */
+  if (f.count > 0 && size_smooth(&named, f, transforms, t)) {
+    *s = named;
+    return 1;
+  }
   f = factorize(s);
   if (f.count > 0 && size_unstaged_large_radix(s, transforms, t)) return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
