@@ -236,7 +236,7 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
   int64_t blocks = l->grid / k->cluster_blocks; /* a block function runs a whole cluster */
   int count = host_threads(blocks), allocated = 0;
   block_range ranges[max_host_threads];
-  for (; allocated < count; allocated++) { /* every scratch first: none or all ranges run */
+  for (; allocated < count; allocated++) { /* every scratch first: without one, no range runs */
     void *scratch = malloc(k->shared_bytes ? k->shared_bytes : 16);
     if (!scratch) break;
     int i = allocated;
