@@ -304,32 +304,14 @@ static void execute_and_check(const c2c_case *c, zipfft_plan plan) {
   run_free(&r);
 }
 
-/* This run's part of its tier's cases: ZIPFFT_TEST_PART=K/N runs cases K, K + N, K + 2N,
- * ... only, so that CTest can run N parts at once (every plan-text check, and the
- * whole-plan checks, run in part 0 only; a part of the full tier runs no quick tier);
- * unset, all of them. */
-typedef struct test_part {
-  long index, count; /* index in [0, count) */
-  long next;         /* the tier's next case */
-} test_part;
-static test_part part = {0, 1, 0};
-
-/* 1 when ZIPFFT_TEST_PART names a valid part (stored in `part`), 0 when unset, -1 (a
- * failed check) when it is not K/N with 0 <= K < N. */
-static int read_part(void) {
-  long k = 0, n = 1;
-  int set = zt_test_part(&k, &n);
-  if (set == 1) part = (test_part){k, n, 0};
-  return set;
-}
-
-/* Whether the tier's next case belongs to this run's part. */
-static int next_case_in_part(void) { return part.next++ % part.count == part.index; }
+/* A run in parts (ZIPFFT_TEST_PART=K/N, zt_part_read) takes every K-th case of its tier;
+ * every plan-text check and the whole-plan checks run in part 0 only, and a part of the
+ * full tier runs no quick tier. */
 
 /* Runs one case of this run's part: plan (or skip an unsupported large length), CUDA
  * source check, execute. */
 static void run_case(const c2c_case *c) {
-  if (!next_case_in_part()) return;
+  if (!zt_case_in_part()) return;
   zipfft_plan plan = NULL;
   char err[max_text];
   zipfft_status s = make_plan(c, &plan, err, sizeof err);
@@ -367,7 +349,7 @@ static c2c_case variant_case(const variant *v, zipfft_precision p, int64_t n) {
  * in part 0 of a run in parts) that the plan of c says `want` (says = 1) or does not (0),
  * so that a case keeps covering the kernel it was written for. */
 static void check_plan_text(const c2c_case *c, const char *want, int says) {
-  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || part.index != 0) return;
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || !zt_in_first_part()) return;
   zipfft_plan plan = NULL;
   char err[max_text], text[4096];
   if (make_plan(c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
@@ -916,7 +898,7 @@ static void round_trip_check(const c2c_case *fc, zipfft_plan fwd, zipfft_plan in
 /* Round trip of a contiguous out-of-place batch (skipped when the length is unsupported
  * above the version's bound), when it belongs to this run's part. */
 static void run_round_trip(zipfft_precision p, int64_t n, int64_t batch) {
-  if (!next_case_in_part()) return;
+  if (!zt_case_in_part()) return;
   c2c_case fc = basic_case(p, n, batch, ZIPFFT_FORWARD);
   c2c_case ic = basic_case(p, n, batch, ZIPFFT_INVERSE);
   zipfft_plan fwd = NULL, inv = NULL;
@@ -998,7 +980,7 @@ static void run_tiers(void) {
   } trips[] = {{ZIPFFT_F32, 1, 2},     {ZIPFFT_F32, 1000, 3},  {ZIPFFT_F32, 4096, 2},
                {ZIPFFT_F32, 16384, 1}, {ZIPFFT_F64, 7, 4},     {ZIPFFT_F64, 2048, 2},
                {ZIPFFT_F64, 2187, 1},  {ZIPFFT_F32, 65536, 1}, {ZIPFFT_F32, 4099, 2}};
-  int one_part = read_part();
+  int one_part = zt_part_read();
   if (one_part < 0) return;
   if (!one_part || !zt_full_tier()) { /* a part of the full tier runs its sweep cases alone */
     run_quick_lengths();
@@ -1010,7 +992,7 @@ static void run_tiers(void) {
     run_quick_prefetch();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
-    if (part.index == 0) {
+    if (zt_in_first_part()) {
       check_plan_texts();
       check_fast_memory_plans();
       check_large_batch_plan();

@@ -93,6 +93,19 @@ int zt_test_part(long *index, long *count) {
   return 1;
 }
 
+static long part_index = 0, part_count = 1, part_next = 0;
+
+int zt_part_read(void) {
+  long k = 0, n = 1;
+  int set = zt_test_part(&k, &n);
+  if (set == 1) part_index = k, part_count = n, part_next = 0;
+  return set;
+}
+
+int zt_case_in_part(void) { return part_next++ % part_count == part_index; }
+
+int zt_in_first_part(void) { return part_index == 0; }
+
 size_t zt_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;

@@ -94,6 +94,15 @@ int64_t zt_layout_offset(const zt_layout *l, int rank, int64_t i);
  * K/N with 0 <= K < N. */
 int zt_test_part(long *index, long *count);
 
+/* A test run in parts takes the cases K, K + N, K + 2N, ... (ZIPFFT_TEST_PART=K/N) of those
+ * it passes through zt_case_in_part, which every part must meet in the same order; its
+ * checks that are not such cases run in part 0 only (zt_in_first_part). zt_part_read reads
+ * the variable as zt_test_part does (1 set, 0 unset: every case, part 0; -1 after a counted
+ * failure); zt_case_in_part counts the next case and says whether it is this run's. */
+int zt_part_read(void);
+int zt_case_in_part(void);
+int zt_in_first_part(void);
+
 /* Bytes of the host's physical memory (0 when unknown). */
 size_t zt_host_memory(void);
 
