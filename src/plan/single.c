@@ -615,21 +615,25 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   return 0;
 }
 
-/* Whether an R2C kernel of a power-of-two half length keeps the radix cap of 16: where, so
- * sized, it is mirrored too and its shared memory leaves room for 2 blocks per
- * multiprocessor, so that twice the threads of the large-radix kernel are resident.
+/* Sizes an R2C kernel of a power-of-two half length with the radix cap of 16 and keeps it
+ * (returns 1) where it is mirrored so and its shared memory leaves room for 2 blocks per
+ * multiprocessor, so that twice the threads of the large-radix kernel are resident;
+ * returns 0 with s unchanged otherwise.
  * Measured (session 41, % of copy bandwidth, large radix -> cap 16): fp32 R2C 16384 (32x32x8,
  * 256 threads -> 16x16x16x2, 512 threads, 69.6 KB) H200 83.4 -> 86.7 (1.12x -> 1.16x
  * cuFFT), H100 96.2 -> 97.7 (1.11x -> 1.14x); where the cap-16 kernel has a multiprocessor
  * to itself it loses (H200 fp32 32768 71.2 -> 67.3, fp64 16384 69.5 -> 62.4). C2R kernels
  * are not kept so (fp32 C2R 16384 at 2x16x16x16: H200 82.4 -> 51.8, H100 97.8 -> 72.5). */
-static int keeps_radix_16(const zipfft__kernel_spec *s, int64_t transforms,
-                          const zipfft__target *t) {
-  if (s->kind != ZIPFFT__KIND_R2C_HALF) return 0;
+static int size_mirrored_radix_16(zipfft__kernel_spec *s, int64_t transforms,
+                                  const zipfft__target *t) {
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || !half_length_power_of_two(s)) return 0;
   zipfft__kernel_spec trial = *s;
   factorization f = factorize(&trial);
-  return f.count > 0 && size_smooth(&trial, f, transforms, t) && trial.mirrored &&
-         zipfft__blocks_by_shared(zipfft__c2c_shared_bytes(&trial), t) >= 2;
+  if (f.count == 0 || !size_smooth(&trial, f, transforms, t) || !trial.mirrored ||
+      zipfft__blocks_by_shared(zipfft__c2c_shared_bytes(&trial), t) < 2)
+    return 0;
+  *s = trial;
+  return 1;
 }
 
 /* A real kernel of a power-of-two half length sized with the ordinary radix cap instead of
@@ -639,12 +643,11 @@ static int keeps_radix_16(const zipfft__kernel_spec *s, int64_t transforms,
  * on an H100 (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 R2C
  * 16384 (16x16x16x2 -> 32x32x8) 91.1 -> 91.8, fp32 32768 (16x16x16x4 -> 32x32x16) 76.4 ->
  * 81.9, fp64 16384 81.3 -> 86.5; on an H200 73.5 -> 75.8, 60.4 -> 66.9 and 65.1 -> 69.1
- * (session 31; fp32 R2C 16384 measured the other way since: keeps_radix_16).
- * Returns 0 (spec unchanged) otherwise, also where keeps_radix_16 says so. */
+ * (session 31; fp32 R2C 16384 measured the other way since: size_mirrored_radix_16, tried
+ * first). Returns 0 (spec unchanged) otherwise. */
 static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
                                      const zipfft__target *t) {
   if (!zipfft__kind_is_half(s->kind) || !half_length_power_of_two(s)) return 0;
-  if (keeps_radix_16(s, transforms, t)) return 0;
   zipfft__kernel_spec trial = *s;
   factorization f = factorize_capped(&trial, 0);
   if (trial.kind == ZIPFFT__KIND_C2R_HALF) /* the smallest radix first: several butterflies
@@ -672,7 +675,9 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
     return 1;
   }
   f = factorize(s);
-  if (f.count > 0 && size_unstaged_large_radix(s, transforms, t)) return 1;
+  if (f.count > 0 &&
+      (size_mirrored_radix_16(s, transforms, t) || size_unstaged_large_radix(s, transforms, t)))
+    return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
    * merge writes them. */
