@@ -1011,14 +1011,10 @@ int main(int argc, char **argv) {
     run_arguments(argc, argv);
   else
     run_tiers();
-  if (cases_run == 0) { /* a part, or a tier, that selects no case tests nothing */
-    printf("test_c2c: no case ran\n");
-    zt_failures++;
-  }
   for (int p = 0; p < 2; p++)
     printf("worst %s error: %.3f u*sqrt(log2 n) (%s)\n", p == 0 ? "f32" : "f64", worst_ratio[p],
            worst_text[p][0] ? worst_text[p] : "no case");
   printf("test_c2c (%s, %s tier): %d cases run\n", zt_backend_name(),
          zt_full_tier() ? "full" : "quick", cases_run);
-  return zt_finish("test_c2c", cases_run);
+  return zt_finish_cases("test_c2c", cases_run);
 }

@@ -916,10 +916,6 @@ int main(void) {
     check_ties_one_signal();
     ran += 3;
   }
-  if (ran == 0) { /* a part that selects no case tests nothing */
-    printf("test_corr: no case ran\n");
-    zt_failures++;
-  }
   printf("test_corr (%s): %d cases run\n", zt_backend_name(), ran);
-  return zt_finish("test_corr", ran);
+  return zt_finish_cases("test_corr", ran);
 }

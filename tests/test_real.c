@@ -577,10 +577,6 @@ int main(void) {
   check_loose_r2c();
   check_split_table_size();
   check_named_radices();
-  if (cases_run == 0) { /* a part that selects no case tests nothing */
-    printf("test_real: no case ran\n");
-    zt_failures++;
-  }
   printf("test_real (%s): %d cases run\n", zt_backend_name(), cases_run);
-  return zt_finish("test_real", cases_run);
+  return zt_finish_cases("test_real", cases_run);
 }

@@ -37,6 +37,9 @@ extern int zt_failures; /* failed checks so far in this test program */
 
 /* Prints "N passed, M failed" style summary and returns the exit code for main. */
 int zt_finish(const char *test_name, int cases);
+/* zt_finish for a run that must have run cases: none (a part, or a tier, that selects no
+ * case tests nothing) is a failed check. */
+int zt_finish_cases(const char *test_name, int cases);
 
 /* 1 when every prime factor of n (>= 1) is at most 31: lengths the Stockham radices do
  * directly; the others go through Bluestein's method (accuracy gate 30 instead of 10). */
