@@ -22,6 +22,8 @@
 
 static const char tool_name[] = "bench"; /* prefix of every message */
 enum { MAX_TIMED_RUNS = 25 };
+enum { MAX_SIZES = 16 }; /* lengths one --sizes list may name */
+static const int64_t largest_named_length = (int64_t)1 << 27;
 
 /* ------------------------------------------------------------------------------------------
  * Problems, options and the session state.
@@ -258,7 +260,8 @@ static void print_usage(void) {
       "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N..] [--md FILE]\n"
       "  batched out-of-place FFTs (1D C2C forward, R2C and C2R; 2D and 3D), zipfft against\n"
       "  cuFFT, about 2^27 (f32) or 2^26 (f64) elements per problem; also copy bandwidth and\n"
-      "  plan time. --sizes takes the total lengths (product of the lengths) to run.\n");
+      "  plan time. --sizes takes the total lengths (product of the lengths) to run, up to\n"
+      "  16, each at most 2^27; a length no listed problem has runs as a batched 1D C2C.\n");
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
@@ -269,22 +272,40 @@ static int apply_only(void *options, const char *value) {
   return 1;
 }
 
-/* --sizes N,N,...: only the problems whose total length (product of lengths) is listed. */
+/* --sizes N,N,...: up to MAX_SIZES total lengths, each 1 to largest_named_length. Returns 1
+ * when the list is well formed. */
 static int apply_sizes(void *options, const char *value) {
   bench_options *opt = options;
+  int count = 0;
   opt->sizes = value;
-  return strspn(value, "0123456789,") == strlen(value) && *value;
+  for (const char *p = value;; p++) {
+    char *end = NULL;
+    if (*p < '0' || *p > '9') return 0;
+    long long n = strtoll(p, &end, 10);
+    if (n < 1 || n > largest_named_length || ++count > MAX_SIZES) return 0;
+    p = end;
+    if (*p == '\0') return 1;
+    if (*p != ',') return 0;
+  }
+}
+
+/* The idx-th length of the --sizes list (0 past its end or without one). */
+static int64_t named_size(const bench_options *opt, int idx) {
+  const char *p = opt->sizes;
+  for (int i = 0; p && *p; i++) {
+    char *end = NULL;
+    int64_t n = strtoll(p, &end, 10);
+    if (i == idx) return n;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return 0;
 }
 
 /* 1 when the --sizes list is absent or names n. */
 static int size_selected(const bench_options *opt, int64_t n) {
   if (!opt->sizes) return 1;
-  for (const char *p = opt->sizes; *p;) {
-    char *end = NULL;
-    if (strtoll(p, &end, 10) == n) return 1;
-    p = *end == ',' ? end + 1 : end;
-    if (end == p && *p) p++;
-  }
+  for (int i = 0; named_size(opt, i); i++)
+    if (named_size(opt, i) == n) return 1;
   return 0;
 }
 
@@ -303,30 +324,61 @@ static int precision_selected(const bench_options *opt, const precision_info *pr
   return !opt->common.quick || prec->precision == ZIPFFT_F32;
 }
 
-/* Fills problems (room for every precision x size) with the selected ones; returns how many. */
+/* Sets problem to a transform of prec: type, rank and lengths as given, batch as given or,
+ * when 0, as many as the precision's element budget allows (at least 1). */
+static void set_problem(bench_problem *problem, const precision_info *prec, zipfft_type type,
+                        int rank, const int64_t *lengths, int64_t batch) {
+  memset(problem, 0, sizeof *problem);
+  problem->prec = prec;
+  problem->type = type;
+  problem->rank = rank;
+  problem->n = 1;
+  for (int k = 0; k < rank; k++) {
+    problem->lengths[k] = lengths[k];
+    problem->n *= lengths[k];
+  }
+  problem->batch = batch ? batch : ((int64_t)1 << prec->log2_elements) / problem->n;
+  if (problem->batch < 1) problem->batch = 1;
+}
+
+/* Appends the listed problems of prec that the options select; returns the new count. */
+static int add_listed_problems(const bench_options *opt, const precision_info *prec,
+                               bench_problem *problems, int count) {
+  for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+    if (opt->common.quick && !sizes[s].quick) continue;
+    if (sizes[s].f32_only && prec->precision != ZIPFFT_F32) continue;
+    int64_t total = 1;
+    for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
+    if (!size_selected(opt, total)) continue;
+    set_problem(&problems[count++], prec, sizes[s].type, sizes[s].rank, sizes[s].lengths,
+                sizes[s].batch);
+  }
+  return count;
+}
+
+/* Appends, for each --sizes length that none of prec's problems from first on has, a
+ * batched 1D C2C problem of that length (so that any length can be timed); returns the
+ * new count. */
+static int add_named_lengths(const bench_options *opt, const precision_info *prec,
+                             bench_problem *problems, int first, int count) {
+  for (int i = 0; named_size(opt, i); i++) {
+    int64_t n = named_size(opt, i);
+    int listed = 0;
+    for (int j = first; j < count; j++) listed |= problems[j].n == n;
+    if (!listed) set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &n, 0);
+  }
+  return count;
+}
+
+/* Fills problems (room for every precision x (size + MAX_SIZES)) with the selected ones;
+ * returns how many. */
 static int build_problems(const bench_options *opt, bench_problem *problems) {
   int count = 0;
   for (size_t p = 0; p < ARRAY_LEN(precisions); p++) {
     if (!precision_selected(opt, &precisions[p])) continue;
-    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
-      if (opt->common.quick && !sizes[s].quick) continue;
-      if (sizes[s].f32_only && precisions[p].precision != ZIPFFT_F32) continue;
-      int64_t total = 1;
-      for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
-      if (!size_selected(opt, total)) continue;
-      bench_problem *problem = &problems[count++];
-      memset(problem, 0, sizeof *problem);
-      problem->prec = &precisions[p];
-      problem->type = sizes[s].type;
-      problem->rank = sizes[s].rank;
-      problem->n = 1;
-      for (int k = 0; k < sizes[s].rank; k++) {
-        problem->lengths[k] = sizes[s].lengths[k];
-        problem->n *= sizes[s].lengths[k];
-      }
-      problem->batch = sizes[s].batch ? sizes[s].batch
-                                      : ((int64_t)1 << precisions[p].log2_elements) / problem->n;
-    }
+    int first = count;
+    count = add_listed_problems(opt, &precisions[p], problems, count);
+    count = add_named_lengths(opt, &precisions[p], problems, first, count);
   }
   return count;
 }
@@ -891,7 +943,7 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
 int zipfft_tool_bench(int argc, char **argv) {
   bench_options opt;
   bench_context ctx;
-  bench_problem problems[ARRAY_LEN(precisions) * ARRAY_LEN(sizes)];
+  bench_problem problems[ARRAY_LEN(precisions) * (ARRAY_LEN(sizes) + MAX_SIZES)];
   int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
                                             ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
   if (rc == ZIPFFT_TOOL_HELP) return ZIPFFT_TOOL_OK;
