@@ -725,6 +725,43 @@ static void run_quick_prefetch(void) {
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
 }
 
+/* Quick tier: kernels whose last radix runs first (api/plan.c ask_radix_rotation, which on
+ * CUDA keeps the order that gets more blocks per multiprocessor). ZIPFFT_ROTATE_RADICES=1
+ * rotates wherever it applies, on either backend, so that the rotated kernels run against
+ * the reference here: a 4-pass mixed-radix kernel and two 3-pass ones, forward, inverse and
+ * several layouts. Without the variable the CPU plan keeps the search's order; with it a
+ * Bluestein length (its padded kernel) and a uniform-radix length stay as they are. */
+static void run_quick_rotation(void) {
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+    const char *planned, *rotated;
+  } lengths[] = {{ZIPFFT_F64, 2187, "radix 9x9x9x3,", "radix 3x9x9x9,"},
+                 {ZIPFFT_F32, 7680, "radix 24x20x16,", "radix 16x24x20,"},
+                 {ZIPFFT_F32, 3072, "radix 16x16x12,", "radix 12x16x16,"}};
+  static const size_t variants[] = {1, 4, 10, 12, 13};
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 3, ZIPFFT_FORWARD);
+    check_plan_says(&plain, lengths[i].planned);
+    setenv("ZIPFFT_ROTATE_RADICES", "1", 1);
+    check_plan_says(&plain, lengths[i].rotated);
+    run_case(&plain);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      variant shorter = quick_variants[variants[v]];
+      if (shorter.batch > 5) shorter.batch = 5;
+      c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
+      run_case(&c);
+    }
+    unsetenv("ZIPFFT_ROTATE_RADICES");
+  }
+  setenv("ZIPFFT_ROTATE_RADICES", "1", 1);
+  c2c_case bluestein = basic_case(ZIPFFT_F32, 4099, 2, ZIPFFT_FORWARD);
+  c2c_case uniform = basic_case(ZIPFFT_F32, 4096, 2, ZIPFFT_FORWARD);
+  check_plan_says(&bluestein, "radix 7x7x7x6x4,");
+  check_plan_says(&uniform, "radix 16x16x16,");
+  unsetenv("ZIPFFT_ROTATE_RADICES");
+}
+
 /* Quick tier, part 5: pair kernels (the two kernels of a four-step split run as one
  * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
  * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
@@ -990,6 +1027,7 @@ static void run_tiers(void) {
     run_quick_pairs();
     run_quick_tiles();
     run_quick_prefetch();
+    run_quick_rotation();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {

@@ -663,6 +663,33 @@ static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
   return 1;
 }
 
+/* 1 for a plain batched C2C row kernel: nothing fused, padded, tiled, twiddled, paired,
+ * clustered or convolved, so that its passes may run in any order. */
+static int plain_c2c_rows(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2C && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
+         !s->fft_major && !s->store_major && s->twiddle_length == 0 && s->out_tile == 0 &&
+         s->in_tile == 0 && s->bluestein_n == 0 && s->rader_n == 0 &&
+         s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->store_extent == 0 &&
+         s->cluster <= 1 && s->paired_rows == 0 && !s->passes_in_place;
+}
+
+int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *t,
+                            zipfft__kernel_spec *out) {
+  int last = s->pass_count - 1;
+  if (!plain_c2c_rows(s) || last < 1 || s->radices[last] >= s->radices[0] ||
+      named_radices(s).count > 0)
+    return 0;
+  zipfft__kernel_spec rotated = *s;
+  rotated.radices[0] = s->radices[last];
+  for (int p = 1; p <= last; p++) rotated.radices[p] = s->radices[p - 1];
+  if (!holds_values(rotated.n, rotated.radices, rotated.pass_count, rotated.threads_per_fft))
+    return 0;
+  choose_shared_twiddles(&rotated, t);
+  if (zipfft__c2c_shared_bytes(&rotated) > t->max_shared_bytes) return 0;
+  *out = rotated;
+  return 1;
+}
+
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
