@@ -184,41 +184,47 @@ static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blo
   return ZIPFFT_SUCCESS;
 }
 
-/* Where registers hold a compiled kernel below the blocks per multiprocessor its shared
- * memory allows (on CUDA), compiles it again with its last, smallest radix first
- * (zipfft__rotated_radices), which the compiler may fit in fewer registers, and keeps that
- * where it gets more blocks and spills no more; the order that fits is found by compiling,
- * since no rule on the radices predicts it (ptxas, sm_90: fp64 2187 80 -> 64 registers,
- * fp32 7680 100 -> 77, 3072 72 -> 64, but fp64 768 64 -> 80, fp32 6144 64 -> 77).
- * Measured on an H200 (session 42, % of copy bandwidth, plan -> rotated): fp64 2187
- * (9x9x9x3, 3 -> 4 blocks) 93.0 -> 95.2 (0.96x -> 0.98x cuFFT); fp32 7680 (24x20x16, 1
- * block then 2 asked with spills -> 16x24x20, 2 blocks free) 92.5 -> 97.8 (1.03x ->
- * 1.10x); fp32 2560 and 3072 even (99%). ZIPFFT_ROTATE_RADICES (tuning): 0 never, 1 wherever
- * zipfft__rotated_radices applies, without compiling first, on either backend (the tests
- * run the rotated kernels so on the CPU). */
+/* On CUDA devices of fast memory, where registers hold the plan's compiled kernel below the
+ * blocks per multiprocessor its shared memory allows, or it spills, compiles it again with
+ * its last, smallest radix first (zipfft__rotated_radices; blocks asked for and prefetch as
+ * they are), and keeps that where it gets more blocks without more spills, or as many
+ * blocks with fewer. The compile decides because no rule on the radices predicts the
+ * registers (ptxas, sm_90, with the prefetch: fp64 2187 80 -> 64, fp32 7680 100 -> 77, 3072
+ * 72 -> 64, but fp64 768 64 -> 80, fp32 6144 64 -> 77; fp64 2187 without the prefetch 80
+ * either way). Measured on an H200 (session 42, % of copy bandwidth, plan -> rotated):
+ * fp64 2187 (9x9x9x3, 3 -> 4 blocks) 93.0 -> 95.2 (0.96x -> 0.98x cuFFT); fp32 7680
+ * (24x20x16, 2 blocks asked for with 24 bytes of spills -> 16x24x20, 2 blocks, none) 93.4
+ * -> 98.6 (1.04x -> 1.09x); fp32 2560 and 3072 even (99%). On an H100 (slow memory), whose
+ * kernels run these lengths at 99-100% with fewer blocks, the rotated kernels lost 0.2-1.2
+ * points (fp32 7680 100.0 -> 99.3, 2560 100.1 -> 98.9, 3072 100.4 -> 99.7), so the order
+ * stays there. ZIPFFT_ROTATE_RADICES (tuning): 0 never; 1 wherever zipfft__rotated_radices
+ * applies, on either backend, without comparing (the tests run the rotated kernels so on
+ * the CPU). */
 static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   const char *env = getenv("ZIPFFT_ROTATE_RADICES");
   int always = env && strcmp(env, "1") == 0;
   zipfft__target target = target_of(p->backend);
   zipfft__kernel_spec rotated;
-  if ((env && strcmp(env, "0") == 0) || pk->spec.min_blocks > 0 ||
-      (p->backend_kind != ZIPFFT_BACKEND_CUDA && !always) ||
+  if ((env && strcmp(env, "0") == 0) ||
+      (!always && (p->backend_kind != ZIPFFT_BACKEND_CUDA || zipfft__slow_memory(&target))) ||
       !zipfft__rotated_radices(&pk->spec, &target, &rotated))
     return ZIPFFT_SUCCESS;
   size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
-  int64_t free_blocks =
+  int64_t blocks =
       ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec), shared);
+  int64_t spills = ops->local_bytes(p->backend, pk->handle);
   int64_t by_shared =
       (int64_t)zipfft__blocks_by_shared(shared, &target) * ops->multiprocessors(p->backend);
-  if (!always && free_blocks >= by_shared) return ZIPFFT_SUCCESS;
+  if (!always && blocks >= by_shared && spills == 0) return ZIPFFT_SUCCESS;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &rotated, &handle);
   if (s != ZIPFFT_SUCCESS) return s;
-  int64_t blocks = ops->resident_blocks(p->backend, handle, zipfft__c2c_block_threads(&rotated),
-                                        zipfft__c2c_shared_bytes(&rotated));
-  if (always || (blocks > free_blocks &&
-                 ops->local_bytes(p->backend, handle) <= ops->local_bytes(p->backend, pk->handle)))
+  int64_t new_blocks = ops->resident_blocks(p->backend, handle, zipfft__c2c_block_threads(&rotated),
+                                            zipfft__c2c_shared_bytes(&rotated));
+  int64_t new_spills = ops->local_bytes(p->backend, handle);
+  if (always || (new_blocks > blocks && new_spills <= spills) ||
+      (new_blocks == blocks && new_spills < spills))
     replace_kernel(p, pk, handle, &rotated);
   else
     ops->release_kernel(p->backend, handle);
@@ -373,10 +379,10 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
 /* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. */
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   zipfft_status s = compile_kernel(p, &pk->spec, &pk->handle);
-  if (s == ZIPFFT_SUCCESS) s = ask_radix_rotation(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
+  if (s == ZIPFFT_SUCCESS) s = ask_radix_rotation(p, pk);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
