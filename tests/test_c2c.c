@@ -438,7 +438,8 @@ static void check_plan_texts(void) {
  * gives them to the CPU's planner): pair kernels for fp32 groups up to 512 KiB (fp32 65536,
  * not fp32 2^18, fp64 32768 or fp64 65536) and for the last two kernels of a split in
  * three (fp32 2^24), not for fp32 2^20; 128-byte rows in column kernels (fp32 2^20: 16
- * columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of rows. */
+ * columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of rows; plain
+ * mixed-radix rows with their smallest radix first (fp64 5760), but not Bluestein's. */
 static const struct {
   zipfft_precision precision;
   int64_t n;
@@ -454,6 +455,8 @@ static const struct {
     {ZIPFFT_F32, 1048576, "16 transforms per block (neighbouring threads", 1},
     {ZIPFFT_F32, 1048576, "8 transforms per block (stored", 1},
     {ZIPFFT_F64, 4194304, "tiles of", 0},
+    {ZIPFFT_F64, 5760, "radix 16x20x18,", 1},
+    {ZIPFFT_F32, 4099, "radix 7x7x7x6x4,", 1},
 };
 
 static void check_fast_memory_plans(void) {
@@ -725,12 +728,12 @@ static void run_quick_prefetch(void) {
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
 }
 
-/* Quick tier: kernels whose last radix runs first (api/plan.c ask_radix_rotation, which on
- * CUDA keeps the order that gets more blocks per multiprocessor). ZIPFFT_ROTATE_RADICES=1
- * rotates wherever it applies, on either backend, so that the rotated kernels run against
- * the reference here: a 4-pass mixed-radix kernel and two 3-pass ones, forward, inverse and
- * several layouts. Without the variable the CPU plan keeps the search's order; with it a
- * Bluestein length (its padded kernel) and a uniform-radix length stay as they are. */
+/* Quick tier: plain row kernels whose last, smallest radix runs first (plan/single.c
+ * rotate_radices; by default on devices of fast memory). ZIPFFT_ROTATE_RADICES=1 rotates
+ * on every target, so that the rotated kernels run against the reference here: a 4-pass
+ * mixed-radix kernel and two 3-pass ones, forward, inverse and several layouts. Without the
+ * variable the CPU plan (slow-memory rules) keeps the search's order; with it a Bluestein
+ * length (its padded kernel) and a uniform-radix length stay as they are. */
 static void run_quick_rotation(void) {
   static const struct {
     zipfft_precision p;

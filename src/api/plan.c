@@ -184,53 +184,6 @@ static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blo
   return ZIPFFT_SUCCESS;
 }
 
-/* On CUDA devices of fast memory, where registers hold the plan's compiled kernel below the
- * blocks per multiprocessor its shared memory allows, or it spills, compiles it again with
- * its last, smallest radix first (zipfft__rotated_radices; blocks asked for and prefetch as
- * they are), and keeps that where it gets more blocks without more spills, or as many
- * blocks with fewer. The compile decides because no rule on the radices predicts the
- * registers (ptxas, sm_90, with the prefetch: fp64 2187 80 -> 64, fp32 7680 100 -> 77, 3072
- * 72 -> 64, but fp64 768 64 -> 80, fp32 6144 64 -> 77; fp64 2187 without the prefetch 80
- * either way). Measured on an H200 (session 42, % of copy bandwidth, plan -> rotated):
- * fp64 2187 (9x9x9x3, 3 -> 4 blocks) 93.0 -> 95.2 (0.96x -> 0.98x cuFFT); fp32 7680
- * (24x20x16, 2 blocks asked for with 24 bytes of spills -> 16x24x20, 2 blocks, none) 93.4
- * -> 98.6 (1.04x -> 1.09x); fp32 2560 and 3072 even (99%). On an H100 (slow memory), whose
- * kernels run these lengths at 99-100% with fewer blocks, the rotated kernels lost 0.2-1.2
- * points (fp32 7680 100.0 -> 99.3, 2560 100.1 -> 98.9, 3072 100.4 -> 99.7), so the order
- * stays there. ZIPFFT_ROTATE_RADICES (tuning): 0 never; 1 wherever zipfft__rotated_radices
- * applies, on either backend, without comparing (the tests run the rotated kernels so on
- * the CPU). */
-static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk) {
-  const zipfft__backend_ops *ops = p->backend->ops;
-  const char *env = getenv("ZIPFFT_ROTATE_RADICES");
-  int always = env && strcmp(env, "1") == 0;
-  zipfft__target target = target_of(p->backend);
-  zipfft__kernel_spec rotated;
-  if ((env && strcmp(env, "0") == 0) ||
-      (!always && (p->backend_kind != ZIPFFT_BACKEND_CUDA || zipfft__slow_memory(&target))) ||
-      !zipfft__rotated_radices(&pk->spec, &target, &rotated))
-    return ZIPFFT_SUCCESS;
-  size_t shared = zipfft__c2c_shared_bytes(&pk->spec);
-  int64_t blocks =
-      ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec), shared);
-  int64_t spills = ops->local_bytes(p->backend, pk->handle);
-  int64_t by_shared =
-      (int64_t)zipfft__blocks_by_shared(shared, &target) * ops->multiprocessors(p->backend);
-  if (!always && blocks >= by_shared && spills == 0) return ZIPFFT_SUCCESS;
-  void *handle = NULL;
-  zipfft_status s = compile_kernel(p, &rotated, &handle);
-  if (s != ZIPFFT_SUCCESS) return s;
-  int64_t new_blocks = ops->resident_blocks(p->backend, handle, zipfft__c2c_block_threads(&rotated),
-                                            zipfft__c2c_shared_bytes(&rotated));
-  int64_t new_spills = ops->local_bytes(p->backend, handle);
-  if (always || (new_blocks > blocks && new_spills <= spills) ||
-      (new_blocks == blocks && new_spills < spills))
-    replace_kernel(p, pk, handle, &rotated);
-  else
-    ops->release_kernel(p->backend, handle);
-  return ZIPFFT_SUCCESS;
-}
-
 /* On CUDA, where a compiled kernel gets one block per multiprocessor while its shared
  * memory allows two, compiles it again asking for two (min_blocks) and keeps that where it
  * does get more blocks (registers, not threads, held it to one) and spills at most
@@ -382,7 +335,6 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
-  if (s == ZIPFFT_SUCCESS) s = ask_radix_rotation(p, pk);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
@@ -552,9 +504,6 @@ static zipfft_status prepare_plan(zipfft_plan p) {
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i]);
-    /* the description shows the pass order the compiled kernel runs (ask_radix_rotation) */
-    memcpy(p->decomposition.kernels[i].radices, p->kernels[i].spec.radices,
-           sizeof p->kernels[i].spec.radices);
   }
   if (s == ZIPFFT_SUCCESS && p->decomposition.paired) s = prepare_pair(p);
   size_t workspace = (size_t)p->decomposition.workspace_bytes;
@@ -757,6 +706,23 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
 
 static const char *const type_names[] = {"c2c", "r2c", "c2r"};
 
+/* Ends a kernel's block line: on a backend that counts registers (CUDA), also its
+ * registers and spills per thread and blocks per multiprocessor. */
+static void describe_occupancy(zipfft_plan p, const plan_kernel *pk, zipfft__strbuf *sb) {
+  const zipfft__backend_ops *ops = p->backend->ops;
+  int64_t registers = ops->registers(p->backend, pk->handle);
+  if (registers > 0) {
+    int64_t blocks =
+        ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec),
+                             zipfft__c2c_shared_bytes(&pk->spec)) /
+        ops->multiprocessors(p->backend);
+    zipfft__sb_printf(sb, ", %lld registers, %lld bytes spilled, %lld blocks per multiprocessor",
+                      (long long)registers, (long long)ops->local_bytes(p->backend, pk->handle),
+                      (long long)blocks);
+  }
+  zipfft__sb_printf(sb, "\n");
+}
+
 /* Appends the whole human-readable description of a plan. */
 static void describe(zipfft_plan p, zipfft__strbuf *sb) {
   const struct zipfft_desc_s *d = &p->desc;
@@ -776,9 +742,10 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
     zipfft__c2c_kernel_name(s, name, sizeof name);
     zipfft__sb_printf(sb,
                       "  kernel %d: %s\n    block %u threads, %zu bytes shared memory, "
-                      "twiddle table %s\n",
+                      "twiddle table %s",
                       i, name, zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s),
                       p->kernels[i].twiddles ? "yes" : "none");
+    describe_occupancy(p, &p->kernels[i], sb);
   }
   if (p->pair_handle) {
     const zipfft__pair_spec pair = p->pair;

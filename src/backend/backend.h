@@ -51,6 +51,8 @@ typedef struct zipfft__backend_ops {
   /* Local memory a thread of a compiled kernel takes (the compiler's spills), bytes (the
    * CPU: 0). */
   int64_t (*local_bytes)(zipfft__backend *b, void *kernel);
+  /* Registers a thread of a compiled kernel takes (the CPU: 0). */
+  int64_t (*registers)(zipfft__backend *b, void *kernel);
   /* Multiprocessors resident_blocks counts over (the CPU: its host threads); at least 1. */
   int64_t (*multiprocessors)(zipfft__backend *b);
   /* Peak memory bandwidth of the device, bytes per second (0: unknown). */

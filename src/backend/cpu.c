@@ -287,7 +287,8 @@ static int64_t cpu_resident_blocks(zipfft__backend *b, void *kernel, unsigned th
   return host_threads(INT64_MAX);
 }
 
-static int64_t cpu_local_bytes(zipfft__backend *b, void *kernel) {
+/* A kernel's local memory and registers: no such counts on the CPU (0). */
+static int64_t cpu_no_count(zipfft__backend *b, void *kernel) {
   (void)b, (void)kernel;
   return 0;
 }
@@ -356,7 +357,8 @@ static const zipfft__backend_ops cpu_ops = {
     .zero = cpu_zero,
     .zero_on_stream = cpu_zero_on_stream,
     .resident_blocks = cpu_resident_blocks,
-    .local_bytes = cpu_local_bytes,
+    .local_bytes = cpu_no_count,
+    .registers = cpu_no_count,
     .multiprocessors = cpu_multiprocessors,
     .peak_bandwidth = cpu_peak_bandwidth,
     .upload = cpu_upload,

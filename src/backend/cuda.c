@@ -253,6 +253,18 @@ static int64_t cuda_local_bytes(zipfft__backend *b, void *kernel) {
   return r == 0 ? bytes : 0;
 }
 
+/* Registers per thread of a kernel (CU_FUNC_ATTRIBUTE_NUM_REGS); 0 when the driver cannot
+ * say. */
+static int64_t cuda_registers(zipfft__backend *b, void *kernel) {
+  cuda_backend *cb = as_cuda(b);
+  cuda_kernel *k = kernel;
+  int count = 0;
+  if (!k || push_context(cb) != 0) return 0;
+  CUresult r = cb->cu->cuFuncGetAttribute(&count, ZIPFFT_CU_FUNC_ATTR_NUM_REGS, k->function);
+  pop_context(cb);
+  return r == 0 ? count : 0;
+}
+
 /* Peak DRAM bandwidth from the memory clock and bus width (two transfers per clock). */
 static uint64_t cuda_peak_bandwidth(zipfft__backend *b) {
   cuda_backend *cb = as_cuda(b);
@@ -316,6 +328,7 @@ static const zipfft__backend_ops cuda_ops = {
     .zero_on_stream = cuda_zero_on_stream,
     .resident_blocks = cuda_resident_blocks,
     .local_bytes = cuda_local_bytes,
+    .registers = cuda_registers,
     .multiprocessors = cuda_multiprocessors,
     .peak_bandwidth = cuda_peak_bandwidth,
     .upload = cuda_upload,

@@ -38,15 +38,6 @@ int64_t zipfft__smooth_length(int64_t at_least);
  * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
 int64_t zipfft__bluestein_length(int64_t n);
 
-/* The sized kernel s with its last radix moved first (9x9x9x3 -> 3x9x9x9), which the CUDA
- * compiler may fit in fewer registers (api/plan.c, ask_radix_rotation), in *out; staged
- * twiddles chosen again. Returns 0 (out untouched) unless s is a plain batched C2C row
- * kernel (no fusion, extents, tiles, four-step twiddle, Rader, Bluestein, cluster or
- * pairing) of 2 or more passes whose last radix is smaller than its first, whose radices
- * ZIPFFT_RADICES does not name, and whose threads and shared memory hold the new order. */
-int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *t,
-                            zipfft__kernel_spec *out);
-
 /* ZIPFFT_FOURSTEP_MAX_SINGLE (tests; 0 when unset): lengths above it are treated as too
  * long for one kernel, so that small lengths exercise every multi-kernel path. */
 int64_t zipfft__single_kernel_cap(void);
