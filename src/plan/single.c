@@ -673,39 +673,30 @@ static int plain_c2c_rows(const zipfft__kernel_spec *s) {
          s->cluster <= 1 && s->paired_rows == 0 && !s->passes_in_place;
 }
 
-/* Whether a plain C2C row kernel runs its last, smallest radix first (rotate_radices):
- * ZIPFFT_ROTATE_RADICES (tuning) 0 never, 1 on every target (the tests run the rotated
- * kernels so on the CPU); by default on devices of fast memory.
- * Measured on an H200 (session 42, % of copy bandwidth, search order -> rotated, two
- * rounds): fp64 5120 (20x16x16) 84.4 -> 89.1 (1.35x -> 1.43x cuFFT), 5760 (20x18x16) 74.5 ->
- * 81.2 (1.17x -> 1.27x), 6144 (24x16x16) 84.5 -> 87.7, 2187 (9x9x9x3) 93.5 -> 95.6 (0.96x ->
- * 0.98x), fp32 7680 (24x20x16, whose 24 bytes of spills go) 93.4 -> 98.7 (1.04x -> 1.09x);
- * fp32 1920, 2880, 5760 and 6144 +0.7 to +0.9; losses at most 0.7 (fp64 2880 99.4 -> 98.7,
- * fp32 3125 93.6 -> 93.3). On an H100, whose kernels run these lengths at 98-100% of the
- * copy bandwidth, the rotated kernels of fp32 7680, 2560, 3072 and 4352 lost 0.2-1.2 points,
- * so devices of slow memory keep the search's order. */
+/* Whether plain C2C row kernels run their last radix first (zipfft__rotated_radices):
+ * ZIPFFT_ROTATE_RADICES (tuning) 0 never, 1 on every target; by default on devices of fast
+ * memory (measurements at api/plan.c, ask_radix_rotation). */
 static int rotation_wanted(const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_ROTATE_RADICES");
   if (env && *env) return strcmp(env, "1") == 0;
   return !zipfft__slow_memory(t);
 }
 
-/* Moves the last radix of a sized plain C2C row kernel (of 2 or more passes, the last
- * radix smaller than the first, not named by ZIPFFT_RADICES) to the front where
- * rotation_wanted, keeping its threads and transforms per block where they hold every
- * pass's values and the shared memory fits; staged twiddles are chosen again. */
-static void rotate_radices(zipfft__kernel_spec *s, const zipfft__target *t) {
+int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *t,
+                            zipfft__kernel_spec *out) {
   int last = s->pass_count - 1;
   if (!plain_c2c_rows(s) || last < 1 || s->radices[last] >= s->radices[0] ||
       named_radices(s).count > 0 || !rotation_wanted(t))
-    return;
+    return 0;
   zipfft__kernel_spec rotated = *s;
   rotated.radices[0] = s->radices[last];
   for (int p = 1; p <= last; p++) rotated.radices[p] = s->radices[p - 1];
   if (!holds_values(rotated.n, rotated.radices, rotated.pass_count, rotated.threads_per_fft))
-    return;
+    return 0;
   choose_shared_twiddles(&rotated, t);
-  if (zipfft__c2c_shared_bytes(&rotated) <= t->max_shared_bytes) *s = rotated;
+  if (zipfft__c2c_shared_bytes(&rotated) > t->max_shared_bytes) return 0;
+  *out = rotated;
+  return 1;
 }
 
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
@@ -723,11 +714,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   if (f.count > 0 &&
       (size_mirrored_radix_16(s, transforms, t) || size_unstaged_large_radix(s, transforms, t)))
     return 1;
-  if (f.count > 0) {
-    if (!size_smooth(s, f, transforms, t)) return 0;
-    rotate_radices(s, t);
-    return 1;
-  }
+  if (f.count > 0) return size_smooth(s, f, transforms, t);
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
    * merge writes them. */
   if (size_rader(s, transforms, t)) return 1;

@@ -38,6 +38,17 @@ int64_t zipfft__smooth_length(int64_t at_least);
  * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
 int64_t zipfft__bluestein_length(int64_t n);
 
+/* The compiled plain C2C row kernel s with its last, smallest radix moved first (9x9x9x3
+ * -> 3x9x9x9) in *out, its other choices kept (threads, transforms per block, blocks asked
+ * for, prefetch) and staged twiddles chosen again. Returns 0 (out untouched) unless s is a
+ * plain batched C2C row kernel (no fusion, extents, tiles, four-step twiddle, Rader,
+ * Bluestein, cluster or pairing) of 2 or more passes whose last radix is smaller than its
+ * first and which ZIPFFT_RADICES does not name, the rotation is wanted on the target
+ * (ZIPFFT_ROTATE_RADICES, tuning: 0 never, 1 on every target; by default on devices of
+ * fast memory), and the threads and shared memory hold the new order. */
+int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *t,
+                            zipfft__kernel_spec *out);
+
 /* ZIPFFT_FOURSTEP_MAX_SINGLE (tests; 0 when unset): lengths above it are treated as too
  * long for one kernel, so that small lengths exercise every multi-kernel path. */
 int64_t zipfft__single_kernel_cap(void);
