@@ -216,7 +216,8 @@ zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, i
  * memory or thread for a later kernel) can leave out, and in where the plan overwrites it,
  * partly written. */
 zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *stream);
-/* Writes a human-readable description of the plan's passes and kernels into buf (always
+/* Writes a human-readable description of the plan's passes and kernels (on CUDA also each
+ * kernel's registers, spills and blocks per multiprocessor) into buf (always
  * NUL-terminated when len > 0, truncated if needed). *needed, if not NULL, receives the
  * length the full text needs, without the NUL. */
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed);

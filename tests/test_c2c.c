@@ -434,6 +434,32 @@ static void check_plan_texts(void) {
   unsetenv("ZIPFFT_RADER_IN_PLACE");
 }
 
+/* The plan print gives each kernel's registers, spills and blocks per multiprocessor where
+ * the backend counts them (CUDA: at least 1 register and 1 block), and no such line on the
+ * CPU. Part 0 only. */
+static void check_plan_occupancy_text(void) {
+  if (!zt_in_first_part()) return;
+  c2c_case c = basic_case(ZIPFFT_F32, 1000, 2, ZIPFFT_FORWARD);
+  zipfft_plan plan = NULL;
+  char err[max_text], text[4096];
+  if (make_plan(&c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(&c, "plan creation: %s", err);
+    return;
+  }
+  long registers = 0, spilled = -1, blocks = 0;
+  const char *at = zipfft_plan_print(plan, text, sizeof text, NULL) == ZIPFFT_SUCCESS
+                       ? strstr(text, "twiddle table yes, ")
+                       : NULL;
+  int counted = at && sscanf(at, "twiddle table yes, %ld registers, %ld bytes spilled, %ld blocks",
+                             &registers, &spilled, &blocks) == 3;
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CUDA &&
+      !(counted && registers > 0 && spilled >= 0 && blocks > 0))
+    case_fail(&c, "the CUDA plan print gives no registers and blocks:\n%s", text);
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU && strstr(text, "registers"))
+    case_fail(&c, "the CPU plan print counts registers:\n%s", text);
+  zipfft_plan_destroy(plan);
+}
+
 /* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0
  * gives them to the CPU's planner): pair kernels for fp32 groups up to 512 KiB (fp32 65536,
  * not fp32 2^18, fp64 32768 or fp64 65536) and for the last two kernels of a split in
@@ -1035,6 +1061,7 @@ static void run_tiers(void) {
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {
       check_plan_texts();
+      check_plan_occupancy_text();
       check_fast_memory_plans();
       check_large_batch_plan();
     }
