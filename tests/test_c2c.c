@@ -759,7 +759,8 @@ static void run_quick_prefetch(void) {
  * on every target, so that the rotated kernels run against the reference here: a 4-pass
  * mixed-radix kernel and two 3-pass ones, forward, inverse and several layouts. Without the
  * variable the CPU plan (slow-memory rules) keeps the search's order; with it a Bluestein
- * length (its padded kernel) and a uniform-radix length stay as they are. */
+ * length (its padded kernel), a uniform-radix length, a power of two and a length whose
+ * first radix is a prime above 13 stay as they are. */
 static void run_quick_rotation(void) {
   static const struct {
     zipfft_precision p;
@@ -769,6 +770,7 @@ static void run_quick_rotation(void) {
                  {ZIPFFT_F32, 7680, "radix 24x20x16,", "radix 16x24x20,"},
                  {ZIPFFT_F32, 3072, "radix 16x16x12,", "radix 12x16x16,"}};
   static const size_t variants[] = {1, 4, 10, 12, 13};
+  unsetenv("ZIPFFT_ROTATE_RADICES"); /* the test sets it as each check needs */
   for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
     c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 3, ZIPFFT_FORWARD);
     check_plan_says(&plain, lengths[i].planned);
@@ -786,8 +788,12 @@ static void run_quick_rotation(void) {
   setenv("ZIPFFT_ROTATE_RADICES", "1", 1);
   c2c_case bluestein = basic_case(ZIPFFT_F32, 4099, 2, ZIPFFT_FORWARD);
   c2c_case uniform = basic_case(ZIPFFT_F32, 4096, 2, ZIPFFT_FORWARD);
+  c2c_case power_of_two = basic_case(ZIPFFT_F32, 16384, 2, ZIPFFT_FORWARD);
+  c2c_case prime_first = basic_case(ZIPFFT_F64, 4352, 2, ZIPFFT_FORWARD);
   check_plan_says(&bluestein, "radix 7x7x7x6x4,");
   check_plan_says(&uniform, "radix 16x16x16,");
+  check_plan_says(&power_of_two, "radix 32x32x16,");
+  check_plan_says(&prime_first, "radix 17x16x16,");
   unsetenv("ZIPFFT_ROTATE_RADICES");
 }
 

@@ -356,16 +356,25 @@ static int add_listed_problems(const bench_options *opt, const precision_info *p
   return count;
 }
 
-/* Appends, for each --sizes length that none of prec's problems from first on has, a
- * batched 1D C2C problem of that length (so that any length can be timed); returns the
- * new count. */
+/* 1 when some problem of the table has total length n (whatever its precision or tier). */
+static int length_listed(int64_t n) {
+  for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+    int64_t total = 1;
+    for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
+    if (total == n) return 1;
+  }
+  return 0;
+}
+
+/* Appends, for each --sizes length that no problem of the table has, a batched 1D C2C
+ * problem of prec (so that any length can be timed); returns the new count. A length the
+ * table has runs as the table says (its --quick and fp32-only marks included). */
 static int add_named_lengths(const bench_options *opt, const precision_info *prec,
-                             bench_problem *problems, int first, int count) {
+                             bench_problem *problems, int count) {
   for (int i = 0; named_size(opt, i); i++) {
-    int64_t n = named_size(opt, i);
-    int listed = 0;
-    for (int j = first; j < count; j++) listed |= problems[j].n == n;
-    if (!listed) set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &n, 0);
+    int64_t n = named_size(opt, i), repeated = 0;
+    for (int j = 0; j < i; j++) repeated |= named_size(opt, j) == n;
+    if (!length_listed(n) && !repeated) set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &n, 0);
   }
   return count;
 }
@@ -376,9 +385,8 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
   int count = 0;
   for (size_t p = 0; p < ARRAY_LEN(precisions); p++) {
     if (!precision_selected(opt, &precisions[p])) continue;
-    int first = count;
     count = add_listed_problems(opt, &precisions[p], problems, count);
-    count = add_named_lengths(opt, &precisions[p], problems, first, count);
+    count = add_named_lengths(opt, &precisions[p], problems, count);
   }
   return count;
 }

@@ -352,13 +352,14 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   return ZIPFFT_SUCCESS;
 }
 
-/* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. */
-static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk) {
+/* Generates and compiles one kernel on the plan's backend and uploads its twiddle table. A
+ * pair member keeps its pass order: the pair kernel is generated from the decomposition. */
+static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk, int pair_member) {
   zipfft_status s = compile_kernel(p, &pk->spec, &pk->handle);
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
-  if (s == ZIPFFT_SUCCESS) s = ask_radix_rotation(p, pk);
+  if (s == ZIPFFT_SUCCESS && !pair_member) s = ask_radix_rotation(p, pk);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
@@ -527,10 +528,14 @@ static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     p->kernels[i].spec = p->decomposition.kernels[i];
-    s = prepare_kernel(p, &p->kernels[i]);
-    /* the description shows the pass order the compiled kernel runs (ask_radix_rotation) */
+    const zipfft__decomposition *dec = &p->decomposition;
+    int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);
+    s = prepare_kernel(p, &p->kernels[i], pair_member);
+    /* The description shows the pass order the compiled kernel runs (ask_radix_rotation,
+     * which leaves pair members alone: the pair kernel is built from the decomposition). */
     memcpy(p->decomposition.kernels[i].radices, p->kernels[i].spec.radices,
            sizeof p->kernels[i].spec.radices);
+    p->decomposition.kernels[i].shared_twiddles = p->kernels[i].spec.shared_twiddles;
   }
   if (s == ZIPFFT_SUCCESS && p->decomposition.paired) s = prepare_pair(p);
   size_t workspace = (size_t)p->decomposition.workspace_bytes;

@@ -692,7 +692,8 @@ int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *
                             zipfft__kernel_spec *out) {
   int last = s->pass_count - 1;
   if (!plain_c2c_rows(s) || last < 1 || s->radices[last] >= s->radices[0] ||
-      prime_radix_above_13(s->radices[0]) || named_radices(s).count > 0 || !rotation_wanted(t))
+      (s->n & (s->n - 1)) == 0 || prime_radix_above_13(s->radices[0]) ||
+      named_radices(s).count > 0 || !rotation_wanted(t))
     return 0;
   zipfft__kernel_spec rotated = *s;
   rotated.radices[0] = s->radices[last];
