@@ -724,6 +724,18 @@ static void run_quick_fourstep(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Runs the listed quick variants (indices into quick_variants) of a length, with batches
+ * of at most 5. */
+static void run_short_variants(zipfft_precision p, int64_t n, const size_t *variants,
+                               size_t count) {
+  for (size_t v = 0; v < count; v++) {
+    variant shorter = quick_variants[variants[v]];
+    if (shorter.batch > 5) shorter.batch = 5;
+    c2c_case c = variant_case(&shorter, p, n);
+    run_case(&c);
+  }
+}
+
 /* Quick tier: kernels that ask L2 for a later block's input as they start
  * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch does nothing): the
  * plan takes the prefetching kernel, its CUDA source compiles, and the results stay right,
@@ -744,18 +756,13 @@ static void run_quick_prefetch(void) {
     c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 3, ZIPFFT_FORWARD);
     check_plan_says(&plain, "_pa");
     run_case(&plain);
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-      variant shorter = quick_variants[variants[v]];
-      if (shorter.batch > 5) shorter.batch = 5;
-      c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
-      run_case(&c);
-    }
+    run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
   }
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
 }
 
-/* Quick tier: plain row kernels whose last, smallest radix runs first (plan/single.c
- * rotate_radices; by default on devices of fast memory). ZIPFFT_ROTATE_RADICES=1 rotates
+/* Quick tier: plain row kernels whose last, smallest radix runs first (api/plan.c
+ * ask_radix_rotation; by default on devices of fast memory). ZIPFFT_ROTATE_RADICES=1 rotates
  * on every target, so that the rotated kernels run against the reference here: a 4-pass
  * mixed-radix kernel and two 3-pass ones, forward, inverse and several layouts. Without the
  * variable the CPU plan (slow-memory rules) keeps the search's order; with it a Bluestein
@@ -777,12 +784,7 @@ static void run_quick_rotation(void) {
     setenv("ZIPFFT_ROTATE_RADICES", "1", 1);
     check_plan_says(&plain, lengths[i].rotated);
     run_case(&plain);
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-      variant shorter = quick_variants[variants[v]];
-      if (shorter.batch > 5) shorter.batch = 5;
-      c2c_case c = variant_case(&shorter, lengths[i].p, lengths[i].n);
-      run_case(&c);
-    }
+    run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
     unsetenv("ZIPFFT_ROTATE_RADICES");
   }
   setenv("ZIPFFT_ROTATE_RADICES", "1", 1);

@@ -241,28 +241,25 @@ static int64_t cuda_resident_blocks(zipfft__backend *b, void *kernel, unsigned t
   return r == 0 && per_sm > 0 ? (int64_t)per_sm * cb->sm_count : 1;
 }
 
-/* Local memory per thread of a kernel (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES); 0 when the
- * driver cannot say. */
-static int64_t cuda_local_bytes(zipfft__backend *b, void *kernel) {
+/* A function attribute of a kernel (cuFuncGetAttribute); 0 when the driver cannot say. */
+static int64_t kernel_attribute(zipfft__backend *b, void *kernel, int attribute) {
   cuda_backend *cb = as_cuda(b);
   cuda_kernel *k = kernel;
-  int bytes = 0;
+  int value = 0;
   if (!k || push_context(cb) != 0) return 0;
-  CUresult r = cb->cu->cuFuncGetAttribute(&bytes, ZIPFFT_CU_FUNC_ATTR_LOCAL_SIZE_BYTES, k->function);
+  CUresult r = cb->cu->cuFuncGetAttribute(&value, attribute, k->function);
   pop_context(cb);
-  return r == 0 ? bytes : 0;
+  return r == 0 ? value : 0;
 }
 
-/* Registers per thread of a kernel (CU_FUNC_ATTRIBUTE_NUM_REGS); 0 when the driver cannot
- * say. */
+/* Local memory per thread of a kernel (its spills), bytes. */
+static int64_t cuda_local_bytes(zipfft__backend *b, void *kernel) {
+  return kernel_attribute(b, kernel, ZIPFFT_CU_FUNC_ATTR_LOCAL_SIZE_BYTES);
+}
+
+/* Registers per thread of a kernel. */
 static int64_t cuda_registers(zipfft__backend *b, void *kernel) {
-  cuda_backend *cb = as_cuda(b);
-  cuda_kernel *k = kernel;
-  int count = 0;
-  if (!k || push_context(cb) != 0) return 0;
-  CUresult r = cb->cu->cuFuncGetAttribute(&count, ZIPFFT_CU_FUNC_ATTR_NUM_REGS, k->function);
-  pop_context(cb);
-  return r == 0 ? count : 0;
+  return kernel_attribute(b, kernel, ZIPFFT_CU_FUNC_ATTR_NUM_REGS);
 }
 
 /* Peak DRAM bandwidth from the memory clock and bus width (two transfers per clock). */
