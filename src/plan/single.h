@@ -45,9 +45,9 @@ int64_t zipfft__bluestein_length(int64_t n);
  * Bluestein, cluster or pairing) of 2 or more passes whose length is not a power of two
  * (such as fp32 16384 = 32x32x16: not measured rotated), whose last radix is smaller than
  * its first, whose first radix is not a prime of 17 to 31, and which ZIPFFT_RADICES does
- * not name, the rotation is wanted on the target
- * (ZIPFFT_ROTATE_RADICES, tuning: 0 never, 1 on every target; by default on devices of
- * fast memory), and the threads and shared memory hold the new order. */
+ * not name, the rotation is wanted on the target (ZIPFFT_ROTATE_RADICES, tuning: 0 never,
+ * 1 on every target; by default on devices of fast memory), and the threads and shared
+ * memory hold the new order. */
 int zipfft__rotated_radices(const zipfft__kernel_spec *s, const zipfft__target *t,
                             zipfft__kernel_spec *out);
 
