@@ -163,7 +163,8 @@ typedef struct bench_options {
   zipfft_tool_bench_options common; /* first: --quick runs fewer sizes (f32 only unless --only
                                        says otherwise) and fewer runs */
   const char *only;                 /* NULL, "f32" or "f64" */
-  const char *sizes;                /* NULL, or a comma-separated list of total lengths to run */
+  int64_t sizes[MAX_SIZES];         /* the --sizes list: total lengths to run */
+  int size_count;                   /* how many it names (0: no list, every size runs) */
 } bench_options;
 
 typedef struct bench_context {
@@ -276,37 +277,29 @@ static int apply_only(void *options, const char *value) {
  * when the list is well formed. */
 static int apply_sizes(void *options, const char *value) {
   bench_options *opt = options;
-  int count = 0;
-  opt->sizes = value;
+  opt->size_count = 0;
   for (const char *p = value;; p++) {
     char *end = NULL;
-    if (*p < '0' || *p > '9') return 0;
+    if (*p < '0' || *p > '9' || opt->size_count == MAX_SIZES) return 0;
     long long n = strtoll(p, &end, 10);
-    if (n < 1 || n > largest_named_length || ++count > MAX_SIZES) return 0;
+    if (n < 1 || n > largest_named_length) return 0;
+    opt->sizes[opt->size_count++] = n;
     p = end;
     if (*p == '\0') return 1;
     if (*p != ',') return 0;
   }
 }
 
-/* The idx-th length of the --sizes list (0 past its end or without one). */
-static int64_t named_size(const bench_options *opt, int idx) {
-  const char *p = opt->sizes;
-  for (int i = 0; p && *p; i++) {
-    char *end = NULL;
-    int64_t n = strtoll(p, &end, 10);
-    if (i == idx) return n;
-    p = *end == ',' ? end + 1 : end;
-  }
+/* 1 when n is among the first `count` lengths of the --sizes list. */
+static int size_named(const bench_options *opt, int count, int64_t n) {
+  for (int i = 0; i < count; i++)
+    if (opt->sizes[i] == n) return 1;
   return 0;
 }
 
 /* 1 when the --sizes list is absent or names n. */
 static int size_selected(const bench_options *opt, int64_t n) {
-  if (!opt->sizes) return 1;
-  for (int i = 0; named_size(opt, i); i++)
-    if (named_size(opt, i) == n) return 1;
-  return 0;
+  return opt->size_count == 0 || size_named(opt, opt->size_count, n);
 }
 
 static const zipfft_tool_option option_specs[] = {
@@ -341,15 +334,20 @@ static void set_problem(bench_problem *problem, const precision_info *prec, zipf
   if (problem->batch < 1) problem->batch = 1;
 }
 
+/* The total length (product of the lengths) of a table entry. */
+static int64_t size_total(const size_info *size) {
+  int64_t total = 1;
+  for (int k = 0; k < size->rank; k++) total *= size->lengths[k];
+  return total;
+}
+
 /* Appends the listed problems of prec that the options select; returns the new count. */
 static int add_listed_problems(const bench_options *opt, const precision_info *prec,
                                bench_problem *problems, int count) {
   for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
     if (opt->common.quick && !sizes[s].quick) continue;
     if (sizes[s].f32_only && prec->precision != ZIPFFT_F32) continue;
-    int64_t total = 1;
-    for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
-    if (!size_selected(opt, total)) continue;
+    if (!size_selected(opt, size_total(&sizes[s]))) continue;
     set_problem(&problems[count++], prec, sizes[s].type, sizes[s].rank, sizes[s].lengths,
                 sizes[s].batch);
   }
@@ -358,11 +356,8 @@ static int add_listed_problems(const bench_options *opt, const precision_info *p
 
 /* 1 when some problem of the table has total length n (whatever its precision or tier). */
 static int length_listed(int64_t n) {
-  for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
-    int64_t total = 1;
-    for (int k = 0; k < sizes[s].rank; k++) total *= sizes[s].lengths[k];
-    if (total == n) return 1;
-  }
+  for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
+    if (size_total(&sizes[s]) == n) return 1;
   return 0;
 }
 
@@ -371,11 +366,9 @@ static int length_listed(int64_t n) {
  * table has runs as the table says (its --quick and fp32-only marks included). */
 static int add_named_lengths(const bench_options *opt, const precision_info *prec,
                              bench_problem *problems, int count) {
-  for (int i = 0; named_size(opt, i); i++) {
-    int64_t n = named_size(opt, i), repeated = 0;
-    for (int j = 0; j < i; j++) repeated |= named_size(opt, j) == n;
-    if (!length_listed(n) && !repeated) set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &n, 0);
-  }
+  for (int i = 0; i < opt->size_count; i++)
+    if (!length_listed(opt->sizes[i]) && !size_named(opt, i, opt->sizes[i]))
+      set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &opt->sizes[i], 0);
   return count;
 }
 
