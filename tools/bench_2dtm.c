@@ -71,9 +71,10 @@ typedef struct tdm_row {
   double zipfft_ms, cufft_ms; /* median per call of batch correlations; 0: not measured */
   double cufft_plain_ms;      /* the cuFFT pipeline without its statistics kernel */
   double cufft_ffts_ms;       /* its R2C, multiply and C2R alone (no pad, crop, statistics) */
+  double cufft_lean_ms;       /* the lean pipeline (templates placed in kept zeros, no crop) */
   int failed;
-  int compared;
-  double check_l2, check_agreement;
+  int compared, lean_compared; /* against the pipeline, and against the lean pipeline */
+  double check_l2, check_agreement, lean_l2, lean_agreement;
 } tdm_row;
 
 /* --quick: only the 4096x4096 image with 512x512 templates at batch 16; --shape WxH/t:
@@ -83,9 +84,9 @@ typedef struct tdm_options {
   int64_t width, height, template_size; /* --shape; 0: every shape */
 } tdm_options;
 
-enum { K_PAD, K_CONJ_MUL, K_CROP, K_STATS, KERNEL_COUNT };
-static const char *const kernel_names[KERNEL_COUNT] = {"tdm_pad", "tdm_conj_mul", "tdm_crop",
-                                                       "tdm_stats"};
+enum { K_PAD, K_PLACE, K_CONJ_MUL, K_CROP, K_STATS, KERNEL_COUNT };
+static const char *const kernel_names[KERNEL_COUNT] = {"tdm_pad", "tdm_place", "tdm_conj_mul",
+                                                       "tdm_crop", "tdm_stats"};
 
 enum { CHECK_NOT_RUN, CHECK_OK, CHECK_FAIL, CHECK_SKIPPED };
 static const char *const check_verdicts[] = {"not run", "OK", "FAIL", "skipped"};
@@ -116,6 +117,7 @@ typedef struct cufft_pipeline {
   cufft_handle forward, inverse;
   int have_forward, have_inverse;
   CUdeviceptr padded;         /* B x H x W reals: padded templates, then correlations */
+  CUdeviceptr placed;         /* B x H x W reals: zeros kept, the templates' corners per call */
   CUdeviceptr spectra;        /* B x H x P complex */
   CUdeviceptr image_spectrum; /* H x P complex */
   CUdeviceptr cropped;        /* B x Ho x Wo reals */
@@ -137,6 +139,14 @@ static const char kernel_source[] =
     "    float *o = out + row * W;\n"
     "    for (int x = threadIdx.x; x < W; x += blockDim.x)\n"
     "      o[x] = (y < h && x < w) ? tmpl[(b * h + y) * w + x] : 0.0f;\n"
+    "  }\n"
+    "}\n"
+    "extern \"C\" __global__ void tdm_place(float *out, const float *tmpl, long long rows,\n"
+    "                                       int H, int W, int h, int w) {\n"
+    "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n"
+    "    long long b = row / h;\n"
+    "    float *o = out + (b * H + (row - b * h)) * W;\n"
+    "    for (int x = threadIdx.x; x < w; x += blockDim.x) o[x] = tmpl[row * w + x];\n"
     "  }\n"
     "}\n"
     "extern \"C\" __global__ void tdm_conj_mul(float2 *spec, const float2 *image, long long rows,\n"
@@ -162,17 +172,19 @@ static const char kernel_source[] =
     "    for (int x = threadIdx.x; x < Wo; x += blockDim.x) o[x] = i[x];\n"
     "  }\n"
     "}\n"
-    "extern \"C\" __global__ void tdm_stats(const float *maps, long long plane, int count,\n"
+    "extern \"C\" __global__ void tdm_stats(const float *maps, long long plane, int Wo,\n"
+    "                                       long long pitch, long long map_stride, int count,\n"
     "                                       int first, float *mx, int *ix, double *sum,\n"
     "                                       double *sq) {\n"
     "  long long step = (long long)gridDim.x * blockDim.x;\n"
     "  for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < plane;\n"
     "       p += step) {\n"
-    "    float best = maps[p];\n"
+    "    const float *m = maps + (p / Wo) * pitch + p % Wo;\n"
+    "    float best = m[0];\n"
     "    int arg = 0;\n"
     "    double s = 0.0, s2 = 0.0;\n"
     "    for (int b = 0; b < count; b++) {\n"
-    "      float v = maps[b * plane + p];\n"
+    "      float v = m[b * map_stride];\n"
     "      if (v > best) { best = v; arg = b; }\n"
     "      s += (double)v;\n"
     "      s2 += (double)v * (double)v;\n"
@@ -603,6 +615,8 @@ static int pipeline_open(tdm_context *ctx, const tdm_data *d, cufft_pipeline *p)
   size_t plane = (size_t)(d->Ho * d->Wo);
   memset(p, 0, sizeof *p);
   return device_alloc(ctx, &p->padded, B * real * 4, "padded templates") &&
+         device_alloc(ctx, &p->placed, B * real * 4, "placed templates") &&
+         cu_ok(ctx, ctx->dev.cu->cuMemsetD8(p->placed, 0, B * real * 4), "cuMemsetD8 (placed)") &&
          device_alloc(ctx, &p->spectra, B * half * 8, "template spectra") &&
          device_alloc(ctx, &p->image_spectrum, half * 8, "image spectrum") &&
          device_alloc(ctx, &p->cropped, B * plane * 4, "cropped maps") &&
@@ -620,7 +634,8 @@ static void pipeline_close(tdm_context *ctx, cufft_pipeline *p) {
   if (p->have_inverse)
     zipfft_tool_cufft_ok(tool_name, ctx->cufft.destroy(p->inverse), "cufftDestroy");
   p->have_forward = p->have_inverse = 0;
-  CUdeviceptr *buffers[] = {&p->padded, &p->spectra, &p->image_spectrum, &p->cropped, &p->stats};
+  CUdeviceptr *buffers[] = {&p->padded,         &p->placed,  &p->spectra,
+                            &p->image_spectrum, &p->cropped, &p->stats};
   for (size_t i = 0; i < ARRAY_LEN(buffers); i++) device_free(ctx, buffers[i]);
 }
 
@@ -639,6 +654,16 @@ static int launch_pad(tdm_context *ctx, const tdm_data *d, const cufft_pipeline 
   int H = (int)d->H, W = (int)d->W, h = (int)d->h, w = (int)d->w;
   void *args[] = {&out, &in, &rows, &H, &W, &h, &w};
   return launch(ctx, K_PAD, grid_for(rows), args);
+}
+
+/* (1, lean) Writes the B templates into the corners of the placed arrays, whose zeros
+ * pipeline_open wrote once. */
+static int launch_place(tdm_context *ctx, const tdm_data *d, const cufft_pipeline *p) {
+  CUdeviceptr out = p->placed, in = d->templates;
+  long long rows = d->B * d->h;
+  int H = (int)d->H, W = (int)d->W, h = (int)d->h, w = (int)d->w;
+  void *args[] = {&out, &in, &rows, &H, &W, &h, &w};
+  return launch(ctx, K_PLACE, grid_for(rows), args);
 }
 
 /* (3) spectra[b][i] = conj(spectra[b][i]) * image_spectrum[i] / (H*W). */
@@ -660,13 +685,15 @@ static int launch_crop(tdm_context *ctx, const tdm_data *d, const cufft_pipeline
   return launch(ctx, K_CROP, grid_for(rows), args);
 }
 
-/* (6) Folds the B cropped maps into the statistics (indices first, first + 1, ...). */
-static int launch_stats(tdm_context *ctx, const tdm_data *d, const cufft_pipeline *p) {
+/* (6) Folds the valid Ho x Wo region of B maps (rows pitch apart, maps map_stride apart)
+ * into the statistics (indices first, first + 1, ...). */
+static int launch_stats(tdm_context *ctx, const tdm_data *d, const cufft_pipeline *p,
+                        CUdeviceptr maps, long long pitch, long long map_stride) {
   long long plane = d->Ho * d->Wo;
-  CUdeviceptr maps = p->cropped, mx = p->stats, ix = p->stats + 4 * (CUdeviceptr)plane;
+  CUdeviceptr mx = p->stats, ix = p->stats + 4 * (CUdeviceptr)plane;
   CUdeviceptr sum = p->stats + 8 * (CUdeviceptr)plane, sq = p->stats + 16 * (CUdeviceptr)plane;
-  int count = (int)d->B, first = p->first_index;
-  void *args[] = {&maps, &plane, &count, &first, &mx, &ix, &sum, &sq};
+  int count = (int)d->B, first = p->first_index, Wo = (int)d->Wo;
+  void *args[] = {&maps, &plane, &Wo, &pitch, &map_stride, &count, &first, &mx, &ix, &sum, &sq};
   return launch(ctx, K_STATS, grid_for((plane + BLOCK_THREADS - 1) / BLOCK_THREADS), args);
 }
 
@@ -689,7 +716,8 @@ static int run_pipeline(tdm_context *ctx, void *job, int pad_and_crop, int stati
            zipfft_tool_cufft_ok(tool_name,
                                 ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
                                 "cufftExecC2R") &&
-           (!pad_and_crop || launch_crop(ctx, d, p)) && (!statistics || launch_stats(ctx, d, p));
+           (!pad_and_crop || launch_crop(ctx, d, p)) &&
+           (!statistics || launch_stats(ctx, d, p, p->cropped, d->Wo, d->Ho * d->Wo));
   p->first_index = next_index(p->first_index, d->B);
   return ok;
 }
@@ -706,6 +734,26 @@ static int plain_pipeline_runner(tdm_context *ctx, void *job) {
 /* Runner: the pipeline's R2C, multiply and C2R alone (an estimate put the issue's 3,900
  * corr/s there: docs/perf/targets.md), for the record. */
 static int ffts_runner(tdm_context *ctx, void *job) { return run_pipeline(ctx, job, 0, 0); }
+
+/* Runner: the lean pipeline, the same work as a careful cuFFT user would do it: the
+ * templates written into the corners of arrays whose zeros stay (no pad pass), R2C,
+ * conjugate multiply, C2R into a second array, and the statistics kernel reading the valid
+ * region of those maps in place (no crop pass). */
+static int lean_pipeline_runner(tdm_context *ctx, void *job) {
+  const tdm_data *d = ((pipeline_job *)job)->d;
+  cufft_pipeline *p = ((pipeline_job *)job)->p;
+  int ok = launch_place(ctx, d, p) &&
+           zipfft_tool_cufft_ok(tool_name,
+                                ctx->cufft.exec_r2c(p->forward, dptr(p->placed), dptr(p->spectra)),
+                                "cufftExecR2C") &&
+           launch_conj_mul(ctx, d, p) &&
+           zipfft_tool_cufft_ok(tool_name,
+                                ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
+                                "cufftExecC2R") &&
+           launch_stats(ctx, d, p, p->padded, d->W, d->H * d->W);
+  p->first_index = next_index(p->first_index, d->B);
+  return ok;
+}
 
 /* ------------------------------------------------------------------------------------------
  * The correctness check.
@@ -726,10 +774,12 @@ static void compare_maps(const float *max_a, const int32_t *index_a, const float
   *agreement = (double)equal / (double)plane;
 }
 
-/* Resets both statistics, accumulates the batch once with each (indices from 0) and reads
- * back the max and argmax maps (zipfft's into max_z/index_z). Returns 1 on success. */
+/* Resets both statistics, accumulates the batch once with each (the pipeline as runner
+ * runs it; indices from 0) and reads back the max and argmax maps (zipfft's into
+ * max_z/index_z). Returns 1 on success. */
 static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cufft_pipeline *p,
-                           float *max_z, int32_t *index_z, float *max_c, int32_t *index_c) {
+                           tdm_runner runner, float *max_z, int32_t *index_z, float *max_c,
+                           int32_t *index_c) {
   size_t plane = (size_t)(d->Ho * d->Wo);
   pipeline_job job = {d, p};
   return zipfft_tool_zipfft_ok(tool_name, zipfft_corr_stats_reset(corr, NULL),
@@ -738,8 +788,7 @@ static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr
          zipfft_tool_zipfft_ok(tool_name,
                                zipfft_corr_accumulate(corr, dptr(d->templates), d->B, 0, NULL),
                                "zipfft_corr_accumulate") &&
-         pipeline_runner(ctx, &job) &&
-         cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
+         runner(ctx, &job) && cu_ok(ctx, ctx->dev.cu->cuCtxSynchronize(), "cuCtxSynchronize") &&
          cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(max_c, p->stats, plane * 4), "cuMemcpyDtoH (max)") &&
          cu_ok(ctx, ctx->dev.cu->cuMemcpyDtoH(index_c, p->stats + 4 * plane, plane * 4),
                "cuMemcpyDtoH (argmax)") &&
@@ -748,28 +797,44 @@ static int accumulate_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr
                                "zipfft_corr_finalize");
 }
 
-/* Compares plan corr's maps on d with the pipeline p's into row (compared, check_l2,
- * check_agreement). Returns 1 when they were compared. */
+/* Compares plan corr's maps on d with those of pipeline p as runner runs it into *l2 and
+ * *agreement. Returns 1 when they were compared. */
 static int compare_with_pipeline(tdm_context *ctx, const tdm_data *d, zipfft_corr corr,
-                                 cufft_pipeline *p, tdm_row *row) {
+                                 cufft_pipeline *p, tdm_runner runner, double *l2,
+                                 double *agreement) {
   size_t plane = (size_t)(d->Ho * d->Wo);
   float *max_z = malloc(plane * 4), *max_c = malloc(plane * 4);
   int32_t *index_z = malloc(plane * 4), *index_c = malloc(plane * 4);
   int ok = max_z && max_c && index_z && index_c;
   if (!ok) printf("bench-2dtm: out of host memory for the check\n");
-  ok = ok && accumulate_both(ctx, d, corr, p, max_z, index_z, max_c, index_c);
-  if (ok)
-    compare_maps(max_z, index_z, max_c, index_c, plane, &row->check_l2, &row->check_agreement);
-  row->compared = ok;
+  ok = ok && accumulate_both(ctx, d, corr, p, runner, max_z, index_z, max_c, index_c);
+  if (ok) compare_maps(max_z, index_z, max_c, index_c, plane, l2, agreement);
   free(max_z), free(max_c), free(index_z), free(index_c);
   return ok;
 }
 
-/* Runs the check on d (the fp32 plan corr, pipeline p) and records its verdict in ctx. */
+/* Whether figures of a comparison pass the check's bounds. */
+static int within_check(double l2, double agreement) {
+  return l2 < check_max_l2 && agreement >= check_min_agreement;
+}
+
+/* Compares plan corr with both pipelines into row. */
+static void compare_with_both(tdm_context *ctx, const tdm_data *d, zipfft_corr corr,
+                              cufft_pipeline *p, tdm_row *row) {
+  row->compared = compare_with_pipeline(ctx, d, corr, p, pipeline_runner, &row->check_l2,
+                                        &row->check_agreement);
+  row->lean_compared = compare_with_pipeline(ctx, d, corr, p, lean_pipeline_runner, &row->lean_l2,
+                                             &row->lean_agreement);
+}
+
+/* Runs the check on d (the fp32 plan corr, pipeline p: zipfft against the pipeline, and
+ * against the lean pipeline, which thereby checks that one too) and records its verdict in
+ * ctx. */
 static void run_check(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cufft_pipeline *p,
                       tdm_row *row) {
-  int ok = compare_with_pipeline(ctx, d, corr, p, row) && row->check_l2 < check_max_l2 &&
-           row->check_agreement >= check_min_agreement;
+  compare_with_both(ctx, d, corr, p, row);
+  int ok = row->compared && within_check(row->check_l2, row->check_agreement) &&
+           row->lean_compared && within_check(row->lean_l2, row->lean_agreement);
   ctx->check_state = ok ? CHECK_OK : CHECK_FAIL;
 }
 
@@ -777,8 +842,10 @@ static void run_check(tdm_context *ctx, const tdm_data *d, zipfft_corr corr, cuf
 static void print_check(const tdm_context *ctx, const tdm_row *row) {
   printf("check (%s): ", ctx->check_problem);
   if (row->compared)
-    printf("max rel L2 diff %.2e (< %.0e), argmax agreement %.4f%% (>= %.1f%%): ", row->check_l2,
+    printf("max rel L2 diff %.2e (< %.0e), argmax agreement %.4f%% (>= %.1f%%); ", row->check_l2,
            check_max_l2, 100.0 * row->check_agreement, 100.0 * check_min_agreement);
+  if (row->lean_compared)
+    printf("against the lean pipeline %.2e, %.4f%%: ", row->lean_l2, 100.0 * row->lean_agreement);
   printf("%s\n\n", check_verdicts[ctx->check_state]);
   fflush(stdout);
 }
@@ -832,18 +899,22 @@ static void print_progress(const tdm_row *r) {
   if (r->cufft_ffts_ms > 0)
     printf("  R2C, multiply and C2R alone %9.3f ms/call (%8.1f corr/s)", r->cufft_ffts_ms,
            corr_rate(r, r->cufft_ffts_ms));
+  if (r->cufft_lean_ms > 0)
+    printf("  lean pipeline %9.3f ms/call (%8.1f corr/s)", r->cufft_lean_ms,
+           corr_rate(r, r->cufft_lean_ms));
   if (r->compared)
     printf("  vs cuFFT: max rel L2 %.2e, argmax agreement %.4f%%", r->check_l2,
            100.0 * r->check_agreement);
+  if (r->lean_compared) printf("  vs lean: %.2e, %.4f%%", r->lean_l2, 100.0 * r->lean_agreement);
   printf("%s\n", r->failed ? "  FAILED" : "");
   fflush(stdout);
 }
 
 /* Times the cuFFT pipeline on d without its statistics kernel into the first row's
  * cufft_plain_ms, its R2C, multiply and C2R alone into cufft_ffts_ms, then (statistics
- * reset) whole into its cufft_ms, and, when check is set,
- * runs the check against the fp32 plan corr[0] and compares the other variants' plans
- * (those kept) with the pipeline too. Returns 1 on success. */
+ * reset) the lean pipeline into cufft_lean_ms and the whole pipeline into cufft_ms, and,
+ * when check is set, runs the check against the fp32 plan corr[0] and compares the other
+ * variants' plans (those kept) with both pipelines too. Returns 1 on success. */
 static int run_cufft_side(tdm_context *ctx, const tdm_data *d, zipfft_corr *corr, int check,
                           tdm_row **row) {
   cufft_pipeline p;
@@ -851,11 +922,14 @@ static int run_cufft_side(tdm_context *ctx, const tdm_data *d, zipfft_corr *corr
   int ok = pipeline_open(ctx, d, &p) &&
            time_calls(ctx, plain_pipeline_runner, &job, &row[0]->cufft_plain_ms) &&
            time_calls(ctx, ffts_runner, &job, &row[0]->cufft_ffts_ms) &&
+           pipeline_reset(ctx, d, &p) &&
+           time_calls(ctx, lean_pipeline_runner, &job, &row[0]->cufft_lean_ms) &&
            pipeline_reset(ctx, d, &p) && time_calls(ctx, pipeline_runner, &job, &row[0]->cufft_ms);
-  if (!ok) row[0]->cufft_ms = row[0]->cufft_plain_ms = row[0]->cufft_ffts_ms = 0;
+  if (!ok)
+    row[0]->cufft_ms = row[0]->cufft_plain_ms = row[0]->cufft_ffts_ms = row[0]->cufft_lean_ms = 0;
   if (ok && check && corr[0]) run_check(ctx, d, corr[0], &p, row[0]);
   for (int v = 1; ok && check && v < VARIANT_COUNT; v++)
-    if (corr[v]) compare_with_pipeline(ctx, d, corr[v], &p, row[v]);
+    if (corr[v]) compare_with_both(ctx, d, corr[v], &p, row[v]);
   pipeline_close(ctx, &p);
   return ok;
 }
@@ -889,7 +963,7 @@ static void run_case(tdm_context *ctx, const tdm_case *c, tdm_row *rows, int cou
     zipfft_corr_destroy(corr[v]);
     if (row[v])
       row[v]->cufft_ms = row[0]->cufft_ms, row[v]->cufft_plain_ms = row[0]->cufft_plain_ms,
-      row[v]->cufft_ffts_ms = row[0]->cufft_ffts_ms;
+      row[v]->cufft_ffts_ms = row[0]->cufft_ffts_ms, row[v]->cufft_lean_ms = row[0]->cufft_lean_ms;
   }
   data_free(ctx, &d);
   for (int v = 0; v < VARIANT_COUNT; v++)
@@ -909,6 +983,8 @@ enum {
   COL_CUFFT,
   COL_CUFFT_PLAIN,
   COL_RATIO,
+  COL_CUFFT_LEAN,
+  COL_RATIO_LEAN,
   COL_MB,
   COL_PCT,
   COL_L2,
@@ -916,9 +992,9 @@ enum {
 };
 
 static const zipfft_tool_column columns[COLUMN_COUNT] = {
-    {"problem (WxH/t)", 15}, {"storage", 8},          {"batch", 5},         {"zipfft corr/s", 13},
-    {"cuFFT corr/s", 12},    {"cuFFT no stats", 14},  {"zipfft/cuFFT", 12}, {"MB/corr", 8},
-    {"% copy BW", 9},        {"max L2 vs cuFFT", 15},
+    {"problem (WxH/t)", 15}, {"storage", 8},         {"batch", 5},         {"zipfft corr/s", 13},
+    {"cuFFT corr/s", 12},    {"cuFFT no stats", 14}, {"zipfft/cuFFT", 12}, {"cuFFT lean", 10},
+    {"zipfft/lean", 11},     {"MB/corr", 8},         {"% copy BW", 9},     {"max L2 vs cuFFT", 15},
 };
 
 typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
@@ -927,7 +1003,7 @@ typedef zipfft_tool_cell row_cells[COLUMN_COUNT];
 static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   double bytes = zipfft_bytes_per_corr(r->spec, r->variant);
   double zipfft = corr_rate(r, r->zipfft_ms), cufft = corr_rate(r, r->cufft_ms);
-  double plain = corr_rate(r, r->cufft_plain_ms);
+  double plain = corr_rate(r, r->cufft_plain_ms), lean = corr_rate(r, r->cufft_lean_ms);
   case_label(r->spec, cells[COL_PROBLEM], ZIPFFT_TOOL_CELL_LEN);
   snprintf(cells[COL_SPECTRUM], ZIPFFT_TOOL_CELL_LEN, "%s", variants[r->variant].name);
   snprintf(cells[COL_BATCH], ZIPFFT_TOOL_CELL_LEN, "%lld", (long long)r->spec->batch);
@@ -935,6 +1011,8 @@ static void format_row(const tdm_row *r, double copy_gbps, row_cells cells) {
   zipfft_tool_format_number(cells[COL_CUFFT], cufft, 1, cufft > 0);
   zipfft_tool_format_number(cells[COL_CUFFT_PLAIN], plain, 1, plain > 0);
   zipfft_tool_format_number(cells[COL_RATIO], zipfft / cufft, 2, zipfft > 0 && cufft > 0);
+  zipfft_tool_format_number(cells[COL_CUFFT_LEAN], lean, 1, lean > 0);
+  zipfft_tool_format_number(cells[COL_RATIO_LEAN], zipfft / lean, 2, zipfft > 0 && lean > 0);
   zipfft_tool_format_number(cells[COL_MB], bytes / 1e6, 2, 1);
   zipfft_tool_format_number(cells[COL_PCT], 100.0 * bytes * zipfft / (copy_gbps * 1e9), 1,
                             zipfft > 0 && copy_gbps > 0);
@@ -1005,6 +1083,10 @@ static void write_markdown_preamble(FILE *f, const tdm_context *ctx) {
           "- cuFFT pipeline: pad, R2C, conjugate multiply, C2R, crop, statistics kernel; "
           "cuFFT no stats: the same without the statistics kernel (zipfft/cuFFT is to the "
           "whole pipeline); the progress lines also time its R2C, multiply and C2R alone\n"
+          "- cuFFT lean: the same work as a careful cuFFT user would arrange it: the templates "
+          "written into the corners of arrays whose zeros are kept (no pad pass), R2C, "
+          "conjugate multiply, C2R into a second array, and the statistics kernel reading the "
+          "valid region in place (no crop pass); zipfft/lean is to it\n"
           "- MB/corr: zipfft's modelled traffic per correlation (the signals' running sum, R2C "
           "pass, fused column pass with the spectrum read once per group of up to 16 signals, "
           "C2R pass with the statistics once per call)\n"
