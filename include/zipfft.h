@@ -156,7 +156,8 @@ zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, i
  * both last strides 1; zipfft_execute must get in == out or out == NULL) or out-of-place (in !=
  * out; the input is never modified, except by C2R of rank 2 and 3, see zipfft_type). */
 zipfft_status zipfft_desc_set_placement(zipfft_desc d, zipfft_placement p);
-/* Sets a factor multiplied into every output (finite; default 1). */
+/* Sets a factor multiplied into every output (finite, and within fp32's range for an F32
+ * description; default 1). */
 zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale);
 /* Sets the storage type of the input and of the output (default: the precision's own). F16
  * and BF16 need ZIPFFT_F32 compute (checked at plan creation). Strides still count complex
@@ -292,7 +293,8 @@ typedef struct zipfft_corr_config {
 } zipfft_corr_config;
 
 /* Creates a correlation plan: filter (FFT) lengths, signal lengths (each 1..lengths[k]),
- * and the largest number of signals one call takes (batch >= 1). Compiles its kernels and
+ * and the largest number of signals one call takes (batch >= 1, at most 2^58 elements of
+ * the lengths in all). Compiles its kernels and
  * allocates its spectrum and workspace; fails with ZIPFFT_ERROR_TOO_LARGE, before
  * allocating, when those and the tables would exceed the backend's memory (the statistics
  * arrays, about 16 bytes per output position, come at zipfft_corr_stats_reset). On failure *c is

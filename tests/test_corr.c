@@ -636,15 +636,21 @@ static void check_errors(void) {
   zipfft_corr_destroy(c);
   int64_t huge = (int64_t)1 << 50;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, huge, &cfg), ZIPFFT_ERROR_TOO_LARGE);
-  /* A rank-1 plan takes any batch: a count of 2^63 - 1 from index 1 is refused without
-   * overflowing the check (UBSan aborted on it), the message saturating the last index. */
-  int64_t line = 16, point = 4;
-  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 1, &line, &point, INT64_MAX, &cfg));
+  /* A rank-1 plan takes any batch up to 2^58 elements in all (2^54 of 16 points); one more
+   * signal is refused, naming the batch. A count of 2^54 from index 1 is refused without
+   * overflowing the check, the message giving the last index. */
+  int64_t line = 16, point = 4, most = (int64_t)1 << 54;
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 1, &line, &point, most + 1, &cfg),
+                  ZIPFFT_ERROR_TOO_LARGE);
+  ZT_CHECK(strstr(zipfft_last_error(), "batch = 18014398509481985") != NULL, "detail: %s",
+           zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 1, &line, &point, INT64_MAX, &cfg),
+                  ZIPFFT_ERROR_TOO_LARGE);
+  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 1, &line, &point, most, &cfg));
   ZT_OK(zipfft_corr_set_filter(c, buf));
   ZT_OK(zipfft_corr_stats_reset(c, NULL));
-  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, INT64_MAX, 1, NULL),
-                  ZIPFFT_ERROR_INVALID_ARGUMENT);
-  ZT_CHECK(strstr(zipfft_last_error(), "up to 9223372036854775807") != NULL, "detail: %s",
+  ZT_CHECK_STATUS(zipfft_corr_accumulate(c, buf, most, 1, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(strstr(zipfft_last_error(), "up to 18014398509481984") != NULL, "detail: %s",
            zipfft_last_error());
   zipfft_corr_destroy(c);
   zt_mem_free(buf);

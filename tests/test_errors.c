@@ -1,6 +1,7 @@
 /* test_errors.c - bad arguments give the documented status and a detail naming the value,
  * and never crash, print or modify the caller's memory. */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -181,6 +182,8 @@ static void check_setters(void) {
       {SET_PLACEMENT, 5, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_PLACEMENT, "5"},
       {SET_SCALE, 0, 0, 0, 0, NAN, ZIPFFT_ERROR_INVALID_SCALE, "nan"},
       {SET_SCALE, 0, 0, 0, 0, INFINITY, ZIPFFT_ERROR_INVALID_SCALE, "inf"},
+      /* finite, but not an fp32 (the F32 kernel's literal would be infinite) */
+      {SET_SCALE, 0, 0, 0, 0, -1e39, ZIPFFT_ERROR_INVALID_SCALE, "-1e+39"},
       {SET_BACKEND, 9, 0, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "9"},
       {SET_BACKEND, ZIPFFT_BACKEND_CPU, -1, 0, 0, 0, ZIPFFT_ERROR_INVALID_BACKEND, "-1"}};
   static const setter_case good[] = {
@@ -212,6 +215,16 @@ static void check_setters(void) {
   where[0] = '\0';
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
   EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL); /* still valid after failures */
+  zipfft_plan_destroy(p);
+  /* The largest scales each precision takes compile into their kernels. */
+  EXPECT(zipfft_desc_set_scale(d, FLT_MAX), ZIPFFT_SUCCESS, NULL);
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL);
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  EXPECT(zipfft_desc_set_scale(d, 1e300), ZIPFFT_SUCCESS, NULL);
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL);
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
 }
@@ -380,7 +393,7 @@ static void check_extents(void) {
   int64_t rows[2] = {5, 16};
   EXPECT(zipfft_desc_set_input_extent(d, rows), ZIPFFT_SUCCESS, NULL);
   ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_INPLACE));
-  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_INVALID_PLACEMENT, "extents");
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_INVALID_PLACEMENT, "input_extent[0] = 5");
   ZT_CHECK(p == sentinel(), "plan_create with extents in place changed *p");
   ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_OUTOFPLACE));
   EXPECT(zipfft_plan_create(&p, d), ZIPFFT_SUCCESS, NULL);

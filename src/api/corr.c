@@ -73,6 +73,10 @@ static zipfft_status check_shape(zipfft_precision prec, int rank, const int64_t 
                           "lengths[0..%d]: the product up to lengths[%d] = %lld exceeds 2^58",
                           rank - 1, k, (long long)lengths[k]);
   }
+  if (zipfft__saturating_product(elements, batch) > ZIPFFT__MAX_ELEMENTS)
+    return zipfft__fail(ZIPFFT_ERROR_TOO_LARGE,
+                        "batch = %lld times the %lld elements of the lengths exceeds 2^58",
+                        (long long)batch, (long long)elements);
   return ZIPFFT_SUCCESS;
 }
 

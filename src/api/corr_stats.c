@@ -60,7 +60,7 @@ zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream) {
 }
 
 /* The index of the last of count >= 1 signals numbered from first, saturated at INT64_MAX
- * (a rank-1 plan's batch may reach it). */
+ * (count is at most a batch, at most 2^58, so saturation is only a guard). */
 static int64_t last_index(int32_t first, int64_t count) {
   return first > 0 && count - 1 > INT64_MAX - first ? INT64_MAX : first + (count - 1);
 }

@@ -1,6 +1,7 @@
 /* desc.c - creating, setting and validating problem descriptions. */
 #include "api/desc.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,10 @@ zipfft_status zipfft_desc_set_scale(zipfft_desc d, double scale) {
   REQUIRE_DESC(d);
   if (!isfinite(scale))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_SCALE, "scale = %g is not finite", scale);
+  if (d->precision == ZIPFFT_F32 && fabs(scale) > FLT_MAX)
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_SCALE,
+                        "scale = %g does not fit the plan's fp32 (largest %g)", scale,
+                        (double)FLT_MAX);
   d->scale = scale;
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
@@ -426,6 +431,18 @@ static zipfft_status check_elements(const struct zipfft_desc_s *d) {
                       "lengths %s: more than 2^58 elements in one transform", text);
 }
 
+/* The failure of an in-place description with extents, naming the first one set. */
+static zipfft_status in_place_extent_error(const struct zipfft_desc_s *d) {
+  int k = 0;
+  while (k + 1 < d->rank && d->in_extent[k] <= 0 && d->out_extent[k] <= 0) k++;
+  int out = d->in_extent[k] <= 0;
+  return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
+                      "%s_extent[%d] = %lld: an in-place transform cannot have input or output "
+                      "extents (set ZIPFFT_OUTOFPLACE, or extents equal to the lengths)",
+                      out ? "output" : "input", k,
+                      (long long)(out ? d->out_extent[k] : d->in_extent[k]));
+}
+
 zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout *out) {
   zipfft__layout l = {{0}, {0}, 0, 0};
   axis in_axes[ZIPFFT__MAX_RANK + 1], out_axes[ZIPFFT__MAX_RANK + 1];
@@ -433,9 +450,7 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
   zipfft_status st = check_elements(d);
   if (st != ZIPFFT_SUCCESS) return st;
   if (d->placement == ZIPFFT_INPLACE && zipfft__desc_has_extents(d))
-    return zipfft__fail(ZIPFFT_ERROR_INVALID_PLACEMENT,
-                        "an in-place transform cannot have input or output extents (set "
-                        "ZIPFFT_OUTOFPLACE, or extents equal to the lengths)");
+    return in_place_extent_error(d);
   resolve(d, 0, l.in_strides, &l.in_dist);
   resolve(d, 1, l.out_strides, &l.out_dist);
   int n_in = axes_of(d, 0, l.in_strides, l.in_dist, in_axes);
