@@ -99,6 +99,27 @@ static void check_written_header(const uint8_t *h, const int64_t n[3], float pix
   }
 }
 
+/* An input pixel size whose output cell would not fit a float is written as unknown (cell
+ * 0), not as an infinite cell, and reads back as 0. */
+static void check_absurd_pixel_size(void) {
+  int before = zt_failures;
+  char path[512], err[256] = "";
+  float data[4] = {1, 2, 3, 4};
+  tmp_path(path, sizeof path, "absurd-pixel.mrc");
+  ZT_CHECK(mrc_write(path, data, 2, 2, 1, 3e38f, err, sizeof err) == 0, "write: %s", err);
+  size_t len = 0;
+  uint8_t *bytes = read_all(path, &len);
+  ZT_CHECK(bytes && len == 1024 + sizeof data, "file size %zu", len);
+  for (int i = 0; bytes && len >= 1024 && i < 3; i++)
+    ZT_CHECK(le_f32(bytes + 40 + 4 * i) == 0.0f, "cell %d: %g", i, le_f32(bytes + 40 + 4 * i));
+  free(bytes);
+  mrc_volume v = {0};
+  ZT_CHECK(mrc_read(path, &v, err, sizeof err) == 0, "read: %s", err);
+  ZT_CHECK(v.pixel_size == 0.0f, "pixel size %g, expected 0 (unknown)", v.pixel_size);
+  mrc_free(&v);
+  report("an absurd pixel size is written as unknown", before);
+}
+
 static void check_round_trip(const char *name, const char *file, int64_t nx, int64_t ny, int64_t nz,
                              float pixel) {
   int before = zt_failures;
@@ -215,6 +236,11 @@ typedef struct bad_file {
 
 static const bad_file BAD_FILES[] = {
     {"truncated data", 0, {{0, 0}}, BASE_BYTES - 1, "truncated"},
+    {"NX shrunk below the data (a corrupt header)",
+     1,
+     {{0, BASE_NX / 2}},
+     -1,
+     "longer than its header says"},
     {"file shorter than the header", 0, {{0, 0}}, 500, "shorter than the 1024-byte"},
     {"unknown mode 99", 1, {{12, 99}}, -1, "MODE 99"},
     {"negative nx", 1, {{0, (uint32_t)-5}}, -1, "NX = -5"},
@@ -510,6 +536,7 @@ int main(void) {
   check_round_trip("MRC round trip 3D 65x49x11 (several I/O chunks)", "3d.mrc", 65, 49, 11, 2.25f);
   check_int16_uint16();
   check_rejections();
+  check_absurd_pixel_size();
   check_write_failures();
   check_reference_checksums();
   check_png_gradient("PNG 37x5 (odd rows)", "37x5.png", 37, 5, 1);

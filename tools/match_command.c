@@ -114,6 +114,22 @@ static int parse_option(const char *name, const char *value, match_options *o) {
   return *value != '\0';
 }
 
+/* What an option's value may be, for the message of a refused one ("" for other names). */
+static const char *accepted_values(const char *name) {
+  static const struct {
+    const char *name, *values;
+  } accepted[] = {{"--batch", " (a whole number from 1 to 1048576)"},
+                  {"--threshold", " (a finite number, at most 1e30 in magnitude)"},
+                  {"--backend", " (auto, cpu or cuda)"},
+                  {"--storage", " (f32 or f16)"},
+                  {"--image", " (a path)"},
+                  {"--templates", " (a path)"},
+                  {"--out", " (a path)"}};
+  for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++)
+    if (strcmp(name, accepted[i].name) == 0) return accepted[i].values;
+  return " (not an option)";
+}
+
 /* Fills *o from the arguments. Returns 0, or 2 after printing the problem and the usage. */
 static int parse_options(int argc, char **argv, match_options *o) {
   *o = (match_options){NULL,        NULL,
@@ -121,8 +137,9 @@ static int parse_options(int argc, char **argv, match_options *o) {
                        7.0f,        (match_engine){ZIPFFT_BACKEND_AUTO, ZIPFFT_STORAGE_DEFAULT}};
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc || !parse_option(argv[i], argv[i + 1], o)) {
-      fprintf(stderr, "zipfft match: bad option or value: %s%s%s\n%s", argv[i],
-              i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "", usage_text);
+      fprintf(stderr, "zipfft match: bad option or value: %s%s%s%s\n%s", argv[i],
+              i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "", accepted_values(argv[i]),
+              usage_text);
       return 2;
     }
   }
@@ -183,6 +200,8 @@ static int make_synthetic(match_data *d, char *err, size_t err_len) {
 static int prepare_out_dir(const char *dir, char *err, size_t err_len) {
   struct stat st;
   if (stat(dir, &st) != 0) {
+    if (errno == ENOENT && lstat(dir, &st) == 0)
+      return match_fail(err, err_len, "%s: a symbolic link to a missing directory", dir);
     if (errno != ENOENT || mkdir(dir, 0777) != 0)
       return match_fail(err, err_len, "%s: cannot create the output directory: %s", dir,
                         strerror(errno));
@@ -299,8 +318,6 @@ static int write_peaks(match_outputs *out, const match_maps *m, const float *z, 
   if (outputs_stage(out, "peaks.csv", path, sizeof path, err, err_len) ||
       write_peaks_csv(path, peaks, n, m->max, m->index, m->w, err, err_len))
     return -1;
-  printf("peaks: %d with z-score >= %g in %s/peaks.csv%s\n", n, threshold, out->dir,
-         n == max_peaks ? " (the first ones only)" : "");
   return n;
 }
 
@@ -365,6 +382,8 @@ static int report(const match_options *o, const match_data *d, const match_maps 
     if (count >= 0 && outputs_commit(out, err, err_len)) count = -1;
   }
   if (count >= 0) {
+    printf("peaks: %d with z-score >= %g in %s/peaks.csv%s\n", count, o->threshold, o->out_dir,
+           count == max_peaks ? " (the first ones only)" : "");
     printf(
         "maps: max, index, mean, stddev, zscore (max in standard deviations of all the "
         "correlations), pixel_zscore (per position, over the templates) .mrc and zscore.png "
@@ -409,7 +428,7 @@ int zipfft_tool_match(int argc, char **argv) {
   }
   int rc = parse_options(argc, argv, &o);
   if (rc) return rc;
-  char err[1024] = "";
+  char err[5120] = ""; /* a path of up to 4096 bytes, then the cause */
   match_data d;
   match_maps maps;
   match_outputs out; /* every file is written as NAME.part, renamed when all are written */

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,11 +195,12 @@ static int check_nsymbt(const char *path, mrc_header *h, char *err, size_t err_l
 static int check_file_size(const char *path, mrc_header *h, char *err, size_t err_len) {
   int64_t data_bytes = h->n[0] * h->n[1] * h->n[2] * (int64_t)h->mode->bytes;
   int64_t expected = MRC_HEADER_BYTES + h->nsymbt + data_bytes;
-  if (h->file_bytes >= expected) return 0;
+  if (h->file_bytes == expected) return 0;
   return match_fail(err, err_len,
-                    "%s: truncated: expected %lld bytes (1024 header + NSYMBT %lld + %lld data), "
+                    "%s: %s: expected %lld bytes (1024 header + NSYMBT %lld + %lld data), "
                     "file has %lld",
-                    path, (long long)expected, (long long)h->nsymbt, (long long)data_bytes,
+                    path, h->file_bytes < expected ? "truncated" : "longer than its header says",
+                    (long long)expected, (long long)h->nsymbt, (long long)data_bytes,
                     (long long)h->file_bytes);
 }
 
@@ -308,6 +310,8 @@ static mrc_stats compute_stats(const float *data, int64_t count) {
 static void build_header(uint8_t *h, const int64_t n[3], float pixel_size, const mrc_stats *s) {
   static const char label[] = "zipfft match";
   memset(h, 0, MRC_HEADER_BYTES);
+  for (int i = 0; i < 3; i++) /* a cell beyond fp32 (an absurd input pixel size): unknown */
+    if ((double)n[i] * pixel_size > FLT_MAX) pixel_size = 0.0f;
   for (int i = 0; i < 3; i++) {
     put_i32(h + OFF_NX + 4 * i, (int32_t)n[i]);
     put_i32(h + OFF_MX + 4 * i, (int32_t)n[i]);
