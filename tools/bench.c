@@ -165,6 +165,7 @@ typedef struct bench_options {
   const char *only;                 /* NULL, "f32" or "f64" */
   int64_t sizes[MAX_SIZES];         /* the --sizes list: total lengths to run */
   int size_count;                   /* how many it names (0: no list, every size runs) */
+  int real; /* --real: a --sizes length the table lacks also runs as 1D R2C and C2R */
 } bench_options;
 
 typedef struct bench_context {
@@ -258,11 +259,13 @@ static double relative_l2_difference(const void *a, const void *b, size_t reals,
 /* Prints the subcommand's usage. */
 static void print_usage(void) {
   printf(
-      "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N..] [--md FILE]\n"
+      "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N.. [--real]]\n"
+      "                    [--md FILE]\n"
       "  batched out-of-place FFTs (1D C2C forward, R2C and C2R; 2D and 3D), zipfft against\n"
       "  cuFFT, about 2^27 (f32) or 2^26 (f64) elements per problem; also copy bandwidth and\n"
       "  plan time. --sizes takes the total lengths (product of the lengths) to run, up to\n"
-      "  16, each at most 2^27; a length no listed problem has runs as a batched 1D C2C.\n");
+      "  16, each at most 2^27; a length no listed problem has runs as a batched 1D C2C\n"
+      "  (with --real also as a batched 1D R2C and C2R).\n");
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
@@ -290,6 +293,13 @@ static int apply_sizes(void *options, const char *value) {
   }
 }
 
+/* --real: the --sizes lengths the table lacks run as R2C and C2R too. */
+static int apply_real(void *options, const char *value) {
+  (void)value;
+  ((bench_options *)options)->real = 1;
+  return 1;
+}
+
 /* 1 when n is among the first `count` lengths of the --sizes list. */
 static int size_named(const bench_options *opt, int count, int64_t n) {
   for (int i = 0; i < count; i++)
@@ -308,6 +318,7 @@ static const zipfft_tool_option option_specs[] = {
     {"--md", 1, zipfft_tool_apply_md},
     {"--only", 1, apply_only},
     {"--sizes", 1, apply_sizes},
+    {"--real", 0, apply_real},
 };
 
 /* 1 when problems of prec are to be run: the --only choice, else every precision (only f32
@@ -362,17 +373,21 @@ static int length_listed(int64_t n) {
 }
 
 /* Appends, for each --sizes length that no problem of the table has, a batched 1D C2C
- * problem of prec (so that any length can be timed); returns the new count. A length the
- * table has runs as the table says (its --quick and fp32-only marks included). */
+ * problem of prec (so that any length can be timed), and with --real an R2C and a C2R one;
+ * returns the new count. A length the table has runs as the table says (its --quick and
+ * fp32-only marks included). */
 static int add_named_lengths(const bench_options *opt, const precision_info *prec,
                              bench_problem *problems, int count) {
+  static const zipfft_type kinds[] = {ZIPFFT_C2C, ZIPFFT_R2C, ZIPFFT_C2R};
+  int kind_count = opt->real ? (int)ARRAY_LEN(kinds) : 1;
   for (int i = 0; i < opt->size_count; i++)
     if (!length_listed(opt->sizes[i]) && !size_named(opt, i, opt->sizes[i]))
-      set_problem(&problems[count++], prec, ZIPFFT_C2C, 1, &opt->sizes[i], 0);
+      for (int k = 0; k < kind_count; k++)
+        set_problem(&problems[count++], prec, kinds[k], 1, &opt->sizes[i], 0);
   return count;
 }
 
-/* Fills problems (room for every precision x (size + MAX_SIZES)) with the selected ones;
+/* Fills problems (room for every precision x (size + 3 x MAX_SIZES)) with the selected ones;
  * returns how many. */
 static int build_problems(const bench_options *opt, bench_problem *problems) {
   int count = 0;
@@ -944,7 +959,7 @@ static int bench_session(bench_context *ctx, const bench_options *opt, bench_pro
 int zipfft_tool_bench(int argc, char **argv) {
   bench_options opt;
   bench_context ctx;
-  bench_problem problems[ARRAY_LEN(precisions) * (ARRAY_LEN(sizes) + MAX_SIZES)];
+  bench_problem problems[ARRAY_LEN(precisions) * (ARRAY_LEN(sizes) + 3 * MAX_SIZES)];
   int count, rc = zipfft_tool_parse_options(tool_name, argc, argv, option_specs,
                                             ARRAY_LEN(option_specs), &opt, sizeof opt, print_usage);
   if (rc == ZIPFFT_TOOL_HELP) return ZIPFFT_TOOL_OK;
