@@ -165,7 +165,7 @@ typedef struct bench_options {
   const char *only;                 /* NULL, "f32" or "f64" */
   int64_t sizes[MAX_SIZES];         /* the --sizes list: total lengths to run */
   int size_count;                   /* how many it names (0: no list, every size runs) */
-  int real; /* --real: a --sizes length the table lacks also runs as 1D R2C and C2R */
+  int real; /* --real: each --sizes length also runs as 1D R2C and C2R where the table has none */
 } bench_options;
 
 typedef struct bench_context {
@@ -265,7 +265,7 @@ static void print_usage(void) {
       "  cuFFT, about 2^27 (f32) or 2^26 (f64) elements per problem; also copy bandwidth and\n"
       "  plan time. --sizes takes the total lengths (product of the lengths) to run, up to\n"
       "  16, each at most 2^27; a length no listed problem has runs as a batched 1D C2C\n"
-      "  (with --real also as a batched 1D R2C and C2R).\n");
+      "  (with --real each also as a batched 1D R2C and C2R where the table has none).\n");
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
@@ -293,7 +293,7 @@ static int apply_sizes(void *options, const char *value) {
   }
 }
 
-/* --real: the --sizes lengths the table lacks run as R2C and C2R too. */
+/* --real: each --sizes length also runs as a 1D R2C and C2R where the table has none. */
 static int apply_real(void *options, const char *value) {
   (void)value;
   ((bench_options *)options)->real = 1;
@@ -365,24 +365,27 @@ static int add_listed_problems(const bench_options *opt, const precision_info *p
   return count;
 }
 
-/* 1 when some problem of the table has total length n (whatever its precision or tier). */
-static int length_listed(int64_t n) {
+/* 1 when the table already times total length n as type (whatever its precision or tier):
+ * for C2C, any problem of that total length; for R2C and C2R, a 1D one of that type. */
+static int length_listed(int64_t n, zipfft_type type) {
   for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
-    if (size_total(&sizes[s]) == n) return 1;
+    if (size_total(&sizes[s]) == n &&
+        (type == ZIPFFT_C2C || (sizes[s].type == type && sizes[s].rank == 1)))
+      return 1;
   return 0;
 }
 
 /* Appends, for each --sizes length that no problem of the table has, a batched 1D C2C
- * problem of prec (so that any length can be timed), and with --real an R2C and a C2R one;
- * returns the new count. A length the table has runs as the table says (its --quick and
- * fp32-only marks included). */
+ * problem of prec (so that any length can be timed), and with --real an R2C and a C2R one
+ * where the table has no 1D one of that type; returns the new count. A length the table
+ * has runs as the table says (its --quick and fp32-only marks included). */
 static int add_named_lengths(const bench_options *opt, const precision_info *prec,
                              bench_problem *problems, int count) {
   static const zipfft_type kinds[] = {ZIPFFT_C2C, ZIPFFT_R2C, ZIPFFT_C2R};
   int kind_count = opt->real ? (int)ARRAY_LEN(kinds) : 1;
   for (int i = 0; i < opt->size_count; i++)
-    if (!length_listed(opt->sizes[i]) && !size_named(opt, i, opt->sizes[i]))
-      for (int k = 0; k < kind_count; k++)
+    for (int k = 0; k < kind_count; k++)
+      if (!length_listed(opt->sizes[i], kinds[k]) && !size_named(opt, i, opt->sizes[i]))
         set_problem(&problems[count++], prec, kinds[k], 1, &opt->sizes[i], 0);
   return count;
 }
