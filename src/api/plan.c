@@ -226,8 +226,9 @@ static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   const char *env = getenv("ZIPFFT_TWO_BLOCKS");
   zipfft__target target = target_of(p->backend);
-  int wanted = env && *env ? strcmp(env, "0") != 0
-                           : !zipfft__slow_memory(&target) || !zipfft__prefetch_pays(&pk->spec, 1);
+  int wanted = env && *env
+                   ? strcmp(env, "0") != 0
+                   : !zipfft__slow_memory(&target) || !zipfft__prefetch_pays(&pk->spec, 1, 1);
   if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 || !wanted)
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
@@ -317,7 +318,9 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
     size_t i = 0;
     while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
     zipfft__target target = target_of(p->backend);
-    eighths = zipfft__prefetch_pays(s, per_multiprocessor) ? prefetch_distances[i].eighths : 0;
+    eighths = zipfft__prefetch_pays(s, per_multiprocessor, zipfft__slow_memory(&target))
+                  ? prefetch_distances[i].eighths
+                  : 0;
     if (eighths > 0 && prefetch_distances[i].by_bytes_on_slow_memory &&
         zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
       int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *

@@ -396,8 +396,10 @@ int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
   return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
 }
 
-int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor) {
+int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor,
+                          int slow_memory) {
   int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
+  int64_t most = slow_memory ? 3 : 12; /* C2R blocks per multiprocessor that still gain */
   return zipfft__can_prefetch_ahead(s) &&
-         (!c2r || (blocks_per_multiprocessor >= 2 && blocks_per_multiprocessor <= 3));
+         (!c2r || (blocks_per_multiprocessor >= 2 && blocks_per_multiprocessor <= most));
 }
