@@ -114,7 +114,8 @@ static int parse_option(const char *name, const char *value, match_options *o) {
   return *value != '\0';
 }
 
-/* What an option's value may be, for the message of a refused one ("" for other names). */
+/* What an option's value may be, for the message of a refused one (the bounds as
+ * parse_option checks them). */
 static const char *accepted_values(const char *name) {
   static const struct {
     const char *name, *values;
@@ -200,9 +201,10 @@ static int make_synthetic(match_data *d, char *err, size_t err_len) {
 static int prepare_out_dir(const char *dir, char *err, size_t err_len) {
   struct stat st;
   if (stat(dir, &st) != 0) {
-    if (errno == ENOENT && lstat(dir, &st) == 0)
+    int missing = errno == ENOENT;
+    if (missing && lstat(dir, &st) == 0)
       return match_fail(err, err_len, "%s: a symbolic link to a missing directory", dir);
-    if (errno != ENOENT || mkdir(dir, 0777) != 0)
+    if (!missing || mkdir(dir, 0777) != 0)
       return match_fail(err, err_len, "%s: cannot create the output directory: %s", dir,
                         strerror(errno));
     return 0;
