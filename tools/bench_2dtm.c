@@ -702,57 +702,61 @@ typedef struct pipeline_job {
   cufft_pipeline *p;
 } pipeline_job;
 
-/* The cuFFT pipeline for one batch: with or without the pad and crop passes and the
- * statistics kernel; the signal indices advance per call. Without the pad, R2C transforms
- * what the previous call's C2R left (only its time counts). */
-static int run_pipeline(tdm_context *ctx, void *job, int pad_and_crop, int statistics) {
+/* Which passes a form of the cuFFT pipeline runs around its R2C, multiply and C2R. */
+typedef enum {
+  PASS_PAD = 1,   /* the pad pass writes the whole padded arrays */
+  PASS_PLACE = 2, /* the templates are written into the corners of the placed arrays */
+  PASS_CROP = 4,  /* the crop pass copies the valid region out */
+  PASS_STATS = 8  /* the statistics kernel: on the cropped maps, else in place */
+} pipeline_passes;
+
+/* The cuFFT pipeline for one batch with the given passes; the signal indices advance per
+ * call. R2C transforms the placed arrays with PASS_PLACE, else the padded ones (without
+ * PASS_PAD: what the previous call's C2R left, as only its time counts); C2R writes the
+ * padded arrays. */
+static int run_pipeline(tdm_context *ctx, void *job, int passes) {
   const tdm_data *d = ((pipeline_job *)job)->d;
   cufft_pipeline *p = ((pipeline_job *)job)->p;
-  int ok = (!pad_and_crop || launch_pad(ctx, d, p)) &&
+  int crop = (passes & PASS_CROP) != 0;
+  CUdeviceptr r2c_in = passes & PASS_PLACE ? p->placed : p->padded;
+  int ok = (!(passes & PASS_PAD) || launch_pad(ctx, d, p)) &&
+           (!(passes & PASS_PLACE) || launch_place(ctx, d, p)) &&
            zipfft_tool_cufft_ok(tool_name,
-                                ctx->cufft.exec_r2c(p->forward, dptr(p->padded), dptr(p->spectra)),
+                                ctx->cufft.exec_r2c(p->forward, dptr(r2c_in), dptr(p->spectra)),
                                 "cufftExecR2C") &&
            launch_conj_mul(ctx, d, p) &&
            zipfft_tool_cufft_ok(tool_name,
                                 ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
                                 "cufftExecC2R") &&
-           (!pad_and_crop || launch_crop(ctx, d, p)) &&
-           (!statistics || launch_stats(ctx, d, p, p->cropped, d->Wo, d->Ho * d->Wo));
+           (!crop || launch_crop(ctx, d, p)) &&
+           (!(passes & PASS_STATS) ||
+            launch_stats(ctx, d, p, crop ? p->cropped : p->padded, crop ? d->Wo : d->W,
+                         crop ? d->Ho * d->Wo : d->H * d->W));
   p->first_index = next_index(p->first_index, d->B);
   return ok;
 }
 
 /* Runner: the whole cuFFT pipeline. */
-static int pipeline_runner(tdm_context *ctx, void *job) { return run_pipeline(ctx, job, 1, 1); }
+static int pipeline_runner(tdm_context *ctx, void *job) {
+  return run_pipeline(ctx, job, PASS_PAD | PASS_CROP | PASS_STATS);
+}
 
 /* Runner: the pipeline up to the cropped maps (the issue's 3,900 corr/s on an H200 was
  * measured so), for the record: the ratio is to the whole pipeline. */
 static int plain_pipeline_runner(tdm_context *ctx, void *job) {
-  return run_pipeline(ctx, job, 1, 0);
+  return run_pipeline(ctx, job, PASS_PAD | PASS_CROP);
 }
 
 /* Runner: the pipeline's R2C, multiply and C2R alone (an estimate put the issue's 3,900
  * corr/s there: docs/perf/targets.md), for the record. */
-static int ffts_runner(tdm_context *ctx, void *job) { return run_pipeline(ctx, job, 0, 0); }
+static int ffts_runner(tdm_context *ctx, void *job) { return run_pipeline(ctx, job, 0); }
 
 /* Runner: the lean pipeline, the same work as a careful cuFFT user would do it: the
  * templates written into the corners of arrays whose zeros stay (no pad pass), R2C,
  * conjugate multiply, C2R into a second array, and the statistics kernel reading the valid
  * region of those maps in place (no crop pass). */
 static int lean_pipeline_runner(tdm_context *ctx, void *job) {
-  const tdm_data *d = ((pipeline_job *)job)->d;
-  cufft_pipeline *p = ((pipeline_job *)job)->p;
-  int ok = launch_place(ctx, d, p) &&
-           zipfft_tool_cufft_ok(tool_name,
-                                ctx->cufft.exec_r2c(p->forward, dptr(p->placed), dptr(p->spectra)),
-                                "cufftExecR2C") &&
-           launch_conj_mul(ctx, d, p) &&
-           zipfft_tool_cufft_ok(tool_name,
-                                ctx->cufft.exec_c2r(p->inverse, dptr(p->spectra), dptr(p->padded)),
-                                "cufftExecC2R") &&
-           launch_stats(ctx, d, p, p->padded, d->W, d->H * d->W);
-  p->first_index = next_index(p->first_index, d->B);
-  return ok;
+  return run_pipeline(ctx, job, PASS_PLACE | PASS_STATS);
 }
 
 /* ------------------------------------------------------------------------------------------
