@@ -225,7 +225,9 @@ static void test_awkward_tmpdir(void) {
   zt_remove_tree(base);
 }
 
-/* The default block-ahead prefetch: R2C kernels at any occupancy; C2R kernels at 2 or 3
+/* The default block-ahead prefetch distance (eighths of the resident blocks): R2C kernels
+ * by the table (a quarter to 3 blocks, by bytes on slow memory; an eighth to 12; none
+ * beyond), except one transform to a block beyond 12, an eighth; C2R kernels at 2 or 3
  * blocks per multiprocessor on slow memory, at 2 to 12 on fast memory (measured: C2R lost
  * at 1 block on both GPUs, and at 4 to 10 blocks it gained only on the H200); strided rows
  * never. */
@@ -234,25 +236,36 @@ static void test_prefetch_rule(void) {
                            .precision = ZIPFFT_F32,
                            .n = 8192,
                            .pass_count = 3,
+                           .ffts_per_block = 1,
                            .batch_dims = 1,
                            .in_stride = 1,
                            .batch_in_strides = {8193}};
-  static const int c2r_pays_slow[] = {0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  static const int c2r_pays_fast[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-  for (int blocks = 1; blocks <= 13; blocks++) {
-    ZT_CHECK(zipfft__prefetch_pays(&s, blocks, 1) == c2r_pays_slow[blocks],
-             "C2R at %d blocks per multiprocessor, slow memory: pays %d", blocks,
-             zipfft__prefetch_pays(&s, blocks, 1));
-    ZT_CHECK(zipfft__prefetch_pays(&s, blocks, 0) == c2r_pays_fast[blocks],
-             "C2R at %d blocks per multiprocessor, fast memory: pays %d", blocks,
-             zipfft__prefetch_pays(&s, blocks, 0));
+  static const int c2r_slow[] = {0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const int c2r_fast[] = {0, 0, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+  static const int r2c_one[] = {0, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  static const int r2c_four[] = {0, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+  for (int blocks = 1; blocks <= 16; blocks++) {
+    zipfft__prefetch_distance slow = zipfft__prefetch_distance_of(&s, blocks, 1);
+    zipfft__prefetch_distance fast = zipfft__prefetch_distance_of(&s, blocks, 0);
+    ZT_CHECK(slow.eighths == c2r_slow[blocks] && fast.eighths == c2r_fast[blocks],
+             "C2R at %d blocks per multiprocessor: %d eighths on slow memory, %d on fast", blocks,
+             slow.eighths, fast.eighths);
+    ZT_CHECK(slow.by_bytes_on_slow_memory == (blocks <= 3 && slow.eighths > 0),
+             "C2R at %d blocks: by bytes %d", blocks, slow.by_bytes_on_slow_memory);
   }
   s.kind = ZIPFFT__KIND_R2C_HALF, s.batch_in_strides[0] = 16384;
-  for (int blocks = 1; blocks <= 13; blocks++)
-    ZT_CHECK(zipfft__prefetch_pays(&s, blocks, blocks % 2), "R2C at %d blocks: no prefetch",
-             blocks);
-  s.in_stride = 2; /* strided rows: not one contiguous range */
-  ZT_CHECK(!zipfft__prefetch_pays(&s, 2, 0), "strided R2C rows prefetch");
+  for (int blocks = 1; blocks <= 16; blocks++) {
+    s.ffts_per_block = 1;
+    int one = zipfft__prefetch_distance_of(&s, blocks, blocks % 2).eighths;
+    s.ffts_per_block = 4, s.batch_in_strides[0] = 4 * 16384;
+    int four = zipfft__prefetch_distance_of(&s, blocks, blocks % 2).eighths;
+    s.batch_in_strides[0] = 16384;
+    ZT_CHECK(one == r2c_one[blocks] && four == r2c_four[blocks],
+             "R2C at %d blocks: %d eighths at one transform per block, %d at four", blocks, one,
+             four);
+  }
+  s.ffts_per_block = 1, s.in_stride = 2; /* strided rows: not one contiguous range */
+  ZT_CHECK(zipfft__prefetch_distance_of(&s, 2, 0).eighths == 0, "strided R2C rows prefetch");
 }
 
 int main(void) {

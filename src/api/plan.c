@@ -219,16 +219,16 @@ static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk) {
  * -> 87.7). Those figures predate the block-ahead prefetch: with it, one block and 2 MB
  * ahead beat two blocks on an H100 (fp32 7680 96.5 -> 99.4, fp64 4608 97.2 -> 99.8, 4352
  * 97.7 -> 99.9; docs/perf/2026-11-26-h100-prefetch-bytes.md), so on devices of slow memory
- * (zipfft__slow_memory) kernels that prefetch at one block (zipfft__prefetch_pays) do not ask;
- * the others still do (fp32 1000003, Bluestein through the workspace, lost 4% without).
+ * (zipfft__slow_memory) kernels that prefetch at one block (zipfft__prefetch_distance_of) do not
+ * ask; the others still do (fp32 1000003, Bluestein through the workspace, lost 4% without).
  * ZIPFFT_TWO_BLOCKS (tuning): 0 never asks, 1 asks for every kernel. */
 static zipfft_status ask_two_blocks(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   const char *env = getenv("ZIPFFT_TWO_BLOCKS");
   zipfft__target target = target_of(p->backend);
-  int wanted = env && *env
-                   ? strcmp(env, "0") != 0
-                   : !zipfft__slow_memory(&target) || !zipfft__prefetch_pays(&pk->spec, 1, 1);
+  int wanted = env && *env ? strcmp(env, "0") != 0
+                           : !zipfft__slow_memory(&target) ||
+                                 zipfft__prefetch_distance_of(&pk->spec, 1, 1).eighths == 0;
   if (p->backend_kind != ZIPFFT_BACKEND_CUDA || pk->spec.min_blocks > 0 || !wanted)
     return ZIPFFT_SUCCESS;
   unsigned threads = zipfft__c2c_block_threads(&pk->spec);
@@ -271,25 +271,6 @@ static zipfft_status ask_occupancy_hint(zipfft_plan p, plan_kernel *pk) {
   return compile_bounded(p, pk, (int)per_multiprocessor, free_blocks, 0);
 }
 
-/* How far ahead a block prefetches by default, in eighths of the grid's resident blocks,
- * by the blocks one multiprocessor holds (the first row that admits them). Block i + k
- * starts about k / resident of a block's lifetime after block i, so a quarter gives the
- * prefetch a quarter of that time. Measured on an H200 (change in time; a quarter, an
- * eighth): 1 block (fp32 16384, fp64 8192) +13%, +11% and +15%, +13%; 3 blocks (fp64
- * 2187) +3.3%, +2.0%; 4 to 10 blocks (fp32 4096, fp64 1024) +1.5%, +2.2% and +2.8%,
- * +3.1%; 16 to 25 blocks (fp32 64 to 1024) -6% to -1.4% and -1.6% to +0.8%. A whole wave
- * ahead (k = resident), the prefetched lines were evicted before use and DRAM read the
- * input twice (fp32 16384 -12%). On an H100, with a quarter for 1 block and an eighth for
- * 2 to 12, gains reach 11% (fp64 7680) and losses 2.6% (fp64 7681, Rader). A device of slow
- * memory (zipfft__slow_memory: the H100, whose 25 GB/s per multiprocessor need fewer bytes
- * in flight than the H200's 37) prefetches by bytes instead for 1 to 3 blocks, except in
- * fused correlation kernels (the 2DTM fused kernel, 1 block, lost 1% with an eighth), which
- * keep the table's distance (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
-static const struct {
-  int64_t blocks_per_multiprocessor, eighths;
-  int by_bytes_on_slow_memory; /* prefetch_bytes_slow_memory instead, where not fused */
-} prefetch_distances[] = {{3, 2, 1}, {12, 1, 0}, {INT64_MAX, 0, 0}};
-
 /* Input bytes a block of a device of slow memory prefetches ahead over the grid. The best
  * distances measured on an H100 were 1 to 2 MB whatever a kernel's blocks (session 29: an
  * eighth for fp32 16384 at 1 block, 16 blocks of 128 KB; a quarter for fp32 7680 at 1
@@ -302,11 +283,11 @@ enum { prefetch_bytes_slow_memory = 2 << 20 };
 
 /* Blocks ahead a kernel that can prefetch asks for (0: none): ZIPFFT_PREFETCH_AHEAD
  * (tuning; eighths of the resident blocks, 0: off) when set, which also applies it on the
- * CPU, where the prefetch does nothing (for the tests); else on CUDA the table's row for
- * its blocks per multiprocessor: on a device of slow memory, where the row says so and the
- * kernel is not fused, prefetch_bytes_slow_memory of input (ZIPFFT_PREFETCH_BYTES, tuning,
- * overrides it) at most half the resident blocks ahead, else the row's eighths; none on
- * the CPU, nor where zipfft__prefetch_pays says it does not pay. At least 1 where any. */
+ * CPU, where the prefetch does nothing (for the tests); else on CUDA the distance
+ * zipfft__prefetch_distance_of gives for its blocks per multiprocessor: on a device of slow
+ * memory, where that says so and the kernel is not fused, prefetch_bytes_slow_memory of
+ * input (ZIPFFT_PREFETCH_BYTES, tuning, overrides it) at most half the resident blocks
+ * ahead, else its eighths; none on the CPU. At least 1 where any. */
 static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s,
                                      int64_t resident) {
   const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
@@ -315,14 +296,11 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
     eighths = atoi(ahead);
   } else if (p->backend_kind == ZIPFFT_BACKEND_CUDA) {
     int64_t per_multiprocessor = resident / p->backend->ops->multiprocessors(p->backend);
-    size_t i = 0;
-    while (per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
     zipfft__target target = target_of(p->backend);
-    eighths = zipfft__prefetch_pays(s, per_multiprocessor, zipfft__slow_memory(&target))
-                  ? prefetch_distances[i].eighths
-                  : 0;
-    if (eighths > 0 && prefetch_distances[i].by_bytes_on_slow_memory &&
-        zipfft__slow_memory(&target) && s->fused == ZIPFFT__FUSED_NONE) {
+    int slow = zipfft__slow_memory(&target);
+    zipfft__prefetch_distance d = zipfft__prefetch_distance_of(s, per_multiprocessor, slow);
+    eighths = d.eighths;
+    if (eighths > 0 && d.by_bytes_on_slow_memory && slow && s->fused == ZIPFFT__FUSED_NONE) {
       int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *
                             (int64_t)zipfft__element_bytes(s, 0);
       int64_t want = bytes && *bytes ? atoll(bytes) : prefetch_bytes_slow_memory;

@@ -396,10 +396,55 @@ int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
   return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
 }
 
-int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor,
-                          int slow_memory) {
+/* 1 when a kernel that can prefetch ahead gains from it at this many blocks per
+ * multiprocessor (see zipfft__prefetch_distance_of): always, except C2R kernels, at 2 to 3
+ * blocks on a device of slow memory and 2 to 12 on others. */
+static int prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor,
+                         int slow_memory) {
   int c2r = s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF;
   int64_t most = slow_memory ? 3 : 12; /* C2R blocks per multiprocessor that still gain */
   return zipfft__can_prefetch_ahead(s) &&
          (!c2r || (blocks_per_multiprocessor >= 2 && blocks_per_multiprocessor <= most));
+}
+
+/* How far ahead a block prefetches, in eighths of the grid's resident blocks, by the blocks
+ * one multiprocessor holds (the first row that admits them). Block i + k starts about
+ * k / resident of a block's lifetime after block i, so a quarter gives the prefetch a
+ * quarter of that time. Measured on an H200 (change in time; a quarter, an eighth): 1 block
+ * (fp32 16384, fp64 8192) +13%, +11% and +15%, +13%; 3 blocks (fp64 2187) +3.3%, +2.0%; 4
+ * to 10 blocks (fp32 4096, fp64 1024) +1.5%, +2.2% and +2.8%, +3.1%; 16 to 25 blocks (fp32
+ * 64 to 1024) -6% to -1.4% and -1.6% to +0.8%. A whole wave ahead (k = resident), the
+ * prefetched lines were evicted before use and DRAM read the input twice (fp32 16384
+ * -12%). On an H100, with a quarter for 1 block and an eighth for 2 to 12, gains reach 11%
+ * (fp64 7680) and losses 2.6% (fp64 7681, Rader). A device of slow memory (the H100, whose
+ * 25 GB/s per multiprocessor need fewer bytes in flight than the H200's 37) prefetches by
+ * bytes instead for 1 to 3 blocks, except in fused correlation kernels (the 2DTM fused
+ * kernel, 1 block, lost 1% with an eighth), which keep the table's distance
+ * (docs/perf/2026-11-26-h100-prefetch-eighth.md). */
+static const struct {
+  int64_t blocks_per_multiprocessor;
+  zipfft__prefetch_distance distance;
+} prefetch_distances[] = {{3, {2, 1}}, {12, {1, 0}}, {INT64_MAX, {0, 0}}};
+
+/* Crowded R2C kernels (more than 12 blocks per multiprocessor) of one transform per block
+ * prefetch an eighth ahead, where the table gives none: % of the copy bandwidth, none ->
+ * an eighth, session 43 (docs/perf/2026-11-27-h200-rule-checks.md) and 44
+ * (docs/perf/2026-11-27-small-real-kernels.md): fp32 R2C 1024 (31 blocks) H200 82.1 ->
+ * 86.2, H100 95.8 -> 96.0; 2048 (16 blocks) H200 87.9 -> 93.5, H100 96.2 -> 98.1; fp64 R2C
+ * 1024 (16 blocks) H100 97.6 -> 98.6. Four transforms to a block lost (fp32 R2C 512, 18
+ * blocks, H100 95.5 -> 93.9), as did the C2C kernels of the table's last row. */
+static int crowded_r2c_prefetches(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor) {
+  return s->kind == ZIPFFT__KIND_R2C_HALF && s->ffts_per_block == 1 &&
+         blocks_per_multiprocessor > 12;
+}
+
+zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec *s,
+                                                       int64_t blocks_per_multiprocessor,
+                                                       int slow_memory) {
+  zipfft__prefetch_distance none = {0, 0}, eighth = {1, 0};
+  if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
+  if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;
+  size_t i = 0;
+  while (blocks_per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;
+  return prefetch_distances[i].distance;
 }

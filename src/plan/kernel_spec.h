@@ -257,17 +257,27 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
 /* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
  * is not SCATTERED. */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
-/* 1 when a kernel that can prefetch ahead gains from it by default at this many blocks per
- * multiprocessor: always, except C2R kernels, which prefetch only at 2 to 3 blocks on a
- * device of slow memory (zipfft__slow_memory: the H100) and 2 to 12 on others.
+/* How far ahead a kernel's blocks prefetch their input by default: eighths of the grid's
+ * resident blocks (0: no prefetch), or where by_bytes_on_slow_memory is set and the device
+ * has slow memory, a fixed number of bytes instead (api/plan.c). */
+typedef struct {
+  int eighths;
+  int by_bytes_on_slow_memory;
+} zipfft__prefetch_distance;
+/* The default prefetch distance of a kernel that can prefetch ahead, at this many blocks per
+ * multiprocessor on a device of slow memory (zipfft__slow_memory: the H100) or not: by a
+ * table of blocks per multiprocessor, except that C2R kernels prefetch only at 2 to 3
+ * blocks on slow memory and 2 to 12 on others, and crowded R2C kernels of one transform per
+ * block take an eighth (kernel_spec.c).
  * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the half-length
  * kernels): 16384 (2 blocks) H200 77.6 -> 82.6, H100 94.0 -> 97.9; 32768 (1 block) H200
  * 56.0 -> 54.1, H100 73.0 -> 65.3 (docs/perf/2026-11-27-c2r-prefetch.md); an eighth ahead
  * at 4 to 10 blocks (session 43, docs/perf/2026-11-27-h200-rule-checks.md): H200 3072
  * 91.0 -> 93.5, 4096 92.0 -> 93.3, 6144 82.0 -> 88.9, 8192 85.7 -> 92.2; H100 3072 97.6 ->
  * 96.9, 4096 97.6 -> 96.7, 6144 95.5 -> 98.5, 8192 97.3 -> 97.1. */
-int zipfft__prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor,
-                          int slow_memory);
+zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec *s,
+                                                       int64_t blocks_per_multiprocessor,
+                                                       int slow_memory);
 /* Input elements of one transform that a kernel reads: the logical length (a Rader prime,
  * a Bluestein length), the 2n reals of a HALF R2C, the Hermitian half of a C2R; at most the
  * load extent. */

@@ -446,19 +446,24 @@ static void choose_mirrored(zipfft__kernel_spec *s) {
 }
 
 /* Merges the half spectrum of a C2R_HALF kernel that is not mirrored in its first pass's
- * loads, each value read twice (spec field merge_on_load), for fp64. Measured on an H100
- * (% of copy bandwidth, merge phase -> merge on load, one call): fp64 C2R 4096 97.8 ->
- * 98.8 (98.0 -> 99.0 in another call), 16384 64.1 -> 66.9 (mirrored since: 83.7), 2^20 35.8
- * -> 35.9; but fp32 C2R 16384 90.0 -> 83.1 (69.2 with radix 32), 4096 97.5 -> 93.0, 2D
- * 4096x4096 35.0 -> 34.0: the second read costs fp32 more (twice the load instructions per
- * byte). ZIPFFT_MERGE_ON_LOAD (tuning): 0 never, 1 the planner's rule, 2 wherever the
- * generator can. */
+ * loads, each value read twice (spec field merge_on_load), for fp64 from a half length of
+ * merge_on_load_min_half. Measured on an H100 (% of copy bandwidth, merge phase -> merge
+ * on load, one call): fp64 C2R 4096 97.8 -> 98.8 (98.0 -> 99.0 in another call), 16384
+ * 64.1 -> 66.9 (mirrored since: 83.7), 2^20 35.8 -> 35.9; but fp32 C2R 16384 90.0 -> 83.1
+ * (69.2 with radix 32), 4096 97.5 -> 93.0, 2D 4096x4096 35.0 -> 34.0: the second read costs
+ * fp32 more (twice the load instructions per byte). Session 44 (H100, two rounds,
+ * docs/perf/2026-11-27-small-real-kernels.md): short fp64 kernels lose by it, C2R 512
+ * (half 256, 8 blocks per multiprocessor either way) 98.5-98.6 -> 87.2 and 1024 (half
+ * 512, 14 blocks) 98.0-98.1 -> 94.3-94.7, where 2048 (half 1024) gains 97.9 -> 99.0.
+ * ZIPFFT_MERGE_ON_LOAD (tuning): 0 never, 1 the planner's rule, 2 wherever the generator
+ * can. */
 static void choose_merge_on_load(zipfft__kernel_spec *s) {
+  enum { merge_on_load_min_half = 1024 };
   const char *env = getenv("ZIPFFT_MERGE_ON_LOAD");
   int mode = env && *env ? atoi(env) : 1;
   s->merge_on_load = 0;
   if (mode == 0 || s->mirrored || !zipfft__can_merge_on_load(s)) return;
-  s->merge_on_load = mode == 2 || s->precision == ZIPFFT_F64;
+  s->merge_on_load = mode == 2 || (s->precision == ZIPFFT_F64 && s->n >= merge_on_load_min_half);
 }
 
 /* Fused correlation kernels whose rows the block's thread limit keeps below a 32-byte
