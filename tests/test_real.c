@@ -554,6 +554,28 @@ static void check_merge_on_load(void) {
   run_case(&merge_on_load_cases[0]);
 }
 
+/* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
+ * 8 and at most n / 16 (plan/single.c, short_r2c_radix_cap): R2C 128 as 4x4x4, 256 as
+ * 8x8x2, 512 as 8x8x4; fp64 keeps 8x8 at 128. Plans checked on every backend; each runs. */
+static const struct {
+  real_case c;
+  const char *radices;
+} short_r2c_cases[] = {{{ZIPFFT_R2C, ZIPFFT_F32, 1, {128}, 9, GAPS}, "_r4x4x4_"},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {256}, 5, DENSE}, "_r8x8x2_"},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {512}, 3, INPLACE}, "_r8x8x4_"},
+                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {128}, 9, GAPS}, "_r8x8_"}};
+
+static void check_short_r2c_radices(void) {
+  char printed[8192];
+  for (size_t i = 0; i < sizeof short_r2c_cases / sizeof *short_r2c_cases; i++) {
+    const real_case *c = &short_r2c_cases[i].c;
+    ZT_CHECK(plan_mentions(c, short_r2c_cases[i].radices, printed, sizeof printed),
+             "R2C %lld (%s) not as %s:\n%s", (long long)c->lengths[0],
+             c->prec == ZIPFFT_F32 ? "fp32" : "fp64", short_r2c_cases[i].radices, printed);
+    run_case(c);
+  }
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   if (zt_part_read() < 0) return zt_finish("test_real", 0);
@@ -595,6 +617,7 @@ int main(void) {
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_loose_r2c();
   check_merge_on_load();
+  check_short_r2c_radices();
   check_split_table_size();
   check_named_radices();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), cases_run);

@@ -93,16 +93,33 @@ static int half_length_power_of_two(const zipfft__kernel_spec *s) {
   return half && s->cluster <= 1 && (s->n & (s->n - 1)) == 0;
 }
 
+/* Short fp32 R2C half-length kernels of a power-of-two length (64 to 256) take radices of
+ * at most 8, and at most n / 16, so that at least 16 threads share a transform. Measured
+ * on an H100 (session 44, % of copy bandwidth, docs/perf/2026-11-27-small-real-kernels.md):
+ * R2C 128 (n = 64) 8x8 85.6 -> 4x4x4 97.5 (0.88x -> 1.00x cuFFT), 256 16x8 87.2 -> 8x8x2
+ * 96.9, 512 16x16 96.1 -> 8x8x4 97.3. Not so in fp64 (R2C 256 97.7 -> 97.0, 512 99.1 ->
+ * 97.6) nor for C2R (within 0.4 points at fp32 128 to 512). */
+static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
+  enum { shortest = 64, longest = 256, least_threads = 16, most = 8 };
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->precision != ZIPFFT_F32 ||
+      !half_length_power_of_two(s) || s->n < shortest || s->n > longest)
+    return ZIPFFT__MAX_RADIX;
+  int64_t cap = s->n / least_threads;
+  return cap < most ? (int)cap : most;
+}
+
 static int max_radix(const zipfft__kernel_spec *s, int half_cap) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int large =
       (s->n >= large_radix_min_length || across) && !(half_cap && half_length_power_of_two(s));
-  int cap = s->statistics        ? statistics_radix(s)
-            : env && *env        ? atoi(env)
-            : s->bluestein_n > 0 ? bluestein_radix(s)
-            : large              ? ZIPFFT__MAX_RADIX
-                                 : small_radix_cap;
+  int short_cap = short_r2c_radix_cap(s);
+  int cap = s->statistics                 ? statistics_radix(s)
+            : env && *env                 ? atoi(env)
+            : s->bluestein_n > 0          ? bluestein_radix(s)
+            : large                       ? ZIPFFT__MAX_RADIX
+            : small_radix_cap < short_cap ? small_radix_cap
+                                          : short_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
 }
 
