@@ -430,9 +430,10 @@ static const struct {
  * prefetch an eighth ahead, where the table gives none: % of the copy bandwidth, none ->
  * an eighth, session 43 (docs/perf/2026-11-27-h200-rule-checks.md) and 44
  * (docs/perf/2026-11-27-small-real-kernels.md): fp32 R2C 1024 (31 blocks) H200 82.1 ->
- * 86.2, H100 95.8 -> 96.0; 2048 (16 blocks) H200 87.9 -> 93.5, H100 96.2 -> 98.1; fp64 R2C
- * 1024 (16 blocks) H100 97.6 -> 98.6. Four transforms to a block lost (fp32 R2C 512, 18
- * blocks, H100 95.5 -> 93.9), as did the C2C kernels of the table's last row. */
+ * 86.2, H100 flat (95.8-96.0 -> 95.8-96.4); 1536 (13 blocks) H100 97.8 -> 99.2; 2048 (16
+ * blocks) H200 87.9 -> 93.5, H100 96.2 -> 98.1; fp64 R2C 1024 (16 blocks) H100 97.6 -> 98.6. Four
+ * transforms to a block lost (fp32 R2C 512, 18 blocks, H100 95.5 -> 93.9), as did the C2C kernels
+ * of the table's last row. */
 static int crowded_r2c_prefetches(const zipfft__kernel_spec *s, int64_t blocks_per_multiprocessor) {
   return s->kind == ZIPFFT__KIND_R2C_HALF && s->ffts_per_block == 1 &&
          blocks_per_multiprocessor > 12;

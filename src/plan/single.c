@@ -97,8 +97,9 @@ static int half_length_power_of_two(const zipfft__kernel_spec *s) {
  * at most 8, and at most n / 16, so that at least 16 threads share a transform. Measured
  * on an H100 (session 44, % of copy bandwidth, docs/perf/2026-11-27-small-real-kernels.md):
  * R2C 128 (n = 64) 8x8 85.6 -> 4x4x4 97.5 (0.88x -> 1.00x cuFFT), 256 16x8 87.2 -> 8x8x2
- * 96.9, 512 16x16 96.1 -> 8x8x4 97.3. Not so in fp64 (R2C 256 97.7 -> 97.0, 512 99.1 ->
- * 97.6) nor for C2R (within 0.4 points at fp32 128 to 512). */
+ * 96.9, 512 16x16 95.5-96.1 -> 8x8x4 97.3. Not so in fp64 (R2C 256 97.7 -> 97.0, 512
+ * 99.1 -> 97.6) nor for C2R (fp32 128 to 512 within 0.4 points at cap 8, 5 to 7 lower at
+ * cap 4). */
 static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
   enum { shortest = 64, longest = 256, least_threads = 16, most = 8 };
   if (s->kind != ZIPFFT__KIND_R2C_HALF || s->precision != ZIPFFT_F32 ||
