@@ -538,20 +538,22 @@ static void check_rader_half_in_place(void) {
 /* fp64 C2R kernels merge the half spectrum in their first pass's loads from a half length
  * of 1024 (plan/single.c, choose_merge_on_load): C2R 4096 does, C2R 512 does not (it lost
  * 11 points of copy bandwidth so on an H100). The plans are checked on every backend; 512
- * runs (4096 runs among the cases). */
+ * and 3 x 256 in place run (4096 runs among the cases). */
 static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512}, 3, GAPS},
+                                                {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 256}, 2, INPLACE},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, GAPS}};
 
 static void check_merge_on_load(void) {
   char printed[8192];
-  for (int i = 0; i < 2; i++) {
+  for (size_t i = 0; i < sizeof merge_on_load_cases / sizeof *merge_on_load_cases; i++) {
     const real_case *c = &merge_on_load_cases[i];
-    int merges = c->lengths[0] >= 2048;
+    int merges = c->lengths[c->rank - 1] >= 2048;
     ZT_CHECK(plan_mentions(c, "_mol_", printed, sizeof printed) == merges,
-             "fp64 C2R %lld %s on load:\n%s", (long long)c->lengths[0],
+             "fp64 C2R %lld %s on load:\n%s", (long long)c->lengths[c->rank - 1],
              merges ? "does not merge" : "merges", printed);
   }
   run_case(&merge_on_load_cases[0]);
+  run_case(&merge_on_load_cases[1]);
 }
 
 /* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
@@ -563,6 +565,7 @@ static const struct {
 } short_r2c_cases[] = {{{ZIPFFT_R2C, ZIPFFT_F32, 1, {128}, 9, GAPS}, "_r4x4x4_"},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {256}, 5, DENSE}, "_r8x8x2_"},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {512}, 3, INPLACE}, "_r8x8x4_"},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 256}, 2, GAPS}, "_r8x8x2_"},
                        {{ZIPFFT_R2C, ZIPFFT_F64, 1, {128}, 9, GAPS}, "_r8x8_"}};
 
 static void check_short_r2c_radices(void) {
@@ -570,7 +573,7 @@ static void check_short_r2c_radices(void) {
   for (size_t i = 0; i < sizeof short_r2c_cases / sizeof *short_r2c_cases; i++) {
     const real_case *c = &short_r2c_cases[i].c;
     ZT_CHECK(plan_mentions(c, short_r2c_cases[i].radices, printed, sizeof printed),
-             "R2C %lld (%s) not as %s:\n%s", (long long)c->lengths[0],
+             "R2C %lld (%s) not as %s:\n%s", (long long)c->lengths[c->rank - 1],
              c->prec == ZIPFFT_F32 ? "fp32" : "fp64", short_r2c_cases[i].radices, printed);
     run_case(c);
   }
