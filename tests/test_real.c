@@ -579,6 +579,29 @@ static void check_short_r2c_radices(void) {
   }
 }
 
+/* ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning, off by default): R2C_HALF kernels hand out the
+ * split's outputs by element over the block (plan/single.c, choose_split_by_element); odd
+ * batches leave the last block partly idle, and the lengths cover several transforms per
+ * block, one, a mixed radix and ranks 2 and 3. */
+static const real_case split_by_element_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {64}, 9, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {256}, 5, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {1024}, 3, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1000}, 3, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {5, 128}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 3, {3, 6, 62}, 2, INPLACE}};
+
+static void check_split_by_element(void) {
+  char printed[8192];
+  setenv("ZIPFFT_SPLIT_BY_ELEMENT", "1", 1);
+  ZT_CHECK(plan_mentions(&split_by_element_cases[0], "_sbe_", printed, sizeof printed),
+           "R2C 64 with ZIPFFT_SPLIT_BY_ELEMENT=1 does not split by element:\n%s", printed);
+  for (size_t i = 0; i < sizeof split_by_element_cases / sizeof *split_by_element_cases; i++)
+    run_case(&split_by_element_cases[i]);
+  unsetenv("ZIPFFT_SPLIT_BY_ELEMENT");
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   if (zt_part_read() < 0) return zt_finish("test_real", 0);
@@ -621,6 +644,7 @@ int main(void) {
   check_loose_r2c();
   check_merge_on_load();
   check_short_r2c_radices();
+  check_split_by_element();
   check_split_table_size();
   check_named_radices();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), cases_run);

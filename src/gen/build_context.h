@@ -299,6 +299,9 @@ void zipfft__emit_merge_loads(zipfft__stockham_build *c, zipfft__block *g, const
                               const zipfft__expr *base, zipfft__access access);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
+/* R2C_HALF split_by_element kernels: split the block's n-point results in shared memory
+ * into the half spectra (stored), neighbouring threads on neighbouring output elements. */
+void zipfft__emit_split_by_element(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF paired_rows kernels: split the block's row pairs in shared memory into the half
  * spectrum (stored). */
 void zipfft__emit_split_rows(zipfft__stockham_build *c, zipfft__block *body);

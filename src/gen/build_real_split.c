@@ -100,22 +100,31 @@ static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipff
   }
 }
 
-void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z,
-                             const zipfft__cval *twiddle) {
+/* The split of pair kk from a = Z[kk], z = Z[n - kk] and w = W^kk, each scaled: *x1 =
+ * X[kk] = Xe + w Xo and *x2 = X[n - kk] = conj(Xe - w Xo). */
+static void split_values(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval a,
+                         zipfft__cval z, zipfft__cval w, zipfft__cval *x1, zipfft__cval *x2) {
   const zipfft__expr *scale = zipfft__e_real(c->a, c->s->scale);
-  zipfft__cval w = twiddle ? *twiddle : zipfft__split_twiddle(c, g, kk);
   zipfft__cval even = zipfft__cval_materialize(c->a, g, cscale(c, cadd(c, a, cconj(c, z)), 0.5L));
   zipfft__cval d = csub(c, a, cconj(c, z)); /* Xo = d / (2i) = (d.im, -d.re) / 2 */
   zipfft__cval odd = zipfft__cval_materialize(
       c->a, g, cscale(c, (zipfft__cval){d.im, zipfft__e_neg(c->a, d.re)}, 0.5L));
   zipfft__cval t = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, odd, w));
-  zipfft__cval x1 = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
-  zipfft__cval x2 = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
-  store_split(
-      c, g, base, kk,
-      (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x1.re, scale), bin(c, ZIPFFT__OP_MUL, x1.im, scale)},
-      (zipfft__cval){bin(c, ZIPFFT__OP_MUL, x2.re, scale), bin(c, ZIPFFT__OP_MUL, x2.im, scale)});
+  zipfft__cval sum = zipfft__cval_materialize(c->a, g, cadd(c, even, t));
+  zipfft__cval diff = zipfft__cval_materialize(c->a, g, cconj(c, csub(c, even, t)));
+  *x1 =
+      (zipfft__cval){bin(c, ZIPFFT__OP_MUL, sum.re, scale), bin(c, ZIPFFT__OP_MUL, sum.im, scale)};
+  *x2 = (zipfft__cval){bin(c, ZIPFFT__OP_MUL, diff.re, scale),
+                       bin(c, ZIPFFT__OP_MUL, diff.im, scale)};
+}
+
+void zipfft__emit_split_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                             const zipfft__expr *kk, zipfft__cval a, zipfft__cval z,
+                             const zipfft__cval *twiddle) {
+  zipfft__cval w = twiddle ? *twiddle : zipfft__split_twiddle(c, g, kk);
+  zipfft__cval x1, x2;
+  split_values(c, g, a, z, w, &x1, &x2);
+  store_split(c, g, base, kk, x1, x2);
 }
 
 const zipfft__expr *zipfft__split_partner(zipfft__stockham_build *c, const zipfft__expr *k) {
@@ -143,6 +152,52 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
                                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     zipfft__cval w = pair_twiddle(c, g, w0, b);
     zipfft__emit_split_pair(c, g, base, kk, a, z, &w);
+  }
+}
+
+/* Stores output element k (of n + 1) of the transform at base, where the store extent
+ * allows. */
+static void store_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                          const zipfft__expr *k, zipfft__cval x) {
+  int64_t extent = c->s->store_extent;
+  zipfft__block *within = extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, k, i32(c, extent))) : g;
+  zipfft__block *targets[2];
+  open_alignment_branches(c, within, targets);
+  for (int v = 0; v < 2; v++)
+    zipfft__s_store_complex(c->a, targets[v], c->out,
+                            zipfft__global_offset(c, base, k, c->s->out_stride), x.re, x.im,
+                            access_of_branch[v], c->s->out_storage);
+}
+
+/* R2C_HALF split_by_element: element e = tid + i B of the block's F (n + 1) outputs (B
+ * threads) is element k = e mod (n + 1) of transform f = e / (n + 1); its thread splits
+ * pair kk = min(k, n - k) and stores the half that is k. */
+void zipfft__emit_split_by_element(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "split into the half spectrum, by output element");
+  int64_t n = zipfft__half_points(c->s), row = n + 1;
+  int64_t total = (int64_t)c->s->ffts_per_block * row, threads = zipfft__c2c_block_threads(c->s);
+  for (int64_t i = 0; i * threads < total; i++) {
+    const zipfft__expr *e =
+        let(c, body, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
+    zipfft__block *in = open_if(c, body, bin(c, ZIPFFT__OP_LT, e, i32(c, total)));
+    const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, row)));
+    const zipfft__expr *k =
+        let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, row))));
+    zipfft__thread_coords at = zipfft__emit_coords_of(c, in, i32(c, 0), f);
+    zipfft__block *g = open_if(c, in, at.active);
+    const zipfft__expr *base = zipfft__batch_offset(c, g, &at, 1);
+    const zipfft__expr *low = let(c, g, "lo", bin(c, ZIPFFT__OP_LE, k, i32(c, n / 2)));
+    const zipfft__expr *kk =
+        let(c, g, "kk", zipfft__e_select(c->a, low, k, bin(c, ZIPFFT__OP_SUB, i32(c, n), k)));
+    zipfft__cval a = zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &at, kk),
+                                        ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval z = zipfft__load_value(c, g, c->smem, zipfft__shared_index(c, &at, partner(c, kk)),
+                                        ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__cval x1, x2;
+    split_values(c, g, a, z, zipfft__split_twiddle(c, g, kk), &x1, &x2);
+    zipfft__cval x = {zipfft__e_select(c->a, low, x1.re, x2.re),
+                      zipfft__e_select(c->a, low, x1.im, x2.im)};
+    store_element(c, g, base, k, x);
   }
 }
 

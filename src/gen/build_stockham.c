@@ -1017,7 +1017,9 @@ static void emit_transform_in_place(zipfft__stockham_build *c, zipfft__block *bo
   for (int p = last; p >= 0; p--) emit_pass_in_place(c, body, p, 1);
   if (zipfft__two_ffts(c->s))
     for (int p = 0; p <= last; p++) emit_pass_in_place(c, body, p, 0);
-  if (kind == ZIPFFT__KIND_R2C_HALF)
+  if (kind == ZIPFFT__KIND_R2C_HALF && c->s->split_by_element)
+    zipfft__emit_split_by_element(c, body);
+  else if (kind == ZIPFFT__KIND_R2C_HALF)
     zipfft__emit_split(c, body);
   else if (!zipfft__two_ffts(c->s) || c->s->rader_n > 0)
     zipfft__emit_staged_stores(c, body);
@@ -1069,6 +1071,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
   }
   if (split_last && spec->paired_rows > 0)
     zipfft__emit_split_rows(c, body);
+  else if (split_last && spec->split_by_element)
+    zipfft__emit_split_by_element(c, body);
   else if (split_last)
     zipfft__emit_split(c, body);
   else if (staged)
@@ -1125,6 +1129,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->merge_on_load && !zipfft__can_merge_on_load(s))
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
+  if (s->split_by_element && !zipfft__can_split_by_element(s))
+    return "a split by element needs what zipfft__can_split_by_element allows: a plain "
+           "R2C_HALF kernel of one block that splits through shared memory";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";

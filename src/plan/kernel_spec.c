@@ -145,6 +145,12 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s) {
          s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->pass_count >= 1;
 }
 
+int zipfft__can_split_by_element(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_R2C_HALF && s->cluster <= 1 && s->paired_rows == 0 &&
+         s->rader_n == 0 && s->bluestein_n == 0 && !s->mirrored && !zipfft__two_ffts(s) &&
+         !s->statistics && s->pass_count >= 1;
+}
+
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int two = zipfft__two_ffts(s);
   int fused = two && s->fused != ZIPFFT__FUSED_NONE && !zipfft__convolution_kernel(s);
@@ -330,6 +336,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->paired_rows) append(buf, len, "_rp%lld", (long long)s->paired_rows);
   if (s->mirrored) append(buf, len, "_mir");
   if (s->merge_on_load) append(buf, len, "_mol");
+  if (s->split_by_element) append(buf, len, "_sbe");
   if (s->passes_in_place) append(buf, len, "_ip");
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);

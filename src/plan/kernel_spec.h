@@ -219,6 +219,12 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
+  /* 1 (R2C_HALF kernels that split through shared memory, zipfft__can_split_by_element): the
+   * split phase hands out the block's outputs in order, neighbouring threads on neighbouring
+   * output elements over all the block's transforms, each thread storing one element of a
+   * pair instead of both (the pair's arithmetic done twice), so that the stores run whole
+   * whatever the threads per transform (tuning: ZIPFFT_SPLIT_BY_ELEMENT). */
+  int split_by_element;
   /* 1 (fused correlation, Bluestein and store_major kernels, zipfft__can_pass_in_place):
    * every pass reads its values from the shared-memory slots it then writes its outputs to,
    * so that no barrier guards shared memory against being overwritten before other threads
@@ -328,6 +334,10 @@ int zipfft__can_mirror(const zipfft__kernel_spec *s);
  * loads: one block per transform (no cluster, which merges so of its own), no row pairs,
  * Rader, Bluestein, fused FFTs, statistics, pointwise work or zero-padded loads. */
 int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
+/* 1 when an R2C_HALF kernel's split phase may hand out the block's outputs by element
+ * (split_by_element): one block, not mirrored, no paired rows, no Rader or Bluestein
+ * length. */
+int zipfft__can_split_by_element(const zipfft__kernel_spec *s);
 
 /* 1 when a kernel may run its passes in place (passes_in_place), of at least two passes in
  * one block without clusters, statistics or row pairs: a C2C fused correlation kernel or

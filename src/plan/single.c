@@ -484,6 +484,15 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
   s->merge_on_load = mode == 2 || (s->precision == ZIPFFT_F64 && s->n >= merge_on_load_min_half);
 }
 
+/* Splits an R2C_HALF kernel's results by output element (spec field split_by_element):
+ * ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the generator can; off by default, not yet
+ * measured (the lead: docs/perf/2026-11-27-small-real-kernels.md, the split's mirrored
+ * stores in runs of threads-per-transform values). */
+static void choose_split_by_element(zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
+  s->split_by_element = env && strcmp(env, "1") == 0 && zipfft__can_split_by_element(s);
+}
+
 /* Fused correlation kernels whose rows the block's thread limit keeps below a 32-byte
  * sector (fp32 5760-point columns: 360 threads each, 2 per block, 16-byte rows): the threads
  * per transform halve (each takes more butterflies) while that lets more transforms into
@@ -525,6 +534,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   s->merge_on_load = 0; /* decided after mirroring, which a kernel merging on load cannot */
   choose_mirrored(s);
   choose_merge_on_load(s);
+  choose_split_by_element(s);
   choose_shared_twiddles(s, t);
   choose_min_blocks(s);
   return zipfft__c2c_shared_bytes(s) <= t->max_shared_bytes;
