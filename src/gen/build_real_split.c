@@ -77,27 +77,26 @@ static zipfft__block *open_pair(zipfft__stockham_build *c, zipfft__block *body,
   return open_if(c, body, ok);
 }
 
+/* Stores output element k (of n + 1) of the transform at base, where the store extent
+ * allows. */
+static void store_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
+                          const zipfft__expr *k, zipfft__cval x) {
+  int64_t extent = c->s->store_extent;
+  zipfft__block *within = extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, k, i32(c, extent))) : g;
+  zipfft__block *targets[2];
+  open_alignment_branches(c, within, targets);
+  for (int v = 0; v < 2; v++)
+    zipfft__s_store_complex(c->a, targets[v], c->out,
+                            zipfft__global_offset(c, base, k, c->s->out_stride), x.re, x.im,
+                            access_of_branch[v], c->s->out_storage);
+}
+
 /* Stores the split results X[kk] and (unless it is the same element) X[n - kk]. */
 static void store_split(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                         const zipfft__expr *kk, zipfft__cval x1, zipfft__cval x2) {
-  zipfft__block *targets[2];
-  open_alignment_branches(c, g, targets);
   const zipfft__expr *other = bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk);
-  int64_t extent = c->s->store_extent;
-  for (int v = 0; v < 2; v++) {
-    zipfft__block *first =
-        extent > 0 ? open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, kk, i32(c, extent))) : targets[v];
-    zipfft__s_store_complex(c->a, first, c->out,
-                            zipfft__global_offset(c, base, kk, c->s->out_stride), x1.re, x1.im,
-                            access_of_branch[v], c->s->out_storage);
-    const zipfft__expr *wanted = bin(c, ZIPFFT__OP_NE, other, kk);
-    if (extent > 0)
-      wanted = bin(c, ZIPFFT__OP_AND, wanted, bin(c, ZIPFFT__OP_LT, other, i32(c, extent)));
-    zipfft__block *distinct = open_if(c, targets[v], wanted);
-    zipfft__s_store_complex(c->a, distinct, c->out,
-                            zipfft__global_offset(c, base, other, c->s->out_stride), x2.re, x2.im,
-                            access_of_branch[v], c->s->out_storage);
-  }
+  store_element(c, g, base, kk, x1);
+  store_element(c, open_if(c, g, bin(c, ZIPFFT__OP_NE, other, kk)), base, other, x2);
 }
 
 /* The split of pair kk from a = Z[kk], z = Z[n - kk] and w = W^kk, each scaled: *x1 =
@@ -153,20 +152,6 @@ void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body) {
     zipfft__cval w = pair_twiddle(c, g, w0, b);
     zipfft__emit_split_pair(c, g, base, kk, a, z, &w);
   }
-}
-
-/* Stores output element k (of n + 1) of the transform at base, where the store extent
- * allows. */
-static void store_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
-                          const zipfft__expr *k, zipfft__cval x) {
-  int64_t extent = c->s->store_extent;
-  zipfft__block *within = extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, k, i32(c, extent))) : g;
-  zipfft__block *targets[2];
-  open_alignment_branches(c, within, targets);
-  for (int v = 0; v < 2; v++)
-    zipfft__s_store_complex(c->a, targets[v], c->out,
-                            zipfft__global_offset(c, base, k, c->s->out_stride), x.re, x.im,
-                            access_of_branch[v], c->s->out_storage);
 }
 
 /* R2C_HALF split_by_element: element e = tid + i B of the block's F (n + 1) outputs (B
