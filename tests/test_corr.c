@@ -482,6 +482,37 @@ static void check_fused_barriers(const corr_case *c) {
            in_place, stockham);
 }
 
+/* On the CPU backend: the 2DTM fused kernel's radices (plan/single.c, fused_radix_64): 64x64
+ * with a 16-bit intermediate and an fp32 spectrum, else 16x16x16 (fp32 intermediate, or the
+ * f16 spectrum). The 64x64 kernels run in the intermediate cases. */
+static void check_fused_radices(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  static const struct {
+    zipfft_storage spectrum, intermediate;
+    const char *radices;
+  } plans[] = {{DEF, DEF, "radix 16x16x16"},
+               {DEF, ZIPFFT_STORAGE_F16, "radix 64x64"},
+               {DEF, ZIPFFT_STORAGE_BF16, "radix 64x64"},
+               {ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, "radix 16x16x16"}};
+  for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+    const corr_case c = {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID,
+                         plans[i].spectrum, 3, 3};
+    char printed[8192], line[512];
+    zipfft_corr p = NULL;
+    intermediate_storage = plans[i].intermediate;
+    ZT_OK(plan_case(&c, &p));
+    intermediate_storage = DEF;
+    if (!p) continue;
+    ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+    kernel_line(printed, "_fu", line, sizeof line);
+    const char *axis = strstr(printed, "n=4096");
+    ZT_CHECK(line[0] && axis && strstr(axis, plans[i].radices) != NULL,
+             "2DTM fused kernel (spectrum %d, intermediate %d) not of %s:\n%s",
+             (int)plans[i].spectrum, (int)plans[i].intermediate, plans[i].radices, printed);
+    zipfft_corr_destroy(p);
+  }
+}
+
 /* On the CPU backend: the 5760-point fused columns take 4 transforms per block of 180
  * threads (whole 32-byte sectors, widen_major_rows in plan/single.c), not 2 of 360. */
 static void check_fused_whole_sectors(void) {
@@ -914,6 +945,7 @@ int main(void) {
   ran += check_stats_staging(); /* a case: every part meets it */
   if (first) {
     check_fused_whole_sectors();
+    check_fused_radices();
     check_signal_groups();
     check_filter_replaced();
     check_errors();

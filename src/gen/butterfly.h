@@ -10,7 +10,7 @@ typedef struct zipfft__cval {
 } zipfft__cval;
 
 /* Largest radix a single butterfly may have. */
-enum { ZIPFFT__MAX_RADIX = 32 };
+enum { ZIPFFT__MAX_RADIX = 64 };
 
 /* Appends to `b` the statements computing y = DFT_radix(x) with exponent sign `sign`
  * (-1 forward, +1 inverse): y[k] = sum_n x[n] exp(sign 2 pi i n k / radix). Composite radices

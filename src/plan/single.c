@@ -14,12 +14,15 @@
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). The
  * primes 17 to 31 are radices of their own (direct butterflies, butterfly.c), so that a
  * length with such a factor runs its passes instead of Bluestein's method. */
-static const int radices[] = {32, 31, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+static const int radices[] = {64, 32, 31, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
                               16, 15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
 /* Statistics kernels keep four registers per output real a thread holds: radix 8 keeps a
  * 4096-point C2R row at 16 reals per thread (64 registers). */
 enum {
+  /* the planner's largest radix (the generator's, ZIPFFT__MAX_RADIX, is larger: named
+   * radices may take it) */
+  planned_radix_cap = 32,
   small_radix_cap = 16,
   large_radix_min_length = 2048,
   bluestein_radix_cap = 12,
@@ -104,7 +107,7 @@ static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
   enum { shortest = 64, longest = 256, least_threads = 16, most = 8 };
   if (s->kind != ZIPFFT__KIND_R2C_HALF || s->precision != ZIPFFT_F32 ||
       !half_length_power_of_two(s) || s->n < shortest || s->n > longest)
-    return ZIPFFT__MAX_RADIX;
+    return planned_radix_cap;
   int64_t cap = s->n / least_threads;
   return cap < most ? (int)cap : most;
 }
@@ -118,7 +121,7 @@ static int max_radix(const zipfft__kernel_spec *s, int half_cap) {
   int cap = s->statistics                 ? statistics_radix(s)
             : env && *env                 ? atoi(env)
             : s->bluestein_n > 0          ? bluestein_radix(s)
-            : large                       ? ZIPFFT__MAX_RADIX
+            : large                       ? planned_radix_cap
             : small_radix_cap < short_cap ? small_radix_cap
                                           : short_cap;
   return cap < 2 ? 2 : cap > ZIPFFT__MAX_RADIX ? ZIPFFT__MAX_RADIX : cap;
@@ -209,7 +212,7 @@ static int64_t largest_prime_factor(int64_t n) {
  * to 31 to Bluestein's method, as before they were radices). */
 static int max_prime_radix(void) {
   const char *env = getenv("ZIPFFT_MAX_PRIME_RADIX");
-  return env && *env ? atoi(env) : ZIPFFT__MAX_RADIX;
+  return env && *env ? atoi(env) : 31;
 }
 
 /* Factorises n into pass radices of at most max_radix(s, half_cap); count 0 when
@@ -220,7 +223,7 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
   factorization cur = {.cap = max_radix(s, half_cap)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   if (prime > max_prime_radix()) return best;
-  if (prime > cur.cap && prime <= ZIPFFT__MAX_RADIX) cur.cap = (int)prime;
+  if (prime > cur.cap && prime <= 31) cur.cap = (int)prime;
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
@@ -234,11 +237,34 @@ static int is_radix(long r) {
   return 0;
 }
 
-/* The pass radices ZIPFFT_RADICES names (tuning: first to last, such as 8x16x16x4, each one
- * of the radices, nothing else in the text) for a kernel whose length they multiply to;
- * count 0 otherwise. */
+/* 1 for a fused correlation kernel of 4096-point columns that stores a 16-bit intermediate
+ * and reads an fp32 spectrum: it runs as 64x64 (two passes each way, 2 barriers instead of
+ * 4; 64 threads of 239-254 registers per column, 4 columns to a block). Measured on an H200
+ * (2DTM 4096x4096/512, batch 16, corr/s, 16x16x16 -> 64x64, two calls): f16 intermediate
+ * 12,906-12,924 -> 13,634-13,644, bf16 12,913-12,919 -> 13,597-13,614; not so with the f16
+ * spectrum (12,196-12,206 -> 11,361-11,363, f16 both 13,333-13,365 -> 13,200-13,244) nor
+ * the fp32 intermediate (11,819-11,825 -> 11,684-11,719; 11,906 in tiles of 2 rows), nor
+ * at 2 columns to a block (half the rate) (docs/perf/2026-12-01-h200-fused-radix-64.md). */
+static int fused_radix_64(const zipfft__kernel_spec *s) {
+  return s->fused != ZIPFFT__FUSED_NONE && s->n == 4096 && s->fft_major &&
+         s->out_storage != ZIPFFT_STORAGE_DEFAULT && s->aux_storage == ZIPFFT_STORAGE_DEFAULT &&
+         s->precision == ZIPFFT_F32;
+}
+
+/* The pass radices a kernel is to take, as text: ZIPFFT_FUSED_RADICES (tuning) for fused
+ * correlation kernels, else for those fused_radix_64 picks 64x64; ZIPFFT_RADICES (tuning)
+ * for the others; NULL for none. */
+static const char *radices_text(const zipfft__kernel_spec *s) {
+  if (s->fused == ZIPFFT__FUSED_NONE) return getenv("ZIPFFT_RADICES");
+  const char *env = getenv("ZIPFFT_FUSED_RADICES");
+  return env && *env ? env : fused_radix_64(s) ? "64x64" : NULL;
+}
+
+/* The pass radices radices_text names (first to last, such as 8x16x16x4, each one of the
+ * radices, nothing else in the text) for a kernel whose length they multiply to; count 0
+ * otherwise. */
 static factorization named_radices(const zipfft__kernel_spec *s) {
-  const char *at = getenv("ZIPFFT_RADICES");
+  const char *at = radices_text(s);
   factorization f = {.cap = ZIPFFT__MAX_RADIX}, none = {0};
   int64_t product = 1;
   while (at && *at) {
