@@ -635,6 +635,27 @@ static void run_quick_variants(void) {
       }
 }
 
+/* Short kernels that stage their inputs and outputs through shared memory by element
+ * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform),
+ * batches of several blocks with the last partly idle, in place, a distance beyond the
+ * length, misaligned (the stage's byte-wise copies); 32 (4 threads of 8 bytes) stays
+ * unstaged. */
+static void run_quick_staged(void) {
+  static const int64_t lengths[] = {2, 4, 8, 12, 16};
+  static const variant staged[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
+                                   {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
+                                   {77, 1, 1, 3, 1, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
+  for (int p = 0; p < 2; p++)
+    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
+      for (size_t v = 0; v < sizeof staged / sizeof *staged; v++) {
+        c2c_case c = variant_case(&staged[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[i]);
+        if (v == 0) check_plan_says(&c, lengths[i] == 16 ? "r4x4_t4_f16_sio_" : "_sio_");
+        run_case(&c);
+      }
+  c2c_case longer = basic_case(ZIPFFT_F32, 32, 300, ZIPFFT_FORWARD);
+  check_plan_lacks(&longer, "_sio_");
+}
+
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; and lengths
  * a cluster cannot take. */
@@ -1065,6 +1086,7 @@ static void run_tiers(void) {
     run_quick_tiles();
     run_quick_prefetch();
     run_quick_rotation();
+    run_quick_staged();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {

@@ -592,6 +592,35 @@ static const real_case split_by_element_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 2, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F64, 3, {3, 6, 62}, 2, INPLACE}};
 
+/* Short kernels that stage their inputs and outputs through shared memory by element
+ * (plan/single.c, stage_io_wanted): R2C and C2R of 8 to 32 points (fp32 in blocks of 256
+ * transforms, half length 16 as 4x4), fp64, in place, batches of several blocks with the
+ * last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are read whole). */
+static const struct {
+  real_case c;
+  int staged;
+} staged_io_cases[] = {{{ZIPFFT_R2C, ZIPFFT_F32, 1, {8}, 300, DENSE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {16}, 513, DENSE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {32}, 257, INPLACE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {32}, 70, INPLACE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {16}, 130, DENSE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F64, 1, {32}, 65, DENSE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {4}, 100, INPLACE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {4}, 100, DENSE}, 0},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2}, 33, DENSE}, 0}};
+
+static void check_staged_io(void) {
+  char printed[8192];
+  for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
+    const real_case *c = &staged_io_cases[i].c;
+    int says = plan_mentions(c, "_sio_", printed, sizeof printed);
+    ZT_CHECK(says == staged_io_cases[i].staged, "%s %lld (%s): staged %d, want %d:\n%s",
+             c->type == ZIPFFT_R2C ? "R2C" : "C2R", (long long)c->lengths[0],
+             c->prec == ZIPFFT_F32 ? "fp32" : "fp64", says, staged_io_cases[i].staged, printed);
+    run_case(c);
+  }
+}
+
 static void check_split_by_element(void) {
   char printed[8192];
   setenv("ZIPFFT_SPLIT_BY_ELEMENT", "1", 1);
@@ -645,6 +674,7 @@ int main(void) {
   check_merge_on_load();
   check_short_r2c_radices();
   check_split_by_element();
+  check_staged_io();
   check_split_table_size();
   check_named_radices();
   printf("test_real (%s): %d cases run\n", zt_backend_name(), cases_run);

@@ -322,5 +322,15 @@ void zipfft__emit_mirrored_merge_loads(zipfft__stockham_build *c, zipfft__block 
                                        const zipfft__thread_coords *k, const pass_shape *ps,
                                        const zipfft__expr **j, const zipfft__cval *x,
                                        const zipfft__expr *base, zipfft__access access);
+/* gen/build_staged_io.c. stage_io kernels: the shared-memory slot (I32) where transform
+ * k->f's staged row starts. */
+const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
+                                          const zipfft__thread_coords *k);
+/* stage_io kernels: the block's input rows copied into the stage by element, then a barrier
+ * (before the first pass or the C2R merge, which read them there). */
+void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body);
+/* stage_io kernels (C2C, C2R_HALF): after the last pass wrote its outputs into the stage, a
+ * barrier, then the block's output rows copied from there to global memory by element. */
+void zipfft__emit_stage_out(zipfft__stockham_build *c, zipfft__block *body);
 
 #endif

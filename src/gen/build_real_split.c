@@ -191,10 +191,16 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
                              int may_be_dc) {
   const zipfft__cval *dst[2] = {&p, &q};
   const zipfft__expr *at[2] = {kk, bin(c, ZIPFFT__OP_SUB, i32(c, zipfft__half_points(c->s)), kk)};
+  if (c->s->stage_io) { /* base: the staged row's slot */
+    for (int i = 0; i < 2; i++)
+      zipfft__s_load_complex(c->a, g, dst[i]->re->u.var, dst[i]->im->u.var, c->smem,
+                             bin(c, ZIPFFT__OP_ADD, base, at[i]), ZIPFFT__ACCESS_VECTOR,
+                             ZIPFFT_STORAGE_DEFAULT);
+  }
   zipfft__block *targets[2];
-  open_alignment_branches(c, g, targets);
+  if (!c->s->stage_io) open_alignment_branches(c, g, targets);
   int64_t extent = c->s->load_extent;
-  for (int v = 0; v < 2; v++)
+  for (int v = 0; v < (c->s->stage_io ? 0 : 2); v++)
     for (int i = 0; i < 2; i++)
       zipfft__s_load_complex(
           c->a,
@@ -244,7 +250,8 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
+  const zipfft__expr *base = c->s->stage_io ? zipfft__stage_io_base(c, body, &k)
+                                            : zipfft__batch_offset(c, body, &k, 0);
   int pairs = (int)(zipfft__half_points(c->s) / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   const zipfft__expr *kk[max_pairs];

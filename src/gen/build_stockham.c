@@ -331,6 +331,11 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  if (c->s->stage_io) { /* base: the staged row's slot; a pair of reals is one slot */
+    zipfft__s_load_complex(c->a, g, re, im, c->smem, bin(c, ZIPFFT__OP_ADD, base, e),
+                           ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    return;
+  }
   if (c->s->kind == ZIPFFT__KIND_R2C || c->s->kind == ZIPFFT__KIND_R2R) {
     load_real_within(c, g, re, base, e, access);
     return;
@@ -374,6 +379,11 @@ static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const
 void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                 const zipfft__expr *base, const zipfft__expr *e,
                                 zipfft__access access) {
+  if (c->s->stage_io) { /* base: the staged row's slot; a pair of reals is one slot */
+    zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, base, e), y.re, y.im,
+                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    return;
+  }
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF && !c->s->paired_rows) { /* the pair (x[2e], x[2e+1]) */
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     store_real_within(c, g, base, even, y.re, access);
@@ -413,10 +423,15 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
-  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
+  int staged = c->s->stage_io; /* from the stage: one branch */
+  const zipfft__expr *base =
+      staged ? zipfft__stage_io_base(c, blk, k) : zipfft__batch_offset(c, blk, k, 0);
   zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, blk, k->active), targets);
-  for (int v = 0; v < 2; v++) {
+  if (staged)
+    targets[0] = open_if(c, blk, k->active);
+  else
+    open_alignment_branches(c, open_if(c, blk, k->active), targets);
+  for (int v = 0; v < (staged ? 1 : 2); v++) {
     if (ps->mirrored) { /* C2R_HALF: every butterfly's values merged from their pairs' loads */
       zipfft__emit_mirrored_merge_loads(c, targets[v], k, ps, j, x, base, access_of_branch[v]);
       continue;
@@ -805,14 +820,17 @@ int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
 static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
-  const zipfft__expr *base = c->stats ? NULL : zipfft__batch_offset(c, blk, k, 1);
+  int one_branch = c->stats || c->s->stage_io; /* no global accesses */
+  const zipfft__expr *base = c->stats         ? NULL
+                             : c->s->stage_io ? zipfft__stage_io_base(c, blk, k)
+                                              : zipfft__batch_offset(c, blk, k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, blk, k);
   zipfft__block *targets[2];
-  if (c->stats) /* no global accesses: one branch */
+  if (one_branch)
     targets[0] = open_if(c, blk, k->active);
   else
     open_alignment_branches(c, open_if(c, blk, k->active), targets);
-  for (int v = 0; v < (c->stats ? 1 : 2); v++) {
+  for (int v = 0; v < (one_branch ? 1 : 2); v++) {
     for (int b = 0; b < ps->butterflies; b++) {
       zipfft__block *gb = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
       twiddle_chain chain = {.column = column, .j = j[b], .m = ps->m};
@@ -1054,6 +1072,7 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     emit_transform_in_place(c, body);
     return;
   }
+  if (spec->stage_io) zipfft__emit_stage_in(c, body);
   int from_shared = emit_input_phases(c, body);
   int split_last = spec->kind == ZIPFFT__KIND_R2C_HALF && !spec->mirrored;
   int staged = zipfft__stores_from_shared(spec) || split_last;
@@ -1077,6 +1096,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     zipfft__emit_split(c, body);
   else if (staged)
     zipfft__emit_staged_stores(c, body);
+  else if (spec->stage_io)
+    zipfft__emit_stage_out(c, body);
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */
@@ -1132,6 +1153,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->split_by_element && !zipfft__can_split_by_element(s))
     return "a split by element needs what zipfft__can_split_by_element allows: a plain "
            "R2C_HALF kernel of one block that splits through shared memory";
+  if (s->stage_io && (!zipfft__can_stage_io(s) || zipfft__stores_from_shared(s)))
+    return "staged inputs and outputs need what zipfft__can_stage_io allows: a plain C2C, "
+           "R2C_HALF or C2R_HALF kernel of one block over unit-stride rows";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";

@@ -151,6 +151,31 @@ int zipfft__can_split_by_element(const zipfft__kernel_spec *s) {
          !s->statistics && s->pass_count >= 1;
 }
 
+int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
+  int kind = s->kind == ZIPFFT__KIND_C2C ||
+             ((s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF) &&
+              !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
+  return kind && s->cluster <= 1 && s->batch_dims == 1 &&
+         s->in_stride == 1 && s->out_stride == 1 && !s->fft_major && !s->store_major &&
+         s->in_storage == ZIPFFT_STORAGE_DEFAULT && s->out_storage == ZIPFFT_STORAGE_DEFAULT &&
+         s->fused == ZIPFFT__FUSED_NONE && !zipfft__two_ffts(s) && !s->statistics &&
+         s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->store_extent == 0 &&
+         s->out_tile == 0 && s->in_tile == 0 && s->twiddle_length == 0 && s->rader_n == 0 &&
+         s->bluestein_n == 0 && !s->passes_in_place && !s->load_callback.function &&
+         !s->store_callback.function;
+}
+
+int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
+  int hermitian = s->kind == (out ? ZIPFFT__KIND_R2C_HALF : ZIPFFT__KIND_C2R_HALF);
+  return s->n + (hermitian ? 1 : 0);
+}
+
+int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s) {
+  int64_t in = zipfft__stage_io_row(s, 0), out = zipfft__stage_io_row(s, 1);
+  int64_t row = s->kind == ZIPFFT__KIND_R2C_HALF || in > out ? in : out; /* R2C: by element */
+  return row | 1;
+}
+
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int two = zipfft__two_ffts(s);
   int fused = two && s->fused != ZIPFFT__FUSED_NONE && !zipfft__convolution_kernel(s);
@@ -265,6 +290,8 @@ int64_t zipfft__stage_row_slots(const zipfft__kernel_spec *s) {
 /* The complex slots a kernel's shared memory takes before any staged rows: exchange areas,
  * Rader's slots, the sums of squares and the staged twiddles. */
 static int64_t slots_before_stage(const zipfft__kernel_spec *s) {
+  /* a staged C2C kernel of one pass exchanges nothing: its stage starts at slot 0 */
+  if (s->stage_io && s->kind == ZIPFFT__KIND_C2C && s->pass_count == 1) return 0;
   int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
   return zipfft__shared_twiddle_base(s) + twiddles;
 }
@@ -278,11 +305,12 @@ int64_t zipfft__stage_slot(const zipfft__kernel_spec *s) {
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
   if (s->pointwise != ZIPFFT__PW_NONE) return 0;
   if (s->pass_count <= 1 && !zipfft__kind_is_half(s->kind) && !zipfft__stores_from_shared(s) &&
-      !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1)
+      !zipfft__two_ffts(s) && !s->statistics && s->cluster <= 1 && !s->stage_io)
     return 0;
   int64_t end = s->stage_rows /* two rows, then the barrier */
                     ? zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1
-                    : slots_before_stage(s);
+                : s->stage_io ? zipfft__stage_slot(s) + s->ffts_per_block * zipfft__stage_io_pitch(s)
+                              : slots_before_stage(s);
   return (size_t)(2 * end) * zipfft__real_size(s->precision);
 }
 
@@ -337,6 +365,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->mirrored) append(buf, len, "_mir");
   if (s->merge_on_load) append(buf, len, "_mol");
   if (s->split_by_element) append(buf, len, "_sbe");
+  if (s->stage_io) append(buf, len, "_sio");
   if (s->passes_in_place) append(buf, len, "_ip");
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);

@@ -112,12 +112,67 @@ static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
   return cap < most ? (int)cap : most;
 }
 
+/* Short kernels and staged inputs and outputs (spec field stage_io). */
+enum {
+  stage_io_run_bytes = 32,        /* neighbouring elements a transform's threads access at a time */
+  stage_io_short = 16,            /* lengths staged whatever their runs */
+  staged_radix_cap = 4,           /* the largest radix of 16-point staged kernels */
+  staged_real_block_threads = 256 /* the fewest threads of a block of fp32 staged real kernels */
+};
+
+/* ZIPFFT_STAGE_IO (tuning): 0 never, 1 the rule (stage_io_wanted), 2 wherever the generator
+ * can. */
+static int stage_io_mode(void) {
+  const char *env = getenv("ZIPFFT_STAGE_IO");
+  return env && *env ? atoi(env) : 1;
+}
+
+/* Whether the generator could stage s's inputs and outputs (its mirroring and merge on
+ * load, which staging replaces, left aside). */
+static int stage_io_possible(const zipfft__kernel_spec *s) {
+  zipfft__kernel_spec trial = *s;
+  trial.mirrored = trial.merge_on_load = 0;
+  return stage_io_mode() != 0 && zipfft__can_stage_io(&trial);
+}
+
+/* Whether a sized kernel stages its inputs and outputs: where the generator can, for lengths
+ * of at most stage_io_short or where a transform's threads would access fewer than
+ * stage_io_run_bytes of neighbouring elements at a time (a warp's accesses then spread over
+ * up to 32 rows), except fp32 real kernels of half length 2, whose 16-byte rows a warp
+ * already reads whole. Measured on an H200 (session 45,
+ * docs/perf/2026-12-01-h200-short-transforms.md; % of copy bandwidth, cuFFT ratio, unstaged
+ * -> staged): fp32 C2C 4 63.0 -> 89.3 (0.79x -> 1.13x), 8 33.7 -> 83.2 (0.38x -> 0.94x), 16
+ * 23.1 -> 58.2; R2C 8 0.62x -> 0.85x, 16 0.47x -> 0.76x, 32 0.42x -> 0.60x; C2R 8 0.57x ->
+ * 1.04x, 16 0.28x -> 0.84x, 32 0.21x -> 0.57x; fp64 C2C 4 0.66x -> 0.97x, 8 0.55x -> 1.06x,
+ * C2R 4 0.72x -> 0.99x; but fp32 R2C 4 1.42x -> 1.29x and C2R 4 1.96x -> 1.56x, and kernels
+ * of longer runs lose (C2C 32, 4 threads of 8 bytes: 1.20x -> 0.86x; R2C 128 0.99x ->
+ * 0.59x). */
+static int stage_io_wanted(const zipfft__kernel_spec *s) {
+  if (!stage_io_possible(s)) return 0;
+  if (stage_io_mode() != 1) return 1;
+  int64_t run =
+      s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
+  return (run < stage_io_run_bytes || s->n <= stage_io_short) && !whole_rows;
+}
+
+/* The radix cap of a 16-point kernel that stages its inputs and outputs: 4 (4x4, four threads
+ * a transform) instead of one thread of radix 16. Measured on an H200 (session 45, cuFFT
+ * ratio, radix 16 -> 4x4, both staged, the second call with the blocks of
+ * staged_real_wants_more too): fp32 C2C 16 0.74x -> 0.75x, fp64 0.76x -> 0.85x; fp32 R2C 32
+ * 0.59x -> 1.21x, C2R 32 0.57x -> 1.10x; fp64 R2C 32 0.66x -> 1.10x, C2R 32 0.64x -> 0.92x.
+ * At 8 points 4x2 lost (fp32 C2C 8 0.94x -> 0.85x, fp64 1.06x -> 0.98x). */
+static int staged_short_radix_cap(const zipfft__kernel_spec *s) {
+  return s->n == 16 && stage_io_possible(s) ? staged_radix_cap : ZIPFFT__MAX_RADIX;
+}
+
 static int max_radix(const zipfft__kernel_spec *s, int half_cap) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
   int across = (s->fft_major || s->store_major) && s->n >= 1024;
   int large =
       (s->n >= large_radix_min_length || across) && !(half_cap && half_length_power_of_two(s));
-  int short_cap = short_r2c_radix_cap(s);
+  int short_cap = short_r2c_radix_cap(s), staged_cap = staged_short_radix_cap(s);
+  if (staged_cap < short_cap) short_cap = staged_cap;
   int cap = s->statistics                 ? statistics_radix(s)
             : env && *env                 ? atoi(env)
             : s->bluestein_n > 0          ? bluestein_radix(s)
@@ -142,6 +197,15 @@ static int power_of_two_warps(int64_t f, int64_t t) {
   return (warps & (warps - 1)) == 0;
 }
 
+/* fp32 R2C and C2R kernels that stage their inputs and outputs take blocks of at least
+ * staged_real_block_threads. Measured on an H200 (session 45, cuFFT ratio, 64 -> 256 threads,
+ * staged): R2C 8 0.85x -> 0.95-0.96x, 16 0.75-0.76x -> 0.90-0.91x, C2R 8 1.03-1.04x ->
+ * 1.19-1.20x, 16 0.83-0.84x -> 1.00x; fp64 lost (C2R 16 0.73x -> 0.64x, R2C 8 1.17x ->
+ * 1.11x), and so did C2C (fp64 16 0.65x -> 0.51x). */
+static int staged_real_wants_more(const zipfft__kernel_spec *s) {
+  return zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && stage_io_wanted(s);
+}
+
 /* Transforms per block: the fewest that give the block at least ZIPFFT_BLOCK_MIN_THREADS
  * threads (tuning; default min_block_threads), or up to twice that many where that makes
  * the block's warps a power of two; at most the batch, within the preferred shared memory
@@ -156,7 +220,9 @@ static int power_of_two_warps(int64_t f, int64_t t) {
  * 93.4 -> 95.8, 1000 98.2 -> 99.2, the others within 0.4 (docs/perf). */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
-  int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : min_block_threads;
+  int64_t t = s->threads_per_fft, least = env && *env                 ? atoi(env)
+                                          : staged_real_wants_more(s) ? staged_real_block_threads
+                                                                      : min_block_threads;
   int64_t fewest = (least + t - 1) / t, f = fewest;
   while (f < 2 * fewest && !power_of_two_warps(f, t)) f++;
   if (!power_of_two_warps(f, t)) f = fewest;
@@ -516,7 +582,15 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
  * stores in runs of threads-per-transform values). */
 static void choose_split_by_element(zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
-  s->split_by_element = env && strcmp(env, "1") == 0 && zipfft__can_split_by_element(s);
+  s->split_by_element =
+      (s->stage_io || (env && strcmp(env, "1") == 0)) && zipfft__can_split_by_element(s);
+}
+
+/* Stages a short kernel's inputs and outputs through shared memory by element (spec field
+ * stage_io; an R2C kernel then splits by element, a C2R kernel merges in a phase). */
+static void choose_stage_io(zipfft__kernel_spec *s) {
+  s->stage_io = stage_io_wanted(s);
+  if (s->stage_io) s->mirrored = s->merge_on_load = 0;
 }
 
 /* Fused correlation kernels whose rows the block's thread limit keeps below a 32-byte
@@ -560,6 +634,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
   s->merge_on_load = 0; /* decided after mirroring, which a kernel merging on load cannot */
   choose_mirrored(s);
   choose_merge_on_load(s);
+  choose_stage_io(s);
   choose_split_by_element(s);
   choose_shared_twiddles(s, t);
   choose_min_blocks(s);

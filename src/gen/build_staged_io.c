@@ -1,0 +1,102 @@
+/* build_staged_io.c - a short kernel's inputs and outputs through shared memory, copied by
+ * element over the whole block (kernel_spec stage_io), so that its global accesses are
+ * whole runs however few threads share a transform. */
+#include "gen/build_context.h"
+
+const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
+                                          const zipfft__thread_coords *k) {
+  const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, zipfft__stage_io_pitch(c->s)));
+  return let(c, b, "sb", bin(c, ZIPFFT__OP_ADD, row, i32(c, zipfft__stage_slot(c->s))));
+}
+
+/* What one copy moves: reals on the real side of a half-length kind (R2C_HALF's input,
+ * C2R_HALF's output), so that a warp's 32 accesses are 128 contiguous bytes, else complex
+ * elements. */
+typedef struct stage_copy {
+  int out;       /* 0: global input -> stage; 1: stage -> global output */
+  int reals;     /* elements are reals (2 per complex slot) */
+  int64_t row;   /* elements per transform */
+  int64_t pitch; /* complex slots per transform in the stage */
+} stage_copy;
+
+static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out) {
+  zipfft__kernel_kind real_side = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
+  stage_copy p = {.out = out, .reals = s->kind == real_side, .pitch = zipfft__stage_io_pitch(s)};
+  p.row = zipfft__stage_io_row(s, out) * (p.reals ? 2 : 1);
+  return p;
+}
+
+/* Copies element `at` of the row of transform `at_k` between global memory (row at base)
+ * and the stage (transform f's slots), one access of the alignment branch's kind. */
+static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stage_copy *p,
+                         const zipfft__expr *base, const zipfft__expr *f, const zipfft__expr *at,
+                         zipfft__access access) {
+  const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->pitch)),
+                                 i32(c, zipfft__stage_slot(c->s)));
+  const zipfft__var *global = p->out ? c->out : c->in;
+  zipfft_storage storage = p->out ? c->s->out_storage : c->s->in_storage;
+  const zipfft__expr *g_at = zipfft__global_offset(c, base, at, 1);
+  if (p->reals) {
+    const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, slot, i32(c, 2)), at);
+    const zipfft__var *v = zipfft__var_new(c->a, "sv", ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, g, v, zipfft__e_real(c->a, 0));
+    if (p->out) {
+      zipfft__s_load_real(c->a, g, v, c->smem, s_at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+      zipfft__s_store_real(c->a, g, global, g_at, var(c, v), access, storage);
+    } else {
+      zipfft__s_load_real(c->a, g, v, global, g_at, access, storage);
+      zipfft__s_store_real(c->a, g, c->smem, s_at, var(c, v), ZIPFFT__ACCESS_VECTOR,
+                           ZIPFFT_STORAGE_DEFAULT);
+    }
+    return;
+  }
+  const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, slot, at);
+  zipfft__cval v = zipfft__zero_value(c, g, "sv", 0);
+  const zipfft__var *re = v.re->u.var, *im = v.im->u.var;
+  if (p->out) {
+    zipfft__s_load_complex(c->a, g, re, im, c->smem, s_at, ZIPFFT__ACCESS_VECTOR,
+                           ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_store_complex(c->a, g, global, g_at, v.re, v.im, access, storage);
+  } else {
+    zipfft__s_load_complex(c->a, g, re, im, global, g_at, access, storage);
+    zipfft__s_store_complex(c->a, g, c->smem, s_at, v.re, v.im, ZIPFFT__ACCESS_VECTOR,
+                            ZIPFFT_STORAGE_DEFAULT);
+  }
+}
+
+/* The block's F rows of p->row elements, element e = tid + i B of them (B threads) being
+ * element e mod row of transform e / row: every thread's copies, all of one alignment
+ * branch's kind. */
+static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, const stage_copy *p) {
+  int64_t total = (int64_t)c->s->ffts_per_block * p->row;
+  int64_t threads = zipfft__c2c_block_threads(c->s);
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++) {
+    for (int64_t i = 0; i * threads < total; i++) {
+      const zipfft__expr *e = let(
+          c, targets[v], "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
+      zipfft__block *in = open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, e, i32(c, total)));
+      const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row)));
+      const zipfft__expr *at =
+          let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->row))));
+      zipfft__thread_coords k = zipfft__emit_coords_of(c, in, i32(c, 0), f);
+      zipfft__block *g = open_if(c, in, k.active);
+      copy_element(c, g, p, zipfft__batch_offset(c, g, &k, p->out), f, at, access_of_branch[v]);
+    }
+  }
+}
+
+void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_comment(c->a, body, "the block's input rows into shared memory, by element");
+  stage_copy p = stage_copy_of(c->s, 0);
+  emit_copies(c, body, &p);
+  zipfft__s_barrier(c->a, body);
+}
+
+void zipfft__emit_stage_out(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__s_barrier(c->a, body);
+  zipfft__s_comment(c->a, body, "the block's output rows from shared memory, by element");
+  stage_copy p = stage_copy_of(c->s, 1);
+  emit_copies(c, body, &p);
+}
