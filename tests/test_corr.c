@@ -495,8 +495,9 @@ static void check_fused_radices(void) {
                {DEF, ZIPFFT_STORAGE_BF16, "radix 64x64"},
                {ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, "radix 16x16x16"}};
   for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
-    const corr_case c = {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID,
-                         plans[i].spectrum, 3, 3};
+    const corr_case c = {ZIPFFT_F32,        2,    {4096, 10, 1},
+                         {300, 4, 1},       CORR, ZIPFFT_REGION_VALID,
+                         plans[i].spectrum, 3,    3};
     char printed[8192], line[512];
     zipfft_corr p = NULL;
     intermediate_storage = plans[i].intermediate;

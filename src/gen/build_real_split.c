@@ -186,6 +186,24 @@ void zipfft__emit_split_by_element(zipfft__stockham_build *c, zipfft__block *bod
   }
 }
 
+/* Loads X[at[0]] and X[at[1]] of the half spectrum of the row at base (global memory) into
+ * dst, in both alignment branches; values beyond the load extent keep their zeros. */
+static void load_pair_global(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval **dst,
+                             const zipfft__expr *base, const zipfft__expr **at) {
+  zipfft__block *targets[2];
+  open_alignment_branches(c, g, targets);
+  int64_t extent = c->s->load_extent;
+  for (int v = 0; v < 2; v++)
+    for (int i = 0; i < 2; i++)
+      zipfft__s_load_complex(
+          c->a,
+          extent > 0 ? open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, at[i], i32(c, extent)))
+                     : targets[v],
+          dst[i]->re->u.var, dst[i]->im->u.var, c->in,
+          zipfft__global_offset(c, base, at[i], c->s->in_stride), access_of_branch[v],
+          c->s->in_storage);
+}
+
 void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *base,
                              const zipfft__expr *kk, zipfft__cval p, zipfft__cval q,
                              int may_be_dc) {
@@ -196,19 +214,9 @@ void zipfft__load_merge_pair(zipfft__stockham_build *c, zipfft__block *g, const 
       zipfft__s_load_complex(c->a, g, dst[i]->re->u.var, dst[i]->im->u.var, c->smem,
                              bin(c, ZIPFFT__OP_ADD, base, at[i]), ZIPFFT__ACCESS_VECTOR,
                              ZIPFFT_STORAGE_DEFAULT);
+  } else {
+    load_pair_global(c, g, dst, base, at);
   }
-  zipfft__block *targets[2];
-  if (!c->s->stage_io) open_alignment_branches(c, g, targets);
-  int64_t extent = c->s->load_extent;
-  for (int v = 0; v < (c->s->stage_io ? 0 : 2); v++)
-    for (int i = 0; i < 2; i++)
-      zipfft__s_load_complex(
-          c->a,
-          extent > 0 ? open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, at[i], i32(c, extent)))
-                     : targets[v],
-          dst[i]->re->u.var, dst[i]->im->u.var, c->in,
-          zipfft__global_offset(c, base, at[i], c->s->in_stride), access_of_branch[v],
-          c->s->in_storage);
   /* The DC and Nyquist terms (the pair of kk = 0) must be real: their imaginary parts are
    * ignored, as the full-length C2R does by keeping the real part of its result. */
   if (!may_be_dc) return;
@@ -250,8 +258,8 @@ void zipfft__emit_merge_pair(zipfft__stockham_build *c, zipfft__block *g,
 void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = c->s->stage_io ? zipfft__stage_io_base(c, body, &k)
-                                            : zipfft__batch_offset(c, body, &k, 0);
+  const zipfft__expr *base =
+      c->s->stage_io ? zipfft__stage_io_base(c, body, &k) : zipfft__batch_offset(c, body, &k, 0);
   int pairs = (int)(zipfft__half_points(c->s) / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   const zipfft__expr *kk[max_pairs];

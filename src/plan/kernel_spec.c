@@ -155,14 +155,13 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
   int kind = s->kind == ZIPFFT__KIND_C2C ||
              ((s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF) &&
               !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
-  return kind && s->cluster <= 1 && s->batch_dims == 1 &&
-         s->in_stride == 1 && s->out_stride == 1 && !s->fft_major && !s->store_major &&
-         s->in_storage == ZIPFFT_STORAGE_DEFAULT && s->out_storage == ZIPFFT_STORAGE_DEFAULT &&
-         s->fused == ZIPFFT__FUSED_NONE && !zipfft__two_ffts(s) && !s->statistics &&
-         s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 && s->store_extent == 0 &&
-         s->out_tile == 0 && s->in_tile == 0 && s->twiddle_length == 0 && s->rader_n == 0 &&
-         s->bluestein_n == 0 && !s->passes_in_place && !s->load_callback.function &&
-         !s->store_callback.function;
+  return kind && s->cluster <= 1 && s->batch_dims == 1 && s->in_stride == 1 && s->out_stride == 1 &&
+         !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
+         s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&
+         !zipfft__two_ffts(s) && !s->statistics && s->pointwise == ZIPFFT__PW_NONE &&
+         s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
+         s->twiddle_length == 0 && s->rader_n == 0 && s->bluestein_n == 0 && !s->passes_in_place &&
+         !s->load_callback.function && !s->store_callback.function;
 }
 
 int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
@@ -309,8 +308,9 @@ size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
     return 0;
   int64_t end = s->stage_rows /* two rows, then the barrier */
                     ? zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1
-                : s->stage_io ? zipfft__stage_slot(s) + s->ffts_per_block * zipfft__stage_io_pitch(s)
-                              : slots_before_stage(s);
+                    : s->stage_io
+                          ? zipfft__stage_slot(s) + s->ffts_per_block * zipfft__stage_io_pitch(s)
+                          : slots_before_stage(s);
   return (size_t)(2 * end) * zipfft__real_size(s->precision);
 }
 
