@@ -117,6 +117,11 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
     zipfft__sb_printf(sb,
                       "      each iteration's rows copied into shared memory during the "
                       "previous one (bulk asynchronous copies)\n");
+  if (s->stage_io)
+    zipfft__sb_printf(sb, "      %s through shared memory by element over the block\n",
+                      s->kind == ZIPFFT__KIND_R2C_HALF
+                          ? "input rows copied, and the split's outputs stored,"
+                          : "input and output rows copied");
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);
