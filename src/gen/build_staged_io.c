@@ -26,8 +26,8 @@ static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out) {
   return p;
 }
 
-/* Copies element `at` of the row of transform `at_k` between global memory (row at base)
- * and the stage (transform f's slots), one access of the alignment branch's kind. */
+/* Copies element `at` of the block's transform f between its row in global memory (at
+ * base) and its slots in the stage, the global access of the alignment branch's kind. */
 static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stage_copy *p,
                          const zipfft__expr *base, const zipfft__expr *f, const zipfft__expr *at,
                          zipfft__access access) {
