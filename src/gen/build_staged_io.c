@@ -13,26 +13,23 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
  * C2R_HALF's output), so that a warp's 32 accesses are 128 contiguous bytes, else complex
  * elements. */
 typedef struct stage_copy {
-  int out;       /* 0: global input -> stage; 1: stage -> global output */
-  int reals;     /* elements are reals (2 per complex slot) */
-  int64_t row;   /* elements per transform */
-  int64_t pitch; /* complex slots per transform in the stage */
+  int out;     /* 0: global input -> stage; 1: stage -> global output */
+  int reals;   /* elements are reals (2 per complex slot) */
+  int64_t row; /* elements per transform */
 } stage_copy;
 
 static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out) {
   zipfft__kernel_kind real_side = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
-  stage_copy p = {.out = out, .reals = s->kind == real_side, .pitch = zipfft__stage_io_pitch(s)};
+  stage_copy p = {.out = out, .reals = s->kind == real_side};
   p.row = zipfft__stage_io_row(s, out) * (p.reals ? 2 : 1);
   return p;
 }
 
-/* Copies element `at` of the block's transform f between its row in global memory (at
- * base) and its slots in the stage, the global access of the alignment branch's kind. */
+/* Copies element `at` of a transform between its row in global memory (at base) and its
+ * slots in the stage (from slot), the global access of the alignment branch's kind. */
 static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stage_copy *p,
-                         const zipfft__expr *base, const zipfft__expr *f, const zipfft__expr *at,
+                         const zipfft__expr *base, const zipfft__expr *slot, const zipfft__expr *at,
                          zipfft__access access) {
-  const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->pitch)),
-                                 i32(c, zipfft__stage_slot(c->s)));
   const zipfft__var *global = p->out ? c->out : c->in;
   zipfft_storage storage = p->out ? c->s->out_storage : c->s->in_storage;
   const zipfft__expr *g_at = zipfft__global_offset(c, base, at, 1);
@@ -82,7 +79,8 @@ static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, const st
           let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->row))));
       zipfft__thread_coords k = zipfft__emit_coords_of(c, in, i32(c, 0), f);
       zipfft__block *g = open_if(c, in, k.active);
-      copy_element(c, g, p, zipfft__batch_offset(c, g, &k, p->out), f, at, access_of_branch[v]);
+      copy_element(c, g, p, zipfft__batch_offset(c, g, &k, p->out), zipfft__stage_io_base(c, g, &k),
+                   at, access_of_branch[v]);
     }
   }
 }

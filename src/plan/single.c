@@ -13,7 +13,8 @@
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). The
  * primes 17 to 31 are radices of their own (direct butterflies, butterfly.c), so that a
- * length with such a factor runs its passes instead of Bluestein's method. */
+ * length with such a factor runs its passes instead of Bluestein's method. 64 is taken only
+ * where radices are named (the search's caps stop at planned_radix_cap). */
 static const int radices[] = {64, 32, 31, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
                               16, 15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2};
 
@@ -23,6 +24,7 @@ enum {
   /* the planner's largest radix (the generator's, ZIPFFT__MAX_RADIX, is larger: named
    * radices may take it) */
   planned_radix_cap = 32,
+  largest_prime_radix = 31, /* the largest prime with a butterfly of its own */
   small_radix_cap = 16,
   large_radix_min_length = 2048,
   bluestein_radix_cap = 12,
@@ -278,7 +280,7 @@ static int64_t largest_prime_factor(int64_t n) {
  * to 31 to Bluestein's method, as before they were radices). */
 static int max_prime_radix(void) {
   const char *env = getenv("ZIPFFT_MAX_PRIME_RADIX");
-  return env && *env ? atoi(env) : 31;
+  return env && *env ? atoi(env) : largest_prime_radix;
 }
 
 /* Factorises n into pass radices of at most max_radix(s, half_cap); count 0 when
@@ -289,7 +291,7 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
   factorization cur = {.cap = max_radix(s, half_cap)}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   if (prime > max_prime_radix()) return best;
-  if (prime > cur.cap && prime <= 31) cur.cap = (int)prime;
+  if (prime > cur.cap && prime <= largest_prime_radix) cur.cap = (int)prime;
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
 }
@@ -576,10 +578,10 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
   s->merge_on_load = mode == 2 || (s->precision == ZIPFFT_F64 && s->n >= merge_on_load_min_half);
 }
 
-/* Splits an R2C_HALF kernel's results by output element (spec field split_by_element):
- * ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the generator can; off by default, not yet
- * measured (the lead: docs/perf/2026-11-27-small-real-kernels.md, the split's mirrored
- * stores in runs of threads-per-transform values). */
+/* Splits an R2C_HALF kernel's results by output element (spec field split_by_element) where
+ * it stages its inputs (stage_io), or with ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the
+ * generator can. Everywhere it lost on an H200 (session 45, fp32 R2C, % of copy bandwidth):
+ * 128 83.5 -> 73.3, 1024 86.0 -> 74.9, 4096 93.6 -> 80.6, though 64 gained 62.7 -> 71.8. */
 static void choose_split_by_element(zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
   s->split_by_element =
