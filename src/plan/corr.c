@@ -42,9 +42,9 @@ static int64_t contiguous(const int64_t *shape, int rank, int64_t *strides) {
 }
 
 /* The arrays the passes see: signals, intermediate (the spectrum's shape), outputs; with
- * an intermediate in tiles of rows (row_tile > 1), the R2C pass's rows in the workspace
- * (the signal's rows of the intermediate's shape, rows_dist apart), else in the
- * intermediate array. In tiles of w rows, element (r, c) of a signal lies at
+ * an intermediate in tiles of rows (row_tile > 1) or in 16-bit storage, the R2C pass's
+ * fp32 rows in the workspace (the signal's rows of the intermediate's shape, rows_dist
+ * apart), else in the intermediate array. In tiles of w rows, element (r, c) of a signal lies at
  * (r / w) * w * pitch + w * c + r % w, so that the fused kernel's stores of its 4
  * neighbouring columns fill whole sectors: a 16-bit intermediate takes row pairs (a row
  * of 4 columns would be half a sector: measured, the search ran 26% slower so); the last
@@ -77,7 +77,8 @@ static corr_arrays arrays_of(const zipfft__corr_problem *p) {
   a.mid_dist = contiguous(pitched, p->rank, a.mid);
   a.out_dist = contiguous(p->out, p->rank, a.out);
   a.row_tile = row_tile_of(p);
-  int split = a.row_tile > 1;
+  /* the fused kernel reads the R2C rows and writes the tiles or 16-bit rows elsewhere */
+  int split = a.row_tile > 1 || p->mid_storage != ZIPFFT_STORAGE_DEFAULT;
   a.rows = split ? ZIPFFT__ARRAY_WORKSPACE : ZIPFFT__ARRAY_INTERMEDIATE;
   a.rows_dist = split ? p->signal[0] * a.mid[0] : a.mid_dist;
   if (split) /* the last tile's missing rows */
