@@ -533,31 +533,43 @@ static void check_fused_whole_sectors(void) {
 /* The statistics kernel of the 2DTM shape (4096-point rows, signal pairs) copies its rows
  * into shared memory an iteration ahead (stage_rows, _sr) unless ZIPFFT_STATS_STAGE=0, and
  * keeps its sums of squares in registers (_sqr); the R2C pass of the zero-padded signals
- * splits in registers (mirrored, _mir). The plan without staged rows runs too. Plan checks
- * on the CPU backend (its plans stage as sm_90's do). */
+ * splits in registers (mirrored, _mir). So does a 16-bit intermediate's, whose rows lie in
+ * tiles of 2 (_it2; 7 rows: the last tile has one), copying whole tiles. The plans without
+ * staged rows run too, and the 16-bit one with them. Plan checks on the CPU backend (its
+ * plans stage as sm_90's do). */
 static int check_stats_staging(void) {
-  const corr_case c = {ZIPFFT_F32, 2, {8, 4096, 1}, {3, 100, 1}, CORR, ZIPFFT_REGION_VALID, DEF,
-                       3,          3};
+  static const struct {
+    int64_t rows;
+    zipfft_storage intermediate;
+    const char *name;
+  } plans[] = {{8, DEF, "_pr_pf_sr_sqr_"}, {9, ZIPFFT_STORAGE_F16, "_it2_m2063_stat"}};
   int ran = 0;
-  for (int staged = 1; staged >= 0; staged--) {
-    if (!staged) setenv("ZIPFFT_STATS_STAGE", "0", 1);
-    char printed[8192];
-    zipfft_corr p = NULL;
-    ZT_OK(plan_case(&c, &p));
-    if (p && zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
-      ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
-      int found = strstr(printed, "_pr_pf_sr_sqr_") != NULL &&
-                  strstr(printed, "rows copied into shared memory") != NULL;
-      ZT_CHECK(found == staged, "statistics kernel %s staged rows:\n%s",
-               staged ? "without" : "with", printed);
-      char line[512];
-      kernel_line(printed, "zipfft_r2ch_", line, sizeof line);
-      ZT_CHECK(strstr(printed, "_sqr_") && strstr(line, "_mir_"),
-               "statistics squares not in registers or R2C pass not mirrored:\n%s", printed);
+  for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+    const corr_case c = {ZIPFFT_F32, 2,   {plans[i].rows, 4096, 1}, {3, 100, 1}, CORR,
+                         ZIPFFT_REGION_VALID, DEF, 3, 3};
+    intermediate_storage = plans[i].intermediate;
+    for (int staged = 1; staged >= 0; staged--) {
+      if (!staged) setenv("ZIPFFT_STATS_STAGE", "0", 1);
+      char printed[8192];
+      zipfft_corr p = NULL;
+      ZT_OK(plan_case(&c, &p));
+      if (p && zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
+        ZT_OK(zipfft_plan_print(p->plan, printed, sizeof printed, NULL));
+        int found = strstr(printed, "_pr_pf_sr_sqr_") != NULL &&
+                    strstr(printed, plans[i].name) != NULL &&
+                    strstr(printed, "rows copied into shared memory") != NULL;
+        ZT_CHECK(found == staged, "statistics kernel %s staged rows:\n%s",
+                 staged ? "without" : "with", printed);
+        char line[512];
+        kernel_line(printed, "zipfft_r2ch_", line, sizeof line);
+        ZT_CHECK(strstr(printed, "_sqr_") && strstr(line, "_mir_"),
+                 "statistics squares not in registers or R2C pass not mirrored:\n%s", printed);
+      }
+      zipfft_corr_destroy(p);
+      if (!staged || plans[i].intermediate != DEF) ran += run_case(&c);
+      unsetenv("ZIPFFT_STATS_STAGE");
     }
-    zipfft_corr_destroy(p);
-    if (!staged) ran += run_case(&c);
-    unsetenv("ZIPFFT_STATS_STAGE");
+    intermediate_storage = DEF;
   }
   return ran;
 }

@@ -18,6 +18,9 @@ typedef struct zipfft__stockham_build {
    * of every output real a thread folds (slot-major: 2 per slot for C2R_HALF). */
   const zipfft__var *signal;
   struct zipfft__stats_regs *stats;
+  /* stage_rows kernels of tiled input (in_tile > 1): the transform's row within its staged
+   * tile, set at the top of each iteration of the signal loop. */
+  const zipfft__expr *stage_tile_row;
   /* Fused correlation: the next shared-memory loads (the second FFT's first pass) multiply
    * by the kept spectrum. */
   int multiply_on_load;
@@ -129,6 +132,8 @@ zipfft__cval zipfft__two_level_value(zipfft__stockham_build *c, zipfft__block *b
 /* Offset (I64) of the first element of transform g in the input (out = 0) or output. */
 const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
                                          const zipfft__thread_coords *k, int out);
+/* in_tile > 1: transform g's row within its tile of in_tile rows (I64; NULL otherwise). */
+const zipfft__expr *zipfft__tile_row(zipfft__stockham_build *c, const zipfft__thread_coords *k);
 /* Global element offset (I64) of element e of a transform starting at base. */
 const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipfft__expr *base,
                                           const zipfft__expr *e, int64_t stride);

@@ -169,12 +169,16 @@ static int64_t stage_barrier_slot(const zipfft__kernel_spec *s) {
 }
 
 /* stage_rows, in a block that only lane 0 of an active block enters: starts the copies of
- * an iteration's rows into the staged rows, signal a's at row (elements) and b's a
+ * an iteration's rows into the staged rows, signal a's at row (elements; with in_tile, the
+ * whole tile of rows from its first, row less the transform's row k within it) and b's a
  * loop_in_stride further when b (first + 1) exists (zstage_rows: bulk copies that complete
  * on the stage barrier on CUDA; a plain copy on the CPU). */
 static void emit_stage_copy(zipfft__stockham_build *c, zipfft__block *lane0,
-                            const zipfft__expr *row, const zipfft__expr *first) {
+                            const zipfft__thread_coords *k, const zipfft__expr *row,
+                            const zipfft__expr *first) {
   const zipfft__kernel_spec *s = c->s;
+  const zipfft__expr *tile_row = zipfft__tile_row(c, k);
+  if (tile_row) row = bin(c, ZIPFFT__OP_SUB, row, tile_row);
   const zipfft__expr *bytes =
       zipfft__e_int(c->a, ZIPFFT__T_I64, (int64_t)zipfft__element_bytes(s, 0));
   const zipfft__expr *row_b =
@@ -202,14 +206,17 @@ static void emit_stage_start(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__block *lane0 = open_if(c, body, prefetching_thread(c, &k, 0));
   const zipfft__expr *begin[] = {var(c, c->smem), i32(c, stage_barrier_slot(c->s))};
   zipfft__s_call(c->a, lane0, "zstage_begin", 2, begin);
-  emit_stage_copy(c, lane0, row, zipfft__e_int(c->a, ZIPFFT__T_I64, 0));
+  emit_stage_copy(c, lane0, &k, row, zipfft__e_int(c->a, ZIPFFT__T_I64, 0));
   zipfft__s_barrier(c->a, body);
 }
 
 /* stage_rows, at the top of each iteration: the threads of an active block wait until the
- * iteration's rows have arrived (the barrier's phase alternates with the iterations). */
+ * iteration's rows have arrived (the barrier's phase alternates with the iterations); with
+ * in_tile, names the transform's row within the staged tile for the loads. */
 static void emit_stage_wait(zipfft__stockham_build *c, zipfft__block *loop) {
   zipfft__thread_coords k = zipfft__emit_coords(c, loop);
+  const zipfft__expr *tile_row = zipfft__tile_row(c, &k);
+  c->stage_tile_row = tile_row ? let(c, loop, "tr", tile_row) : NULL;
   const zipfft__expr *args[] = {
       var(c, c->smem), i32(c, stage_barrier_slot(c->s)),
       bin(c, ZIPFFT__OP_BITAND, var(c, c->signal), zipfft__e_int(c->a, ZIPFFT__T_I64, 1))};
@@ -226,7 +233,7 @@ void zipfft__emit_stage_next(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__block *lane0 = open_if(c, body,
                                  bin(c, ZIPFFT__OP_AND, prefetching_thread(c, &k, 0),
                                      bin(c, ZIPFFT__OP_LT, first, var(c, c->loop_count))));
-  emit_stage_copy(c, lane0, row, first);
+  emit_stage_copy(c, lane0, &k, row, first);
 }
 
 /* At the top of the signal loop: asks L2 (a hint; CUDA on sm_90, nothing on the CPU) for

@@ -170,6 +170,14 @@ const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft_
   return let(c, b, name, offset);
 }
 
+const zipfft__expr *zipfft__tile_row(zipfft__stockham_build *c, const zipfft__thread_coords *k) {
+  if (c->s->in_tile <= 1) return NULL;
+  const zipfft__expr *digit = k->g;
+  int inner = c->s->batch_dims - 1;
+  if (inner > 0) digit = bin(c, ZIPFFT__OP_MOD, digit, i64(c, c->s->batch_counts[inner]));
+  return bin(c, ZIPFFT__OP_BITAND, digit, i64(c, c->s->in_tile - 1));
+}
+
 /* Offset (I64) of the first element of transform g: the digits of g over the batch
  * dimensions, each times its stride (in or out); inside a statistics loop the input moves
  * by loop_in_stride per signal (two per iteration with signal_pairs). */
@@ -177,11 +185,8 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
                                          const zipfft__thread_coords *k, int out) {
   const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
   const zipfft__expr *offset = zipfft__batch_offset_with(c, b, k, strides, out ? "ob" : "ib");
-  if (!out && c->s->in_tile > 1) { /* the transform's row within its tile */
-    const zipfft__expr *digit = k->g;
-    int inner = c->s->batch_dims - 1;
-    if (inner > 0) digit = bin(c, ZIPFFT__OP_MOD, digit, i64(c, c->s->batch_counts[inner]));
-    const zipfft__expr *row = bin(c, ZIPFFT__OP_BITAND, digit, i64(c, c->s->in_tile - 1));
+  const zipfft__expr *row = out ? NULL : zipfft__tile_row(c, k);
+  if (row) { /* the transform's row within its tile */
     offset = let(
         c, b, "ip",
         bin(c, ZIPFFT__OP_ADD, offset, bin(c, ZIPFFT__OP_MUL, row, i64(c, c->s->in_tile_shift))));
@@ -255,7 +260,9 @@ static hermitian_slot hermitian_slot_of(int64_t n, int64_t lo, int64_t hi) {
 
 /* signal_pairs: loads element `at` of the Hermitian halves of signals a (into x) and b
  * (into br, bi; only when b exists): from the rows at base and loop_in_stride further, or
- * with stage_rows from the rows staged in shared memory (a's, then b's). */
+ * with stage_rows from the rows staged in shared memory (a's, then b's; in the input's
+ * storage, so in its elements, several to a complex slot for 16-bit data; a tiled input's
+ * rows interleave as in global memory). */
 static void load_pair_values(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                              const zipfft__var *br, const zipfft__var *bi, const zipfft__expr *base,
                              const zipfft__expr *at, zipfft__access access) {
@@ -263,8 +270,12 @@ static void load_pair_values(zipfft__stockham_build *c, zipfft__block *g, const 
   const zipfft__var *from = c->s->stage_rows ? c->smem : c->in;
   const zipfft__expr *at_a, *at_b;
   if (c->s->stage_rows) {
-    at_a = bin(c, ZIPFFT__OP_ADD, at, i32(c, zipfft__stage_slot(c->s)));
-    at_b = bin(c, ZIPFFT__OP_ADD, at_a, i32(c, zipfft__stage_row_slots(c->s)));
+    int per_slot = (int)(2 * zipfft__real_size(c->s->precision) / zipfft__element_bytes(c->s, 0));
+    at_a = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, at, i32(c, c->s->in_stride)),
+               i32(c, per_slot * zipfft__stage_slot(c->s)));
+    if (c->stage_tile_row)
+      at_a = bin(c, ZIPFFT__OP_ADD, at_a, zipfft__e_cast(c->a, ZIPFFT__T_I32, c->stage_tile_row));
+    at_b = bin(c, ZIPFFT__OP_ADD, at_a, i32(c, per_slot * zipfft__stage_row_slots(c->s)));
     access = ZIPFFT__ACCESS_VECTOR;
   } else {
     const zipfft__expr *base_b =
@@ -272,7 +283,7 @@ static void load_pair_values(zipfft__stockham_build *c, zipfft__block *g, const 
     at_a = zipfft__global_offset(c, base, at, c->s->in_stride);
     at_b = zipfft__global_offset(c, base_b, at, c->s->in_stride);
   }
-  zipfft_storage storage = c->s->stage_rows ? ZIPFFT_STORAGE_DEFAULT : c->s->in_storage;
+  zipfft_storage storage = c->s->in_storage;
   zipfft__s_load_complex(c->a, g, re, im, from, at_a, access, storage);
   zipfft__s_load_complex(c->a, open_if(c, g, zipfft__second_signal_present(c)), br, bi, from, at_b,
                          access, storage);

@@ -140,11 +140,18 @@ void zipfft__emit_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
 
 static const char *const storage_suffix[] = {"", "_f16", "_bf16"};
 
-/* Prints the accessor call's name and pointer: "zload_f16_vec(in" or "zload_shared(smem". */
+/* Prints the accessor call's name and pointer: "zload_f16_vec(in" or "zload_shared(smem";
+ * 16-bit data in shared memory (staged input rows) through the global accessors on its bytes. */
 static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int store,
                            const zipfft__var *ptr, zipfft__access access, zipfft_storage storage,
                            int real) {
-  if (ptr->type == ZIPFFT__T_SHARED)
+  int sixteen_bits = storage == ZIPFFT_STORAGE_F16 || storage == ZIPFFT_STORAGE_BF16;
+  if (ptr->type == ZIPFFT__T_SHARED && sixteen_bits)
+    zipfft__sb_printf(sb, "%s%s%s%s((%s)%s, ", store ? d->global_store : d->global_load,
+                      real ? "_real" : "", storage_suffix[storage],
+                      d->access_suffix[ZIPFFT__ACCESS_VECTOR],
+                      store ? "unsigned char *" : "const unsigned char *", ptr->name);
+  else if (ptr->type == ZIPFFT__T_SHARED)
     zipfft__sb_printf(sb, "%s%s(%s%s, ", store ? d->shared_store : d->shared_load,
                       real ? "_real" : "", store ? d->shared_store_cast : d->shared_load_cast,
                       ptr->name);

@@ -151,28 +151,37 @@ static int pair_min_blocks(const zipfft__kernel_spec *s) {
   return blocks > 1 ? blocks : 1;
 }
 
+/* Whether a statistics kernel's input rows can be copied as they lie: contiguous rows, or
+ * tiles of rows whose elements interleave (in_tile rows, element e of the tile's row r at
+ * in_tile * e + r from the tile's first element, as plan/corr.c stores them). */
+static int stageable_layout(const zipfft__kernel_spec *s) {
+  if (s->in_tile <= 1) return s->in_stride == 1;
+  return s->batch_dims > 0 && s->in_stride == s->in_tile &&
+         s->in_tile_shift == 1 - s->batch_in_strides[s->batch_dims - 1];
+}
+
 /* Whether the signal-pair statistics kernel s stages its rows in shared memory
  * (stage_rows), unless ZIPFFT_STATS_STAGE=0 (tuning): where the target has bulk copies,
- * the rows are plain fp32 rows of the plan's intermediate (16-byte aligned, with room for
- * the copy's rounding to 16 bytes within each row's pitch), one transform per block whose
- * first pass loads them, and the staged rows leave the blocks s is compiled for room on a
+ * the rows are rows of the plan's intermediate, fp32 or 16-bit, plain or in tiles of rows
+ * (a staged copy then takes the whole tile; 16-byte aligned, with room for the copy's
+ * rounding to 16 bytes within the rows' pitch), one transform per block whose first pass
+ * loads them, and the staged rows leave the blocks s is compiled for room on a
  * multiprocessor. (fp64 rows of one transform per block would not leave that room at the
  * lengths planned so; the generator handles them, untested.) */
 static int stage_rows_wanted(const zipfft__kernel_spec *s, const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_STATS_STAGE");
   if ((env && strcmp(env, "0") == 0) || !t->bulk_copies || !s->signal_pairs) return 0;
   if (s->kind != ZIPFFT__KIND_C2R || s->precision != ZIPFFT_F32 || s->ffts_per_block != 1 ||
-      s->pass_count < 2 || s->in_stride != 1 || s->in_tile > 1 ||
-      s->in_storage != ZIPFFT_STORAGE_DEFAULT || s->rader_n > 0 || s->bluestein_n > 0 ||
-      s->cluster > 1 || s->load_callback.function)
+      s->pass_count < 2 || !stageable_layout(s) || s->in_storage == ZIPFFT__STORAGE_CALLBACK ||
+      s->rader_n > 0 || s->bluestein_n > 0 || s->cluster > 1 || s->load_callback.function)
     return 0;
   zipfft__kernel_spec staged = *s;
   staged.stage_rows = 1;
-  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
+  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0), rows = s->in_tile > 1 ? s->in_tile : 1;
   if (s->loop_in_stride * bytes % 16 != 0) return 0;
   for (int d = 0; d < s->batch_dims; d++)
     if (s->batch_in_strides[d] * bytes % 16 != 0 ||
-        s->batch_in_strides[d] < zipfft__stage_row_slots(&staged))
+        rows * s->batch_in_strides[d] * bytes < zipfft__stage_row_bytes(&staged))
       return 0;
   enum { reserved_per_block = 1024 }; /* shared memory the driver keeps per block */
   int blocks = s->min_blocks > 0 ? s->min_blocks : 1;

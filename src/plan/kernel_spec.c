@@ -278,7 +278,8 @@ int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q) 
 }
 
 int64_t zipfft__stage_row_bytes(const zipfft__kernel_spec *s) {
-  int64_t bytes = zipfft__input_row_elements(s) * (int64_t)zipfft__element_bytes(s, 0);
+  int64_t rows = s->in_tile > 1 ? s->in_tile : 1; /* a tile's rows interleave: copy it whole */
+  int64_t bytes = rows * zipfft__input_row_elements(s) * (int64_t)zipfft__element_bytes(s, 0);
   return (bytes + 15) / 16 * 16;
 }
 

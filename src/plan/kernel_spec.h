@@ -476,8 +476,9 @@ int zipfft__twiddle_read(int q);
  * pass p (p >= 1) for exponent q, a power of two below the pass's radix; with p =
  * pass_count and q = 1, the number of entries staged. */
 int64_t zipfft__shared_twiddle_slot(const zipfft__kernel_spec *s, int p, int q);
-/* stage_rows kernels: bytes one staged row copies (the row's elements rounded up to 16
- * bytes, the bulk copy's unit), its complex slots in shared memory, and the slot where the
+/* stage_rows kernels: bytes one staged row copies (the row's elements, or with in_tile the
+ * whole tile of rows it lies in, in the input's storage, rounded up to 16 bytes, the bulk
+ * copy's unit), its complex slots in shared memory, and the slot where the
  * two staged rows start (16-byte aligned, after the staged twiddles); the copies' barrier
  * (8 bytes) takes the slot after them. */
 int64_t zipfft__stage_row_bytes(const zipfft__kernel_spec *s);
