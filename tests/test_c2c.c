@@ -636,7 +636,8 @@ static void run_quick_variants(void) {
 }
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
- * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform),
+ * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
+ * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads),
  * batches of several blocks with the last partly idle, in place, a distance beyond the
  * length, misaligned (the stage's byte-wise copies); 32 (4 threads of 8 bytes) stays
  * unstaged. */
@@ -649,7 +650,8 @@ static void run_quick_staged(void) {
     for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
       for (size_t v = 0; v < sizeof staged / sizeof *staged; v++) {
         c2c_case c = variant_case(&staged[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[i]);
-        if (v == 0) check_plan_says(&c, lengths[i] == 16 ? "r4x4_t4_f16_sio_" : "_sio_");
+        const char *sixteen = p == 0 ? "r4x4_t4_f64_sio_" : "r4x4_t4_f32_sio_";
+        if (v == 0) check_plan_says(&c, lengths[i] == 16 ? sixteen : "_sio_");
         run_case(&c);
       }
   c2c_case longer = basic_case(ZIPFFT_F32, 32, 300, ZIPFFT_FORWARD);

@@ -593,9 +593,10 @@ static const real_case split_by_element_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 3, {3, 6, 62}, 2, INPLACE}};
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
- * (plan/single.c, stage_io_wanted): R2C and C2R of 8 to 32 points (fp32 in blocks of 256
- * transforms, half length 16 as 4x4), fp64, in place, batches of several blocks with the
- * last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are read whole). */
+ * (plan/single.c, stage_io_wanted): R2C and C2R of 8 to 32 points (in blocks of 8 KB of
+ * data, least_block_threads; half length 16 as 4x4), fp64, in place, batches of several
+ * blocks with the last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are
+ * read whole). */
 static const struct {
   real_case c;
   int staged;

@@ -119,7 +119,7 @@ enum {
   stage_io_run_bytes = 32,        /* neighbouring elements a transform's threads access at a time */
   stage_io_short = 16,            /* lengths staged whatever their runs */
   staged_radix_cap = 4,           /* the largest radix of 16-point staged kernels */
-  staged_real_block_threads = 256 /* the fewest threads of a block of fp32 staged real kernels */
+  staged_block_bytes = 8192       /* the least data of a block of staged kernels */
 };
 
 /* ZIPFFT_STAGE_IO (tuning): 0 never, 1 the rule (stage_io_wanted), 2 wherever the generator
@@ -161,7 +161,7 @@ static int stage_io_wanted(const zipfft__kernel_spec *s) {
 /* The radix cap of a 16-point kernel that stages its inputs and outputs: 4 (4x4, four threads
  * a transform) instead of one thread of radix 16. Measured on an H200 (session 45, cuFFT
  * ratio, radix 16 -> 4x4, both staged, the second call with the blocks of
- * staged_real_wants_more too): fp32 C2C 16 0.74x -> 0.75x, fp64 0.76x -> 0.85x; fp32 R2C 32
+ * 256-thread blocks of fp32 staged real kernels too): fp32 C2C 16 0.74x -> 0.75x, fp64 0.76x -> 0.85x; fp32 R2C 32
  * 0.59x -> 1.21x, C2R 32 0.57x -> 1.10x; fp64 R2C 32 0.66x -> 1.10x, C2R 32 0.64x -> 0.92x.
  * At 8 points 4x2 lost (fp32 C2C 8 0.94x -> 0.85x, fp64 1.06x -> 0.98x). */
 static int staged_short_radix_cap(const zipfft__kernel_spec *s) {
@@ -199,13 +199,25 @@ static int power_of_two_warps(int64_t f, int64_t t) {
   return (warps & (warps - 1)) == 0;
 }
 
-/* fp32 R2C and C2R kernels that stage their inputs and outputs take blocks of at least
- * staged_real_block_threads. Measured on an H200 (session 45, cuFFT ratio, 64 -> 256 threads,
- * staged): R2C 8 0.85x -> 0.95-0.96x, 16 0.75-0.76x -> 0.90-0.91x, C2R 8 1.03-1.04x ->
- * 1.19-1.20x, 16 0.83-0.84x -> 1.00x; fp64 lost (C2R 16 0.73x -> 0.64x, R2C 8 1.17x ->
- * 1.11x), and so did C2C (fp64 16 0.65x -> 0.51x). */
-static int staged_real_wants_more(const zipfft__kernel_spec *s) {
-  return zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && stage_io_wanted(s);
+/* The fewest threads of a block of s: min_block_threads, but a kernel that stages its inputs
+ * and outputs takes enough transforms for staged_block_bytes of data (its transforms' complex
+ * values), except a C2C kernel of one thread per transform. Measured on an H200 (session 46,
+ * % of copy bandwidth, the session-45 rule -> blocks of 8 KB;
+ * docs/perf/2026-12-01-h200-2dtm-statistics-rows.md): fp32 C2C 16 (4 KB -> 256 threads)
+ * 69.1 -> 81.9 (0.75x -> 0.89x cuFFT); fp64 C2C 16 80.2 -> 87.4 (128 threads), R2C 32 68.9
+ * -> 80.3, C2R 32 58.6 -> 70.8, C2R 8 69.1 -> 77.7, R2C 8 78.8 -> 81.7; fp32 R2C 16 62.7 ->
+ * 66.4 and C2R 16 68.9 -> 71.6 (128 threads instead of 256); fp32 real 8 and 32 kept their
+ * 256 threads (8 KB), which session 45 measured against 64 (R2C 8 0.85x -> 0.95x, C2R 16
+ * 0.84x -> 1.00x). One thread's C2C lost: fp32 C2C 8 87.6 at 64 threads, 79.5 at 128.
+ * Half lengths below 4 (fp64 R2C and C2R 4) keep 64 threads: not measured. */
+static int64_t least_block_threads(const zipfft__kernel_spec *s) {
+  int one_thread_c2c = s->kind == ZIPFFT__KIND_C2C && s->threads_per_fft == 1;
+  if (!stage_io_wanted(s) || one_thread_c2c || s->n < 4) return min_block_threads;
+  int64_t transform_bytes =
+      s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t transforms = (staged_block_bytes + transform_bytes - 1) / transform_bytes;
+  int64_t threads = transforms * s->threads_per_fft;
+  return threads > min_block_threads ? threads : min_block_threads;
 }
 
 /* Transforms per block: the fewest that give the block at least ZIPFFT_BLOCK_MIN_THREADS
@@ -222,9 +234,7 @@ static int staged_real_wants_more(const zipfft__kernel_spec *s) {
  * 93.4 -> 95.8, 1000 98.2 -> 99.2, the others within 0.4 (docs/perf). */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
-  int64_t t = s->threads_per_fft, least = env && *env                 ? atoi(env)
-                                          : staged_real_wants_more(s) ? staged_real_block_threads
-                                                                      : min_block_threads;
+  int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
   int64_t fewest = (least + t - 1) / t, f = fewest;
   while (f < 2 * fewest && !power_of_two_warps(f, t)) f++;
   if (!power_of_two_warps(f, t)) f = fewest;
