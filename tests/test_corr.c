@@ -545,8 +545,8 @@ static int check_stats_staging(void) {
   } plans[] = {{8, DEF, "_pr_pf_sr_sqr_"}, {9, ZIPFFT_STORAGE_F16, "_it2_m2063_stat"}};
   int ran = 0;
   for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
-    const corr_case c = {ZIPFFT_F32, 2,   {plans[i].rows, 4096, 1}, {3, 100, 1}, CORR,
-                         ZIPFFT_REGION_VALID, DEF, 3, 3};
+    const corr_case c = {
+        ZIPFFT_F32, 2, {plans[i].rows, 4096, 1}, {3, 100, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3};
     intermediate_storage = plans[i].intermediate;
     for (int staged = 1; staged >= 0; staged--) {
       if (!staged) setenv("ZIPFFT_STATS_STAGE", "0", 1);

@@ -116,10 +116,10 @@ static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
 
 /* Short kernels and staged inputs and outputs (spec field stage_io). */
 enum {
-  stage_io_run_bytes = 32,        /* neighbouring elements a transform's threads access at a time */
-  stage_io_short = 16,            /* lengths staged whatever their runs */
-  staged_radix_cap = 4,           /* the largest radix of 16-point staged kernels */
-  staged_block_bytes = 8192       /* the least data of a block of staged kernels */
+  stage_io_run_bytes = 32,  /* neighbouring elements a transform's threads access at a time */
+  stage_io_short = 16,      /* lengths staged whatever their runs */
+  staged_radix_cap = 4,     /* the largest radix of 16-point staged kernels */
+  staged_block_bytes = 8192 /* the least data of a block of staged kernels */
 };
 
 /* ZIPFFT_STAGE_IO (tuning): 0 never, 1 the rule (stage_io_wanted), 2 wherever the generator
@@ -160,8 +160,8 @@ static int stage_io_wanted(const zipfft__kernel_spec *s) {
 
 /* The radix cap of a 16-point kernel that stages its inputs and outputs: 4 (4x4, four threads
  * a transform) instead of one thread of radix 16. Measured on an H200 (session 45, cuFFT
- * ratio, radix 16 -> 4x4, both staged, the second call with the blocks of
- * 256-thread blocks of fp32 staged real kernels too): fp32 C2C 16 0.74x -> 0.75x, fp64 0.76x -> 0.85x; fp32 R2C 32
+ * ratio, radix 16 -> 4x4, both staged, the second call with fp32 staged real kernels in
+ * blocks of 256 threads too): fp32 C2C 16 0.74x -> 0.75x, fp64 0.76x -> 0.85x; fp32 R2C 32
  * 0.59x -> 1.21x, C2R 32 0.57x -> 1.10x; fp64 R2C 32 0.66x -> 1.10x, C2R 32 0.64x -> 0.92x.
  * At 8 points 4x2 lost (fp32 C2C 8 0.94x -> 0.85x, fp64 1.06x -> 0.98x). */
 static int staged_short_radix_cap(const zipfft__kernel_spec *s) {
