@@ -957,8 +957,8 @@ int main(void) {
   for (size_t i = 0; i < sizeof intermediate_cases / sizeof *intermediate_cases; i++)
     ran += run_case(&intermediate_cases[i]);
   /* A 16-bit intermediate as plain rows (tile 1): the R2C pass's fp32 rows go to the
-   * workspace, not into the 16-bit intermediate, which they would overrun (the first three
-   * cases: each one overran it). */
+   * workspace, not into the 16-bit intermediate, which they would overrun (without the fix,
+   * these three runs corrupt the heap and the test aborts). */
   setenv("ZIPFFT_CORR_ROW_TILE", "1", 1);
   intermediate_storage = ZIPFFT_STORAGE_F16;
   for (size_t i = 0; i < 3; i++) ran += run_case(&intermediate_cases[i]);
