@@ -60,6 +60,8 @@ void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d, const zip
 /* Prints the 16-bit storage conversions and accessors for a dialect (its prelude must
  * define ZDEV, zbits_of, zfloat_of and the zword_load / zword_store helpers). */
 void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d);
+/* 1 for the 16-bit storages (F16, BF16). */
+int zipfft__storage_is_16bit(zipfft_storage s);
 /* 1 when the kernel loads or stores 16-bit storage. */
 int zipfft__kernel_uses_16bit(const zipfft__kernel_ast *k);
 

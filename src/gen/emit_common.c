@@ -145,8 +145,7 @@ static const char *const storage_suffix[] = {"", "_f16", "_bf16"};
 static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int store,
                            const zipfft__var *ptr, zipfft__access access, zipfft_storage storage,
                            int real) {
-  int sixteen_bits = storage == ZIPFFT_STORAGE_F16 || storage == ZIPFFT_STORAGE_BF16;
-  if (ptr->type == ZIPFFT__T_SHARED && sixteen_bits)
+  if (ptr->type == ZIPFFT__T_SHARED && zipfft__storage_is_16bit(storage))
     zipfft__sb_printf(sb, "%s%s%s%s((%s)%s, ", store ? d->global_store : d->global_load,
                       real ? "_real" : "", storage_suffix[storage],
                       d->access_suffix[ZIPFFT__ACCESS_VECTOR],

@@ -69,15 +69,17 @@ void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) 
   }
 }
 
-/* 1 when a block (or a nested one) moves 16-bit stored data. */
-static int is_16bit(zipfft_storage s) {
+int zipfft__storage_is_16bit(zipfft_storage s) {
   return s == ZIPFFT_STORAGE_F16 || s == ZIPFFT_STORAGE_BF16;
 }
 
+/* 1 when a block (or a nested one) moves 16-bit stored data. */
 static int block_uses_16bit(const zipfft__block *b) {
   for (const zipfft__stmt *s = b->first; s; s = s->next) {
-    if (s->kind == ZIPFFT__S_LOAD_COMPLEX && is_16bit(s->u.load_complex.storage)) return 1;
-    if (s->kind == ZIPFFT__S_STORE_COMPLEX && is_16bit(s->u.store_complex.storage)) return 1;
+    if (s->kind == ZIPFFT__S_LOAD_COMPLEX && zipfft__storage_is_16bit(s->u.load_complex.storage))
+      return 1;
+    if (s->kind == ZIPFFT__S_STORE_COMPLEX && zipfft__storage_is_16bit(s->u.store_complex.storage))
+      return 1;
     if (s->kind == ZIPFFT__S_IF &&
         (block_uses_16bit(&s->u.if_.then_block) || block_uses_16bit(&s->u.if_.else_block)))
       return 1;

@@ -172,8 +172,8 @@ static int stage_rows_wanted(const zipfft__kernel_spec *s, const zipfft__target 
   const char *env = getenv("ZIPFFT_STATS_STAGE");
   if ((env && strcmp(env, "0") == 0) || !t->bulk_copies || !s->signal_pairs) return 0;
   if (s->kind != ZIPFFT__KIND_C2R || s->precision != ZIPFFT_F32 || s->ffts_per_block != 1 ||
-      s->pass_count < 2 || !stageable_layout(s) || s->in_storage == ZIPFFT__STORAGE_CALLBACK ||
-      s->rader_n > 0 || s->bluestein_n > 0 || s->cluster > 1 || s->load_callback.function)
+      s->pass_count < 2 || !stageable_layout(s) || s->rader_n > 0 || s->bluestein_n > 0 ||
+      s->cluster > 1 || s->load_callback.function)
     return 0;
   zipfft__kernel_spec staged = *s;
   staged.stage_rows = 1;
