@@ -15,7 +15,9 @@ enum { ZIPFFT__MAX_RADIX = 64 };
 /* Appends to `b` the statements computing y = DFT_radix(x) with exponent sign `sign`
  * (-1 forward, +1 inverse): y[k] = sum_n x[n] exp(sign 2 pi i n k / radix). Composite radices
  * are split Cooley-Tukey style with constant twiddles folded (multiples of a quarter turn
- * cost no multiply); odd primes use the symmetric real-coefficient form. radix in 1..32. */
+ * cost no multiply, other twiddles are applied in tangent form with their real scale taken
+ * into the next additions as fused multiply-adds); odd primes use the symmetric
+ * real-coefficient form. radix in 1..64. */
 void zipfft__emit_dft(zipfft__arena *a, zipfft__block *b, int sign, int radix,
                       const zipfft__cval *x, zipfft__cval *y);
 
