@@ -212,12 +212,18 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
   return ZIPFFT_SUCCESS;
 }
 
-/* 1 / sqrt(N): the last pass's share of the 1/N that makes the result the naive sum (the
- * kept spectrum holds the other share, which keeps it near 1 for 16-bit storage). */
+double zipfft__corr_spectrum_scale(const zipfft__corr_problem *p) {
+  double n = 1;
+  for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
+  return p->spectrum_storage == ZIPFFT_STORAGE_F16 ? 1.0 / sqrt(n) : 1.0 / n;
+}
+
+/* The last pass's share of the 1/N that makes the result the naive sum: what the kept
+ * spectrum does not hold (zipfft__corr_spectrum_scale), 1 unless the spectrum is 16-bit. */
 static double output_scale(const zipfft__corr_problem *p) {
   double n = 1;
   for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
-  return 1.0 / sqrt(n);
+  return 1.0 / (n * zipfft__corr_spectrum_scale(p));
 }
 
 /* Rank 1: one kernel of full complex FFTs: real loads, multiply, real stores. */
@@ -399,10 +405,10 @@ static zipfft_status inverse_rows(const zipfft__corr_problem *p, const corr_arra
   s.scale = output_scale(p);
   if (a->row_tile > 1) /* tiles of rows (see corr_arrays) */
     s.in_stride = s.in_tile = (int)a->row_tile, s.in_tile_shift = 1 - a->pitch;
-  /* A 16-bit intermediate: the fused kernel applies the last pass's 1/sqrt(N), so that the
-   * array holds each output row's spectrum divided by its length, values at most the
-   * largest |output| (with 1/sqrt(N) here they reach sqrt(N) times it, beyond F16's 65504
-   * for outputs of 16 at 4096x4096). */
+  /* A 16-bit intermediate: the fused kernel applies the last pass's share of 1/N (or the
+   * kept spectrum holds it), so that the array holds each output row's spectrum divided by
+   * its length, values at most the largest |output| (with 1/sqrt(N) here they reach
+   * sqrt(N) times it, beyond F16's 65504 for outputs of 16 at 4096x4096). */
   if (p->mid_storage != ZIPFFT_STORAGE_DEFAULT) s.in_storage = p->mid_storage, s.scale = 1.0;
   zipfft__kernel_spec stats = s;
   add_digit(&s, p->batch, a->mid_dist, a->out_dist, 0);
