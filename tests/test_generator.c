@@ -228,6 +228,43 @@ static void test_compiler_failure(void) {
   zt_remove_tree(dir);
 }
 
+/* ZIPFFT_CFLAGS reach the host compiler and are part of the cache key: a kernel compiled
+ * and cached without them is compiled again with a flag the compiler rejects, which fails
+ * with a status; -O1 (as the sanitizer tests use) compiles. */
+static void test_compiler_flags(void) {
+  char dir[] = "/tmp/zipfft-cache-XXXXXX";
+  ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
+  const char *old = getenv("ZIPFFT_CACHE_DIR"), *old_flags = getenv("ZIPFFT_CFLAGS");
+  char *saved = old ? strdup(old) : NULL, *saved_flags = old_flags ? strdup(old_flags) : NULL;
+  setenv("ZIPFFT_CACHE_DIR", dir, 1);
+  unsetenv("ZIPFFT_CFLAGS");
+  static const char *const flags[] = {NULL, "-fno-such-flag-zipfft", "-O1"};
+  static const zipfft_status expected[] = {ZIPFFT_SUCCESS, ZIPFFT_ERROR_CPU_COMPILER,
+                                           ZIPFFT_SUCCESS};
+  int64_t n = 12;
+  for (int i = 0; i < 3; i++) {
+    if (flags[i]) setenv("ZIPFFT_CFLAGS", flags[i], 1);
+    zipfft_desc d = NULL;
+    zipfft_plan p = NULL;
+    ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n));
+    ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+    ZT_CHECK_STATUS(zipfft_plan_create(&p, d), expected[i]);
+    if (p) zipfft_plan_destroy(p);
+    zipfft_desc_destroy(d);
+  }
+  if (saved_flags)
+    setenv("ZIPFFT_CFLAGS", saved_flags, 1);
+  else
+    unsetenv("ZIPFFT_CFLAGS");
+  if (saved)
+    setenv("ZIPFFT_CACHE_DIR", saved, 1);
+  else
+    unsetenv("ZIPFFT_CACHE_DIR");
+  free(saved);
+  free(saved_flags);
+  zt_remove_tree(dir);
+}
+
 /* A TMPDIR holding a quote and shell syntax is only a path: the CPU backend's compile
  * (fresh cache, so it runs) succeeds and runs nothing but the compiler. The plan is made
  * from inside base, so a `touch marker` the shell ran would leave base/marker behind. */
@@ -317,8 +354,9 @@ int main(void) {
   test_ast_rules();
   test_bounds();
   test_compiler_failure();
+  test_compiler_flags();
   test_awkward_tmpdir();
   test_prefetch_rule();
   test_butterfly_arithmetic();
-  return zt_finish("test_generator", 8);
+  return zt_finish("test_generator", 9);
 }

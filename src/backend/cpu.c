@@ -37,6 +37,14 @@ static const char *compiler(void) {
   return cc && *cc ? cc : "cc";
 }
 
+/* Flags after the backend's own (ZIPFFT_CFLAGS, split into words by sh), so that they
+ * override them: the sanitizer tests compile their instrumented kernels at -O1, in half
+ * the time of -O2. */
+static const char *extra_flags(void) {
+  const char *flags = getenv("ZIPFFT_CFLAGS");
+  return flags ? flags : "";
+}
+
 /* Runs `cc flags -o so src` with output to log; returns the exit status (-1: no spawn). The
  * shell splits ZIPFFT_CC into words (it may hold flags, as CC does for make); the paths
  * reach the compiler as positional parameters, never parsed, so a TMPDIR holding quotes or
@@ -47,7 +55,8 @@ static int run_compiler(const char *src, const char *so, const char *log) {
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   char command[4096];
-  snprintf(command, sizeof command, "exec %s %s -o \"$1\" \"$2\" -lm", compiler(), compile_flags);
+  snprintf(command, sizeof command, "exec %s %s %s -o \"$1\" \"$2\" -lm", compiler(),
+           compile_flags, extra_flags());
   char *argv[] = {"sh", "-c", command, "sh", (char *)so, (char *)src, NULL};
   pid_t pid;
   int status = -1;
@@ -157,8 +166,8 @@ static zipfft_status load_object(const void *so, size_t size, const char *name, 
 static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source *src,
                                  void **kernel) {
   (void)b;
-  const char *parts[] = {src->text, compiler(), compile_flags, "zipfft-cpu-1"};
-  zipfft__cache_key key = zipfft__cache_key_of(parts, 4);
+  const char *parts[] = {src->text, compiler(), compile_flags, extra_flags(), "zipfft-cpu-1"};
+  zipfft__cache_key key = zipfft__cache_key_of(parts, 5);
   void *so = NULL;
   size_t size = 0;
   zipfft_status s = ZIPFFT_SUCCESS;
