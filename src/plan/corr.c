@@ -212,18 +212,23 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
   return ZIPFFT_SUCCESS;
 }
 
-double zipfft__corr_spectrum_scale(const zipfft__corr_problem *p) {
+/* N, the product of the FFT lengths. */
+static double points(const zipfft__corr_problem *p) {
   double n = 1;
   for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
+  return n;
+}
+
+double zipfft__corr_spectrum_scale(const zipfft__corr_problem *p) {
+  double n = points(p);
   return p->spectrum_storage == ZIPFFT_STORAGE_F16 ? 1.0 / sqrt(n) : 1.0 / n;
 }
 
 /* The last pass's share of the 1/N that makes the result the naive sum: what the kept
- * spectrum does not hold (zipfft__corr_spectrum_scale), 1 unless the spectrum is 16-bit. */
+ * spectrum does not hold (zipfft__corr_spectrum_scale), exactly 1 unless the spectrum is
+ * 16-bit. */
 static double output_scale(const zipfft__corr_problem *p) {
-  double n = 1;
-  for (int k = 0; k < p->rank; k++) n *= (double)p->lengths[k];
-  return 1.0 / (n * zipfft__corr_spectrum_scale(p));
+  return p->spectrum_storage == ZIPFFT_STORAGE_F16 ? 1.0 / sqrt(points(p)) : 1.0;
 }
 
 /* Rank 1: one kernel of full complex FFTs: real loads, multiply, real stores. */
