@@ -9,6 +9,7 @@
 #include "api/corr_internal.h"
 #include "api/plan_internal.h"
 #include "backend/backend.h"
+#include "gen/build_context.h"
 #include "device.h"
 #include "test_util.h"
 
@@ -510,6 +511,16 @@ static void check_fused_radices(void) {
     ZT_CHECK(line[0] && axis && strstr(axis, plans[i].radices) != NULL,
              "2DTM fused kernel (spectrum %d, intermediate %d) not of %s:\n%s",
              (int)plans[i].spectrum, (int)plans[i].intermediate, plans[i].radices, printed);
+    /* its spectrum in the order its threads read it; the generator refuses that layout
+     * for a kernel without the spectrum multiply */
+    ZT_CHECK(strstr(printed, "kept spectrum in the order the threads read it") != NULL,
+             "2DTM fused kernel (spectrum %d) reads its spectrum in rows:\n%s",
+             (int)plans[i].spectrum, printed);
+    zipfft__kernel_spec plain = *zipfft__plan_fused_kernel(p->plan);
+    plain.fused = ZIPFFT__FUSED_NONE;
+    const char *refused = zipfft__check_spec(&plain);
+    ZT_CHECK(refused && strstr(refused, "pairs of rows"), "aux_pairs without a multiply: %s",
+             refused ? refused : "accepted");
     zipfft_corr_destroy(p);
   }
 }
@@ -878,8 +889,8 @@ static void check_ties_one_signal(void) {
 }
 
 /* The 2DTM plan's kernels (4096x4096 image, 512x512 templates; batch 2 keeps the arrays
- * small, the kernels are the batch-16 plan's shapes) compile for sm_90 without register
- * spills, with the f16 spectrum too (the f16 intermediate: see below). NVRTC addresses shared
+ * small, the kernels are the batch-16 plan's shapes) compile for sm_90 without more register
+ * spills than noted below, with each storage. NVRTC addresses shared
  * memory with 64-bit pointers, and shared-memory indices computed per element once made the fused
  * kernel spill 40 bytes per thread at its 64 registers, which cost the search 6-7% on an H100
  * (docs/perf/2026-11-25-h100-2dtm-spills.md). Needs NVRTC; the CPU run checks it. */
@@ -889,12 +900,14 @@ static void check_2dtm_spills(void) {
   /* The 16-bit stores of a 16-bit intermediate leave the fused kernel (64 registers) a
    * few bytes short (4 with the row-pair addresses or without them); measured with 8
    * bytes spilled, that plan ran 9% faster than the fp32 one
-   * (docs/perf/2026-11-26-h100-16bit-intermediate.md). */
+   * (docs/perf/2026-11-26-h100-16bit-intermediate.md). The fp32 spectrum's 16-byte loads
+   * (aux_pairs) leave the fp32 plan's 4 bytes short; so it ran 12% faster (874 -> 773 us,
+   * docs/perf/2026-12-02-h200-spectrum-read-order.md). */
   static const struct {
     const char *name;
     zipfft_storage spectrum, intermediate;
     long spill_limit;
-  } variants[] = {{"f32", DEF, DEF, 0},
+  } variants[] = {{"f32", DEF, DEF, 4},
                   {"f16 spectrum", ZIPFFT_STORAGE_F16, DEF, 0},
                   {"f16 intermediate", DEF, ZIPFFT_STORAGE_F16, 8}};
   for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
@@ -911,6 +924,12 @@ static void check_2dtm_spills(void) {
     ZT_OK(zipfft__plan_cuda_spills(c->plan, "sm_90", &bytes, kernel, sizeof kernel));
     ZT_CHECK(bytes <= variants[v].spill_limit, "2DTM plan, %s: %ld bytes of register spills in %s",
              variants[v].name, bytes, kernel);
+    /* fp32 compute reads the kept spectrum in pairs (spectrum_in_read_order in plan/corr.c) */
+    const zipfft__kernel_spec *fused = zipfft__plan_fused_kernel(c->plan);
+    ZT_CHECK(fused && fused->aux_pairs,
+             "2DTM plan, %s: the fused kernel reads its spectrum in "
+             "pairs of rows",
+             variants[v].name);
     zipfft_corr_destroy(c);
   }
 }

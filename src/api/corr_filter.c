@@ -63,12 +63,12 @@ static void spectrum_value(const zipfft__corr_problem *p, const double *half, in
 
 /* K = conj(F) exp(-2 pi i sum_a k_a shift_a / L_a) times the spectrum's share of 1/N
  * (zipfft__corr_spectrum_scale: 1/N, or 1/sqrt(N) in F16), written in the storage at
- * its pitched position (the padding of the rows stays zero), along the first axis in the
+ * its place (zipfft__corr_spectrum_at; the padding stays zero), along the first axis in the
  * order the plan's fused kernel reads it (zipfft__in_place_entry). */
 static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char *to) {
   const zipfft__corr_problem *p = &c->problem;
   const zipfft__kernel_spec *fused = p->rank > 1 ? zipfft__plan_fused_kernel(c->plan) : NULL;
-  int64_t shape[ZIPFFT__MAX_RANK], count = 1, pitch = zipfft__corr_pitch(p);
+  int64_t shape[ZIPFFT__MAX_RANK], count = 1;
   double scale = zipfft__corr_spectrum_scale(p);
   zipfft__corr_spectrum_lengths(p, shape);
   int64_t last = shape[p->rank - 1];
@@ -86,7 +86,7 @@ static void fill_spectrum(const zipfft_corr c, const double *half, unsigned char
     double cs = cos(2 * M_PI * turns), sn = -sin(2 * M_PI * turns);
     int64_t row = i / last, first = row / rows_per_first;
     row += (zipfft__in_place_entry(fused, first) - first) * rows_per_first;
-    put_value(p, to, row * pitch + i % last, (re * cs + im * sn) * scale,
+    put_value(p, to, zipfft__corr_spectrum_at(p, fused, row, i % last), (re * cs + im * sn) * scale,
               (re * sn - im * cs) * scale);
   }
 }

@@ -414,6 +414,15 @@ void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__va
   s->u.load_complex.storage = storage;
 }
 
+void zipfft__s_load_complex_pair(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
+                                 const zipfft__var *im, const zipfft__var *re2,
+                                 const zipfft__var *im2, const zipfft__var *ptr,
+                                 const zipfft__expr *index, zipfft_storage storage) {
+  zipfft__s_load_complex(a, b, re, im, ptr, index, ZIPFFT__ACCESS_VECTOR, storage);
+  b->last->u.load_complex.re2 = re2;
+  b->last->u.load_complex.im2 = im2;
+}
+
 void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
                              const zipfft__expr *index, const zipfft__expr *re,
                              const zipfft__expr *im, zipfft__access access,
@@ -502,6 +511,8 @@ static const char *validate_block(const zipfft__block *b, int top_level) {
             s->u.load_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&
             s->u.load_complex.ptr->type != ZIPFFT__T_SHARED)
           return "complex load from a non-global pointer";
+        if (s->u.load_complex.re2 && s->u.load_complex.ptr->type == ZIPFFT__T_SHARED)
+          return "paired complex load from shared memory";
         break;
       case ZIPFFT__S_STORE_COMPLEX:
         if (s->u.store_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&

@@ -134,6 +134,9 @@ struct zipfft__stmt {
       zipfft__access access;
       zipfft_storage storage;
       int real_element; /* one real, not a complex pair: im is NULL */
+      /* not NULL: element index + 1 too, into (re2, im2), in one vector access of two
+       * elements (index even from an address aligned to two) */
+      const zipfft__var *re2, *im2;
     } load_complex;
     struct {
       const zipfft__var *ptr;
@@ -260,6 +263,12 @@ void zipfft__s_load_complex(zipfft__arena *a, zipfft__block *b, const zipfft__va
 void zipfft__s_store_complex(zipfft__arena *a, zipfft__block *b, const zipfft__var *ptr,
                              const zipfft__expr *index, const zipfft__expr *re,
                              const zipfft__expr *im, zipfft__access access, zipfft_storage storage);
+/* Loads complex elements index and index + 1 of global memory in one vector access
+ * (index even, the array aligned to two elements). */
+void zipfft__s_load_complex_pair(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
+                                 const zipfft__var *im, const zipfft__var *re2,
+                                 const zipfft__var *im2, const zipfft__var *ptr,
+                                 const zipfft__expr *index, zipfft_storage storage);
 /* Loads and stores of one real element (real arrays of R2C input and C2R output). */
 void zipfft__s_load_real(zipfft__arena *a, zipfft__block *b, const zipfft__var *re,
                          const zipfft__var *ptr, const zipfft__expr *index, zipfft__access access,

@@ -514,34 +514,57 @@ static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* Fused correlation, as the second FFT loads element e: x = Z * K or conj(Z) * K, K element
- * e of the transform's column of the kept spectrum (the aux array); column is the
- * column's offset there. */
-static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g,
-                                 const zipfft__expr *column, const zipfft__expr *e,
+/* Fused correlation, as the second FFT loads a value: x = Z * K or conj(Z) * K, K the kept
+ * spectrum's value f. */
+static void multiply_by_spectrum(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval f,
                                  const zipfft__cval *x) {
   zipfft__cval z = *x;
   if (c->s->fused == ZIPFFT__FUSED_CONVOLVE) z.im = zipfft__e_neg(c->a, z.im);
-  zipfft__cval f =
-      zipfft__load_value(c, g, c->aux, zipfft__global_offset(c, column, e, c->s->aux_stride),
-                         ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
   zipfft__cval w = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, z, f));
   zipfft__s_assign(c->a, g, x->re->u.var, w.re);
   zipfft__s_assign(c->a, g, x->im->u.var, w.im);
 }
 
+/* The kept spectrum's values of elements e and e + m (aux_pairs: side by side, at the
+ * tile of e = j + r*m, r even: (r/2 * m + j) * 2 * aux_stride), in one access. */
+static void spectrum_pair(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *column,
+                          const zipfft__expr *j, int r, int64_t m, zipfft__cval *f) {
+  const zipfft__var *v[4];
+  for (int i = 0; i < 4; i++) {
+    v[i] = zipfft__var_new(c->a, i % 2 ? "vi" : "vr", ZIPFFT__T_REAL);
+    zipfft__s_decl(c->a, g, v[i], NULL);
+  }
+  const zipfft__expr *tile = bin(c, ZIPFFT__OP_ADD, j, i32(c, r / 2 * m));
+  zipfft__s_load_complex_pair(c->a, g, v[0], v[1], v[2], v[3], c->aux,
+                              zipfft__global_offset(c, column, tile, 2 * c->s->aux_stride),
+                              c->s->aux_storage);
+  f[0] = (zipfft__cval){var(c, v[0]), var(c, v[1])};
+  f[1] = (zipfft__cval){var(c, v[2]), var(c, v[3])};
+}
+
 /* The first pass of a fused correlation's second FFT: every value x[j + r*m] it holds,
- * multiplied by the kept spectrum (row j + r*m; in a passes_in_place kernel that row holds
- * the element the value is, see zipfft__in_place_entry). */
+ * multiplied by the kept spectrum (row j + r*m of the transform's column; in a
+ * passes_in_place kernel that row holds the element the value is, see
+ * zipfft__in_place_entry), with aux_pairs two rows r, r + 1 at a time. */
 static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block *blk,
                                         const zipfft__thread_coords *k, const pass_shape *ps,
                                         const zipfft__expr **j, zipfft__cval *x) {
   const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
+  int step = c->s->aux_pairs ? 2 : 1;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
-    for (int r = 0; r < ps->radix; r++)
-      multiply_by_spectrum(c, g, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
-                           &x[b * ps->radix + r]);
+    for (int r = 0; r < ps->radix; r += step) {
+      zipfft__cval f[2];
+      if (step == 2)
+        spectrum_pair(c, g, column, j[b], r, ps->m, f);
+      else
+        f[0] = zipfft__load_value(
+            c, g, c->aux,
+            zipfft__global_offset(c, column, bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)),
+                                  c->s->aux_stride),
+            ZIPFFT__ACCESS_VECTOR, c->s->aux_storage);
+      for (int i = 0; i < step; i++) multiply_by_spectrum(c, g, f[i], &x[b * ps->radix + r + i]);
+    }
   }
   c->multiply_on_load = 0;
 }
@@ -1143,6 +1166,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "a kernel that prefetches its next blocks' input needs one contiguous input range "
            "per block";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
+  if (s->aux_pairs && (s->fused == ZIPFFT__FUSED_NONE || s->radices[0] % 2 != 0 ||
+                       zipfft__convolution_kernel(s) || !zipfft__two_ffts(s)))
+    return "a spectrum in pairs of rows needs a fused kernel whose first radix is even";
   if (s->statistics && (zipfft__stores_from_shared(s) || !zipfft__kind_real_out(s->kind)))
     return "statistics need real outputs stored from registers";
   if (s->rader_n > 0 && (s->n != s->rader_n - 1 || s->bluestein_n > 0 || s->statistics ||

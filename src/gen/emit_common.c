@@ -167,17 +167,24 @@ static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int sto
                       ptr->name);
 }
 
-/* Prints "load(ptr, index, &re, &im);". */
+/* Prints "load(ptr, index, &re, &im);", or for a pair
+ * "load_pair(ptr, index, &re, &im, &re2, &im2);". */
 static void print_load_complex(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_precision prec,
                                const zipfft__stmt *s) {
-  print_accessor(sb, d, 0, s->u.load_complex.ptr, s->u.load_complex.access,
-                 s->u.load_complex.storage, s->u.load_complex.real_element);
+  const zipfft__var *out[4] = {s->u.load_complex.re, s->u.load_complex.im, s->u.load_complex.re2,
+                               s->u.load_complex.im2};
+  if (out[2])
+    zipfft__sb_printf(sb, "%s_pair%s%s(%s, ", d->global_load,
+                      storage_suffix[s->u.load_complex.storage],
+                      d->access_suffix[ZIPFFT__ACCESS_VECTOR], s->u.load_complex.ptr->name);
+  else
+    print_accessor(sb, d, 0, s->u.load_complex.ptr, s->u.load_complex.access,
+                   s->u.load_complex.storage, s->u.load_complex.real_element);
   zipfft__emit_expr(sb, d, prec, s->u.load_complex.index);
-  zipfft__sb_printf(sb, ", &");
-  zipfft__emit_var(sb, d, s->u.load_complex.re);
-  if (!s->u.load_complex.real_element) {
+  int count = out[2] ? 4 : s->u.load_complex.real_element ? 1 : 2;
+  for (int i = 0; i < count; i++) {
     zipfft__sb_printf(sb, ", &");
-    zipfft__emit_var(sb, d, s->u.load_complex.im);
+    zipfft__emit_var(sb, d, out[i]);
   }
   zipfft__sb_printf(sb, ");\n");
 }

@@ -5,9 +5,9 @@
 #include "gen/emit.h"
 
 /* Needs from the dialect's own prelude: ZDEV (function qualifiers), zbits_of(float) and
- * zfloat_of(bits), and zword_load / zword_store (4 bytes) and zhalf_load / zhalf_store
- * (2 bytes), each with the dialect's access suffixes. The binary16 ones in integer
- * arithmetic, for dialects without conversion instructions. */
+ * zfloat_of(bits), and zword_load / zword_store (4 bytes), zwords_load (8 bytes, two
+ * words) and zhalf_load / zhalf_store (2 bytes), each with the dialect's access suffixes.
+ * The binary16 ones in integer arithmetic, for dialects without conversion instructions. */
 static const char f16_conversions[] =
     "ZDEV float zf16_to_f32(unsigned int h) {\n"
     "  unsigned int sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
@@ -50,6 +50,13 @@ static void print_accessors(zipfft__strbuf *sb, const char *format, const char *
                     "ZDEV void zstore_%s%s(unsigned char *p, long long i, zreal re, zreal im) {\n"
                     "  zword_store%s(p + 4 * i, zf32_to_%s(re) | (zf32_to_%s(im) << 16));\n}\n",
                     format, access, access, format, format);
+  zipfft__sb_printf(sb,
+                    "ZDEV void zload_pair_%s%s(const unsigned char *p, long long i, zreal *r0, "
+                    "zreal *i0, zreal *r1, zreal *i1) {\n  unsigned int w0, w1;\n"
+                    "  zwords_load%s(p + 4 * i, &w0, &w1);\n"
+                    "  *r0 = z%s_to_f32(w0 & 0xffffu); *i0 = z%s_to_f32(w0 >> 16);\n"
+                    "  *r1 = z%s_to_f32(w1 & 0xffffu); *i1 = z%s_to_f32(w1 >> 16);\n}\n",
+                    format, access, access, format, format, format, format);
   zipfft__sb_printf(sb,
                     "ZDEV void zload_real_%s%s(const unsigned char *p, long long i, zreal *re) {\n"
                     "  *re = z%s_to_f32(zhalf_load%s(p + 2 * i));\n}\n"

@@ -331,6 +331,37 @@ static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *ou
   out->whole_batch[i] = 1;
 }
 
+/* The kept spectrum of a rank-2 fp32 plan in the order its fused kernel reads it: per tile
+ * of F columns (F transforms per block) an array [rows][F] whose rows e and e + m pair
+ * up (aux_pairs, m the stride of the pass that multiplies), so that each thread takes
+ * two values in one access (16 bytes, 8 in F16) and a warp's accesses cover whole
+ * 128-byte lines. In rows of the pitch a warp's 8-byte loads touched 8 lines each: on
+ * the H200 those loads were 11.5% of the 2DTM fused kernel's stall samples (waiting for
+ * the load queue). ZIPFFT_SPECTRUM_ORDER=0 (tuning) keeps rows of the pitch. */
+static void spectrum_in_read_order(const zipfft__corr_problem *p, zipfft__decomposition *out,
+                                   int i) {
+  zipfft__kernel_spec *s = &out->kernels[i];
+  const char *env = getenv("ZIPFFT_SPECTRUM_ORDER");
+  int inner = s->batch_dims - 1, tiles = -1;
+  for (int d = 0; d < inner; d++)
+    if (s->batch_aux_strides[d] == s->ffts_per_block) tiles = d;
+  if (p->rank != 2 || p->precision != ZIPFFT_F32 || s->radices[0] % 2 != 0 || tiles < 0 ||
+      s->batch_counts[inner] != s->ffts_per_block || s->batch_aux_strides[inner] != 1 ||
+      (env && strcmp(env, "0") == 0))
+    return;
+  s->aux_pairs = 1;
+  s->aux_stride = s->ffts_per_block;
+  s->batch_aux_strides[inner] = 2;
+  s->batch_aux_strides[tiles] = s->ffts_per_block * s->n;
+}
+
+int64_t zipfft__corr_spectrum_at(const zipfft__corr_problem *p, const zipfft__kernel_spec *fused,
+                                 int64_t row, int64_t column) {
+  if (!fused || !fused->aux_pairs) return row * zipfft__corr_pitch(p) + column;
+  int64_t f = fused->ffts_per_block, inner = fused->batch_aux_strides[fused->batch_dims - 1];
+  return column / f * f * fused->n + column % f * inner + zipfft__aux_offset(fused, row);
+}
+
 /* The fused kernel i stores in tiles of rows (see corr_arrays): its column digits' output
  * strides (those below the pitch) grow by the tile's rows, and row r moves back to the
  * tile's first row, r % w elements on. */
@@ -380,6 +411,7 @@ static zipfft_status column_passes(const zipfft__corr_problem *p, const corr_arr
     out->kernels[out->kernel_count - 1].min_blocks = atoi(env);
   if (st == ZIPFFT_SUCCESS) choose_passes_in_place(&out->kernels[out->kernel_count - 1]);
   if (st == ZIPFFT_SUCCESS) signals_inside_tiles(a, out, out->kernel_count - 1);
+  if (st == ZIPFFT_SUCCESS) spectrum_in_read_order(p, out, out->kernel_count - 1);
   if (st == ZIPFFT_SUCCESS && a->row_tile > 1) store_row_tiles(a, out, out->kernel_count - 1);
   for (int k = 1; k < last && st == ZIPFFT_SUCCESS; k++) {
     counts_of(p, a, k, 1, counts);

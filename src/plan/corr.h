@@ -44,6 +44,11 @@ uint64_t zipfft__corr_spectrum_bytes(const zipfft__corr_problem *p);
  * stores, which measured no faster on an H200 but leaves simpler kernels), 1/sqrt(N) for
  * an F16 spectrum, which keeps its values near 1 (the last pass applies the rest). */
 double zipfft__corr_spectrum_scale(const zipfft__corr_problem *p);
+/* Index of the kept spectrum's complex value at (row, column) of its shape (row: the
+ * first axis's index as the fused kernel holds it, zipfft__in_place_entry, times the
+ * other axes'); fused: the plan's fused kernel (NULL: rank 1, rows of the pitch). */
+int64_t zipfft__corr_spectrum_at(const zipfft__corr_problem *p, const zipfft__kernel_spec *fused,
+                                 int64_t row, int64_t column);
 
 /* Signals per group in the fused kernel's order (rank 2; plan/corr.c): each group runs tile
  * by tile and reads the kept spectrum once. Above 16 signals the largest divisor of the

@@ -113,6 +113,11 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->in_tile > 1)
     zipfft__sb_printf(sb, "      input rows read from tiles of %d rows (element stride %lld)\n",
                       s->in_tile, (long long)s->in_stride);
+  if (s->aux_pairs)
+    zipfft__sb_printf(sb,
+                      "      kept spectrum in the order the threads read it: rows e and e + %lld "
+                      "side by side, two values an access\n",
+                      (long long)(s->n / s->radices[0]));
   if (s->stage_rows)
     zipfft__sb_printf(sb,
                       "      each iteration's rows copied into shared memory during the "

@@ -58,7 +58,8 @@ int zipfft__pointwise_is_scatter(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__reads_workspace(const zipfft__kernel_spec *s) {
-  return zipfft__pointwise_is_scatter(s) || (s->paired_rows > 0 && s->kind == ZIPFFT__KIND_R2C_HALF);
+  return zipfft__pointwise_is_scatter(s) ||
+         (s->paired_rows > 0 && s->kind == ZIPFFT__KIND_R2C_HALF);
 }
 
 int zipfft__writes_workspace(const zipfft__kernel_spec *s) {
@@ -80,9 +81,9 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
-  return s->rader_n > 0      ? s->rader_n
+  return s->rader_n > 0       ? s->rader_n
          : s->paired_rows > 0 ? s->n * s->paired_rows
-                             : zipfft__transform_points(s);
+                              : zipfft__transform_points(s);
 }
 
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
@@ -184,6 +185,12 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
          s->cluster <= 1 && !s->statistics && !s->mirrored && !s->merge_on_load &&
          s->paired_rows == 0 &&
          (s->kind == ZIPFFT__KIND_C2C || (s->rader_n > 0 && zipfft__kind_is_half(s->kind)));
+}
+
+int64_t zipfft__aux_offset(const zipfft__kernel_spec *s, int64_t e) {
+  if (!s->aux_pairs) return e * s->aux_stride;
+  int64_t m = s->n / s->radices[0];
+  return (e / (2 * m) * m + e % m) * 2 * s->aux_stride + e / m % 2;
 }
 
 int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e) {
@@ -349,6 +356,7 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
     append(buf, len, "_fu%d_%lld_%d", (int)s->fused, (long long)s->aux_stride, (int)s->aux_storage);
   for (int i = 0; s->fused && i < s->batch_dims; i++)
     append(buf, len, "a%lld", (long long)s->batch_aux_strides[i]);
+  if (s->aux_pairs) append(buf, len, "_ap");
 }
 
 /* Name parts of the memory and scheduling options: tiles (m: minus, as a C name allows),

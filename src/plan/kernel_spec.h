@@ -149,6 +149,12 @@ typedef struct zipfft__kernel_spec {
   zipfft__fused_op fused;
   int64_t aux_stride, batch_aux_strides[ZIPFFT__MAX_BATCH_DIMS];
   zipfft_storage aux_storage;
+  /* aux_pairs: the spectrum's rows e and e + m (m = n / radices[0], the stride of the pass
+   * that multiplies) share a tile, so that a thread takes its two values r, r + 1 of that
+   * pass in one access of twice the width: element e lies at
+   * zipfft__aux_offset(s, e) + the transform's column offset (the column digits' strides
+   * then step by 2). Needs an even radices[0]. */
+  int aux_pairs;
   /* 2DTM statistics: when set, the kernel runs its whole transform once per signal
    * (loop_count of them, the input moving by loop_in_stride elements each time) and keeps
    * per output real the maximum and the signal that gave it in registers, the sum of
@@ -371,6 +377,9 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s);
  * reads rows in order. reversed(j) has j's digits (of the radices of passes 1 to P-1) in
  * reverse order. s NULL: e. */
 int64_t zipfft__in_place_entry(const zipfft__kernel_spec *s, int64_t e);
+/* Where a fused kernel finds element e of its spectrum column, past the column's offset:
+ * e * aux_stride, or with aux_pairs (tile e / 2m * m + e % m) * 2 * aux_stride + e / m % 2. */
+int64_t zipfft__aux_offset(const zipfft__kernel_spec *s, int64_t e);
 /* 1 for a C2R_HALF kernel that merges the half spectrum into shared memory before its
  * first pass, in a phase of its own: not a cluster kernel, a mirrored one or one that
  * merges on load, which all merge in their first pass's loads. */
