@@ -330,7 +330,7 @@ static const corr_case cases[] = {
     /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
      * of a multiprocessor and reads its pass twiddles from shared memory */
     {ZIPFFT_F32, 2, {2048, 24, 1}, {40, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},
-    /* the 2DTM fused kernel's shape: 4096-point columns as 16x16x16, the forward FFT's
+    /* the 2DTM fused kernel's shape: 4096-point columns as 64x64, the forward FFT's
      * last pass handing its registers to the inverse FFT's first; 6 columns of the
      * Hermitian half leave the second block of 4 half empty; then convolution, FULL
      * region and the f16 spectrum in the same shape */
@@ -472,29 +472,38 @@ static int fused_barriers(const corr_case *c, const char *in_place) {
   return count;
 }
 
-/* On the CPU backend: the 2DTM fused kernel (16x16x16) has 4 barriers in place, one after
- * each pass's stores but the first FFT's last, where the Stockham passes have 7 (3 more
- * guard shared memory against overwriting). */
+/* On the CPU backend: the 2DTM fused kernel has one barrier in place after each pass's
+ * stores but the first FFT's last, where the Stockham passes have one more per pass after
+ * the first of each FFT (guarding shared memory against overwriting): 64x64 2 and 3, as
+ * 16x16x16 4 and 7. */
 static void check_fused_barriers(const corr_case *c) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   int in_place = fused_barriers(c, "1"), stockham = fused_barriers(c, "0");
+  ZT_CHECK(in_place == 2 && stockham == 3,
+           "2DTM fused kernel (64x64): %d barriers in place (want 2), %d as Stockham passes "
+           "(want 3)",
+           in_place, stockham);
+  setenv("ZIPFFT_FUSED_RADICES", "16x16x16", 1);
+  in_place = fused_barriers(c, "1"), stockham = fused_barriers(c, "0");
+  unsetenv("ZIPFFT_FUSED_RADICES");
   ZT_CHECK(in_place == 4 && stockham == 7,
-           "2DTM fused kernel: %d barriers in place (want 4), %d as Stockham passes (want 7)",
+           "2DTM fused kernel as 16x16x16: %d barriers in place (want 4), %d as Stockham "
+           "passes (want 7)",
            in_place, stockham);
 }
 
 /* On the CPU backend: the 2DTM fused kernel's radices (plan/single.c, fused_radix_64): 64x64
- * with a 16-bit intermediate and an fp32 spectrum, else 16x16x16 (fp32 intermediate, or the
- * f16 spectrum). The 64x64 kernels run in the intermediate cases. */
+ * with every storage of fp32 compute. The 64x64 kernels run in the 4096-point cases. */
 static void check_fused_radices(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   static const struct {
     zipfft_storage spectrum, intermediate;
     const char *radices;
-  } plans[] = {{DEF, DEF, "radix 16x16x16"},
+  } plans[] = {{DEF, DEF, "radix 64x64"},
+               {ZIPFFT_STORAGE_F16, DEF, "radix 64x64"},
                {DEF, ZIPFFT_STORAGE_F16, "radix 64x64"},
                {DEF, ZIPFFT_STORAGE_BF16, "radix 64x64"},
-               {ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, "radix 16x16x16"}};
+               {ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, "radix 64x64"}};
   for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
     const corr_case c = {ZIPFFT_F32,        2,    {4096, 10, 1},
                          {300, 4, 1},       CORR, ZIPFFT_REGION_VALID,
@@ -900,14 +909,13 @@ static void check_2dtm_spills(void) {
   /* The 16-bit stores of a 16-bit intermediate leave the fused kernel (64 registers) a
    * few bytes short (4 with the row-pair addresses or without them); measured with 8
    * bytes spilled, that plan ran 9% faster than the fp32 one
-   * (docs/perf/2026-11-26-h100-16bit-intermediate.md). The fp32 spectrum's 16-byte loads
-   * (aux_pairs) leave the fp32 plan's 4 bytes short; so it ran 12% faster (874 -> 773 us,
-   * docs/perf/2026-12-02-h200-spectrum-read-order.md). */
+   * (docs/perf/2026-11-26-h100-16bit-intermediate.md). Since the fused kernels run as
+   * 64x64 (64 threads a column) none spills. */
   static const struct {
     const char *name;
     zipfft_storage spectrum, intermediate;
     long spill_limit;
-  } variants[] = {{"f32", DEF, DEF, 4},
+  } variants[] = {{"f32", DEF, DEF, 0},
                   {"f16 spectrum", ZIPFFT_STORAGE_F16, DEF, 0},
                   {"f16 intermediate", DEF, ZIPFFT_STORAGE_F16, 8}};
   for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
@@ -951,6 +959,11 @@ int main(void) {
       ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3};
   if (zt_case_in_part()) check_fused_in_place(&fused_2dtm);
   if (zt_case_in_part()) check_fused_barriers(&fused_2dtm);
+  /* the same as 16x16x16 (three passes each way, the 2DTM kernel's radices until session
+   * 48; other lengths' fused kernels still take three or more passes) */
+  setenv("ZIPFFT_FUSED_RADICES", "16x16x16", 1);
+  ran += run_case(&fused_2dtm);
+  unsetenv("ZIPFFT_FUSED_RADICES");
   setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1); /* the fused kernel as CUDA runs it */
   if (zt_case_in_part()) check_2dtm_spills();
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++) {

@@ -315,17 +315,18 @@ static int is_radix(long r) {
   return 0;
 }
 
-/* 1 for a fused correlation kernel of 4096-point columns that stores a 16-bit intermediate
- * and reads an fp32 spectrum: it runs as 64x64 (two passes each way, 2 barriers instead of
- * 4; 64 threads of 239-254 registers per column, 4 columns to a block). Measured on an H200
- * (2DTM 4096x4096/512, batch 16, corr/s, 16x16x16 -> 64x64, two calls): f16 intermediate
- * 12,906-12,924 -> 13,634-13,644, bf16 12,913-12,919 -> 13,597-13,614; not so with the f16
- * spectrum (12,196-12,206 -> 11,361-11,363, f16 both 13,333-13,365 -> 13,200-13,244) nor
- * the fp32 intermediate (11,819-11,825 -> 11,684-11,719; 11,906 in tiles of 2 rows), nor
- * at 2 columns to a block (half the rate) (docs/perf/2026-12-01-h200-fused-radix-64.md). */
+/* 1 for an fp32 fused correlation kernel of 4096-point columns: it runs as 64x64 (two
+ * passes each way, 2 barriers instead of 4; 64 threads of 199-254 registers per column, 4
+ * columns to a block). Measured on an H200 (2DTM 4096x4096/512, batch 16, corr/s,
+ * 16x16x16 -> 64x64): first (session 45) f16 intermediate 12,906-12,924 -> 13,634-13,644,
+ * but f16 spectrum 12,196-12,206 -> 11,361-11,363 and fp32 11,819-11,825 -> 11,684-11,719,
+ * and 2 columns to a block half the rate (docs/perf/2026-12-01-h200-fused-radix-64.md);
+ * since the spectrum is read in pairs of rows (spectrum_in_read_order in plan/corr.c),
+ * every storage gains or holds: f16 both 14,600-14,611 -> 15,500-15,522, f16 spectrum
+ * 13,067-13,070 -> 13,206-13,211, fp32 12,977-13,003 -> 12,998-13,007 (and no spill, where
+ * 16x16x16 spilled 4 bytes; docs/perf/2026-12-02-h200-spectrum-read-order.md). */
 static int fused_radix_64(const zipfft__kernel_spec *s) {
   return s->fused != ZIPFFT__FUSED_NONE && s->n == 4096 && s->fft_major &&
-         s->out_storage != ZIPFFT_STORAGE_DEFAULT && s->aux_storage == ZIPFFT_STORAGE_DEFAULT &&
          s->precision == ZIPFFT_F32;
 }
 
