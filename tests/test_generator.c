@@ -110,6 +110,43 @@ static void test_ast_rules(void) {
   zipfft__arena_destroy(a);
 }
 
+/* A paired load (two neighbouring complex elements in one access) prints as the dialect's
+ * pair accessor with four outputs, in 16-bit storage too; from shared memory or through a
+ * callback it is refused. */
+static void test_paired_loads(void) {
+  zipfft__arena *a = zipfft__arena_create();
+  const zipfft__var *aux = zipfft__param_new(a, "aux", ZIPFFT__T_BYTES_IN);
+  const zipfft__var *smem = zipfft__var_new(a, "smem", ZIPFFT__T_SHARED);
+  static const struct {
+    int shared;
+    zipfft_storage storage;
+    const char *cuda, *c; /* NULL: refused */
+  } cases[] = {{0, ZIPFFT_STORAGE_DEFAULT, "zload_pair_vec(aux, 6, &", "zload_pair(aux, 6, &"},
+               {0, ZIPFFT_STORAGE_F16, "zload_pair_f16_vec(aux, 6, &", "zload_pair_f16(aux, 6, &"},
+               {1, ZIPFFT_STORAGE_DEFAULT, NULL, NULL},
+               {0, ZIPFFT__STORAGE_CALLBACK, NULL, NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    zipfft__kernel_ast k = {.name = "k", .precision = ZIPFFT_F32, .block_threads = 32};
+    const zipfft__var *v[4];
+    for (int q = 0; q < 4; q++) {
+      v[q] = zipfft__var_new(a, "v", ZIPFFT__T_REAL);
+      zipfft__s_decl(a, &k.body, v[q], NULL);
+    }
+    zipfft__s_load_complex_pair(a, &k.body, v[0], v[1], v[2], v[3], cases[i].shared ? smem : aux,
+                                zipfft__e_i32(a, 6), cases[i].storage);
+    const char *refused = zipfft__kernel_validate(&k);
+    ZT_CHECK((refused == NULL) == (cases[i].cuda != NULL), "paired load %zu: %s", i,
+             refused ? refused : "accepted");
+    if (!cases[i].cuda) continue;
+    char *cuda = zipfft__emit_cuda(&k), *c = zipfft__emit_c(&k);
+    ZT_CHECK(cuda && strstr(cuda, cases[i].cuda), "paired load %zu: no '%s' in CUDA", i,
+             cases[i].cuda);
+    ZT_CHECK(c && strstr(c, cases[i].c), "paired load %zu: no '%s' in C", i, cases[i].c);
+    free(cuda), free(c);
+  }
+  zipfft__arena_destroy(a);
+}
+
 /* Real arithmetic of an expression as the CUDA compiler issues it: each addition or
  * subtraction is one instruction that takes in one multiply operand (a fused multiply-add);
  * other multiplies are instructions of their own, counted in *lone_muls. */
@@ -344,11 +381,12 @@ int main(void) {
   test_determinism_and_names();
   test_dump_dir();
   test_ast_rules();
+  test_paired_loads();
   test_bounds();
   test_compiler_failure();
   test_compiler_flags();
   test_awkward_tmpdir();
   test_prefetch_rule();
   test_butterfly_arithmetic();
-  return zt_finish("test_generator", 9);
+  return zt_finish("test_generator", 10);
 }

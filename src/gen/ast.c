@@ -511,8 +511,9 @@ static const char *validate_block(const zipfft__block *b, int top_level) {
             s->u.load_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&
             s->u.load_complex.ptr->type != ZIPFFT__T_SHARED)
           return "complex load from a non-global pointer";
-        if (s->u.load_complex.re2 && s->u.load_complex.ptr->type == ZIPFFT__T_SHARED)
-          return "paired complex load from shared memory";
+        if (s->u.load_complex.re2 && (s->u.load_complex.ptr->type == ZIPFFT__T_SHARED ||
+                                      (int)s->u.load_complex.storage > ZIPFFT_STORAGE_BF16))
+          return "paired complex load from shared memory or through a callback";
         break;
       case ZIPFFT__S_STORE_COMPLEX:
         if (s->u.store_complex.ptr->type != ZIPFFT__T_BYTES_OUT &&
