@@ -355,6 +355,8 @@ static void spectrum_in_read_order(const zipfft__corr_problem *p, zipfft__decomp
   s->batch_aux_strides[tiles] = s->ffts_per_block * s->n;
 }
 
+/* With aux_pairs, the tiles as spectrum_in_read_order lays them out: F * n values apart,
+ * the tile's columns at the inner digit's stride. */
 int64_t zipfft__corr_spectrum_at(const zipfft__corr_problem *p, const zipfft__kernel_spec *fused,
                                  int64_t row, int64_t column) {
   if (!fused || !fused->aux_pairs) return row * zipfft__corr_pitch(p) + column;
