@@ -331,6 +331,12 @@ static void signals_inside_tiles(const corr_arrays *a, zipfft__decomposition *ou
   out->whole_batch[i] = 1;
 }
 
+/* The distance between two tiles of F columns of a spectrum in its fused kernel's read
+ * order (below): F columns of n values. */
+static int64_t read_order_tile_stride(const zipfft__kernel_spec *fused) {
+  return fused->ffts_per_block * fused->n;
+}
+
 /* The kept spectrum of a rank-2 fp32 plan in the order its fused kernel reads it: per tile
  * of F columns (F transforms per block) an array [rows][F] whose rows e and e + m pair
  * up (aux_pairs, m the stride of the pass that multiplies), so that each thread takes
@@ -352,16 +358,17 @@ static void spectrum_in_read_order(const zipfft__corr_problem *p, zipfft__decomp
   s->aux_pairs = 1;
   s->aux_stride = s->ffts_per_block;
   s->batch_aux_strides[inner] = 2;
-  s->batch_aux_strides[tiles] = s->ffts_per_block * s->n;
+  s->batch_aux_strides[tiles] = read_order_tile_stride(s);
 }
 
-/* With aux_pairs, the tiles as spectrum_in_read_order lays them out: F * n values apart,
- * the tile's columns at the inner digit's stride. */
+/* With aux_pairs, the tiles as spectrum_in_read_order lays them out, the tile's columns at
+ * the inner digit's stride. */
 int64_t zipfft__corr_spectrum_at(const zipfft__corr_problem *p, const zipfft__kernel_spec *fused,
                                  int64_t row, int64_t column) {
   if (!fused || !fused->aux_pairs) return row * zipfft__corr_pitch(p) + column;
   int64_t f = fused->ffts_per_block, inner = fused->batch_aux_strides[fused->batch_dims - 1];
-  return column / f * f * fused->n + column % f * inner + zipfft__aux_offset(fused, row);
+  return column / f * read_order_tile_stride(fused) + column % f * inner +
+         zipfft__aux_offset(fused, row);
 }
 
 /* The fused kernel i stores in tiles of rows (see corr_arrays): its column digits' output
