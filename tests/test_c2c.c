@@ -759,11 +759,32 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
   }
 }
 
+/* With ZIPFFT_PREFETCH_AHEAD set: a split in two whose plain column kernel asks L2 for a
+ * later block's columns (on CUDA by default only on fast memory at one block per
+ * multiprocessor, as fp32 2^20 runs on an H200): 4096 = 64 x 64 without the pair kernel, fp32
+ * and fp64, every layout variant. */
+static void run_quick_column_prefetch(void) {
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  setenv("ZIPFFT_PAIR", "0", 1);
+  for (int p = 0; p < 2; p++) {
+    zipfft_precision precision = p ? ZIPFFT_F64 : ZIPFFT_F32;
+    c2c_case plain = basic_case(precision, 4096, 3, ZIPFFT_FORWARD);
+    check_plan_says(&plain, "_tc8_pa");
+    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+      c2c_case c = variant_case(&quick_variants[v], precision, 4096);
+      run_case(&c);
+    }
+  }
+  unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* Quick tier: kernels that ask L2 for a later block's input as they start
  * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch does nothing): the
  * plan takes the prefetching kernel, its CUDA source compiles, and the results stay right,
  * for one and several transforms per block (a partial last block), a Rader prime and a
- * Bluestein length, in place, with distances larger than n, misaligned, scaled. */
+ * Bluestein length, in place, with distances larger than n, misaligned, scaled; and a
+ * four-step column kernel (run_quick_column_prefetch). */
 static void run_quick_prefetch(void) {
   static const struct {
     zipfft_precision p;
@@ -781,6 +802,7 @@ static void run_quick_prefetch(void) {
     run_case(&plain);
     run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
   }
+  run_quick_column_prefetch();
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
 }
 

@@ -334,6 +334,36 @@ static void test_awkward_tmpdir(void) {
   zt_remove_tree(base);
 }
 
+/* Plain column kernels (fp32 2^20's first kernel: 1024-point columns at stride 1024) take an
+ * eighth only on fast memory at one block per multiprocessor with whole-line rows (16
+ * columns, 128 bytes); 4 columns (32 bytes, as 2D 4096^2) never. */
+static void test_column_prefetch_rule(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .n = 1024,
+                           .pass_count = 2,
+                           .ffts_per_block = 16,
+                           .fft_major = 1,
+                           .in_stride = 1024,
+                           .out_stride = 1024,
+                           .batch_dims = 2,
+                           .batch_counts = {128, 1024},
+                           .batch_in_strides = {1048576, 1},
+                           .batch_out_strides = {1048576, 1}};
+  ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_COLUMNS, "columns not COLUMNS");
+  static const int fast_whole[] = {0, 1, 0, 0, 0}; /* by blocks per multiprocessor */
+  for (int blocks = 1; blocks <= 4; blocks++) {
+    s.ffts_per_block = 16;
+    int fast = zipfft__prefetch_distance_of(&s, blocks, 0).eighths;
+    int slow = zipfft__prefetch_distance_of(&s, blocks, 1).eighths;
+    s.ffts_per_block = 4;
+    int narrow = zipfft__prefetch_distance_of(&s, blocks, 0).eighths;
+    ZT_CHECK(fast == fast_whole[blocks] && slow == 0 && narrow == 0,
+             "columns at %d blocks: %d eighths on fast memory, %d on slow, %d at 32-byte rows",
+             blocks, fast, slow, narrow);
+  }
+}
+
 /* The default block-ahead prefetch distance (eighths of the resident blocks): R2C kernels
  * by the table (a quarter to 3 blocks, by bytes on slow memory; an eighth to 12; none
  * beyond), except one transform to a block beyond 12, an eighth; C2R kernels at 2 or 3
@@ -375,6 +405,7 @@ static void test_prefetch_rule(void) {
   }
   s.ffts_per_block = 1, s.in_stride = 2; /* strided rows: not one contiguous range */
   ZT_CHECK(zipfft__prefetch_distance_of(&s, 2, 0).eighths == 0, "strided R2C rows prefetch");
+  test_column_prefetch_rule();
 }
 
 int main(void) {

@@ -432,13 +432,35 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   if (!fused && s->in_stride == 1 && s->batch_dims == 1 && s->load_extent == 0 &&
       innermost >= zipfft__input_row_elements(s))
     return ZIPFFT__BLOCK_INPUT_RANGE;
-  if (fused && s->in_stride > 1 && innermost == 1 && run_bytes >= 32)
-    return ZIPFFT__BLOCK_INPUT_COLUMNS;
+  if (s->in_stride > 1 && innermost == 1 && run_bytes >= 32) return ZIPFFT__BLOCK_INPUT_COLUMNS;
   return ZIPFFT__BLOCK_INPUT_SCATTERED;
 }
 
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
   return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
+}
+
+/* 1 for a column kernel that is not fused (the four-step and multi-dimensional column
+ * passes), whose default prefetch is plain_columns_distance's, not the table's. */
+static int plain_columns(const zipfft__kernel_spec *s) {
+  return s->fused == ZIPFFT__FUSED_NONE && zipfft__block_input_of(s) == ZIPFFT__BLOCK_INPUT_COLUMNS;
+}
+
+/* Plain column kernels prefetch an eighth ahead only on a device of fast memory, at one
+ * block per multiprocessor, where each row of the block's columns is whole 128-byte lines.
+ * Measured on an H200 (session 49, docs/perf/2026-12-02-h200-column-prefetch.md): fp32 2^20
+ * (1024 x 1024, 16 columns a block) column kernel 571 -> 552-556 us, the C2C row 45.3-45.4
+ * -> 46.1-46.3% of copy; a quarter ahead 45.6, half 42.6. Every kernel of shorter runs lost
+ * with it: 2D 4096^2 (4 columns of 4096 points) 34.4 -> 29.7-30.7 on the H200 and 40.5 ->
+ * 34.6 on the H100 (session 43); 3D 256^3 and the split 65536 stayed within 0.4 points. */
+static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spec *s,
+                                                        int64_t blocks_per_multiprocessor,
+                                                        int slow_memory) {
+  zipfft__prefetch_distance none = {0, 0}, eighth = {1, 0};
+  enum { line_bytes = 128 };
+  int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
+  int pays = !slow_memory && blocks_per_multiprocessor == 1 && run_bytes % line_bytes == 0;
+  return pays ? eighth : none;
 }
 
 /* 1 when a kernel that can prefetch ahead gains from it at this many blocks per
@@ -489,6 +511,7 @@ zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec
                                                        int slow_memory) {
   zipfft__prefetch_distance none = {0, 0}, eighth = {1, 0};
   if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
+  if (plain_columns(s)) return plain_columns_distance(s, blocks_per_multiprocessor, slow_memory);
   if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;
   size_t i = 0;
   while (blocks_per_multiprocessor > prefetch_distances[i].blocks_per_multiprocessor) i++;

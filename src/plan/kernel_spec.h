@@ -267,11 +267,12 @@ typedef enum {
 
 /* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
  * transforms, and R2C and C2R without Rader or Bluestein, without statistics, cluster,
- * paired rows or load callback. RANGE: kernels without fusion or load extent. COLUMNS: fused
- * correlation kernels (the 2DTM one) whose run of adjacent columns spans at least 32 bytes.
- * Measured and left SCATTERED (docs/perf/2026-11-26-h100-prefetch-shapes.md): the plain
- * column passes (2D 4096^2 -15% to -25%, 3D 256^3 -3%); row passes of several batch
- * dimensions (no change). */
+ * paired rows or load callback. RANGE: kernels without fusion or load extent. COLUMNS:
+ * column kernels (fused correlation ones such as the 2DTM kernel, and plain column passes)
+ * whose run of adjacent columns spans at least 32 bytes; plain ones prefetch by default only
+ * where zipfft__prefetch_distance_of says (most lost: 2D 4096^2 -15% to -25%, 3D 256^3 -3%,
+ * docs/perf/2026-11-26-h100-prefetch-shapes.md). Measured and left SCATTERED: row passes of
+ * several batch dimensions (no change). */
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
 /* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
  * is not SCATTERED. */
@@ -286,8 +287,9 @@ typedef struct {
 /* The default prefetch distance of a kernel that can prefetch ahead, at this many blocks per
  * multiprocessor on a device of slow memory (zipfft__slow_memory: the H100) or not: by a
  * table of blocks per multiprocessor, except that C2R kernels prefetch only at 2 to 3
- * blocks on slow memory and 2 to 12 on others, and crowded R2C kernels of one transform per
- * block take an eighth (kernel_spec.c).
+ * blocks on slow memory and 2 to 12 on others, crowded R2C kernels of one transform per
+ * block take an eighth, and plain column kernels take an eighth only on fast memory at one
+ * block per multiprocessor with whole-line rows (kernel_spec.c).
  * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the half-length
  * kernels): 16384 (2 blocks) H200 77.6 -> 82.6, H100 94.0 -> 97.9; 32768 (1 block) H200
  * 56.0 -> 54.1, H100 73.0 -> 65.3 (docs/perf/2026-11-27-c2r-prefetch.md); an eighth ahead
