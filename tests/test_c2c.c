@@ -761,20 +761,24 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
 
 /* With ZIPFFT_PREFETCH_AHEAD set: a split in two whose plain column kernel asks L2 for a
  * later block's columns (on CUDA by default only on fast memory at one block per
- * multiprocessor, as fp32 2^20 runs on an H200): 4096 = 64 x 64 without the pair kernel, fp32
- * and fp64, every layout variant. */
+ * multiprocessor, as fp32 2^20 runs on an H200, after the first pass's loads): 4096 = 64 x
+ * 64 without the pair kernel, fp32 asking after its loads and fp64 as it starts, every
+ * layout variant. */
 static void run_quick_column_prefetch(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   setenv("ZIPFFT_PAIR", "0", 1);
-  for (int p = 0; p < 2; p++) {
+  for (int p = 0; p < 2; p++) { /* fp32 asks after its first pass's loads, fp64 as it starts */
     zipfft_precision precision = p ? ZIPFFT_F64 : ZIPFFT_F32;
+    setenv("ZIPFFT_PREFETCH_AFTER_LOADS", p ? "0" : "1", 1);
     c2c_case plain = basic_case(precision, 4096, 3, ZIPFFT_FORWARD);
     check_plan_says(&plain, "_tc8_pa");
+    check_plan_text(&plain, "_pl_", !p);
     for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
       c2c_case c = variant_case(&quick_variants[v], precision, 4096);
       run_case(&c);
     }
   }
+  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
   unsetenv("ZIPFFT_PAIR");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }

@@ -9,6 +9,7 @@
 
 #include "api/plan_internal.h"
 #include "gen/ast.h"
+#include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "gen/emit.h"
 #include "plan/kernel_spec.h"
@@ -334,9 +335,10 @@ static void test_awkward_tmpdir(void) {
   zt_remove_tree(base);
 }
 
-/* Plain column kernels (fp32 2^20's first kernel: 1024-point columns at stride 1024) take an
- * eighth only on fast memory at one block per multiprocessor with whole-line rows (16
- * columns, 128 bytes); 4 columns (32 bytes, as 2D 4096^2) never. */
+/* Plain column kernels (fp32 2^20's first kernel: 1024-point columns at stride 1024) prefetch
+ * half the resident blocks ahead after their loads only on fast memory at one block per
+ * multiprocessor with whole-line rows (16 columns, 128 bytes); 4 columns (32 bytes, as 2D
+ * 4096^2) never. A prefetch after the loads without a distance is refused. */
 static void test_column_prefetch_rule(void) {
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
                            .precision = ZIPFFT_F32,
@@ -351,17 +353,27 @@ static void test_column_prefetch_rule(void) {
                            .batch_in_strides = {1048576, 1},
                            .batch_out_strides = {1048576, 1}};
   ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_COLUMNS, "columns not COLUMNS");
-  static const int fast_whole[] = {0, 1, 0, 0, 0}; /* by blocks per multiprocessor */
+  static const int fast_whole[] = {0, 4, 0, 0, 0}; /* by blocks per multiprocessor */
   for (int blocks = 1; blocks <= 4; blocks++) {
     s.ffts_per_block = 16;
-    int fast = zipfft__prefetch_distance_of(&s, blocks, 0).eighths;
+    zipfft__prefetch_distance fast = zipfft__prefetch_distance_of(&s, blocks, 0);
     int slow = zipfft__prefetch_distance_of(&s, blocks, 1).eighths;
     s.ffts_per_block = 4;
     int narrow = zipfft__prefetch_distance_of(&s, blocks, 0).eighths;
-    ZT_CHECK(fast == fast_whole[blocks] && slow == 0 && narrow == 0,
-             "columns at %d blocks: %d eighths on fast memory, %d on slow, %d at 32-byte rows",
-             blocks, fast, slow, narrow);
+    ZT_CHECK(fast.eighths == fast_whole[blocks] && fast.after_loads == (blocks == 1) && slow == 0 &&
+                 narrow == 0,
+             "columns at %d blocks: %d eighths (after loads %d) on fast memory, %d on slow, %d "
+             "at 32-byte rows",
+             blocks, fast.eighths, fast.after_loads, slow, narrow);
   }
+  s.ffts_per_block = 16, s.radices[0] = s.radices[1] = 32, s.threads_per_fft = 32;
+  s.prefetch_after_loads = 1;
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused && strstr(refused, "prefetch_ahead"), "after loads without a distance: %s",
+           refused ? refused : "accepted");
+  s.prefetch_ahead = 16;
+  refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "a prefetch after the loads refused: %s", refused);
 }
 
 /* The default block-ahead prefetch distance (eighths of the resident blocks): R2C kernels

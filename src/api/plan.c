@@ -287,11 +287,15 @@ enum { prefetch_bytes_slow_memory = 2 << 20 };
  * zipfft__prefetch_distance_of gives for its blocks per multiprocessor: on a device of slow
  * memory, where that says so and the kernel is not fused, prefetch_bytes_slow_memory of
  * input (ZIPFFT_PREFETCH_BYTES, tuning, overrides it) at most half the resident blocks
- * ahead, else its eighths; none on the CPU. At least 1 where any. */
-static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s,
-                                     int64_t resident) {
+ * ahead, else its eighths; none on the CPU. At least 1 where any. ZIPFFT_PREFETCH_BLOCKS
+ * (tuning) gives the blocks ahead for every kernel that can prefetch. *after_loads: whether
+ * that distance is asked for after the first pass's loads. */
+static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident,
+                                     int *after_loads) {
   const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
+  const char *fixed = getenv("ZIPFFT_PREFETCH_BLOCKS"); /* tuning: blocks ahead, any kernel */
   int64_t eighths = 0, blocks = 0;
+  if (fixed && *fixed) return atoll(fixed) > 0 ? atoll(fixed) : 0;
   if (ahead && *ahead) {
     eighths = atoi(ahead);
   } else if (p->backend_kind == ZIPFFT_BACKEND_CUDA) {
@@ -300,6 +304,7 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
     int slow = zipfft__slow_memory(&target);
     zipfft__prefetch_distance d = zipfft__prefetch_distance_of(s, per_multiprocessor, slow);
     eighths = d.eighths;
+    *after_loads = d.after_loads;
     if (eighths > 0 && d.by_bytes_on_slow_memory && slow && s->fused == ZIPFFT__FUSED_NONE) {
       int64_t block_bytes = (int64_t)s->ffts_per_block * zipfft__input_row_elements(s) *
                             (int64_t)zipfft__element_bytes(s, 0);
@@ -315,17 +320,21 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
 }
 
 /* Compiles a kernel that zipfft__can_prefetch_ahead allows again so that each block, as it
- * starts, asks L2 for the input of a later block (prefetch_ahead_blocks). */
+ * starts or after its first pass's loads, asks L2 for the input of a later block
+ * (prefetch_ahead_blocks; ZIPFFT_PREFETCH_AFTER_LOADS, tuning, 0 or 1, sets where). */
 static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   const zipfft__backend_ops *ops = p->backend->ops;
   if (!zipfft__can_prefetch_ahead(&pk->spec)) return ZIPFFT_SUCCESS;
   int64_t resident =
       ops->resident_blocks(p->backend, pk->handle, zipfft__c2c_block_threads(&pk->spec),
                            zipfft__c2c_shared_bytes(&pk->spec));
-  int64_t blocks = prefetch_ahead_blocks(p, &pk->spec, resident);
+  int after_loads = 0;
+  int64_t blocks = prefetch_ahead_blocks(p, &pk->spec, resident, &after_loads);
   if (blocks <= 0) return ZIPFFT_SUCCESS;
+  const char *after = getenv("ZIPFFT_PREFETCH_AFTER_LOADS"); /* tuning: 0 or 1 */
   zipfft__kernel_spec ahead = pk->spec;
   ahead.prefetch_ahead = blocks;
+  ahead.prefetch_after_loads = after && *after ? atoi(after) != 0 : after_loads;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;

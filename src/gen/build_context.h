@@ -33,6 +33,9 @@ typedef struct zipfft__stockham_build {
    * shared memory is still to be emitted, after that pass's loads (its barrier then
    * publishes the copy). */
   int stage_in_first_pass;
+  /* prefetch_after_loads kernels: the block-ahead prefetch is still to be emitted, after
+   * the first pass's loads from global memory. */
+  int prefetch_in_first_pass;
   /* 1 while a pass must read its twiddles from the table in global memory even where the
    * kernel stages them in shared memory (the first pass of in-place passes, which uses them
    * before the barrier that publishes the copy). */

@@ -431,6 +431,15 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
 
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
+static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
+
+/* A prefetch_after_loads kernel's block-ahead prefetch, once: after the first pass's loads. */
+static void emit_deferred_prefetch(zipfft__stockham_build *c, zipfft__block *body) {
+  if (!c->prefetch_in_first_pass) return;
+  emit_prefetch_ahead(c, body);
+  c->prefetch_in_first_pass = 0;
+}
+
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
@@ -935,6 +944,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     emit_global_loads(c, body, &k, &ps, j, x);
     if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
     c->stage_in_first_pass = 0;
+    emit_deferred_prefetch(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1020,6 +1030,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
     emit_global_loads(c, body, &k, &ps, j, x); /* elements j + r*m: pass P-1's slots */
     if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
     c->stage_in_first_pass = 0;
+    emit_deferred_prefetch(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 1);
   }
@@ -1162,6 +1173,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->in_tile < 0 || (s->in_tile & (s->in_tile - 1)) != 0 ||
       (s->in_tile > 1 && (s->cluster > 1 || s->paired_rows)))
     return "tiled inputs need a power-of-two tile and a kernel without cluster or paired rows";
+  if (s->prefetch_after_loads && s->prefetch_ahead <= 0)
+    return "a prefetch after the loads needs prefetch_ahead";
   if (s->prefetch_ahead > 0 && !zipfft__can_prefetch_ahead(s))
     return "a kernel that prefetches its next blocks' input needs one contiguous input range "
            "per block";
@@ -1324,7 +1337,10 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   if (spec->prefetch_ahead > 0) {
-    emit_prefetch_ahead(&c, body);
+    if (spec->prefetch_after_loads)
+      c.prefetch_in_first_pass = 1;
+    else
+      emit_prefetch_ahead(&c, body);
     k->uses_prefetch = 1;
   }
   c.stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
@@ -1336,6 +1352,8 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
   zipfft__emit_transform(&c, body);
   if (c.stage_in_first_pass)
     return "the twiddle copy found no first pass loading from global memory";
+  if (c.prefetch_in_first_pass)
+    return "the prefetch after loads found no first pass loading from global memory";
   if (spec->statistics) {
     zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
     c.signal = NULL;

@@ -377,6 +377,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->stage_io) append(buf, len, "_sio");
   if (s->passes_in_place) append(buf, len, "_ip");
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
+  if (s->prefetch_ahead > 0 && s->prefetch_after_loads) append(buf, len, "_pl");
   if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);
   if (s->statistics)
     append(buf, len, "_stat%lld_%lld_%d%s%s%s%s", (long long)s->loop_in_stride,
@@ -446,21 +447,24 @@ static int plain_columns(const zipfft__kernel_spec *s) {
   return s->fused == ZIPFFT__FUSED_NONE && zipfft__block_input_of(s) == ZIPFFT__BLOCK_INPUT_COLUMNS;
 }
 
-/* Plain column kernels prefetch an eighth ahead only on a device of fast memory, at one
- * block per multiprocessor, where each row of the block's columns is whole 128-byte lines.
- * Measured on an H200 (session 49, docs/perf/2026-12-02-h200-column-prefetch.md): fp32 2^20
- * (1024 x 1024, 16 columns a block) column kernel 571 -> 552-556 us, the C2C row 45.3-45.4
- * -> 46.1-46.3% of copy; a quarter ahead 45.6, half 42.6. Every kernel of shorter runs lost
- * with it: 2D 4096^2 (4 columns of 4096 points) 34.4 -> 29.7-30.7 on the H200 and 40.5 ->
- * 34.6 on the H100 (session 43); 3D 256^3 and the split 65536 stayed within 0.4 points. */
+/* Plain column kernels prefetch only on a device of fast memory, at one block per
+ * multiprocessor, where each row of the block's columns is whole 128-byte lines: half the
+ * resident blocks ahead, asked for right after the block's own loads. Measured on an H200
+ * (session 49, docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
+ * columns a block), % of copy: none 45.3-45.4; when the block starts, an eighth (16 blocks)
+ * 46.1-46.3, 8 blocks 46.6, a quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32
+ * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike). Every
+ * kernel of shorter runs lost with a prefetch at the start: 2D 4096^2 (4 columns of 4096
+ * points) 34.4 -> 29.7-30.7 on the H200 and 40.5 -> 34.6 on the H100 (session 43); 3D 256^3
+ * and the split 65536 stayed within 0.4 points. */
 static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spec *s,
                                                         int64_t blocks_per_multiprocessor,
                                                         int slow_memory) {
-  zipfft__prefetch_distance none = {0, 0}, eighth = {1, 0};
+  zipfft__prefetch_distance none = {0, 0, 0}, half_after_loads = {4, 0, 1};
   enum { line_bytes = 128 };
   int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
   int pays = !slow_memory && blocks_per_multiprocessor == 1 && run_bytes % line_bytes == 0;
-  return pays ? eighth : none;
+  return pays ? half_after_loads : none;
 }
 
 /* 1 when a kernel that can prefetch ahead gains from it at this many blocks per
@@ -491,7 +495,7 @@ static int prefetch_pays(const zipfft__kernel_spec *s, int64_t blocks_per_multip
 static const struct {
   int64_t blocks_per_multiprocessor;
   zipfft__prefetch_distance distance;
-} prefetch_distances[] = {{3, {2, 1}}, {12, {1, 0}}, {INT64_MAX, {0, 0}}};
+} prefetch_distances[] = {{3, {2, 1, 0}}, {12, {1, 0, 0}}, {INT64_MAX, {0, 0, 0}}};
 
 /* Crowded R2C kernels (more than 12 blocks per multiprocessor) of one transform per block
  * prefetch an eighth ahead, where the table gives none: % of the copy bandwidth, none ->
@@ -509,7 +513,7 @@ static int crowded_r2c_prefetches(const zipfft__kernel_spec *s, int64_t blocks_p
 zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec *s,
                                                        int64_t blocks_per_multiprocessor,
                                                        int slow_memory) {
-  zipfft__prefetch_distance none = {0, 0}, eighth = {1, 0};
+  zipfft__prefetch_distance none = {0, 0, 0}, eighth = {1, 0, 0};
   if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
   if (plain_columns(s)) return plain_columns_distance(s, blocks_per_multiprocessor, slow_memory);
   if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;

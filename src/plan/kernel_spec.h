@@ -189,6 +189,9 @@ typedef struct zipfft__kernel_spec {
    * the block prefetch_ahead indices later (a hint; the CPU backend ignores it), so that
    * the blocks that follow on the multiprocessors find their input in L2. */
   int64_t prefetch_ahead;
+  /* With prefetch_ahead: 1 asks for that input right after the first pass's loads from
+   * global memory instead of when the block starts (tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
+  int prefetch_after_loads;
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
    * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
@@ -283,13 +286,15 @@ int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
 typedef struct {
   int eighths;
   int by_bytes_on_slow_memory;
+  int after_loads; /* 1: asked for after the first pass's loads (prefetch_after_loads) */
 } zipfft__prefetch_distance;
 /* The default prefetch distance of a kernel that can prefetch ahead, at this many blocks per
  * multiprocessor on a device of slow memory (zipfft__slow_memory: the H100) or not: by a
  * table of blocks per multiprocessor, except that C2R kernels prefetch only at 2 to 3
  * blocks on slow memory and 2 to 12 on others, crowded R2C kernels of one transform per
- * block take an eighth, and plain column kernels take an eighth only on fast memory at one
- * block per multiprocessor with whole-line rows (kernel_spec.c).
+ * block take an eighth, and plain column kernels prefetch only on fast memory at one block
+ * per multiprocessor with whole-line rows: half the resident blocks ahead, after their loads
+ * (kernel_spec.c).
  * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the half-length
  * kernels): 16384 (2 blocks) H200 77.6 -> 82.6, H100 94.0 -> 97.9; 32768 (1 block) H200
  * 56.0 -> 54.1, H100 73.0 -> 65.3 (docs/perf/2026-11-27-c2r-prefetch.md); an eighth ahead
