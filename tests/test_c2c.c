@@ -763,7 +763,7 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
  * later block's columns (on CUDA by default only on fast memory at one block per
  * multiprocessor, as fp32 2^20 runs on an H200, after the first pass's loads): 4096 = 64 x
  * 64 without the pair kernel, fp32 asking after its loads and fp64 as it starts, every
- * layout variant. */
+ * layout variant; a Rader kernel asked to prefetch after its loads asks as it starts. */
 static void run_quick_column_prefetch(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   setenv("ZIPFFT_PAIR", "0", 1);
@@ -778,9 +778,15 @@ static void run_quick_column_prefetch(void) {
       run_case(&c);
     }
   }
-  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
   unsetenv("ZIPFFT_PAIR");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  /* A Rader kernel's first pass reads its staging, not global memory: it asks as it starts. */
+  setenv("ZIPFFT_PREFETCH_AFTER_LOADS", "1", 1);
+  c2c_case rader = basic_case(ZIPFFT_F32, 257, 3, ZIPFFT_FORWARD);
+  check_plan_says(&rader, "_pa");
+  check_plan_lacks(&rader, "_pl_");
+  run_case(&rader);
+  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
 }
 
 /* Quick tier: kernels that ask L2 for a later block's input as they start

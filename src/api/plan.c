@@ -334,7 +334,8 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
   const char *after = getenv("ZIPFFT_PREFETCH_AFTER_LOADS"); /* tuning: 0 or 1 */
   zipfft__kernel_spec ahead = pk->spec;
   ahead.prefetch_ahead = blocks;
-  ahead.prefetch_after_loads = after && *after ? atoi(after) != 0 : after_loads;
+  ahead.prefetch_after_loads =
+      (after && *after ? atoi(after) != 0 : after_loads) && zipfft__first_pass_loads_global(&ahead);
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &ahead, &handle);
   if (s != ZIPFFT_SUCCESS) return s;

@@ -429,8 +429,6 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
   zipfft__s_assign(c->a, inside, x->im->u.var, prod.im);
 }
 
-/* Loads the first pass's values from global memory: vector accesses when the pointers are
- * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
 
 /* A prefetch_after_loads kernel's block-ahead prefetch, once: after the first pass's loads. */
@@ -440,6 +438,8 @@ static void emit_deferred_prefetch(zipfft__stockham_build *c, zipfft__block *bod
   c->prefetch_in_first_pass = 0;
 }
 
+/* Loads the first pass's values from global memory: vector accesses when the pointers are
+ * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
@@ -1173,8 +1173,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->in_tile < 0 || (s->in_tile & (s->in_tile - 1)) != 0 ||
       (s->in_tile > 1 && (s->cluster > 1 || s->paired_rows)))
     return "tiled inputs need a power-of-two tile and a kernel without cluster or paired rows";
-  if (s->prefetch_after_loads && s->prefetch_ahead <= 0)
-    return "a prefetch after the loads needs prefetch_ahead";
+  if (s->prefetch_after_loads && (s->prefetch_ahead <= 0 || !zipfft__first_pass_loads_global(s)))
+    return "a prefetch after the loads needs prefetch_ahead and a first pass loading from "
+           "global memory";
   if (s->prefetch_ahead > 0 && !zipfft__can_prefetch_ahead(s))
     return "a kernel that prefetches its next blocks' input needs one contiguous input range "
            "per block";

@@ -108,9 +108,12 @@ int zipfft__has_merge_phase(const zipfft__kernel_spec *s) {
   return s->kind == ZIPFFT__KIND_C2R_HALF && s->cluster <= 1 && !s->merge_on_load && !s->mirrored;
 }
 
+int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s) {
+  return !s->statistics && !zipfft__has_merge_phase(s) && s->rader_n == 0 && s->cluster <= 1;
+}
+
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
-  return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && !s->statistics &&
-         !zipfft__has_merge_phase(s) && s->rader_n == 0;
+  return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && zipfft__first_pass_loads_global(s);
 }
 
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }

@@ -401,6 +401,9 @@ int zipfft__has_merge_phase(const zipfft__kernel_spec *s);
  * 2D 4096x4096 C2C +0.8%, the other fp32 transforms within 0.5%. fp64 kernels lost (H100:
  * 4099 Bluestein -3.6%, R2C 2^20 -0.9%). */
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s);
+/* 1 when the kernel's first pass loads its values from global memory (no statistics loop,
+ * merge phase, Rader staging or cluster), where a prefetch_after_loads is emitted. */
+int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
