@@ -335,10 +335,11 @@ static void test_awkward_tmpdir(void) {
   zt_remove_tree(base);
 }
 
-/* Plain column kernels (fp32 2^20's first kernel: 1024-point columns at stride 1024) prefetch
- * half the resident blocks ahead after their loads only on fast memory at one block per
- * multiprocessor with whole-line rows (16 columns, 128 bytes); 4 columns (32 bytes, as 2D
- * 4096^2) never. A prefetch after the loads without a distance is refused. */
+/* Plain column kernels (fp32 2^20's first kernel: 1024-point columns at stride 1024, fused
+ * twiddles) prefetch half the resident blocks ahead after their loads only on fast memory at
+ * one block per multiprocessor with whole-line rows (16 columns, 128 bytes); 4 columns (32
+ * bytes, as 2D 4096^2) and columns without twiddles (2D passes) never. A prefetch after the
+ * loads without a distance is refused. */
 static void test_column_prefetch_rule(void) {
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
                            .precision = ZIPFFT_F32,
@@ -351,7 +352,9 @@ static void test_column_prefetch_rule(void) {
                            .batch_dims = 2,
                            .batch_counts = {128, 1024},
                            .batch_in_strides = {1048576, 1},
-                           .batch_out_strides = {1048576, 1}};
+                           .batch_out_strides = {1048576, 1},
+                           .twiddle_length = 1048576,
+                           .twiddle_chain = 8};
   ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_COLUMNS, "columns not COLUMNS");
   static const int fast_whole[] = {0, 4, 0, 0, 0}; /* by blocks per multiprocessor */
   for (int blocks = 1; blocks <= 4; blocks++) {
@@ -366,7 +369,9 @@ static void test_column_prefetch_rule(void) {
              "at 32-byte rows",
              blocks, fast.eighths, fast.after_loads, slow, narrow);
   }
-  s.ffts_per_block = 16, s.radices[0] = s.radices[1] = 32, s.threads_per_fft = 32;
+  s.ffts_per_block = 16, s.twiddle_length = 0;
+  ZT_CHECK(zipfft__prefetch_distance_of(&s, 1, 0).eighths == 0, "2D column pass prefetches");
+  s.twiddle_length = 1048576, s.radices[0] = s.radices[1] = 32, s.threads_per_fft = 32;
   s.prefetch_after_loads = 1;
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused && strstr(refused, "prefetch_ahead"), "after loads without a distance: %s",

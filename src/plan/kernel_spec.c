@@ -451,8 +451,11 @@ static int plain_columns(const zipfft__kernel_spec *s) {
 }
 
 /* Plain column kernels prefetch only on a device of fast memory, at one block per
- * multiprocessor, where each row of the block's columns is whole 128-byte lines: half the
- * resident blocks ahead, asked for right after the block's own loads. Measured on an H200
+ * multiprocessor, where each row of the block's columns is whole 128-byte lines, and only
+ * four-step ones (fused twiddles): half the resident blocks ahead, asked for right after the
+ * block's own loads. Without its twiddles (a probe) the 2^20 column kernel lost with an
+ * eighth at the start (540-553 -> 580-598 us), so the column passes of 2D and 3D plans keep
+ * none until measured. Measured on an H200
  * (session 49, docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
  * columns a block), % of copy: none 45.3-45.4; when the block starts, an eighth (16 blocks)
  * 46.1-46.3, 8 blocks 46.6, a quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32
@@ -466,7 +469,8 @@ static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spe
   zipfft__prefetch_distance none = {0, 0, 0}, half_after_loads = {4, 0, 1};
   enum { line_bytes = 128 };
   int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
-  int pays = !slow_memory && blocks_per_multiprocessor == 1 && run_bytes % line_bytes == 0;
+  int pays = !slow_memory && blocks_per_multiprocessor == 1 && run_bytes % line_bytes == 0 &&
+             s->twiddle_length > 0;
   return pays ? half_after_loads : none;
 }
 

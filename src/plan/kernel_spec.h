@@ -292,9 +292,9 @@ typedef struct {
  * multiprocessor on a device of slow memory (zipfft__slow_memory: the H100) or not: by a
  * table of blocks per multiprocessor, except that C2R kernels prefetch only at 2 to 3
  * blocks on slow memory and 2 to 12 on others, crowded R2C kernels of one transform per
- * block take an eighth, and plain column kernels prefetch only on fast memory at one block
- * per multiprocessor with whole-line rows: half the resident blocks ahead, after their loads
- * (kernel_spec.c).
+ * block take an eighth, and plain column kernels prefetch only where they are four-step ones
+ * on fast memory at one block per multiprocessor with whole-line rows: half the resident
+ * blocks ahead, after their loads (kernel_spec.c).
  * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the half-length
  * kernels): 16384 (2 blocks) H200 77.6 -> 82.6, H100 94.0 -> 97.9; 32768 (1 block) H200
  * 56.0 -> 54.1, H100 73.0 -> 65.3 (docs/perf/2026-11-27-c2r-prefetch.md); an eighth ahead
