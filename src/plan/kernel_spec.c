@@ -453,10 +453,10 @@ static int plain_columns(const zipfft__kernel_spec *s) {
 /* Plain column kernels prefetch only on a device of fast memory, at one block per
  * multiprocessor, where each row of the block's columns is whole 128-byte lines, and only
  * four-step ones (fused twiddles): half the resident blocks ahead, asked for right after the
- * block's own loads. Without its twiddles (a probe) the 2^20 column kernel lost with an
- * eighth at the start (540-553 -> 580-598 us), so the column passes of 2D and 3D plans keep
- * none until measured. Measured on an H200
- * (session 49, docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
+ * block's own loads. Without its twiddles (a temporary switch) the 2^20 column kernel lost
+ * with an eighth at the start (540-553 -> 580-598 us), so the column passes of 2D and 3D
+ * plans keep none until measured. Measured on an H200 (session 49,
+ * docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
  * columns a block), % of copy: none 45.3-45.4; when the block starts, an eighth (16 blocks)
  * 46.1-46.3, 8 blocks 46.6, a quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32
  * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike). Every
