@@ -190,7 +190,8 @@ typedef struct zipfft__kernel_spec {
    * the blocks that follow on the multiprocessors find their input in L2. */
   int64_t prefetch_ahead;
   /* With prefetch_ahead: 1 asks for that input right after the first pass's loads from
-   * global memory instead of when the block starts (tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
+   * global memory instead of when the block starts (the four-step column kernels' default,
+   * zipfft__prefetch_distance_of; tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
   int prefetch_after_loads;
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
