@@ -429,15 +429,6 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
   zipfft__s_assign(c->a, inside, x->im->u.var, prod.im);
 }
 
-static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
-
-/* A prefetch_after_loads kernel's block-ahead prefetch, once: after the first pass's loads. */
-static void emit_deferred_prefetch(zipfft__stockham_build *c, zipfft__block *body) {
-  if (!c->prefetch_in_first_pass) return;
-  emit_prefetch_ahead(c, body);
-  c->prefetch_in_first_pass = 0;
-}
-
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
@@ -712,6 +703,17 @@ static void emit_twiddle_copies(zipfft__stockham_build *c, zipfft__block *body) 
   }
 }
 
+static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
+
+/* What waits for the first pass's loads from global memory, once: a shared_twiddles
+ * kernel's copy (stage_in_first_pass) and a prefetch_after_loads kernel's block-ahead
+ * prefetch (prefetch_in_first_pass). */
+static void emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body) {
+  if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
+  if (c->prefetch_in_first_pass) emit_prefetch_ahead(c, body);
+  c->stage_in_first_pass = c->prefetch_in_first_pass = 0;
+}
+
 /* Twiddles (after the first pass) and the radix butterflies of every butterfly of the thread. */
 static void emit_compute(zipfft__stockham_build *c, zipfft__block *blk, const pass_shape *ps, int p,
                          const zipfft__expr **j, zipfft__cval *x, zipfft__cval *y) {
@@ -942,9 +944,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
-    if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
-    c->stage_in_first_pass = 0;
-    emit_deferred_prefetch(c, body);
+    emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1028,9 +1028,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
       multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (from_global) {
     emit_global_loads(c, body, &k, &ps, j, x); /* elements j + r*m: pass P-1's slots */
-    if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
-    c->stage_in_first_pass = 0;
-    emit_deferred_prefetch(c, body);
+    emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 1);
   }

@@ -423,6 +423,11 @@ int64_t zipfft__input_row_elements(const zipfft__kernel_spec *s) {
   return s->load_extent > 0 && s->load_extent < row ? s->load_extent : row;
 }
 
+/* Bytes of a row of the block's adjacent transforms in the input (one element each). */
+static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
+  return (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
+}
+
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
@@ -432,11 +437,11 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
-  int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
   if (!fused && s->in_stride == 1 && s->batch_dims == 1 && s->load_extent == 0 &&
       innermost >= zipfft__input_row_elements(s))
     return ZIPFFT__BLOCK_INPUT_RANGE;
-  if (s->in_stride > 1 && innermost == 1 && run_bytes >= 32) return ZIPFFT__BLOCK_INPUT_COLUMNS;
+  if (s->in_stride > 1 && innermost == 1 && block_run_bytes(s) >= 32)
+    return ZIPFFT__BLOCK_INPUT_COLUMNS;
   return ZIPFFT__BLOCK_INPUT_SCATTERED;
 }
 
@@ -468,9 +473,8 @@ static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spe
                                                         int slow_memory) {
   zipfft__prefetch_distance none = {0, 0, 0}, half_after_loads = {4, 0, 1};
   enum { line_bytes = 128 };
-  int64_t run_bytes = (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
-  int pays = !slow_memory && blocks_per_multiprocessor == 1 && run_bytes % line_bytes == 0 &&
-             s->twiddle_length > 0;
+  int pays = !slow_memory && blocks_per_multiprocessor == 1 &&
+             block_run_bytes(s) % line_bytes == 0 && s->twiddle_length > 0;
   return pays ? half_after_loads : none;
 }
 
