@@ -705,10 +705,7 @@ static void emit_twiddle_copies(zipfft__stockham_build *c, zipfft__block *body) 
 
 static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
 
-/* What waits for the first pass's loads from global memory, once: a shared_twiddles
- * kernel's copy (stage_in_first_pass) and a prefetch_after_loads kernel's block-ahead
- * prefetch (prefetch_in_first_pass). */
-static void emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body) {
+void zipfft__emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body) {
   if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
   if (c->prefetch_in_first_pass) emit_prefetch_ahead(c, body);
   c->stage_in_first_pass = c->prefetch_in_first_pass = 0;
@@ -944,7 +941,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
-    emit_after_first_loads(c, body);
+    zipfft__emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1028,7 +1025,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
       multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (from_global) {
     emit_global_loads(c, body, &k, &ps, j, x); /* elements j + r*m: pass P-1's slots */
-    emit_after_first_loads(c, body);
+    zipfft__emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 1);
   }
@@ -1216,10 +1213,31 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   return zipfft__check_cluster(s);
 }
 
+/* A cluster kernel's RANGE prefetch: thread 0 of block rank asks L2 for elements
+ * [rank share, (rank + 1) share) of cluster next's transform, share = the row / cluster. */
+static void prefetch_cluster_share(zipfft__stockham_build *c, zipfft__block *b,
+                                   const zipfft__expr *next) {
+  const zipfft__kernel_spec *s = c->s;
+  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
+  int64_t share_bytes = zipfft__input_row_elements(s) / s->cluster * bytes;
+  zipfft__block *g = open_if(c, b, bin(c, ZIPFFT__OP_EQ, zipfft__e_thread(c->a), i32(c, 0)));
+  const zipfft__expr *rank = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_rank(c->a));
+  const zipfft__expr *at =
+      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, next, i64(c, s->batch_in_strides[0] * bytes)),
+          bin(c, ZIPFFT__OP_MUL, rank, i64(c, share_bytes)));
+  const zipfft__expr *args[] = {var(c, c->in), at, i64(c, share_bytes)};
+  zipfft__s_call(c->a, g, "zprefetch", 3, args);
+}
+
 /* RANGE: thread 0 asks for the contiguous range the later block's transforms span (those
- * that exist) in one bulk prefetch. */
+ * that exist) in one bulk prefetch; in a cluster kernel (one transform per cluster) each
+ * block asks for its rank's share of the later cluster's transform. */
 static void prefetch_range(zipfft__stockham_build *c, zipfft__block *b, const zipfft__expr *next) {
   const zipfft__kernel_spec *s = c->s;
+  if (s->cluster > 1) {
+    prefetch_cluster_share(c, b, next);
+    return;
+  }
   int64_t per_block = s->ffts_per_block, distance = s->batch_in_strides[0];
   int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
   zipfft__block *g = open_if(c, b, bin(c, ZIPFFT__OP_EQ, zipfft__e_thread(c->a), i32(c, 0)));
@@ -1330,17 +1348,19 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
     return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   zipfft__block *body = &k->body;
-  k->cluster_blocks = zipfft__cluster_blocks(spec);
-  if (spec->cluster > 1) {
-    zipfft__emit_cluster_kernel(&c, body);
-    return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
-  }
   if (spec->prefetch_ahead > 0) {
     if (spec->prefetch_after_loads)
       c.prefetch_in_first_pass = 1;
     else
       emit_prefetch_ahead(&c, body);
     k->uses_prefetch = 1;
+  }
+  k->cluster_blocks = zipfft__cluster_blocks(spec);
+  if (spec->cluster > 1) {
+    zipfft__emit_cluster_kernel(&c, body);
+    if (c.prefetch_in_first_pass)
+      return "the prefetch after loads found no first pass loading from global memory";
+    return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
   }
   c.stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
   if (spec->shared_twiddles && !c.stage_in_first_pass) {

@@ -109,7 +109,8 @@ int zipfft__has_merge_phase(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s) {
-  return !s->statistics && !zipfft__has_merge_phase(s) && s->rader_n == 0 && s->cluster <= 1;
+  return !s->statistics && !zipfft__has_merge_phase(s) && s->rader_n == 0 &&
+         (s->cluster <= 1 || s->kind == ZIPFFT__KIND_C2C);
 }
 
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
@@ -348,6 +349,7 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->twiddle_length) append(buf, len, "_L%lld", (long long)s->twiddle_length);
   if (s->twiddle_length && s->twiddle_chain > 1) append(buf, len, "_tc%d", s->twiddle_chain);
   if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
+  if (s->cluster_exchange) append(buf, len, "_cx");
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
   if (s->rader_n) append(buf, len, "_rds%lld", (long long)s->rader_n);
@@ -432,7 +434,7 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
-               s->pointwise == ZIPFFT__PW_NONE && !s->statistics && s->cluster <= 1 &&
+               s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
@@ -525,7 +527,7 @@ zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec
                                                        int64_t blocks_per_multiprocessor,
                                                        int slow_memory) {
   zipfft__prefetch_distance none = {0, 0, 0}, eighth = {1, 0, 0};
-  if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
+  if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory) || s->cluster > 1) return none;
   if (plain_columns(s)) return plain_columns_distance(s, blocks_per_multiprocessor, slow_memory);
   if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;
   size_t i = 0;

@@ -202,6 +202,12 @@ typedef struct zipfft__kernel_spec {
    * cluster-point DFTs and stores outputs k + n * q, q < cluster (a four-step split whose
    * transpose goes through the distributed shared memory instead of global memory). */
   int cluster;
+  /* 1 (C2C cluster kernels): each block loads the contiguous n elements rank * n ... of the
+   * transform, whole lines, and stores element e in block (e mod cluster)'s shared memory
+   * at slot e / cluster, across the cluster's distributed shared memory; the blocks' FFTs
+   * then start from shared memory instead of reading every cluster-th element from global
+   * memory, which takes `cluster` times the L2 sectors. */
+  int cluster_exchange;
   /* 1: the Stockham twiddles the passes read (those of exponents q that are powers of two,
    * see zipfft__shared_twiddle_slot) are copied into shared memory, after the exchange and
    * statistics areas, when the kernel starts, and the passes read them there instead of
