@@ -660,26 +660,22 @@ static void run_quick_staged(void) {
 
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
- * planned and with the blocks' contiguous shares exchanged through the cluster's shared
- * memory (ZIPFFT_CLUSTER_EXCHANGE, "_cx") and a later cluster's input prefetched after the
- * loads (a no-op on the CPU, but the kernel is generated); and lengths a cluster cannot
- * take. */
+ * planned and asking L2 for a later cluster's input after the loads (a no-op on the CPU,
+ * but the kernel is generated); and lengths a cluster cannot take. */
 static void run_quick_clusters(void) {
   static const size_t variants[] = {0, 1, 5, 11, 13, 14, 15};
   static const struct {
     zipfft_precision p;
     int64_t n;
   } lengths[] = {{ZIPFFT_F32, 32768}, {ZIPFFT_F64, 16384}};
-  static const char *const exchange[] = {"0", "1"};
-  for (size_t x = 0; x < 2; x++) {
-    setenv("ZIPFFT_CLUSTER_EXCHANGE", exchange[x], 1);
-    if (x == 1) {
+  for (int prefetch = 0; prefetch < 2; prefetch++) {
+    if (prefetch) {
       setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
       setenv("ZIPFFT_PREFETCH_AFTER_LOADS", "1", 1);
     }
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
       c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 1, ZIPFFT_FORWARD);
-      check_plan_says(&plain, x ? "_grp4_cx_pa1_pl_" : "cluster of 4 blocks");
+      check_plan_says(&plain, prefetch ? "_grp4_pa1_pl_" : "cluster of 4 blocks");
       for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         variant shorter = quick_variants[variants[v]];
         if (shorter.batch > 3) shorter.batch = 3;
@@ -688,7 +684,6 @@ static void run_quick_clusters(void) {
       }
     }
   }
-  unsetenv("ZIPFFT_CLUSTER_EXCHANGE");
   unsetenv("ZIPFFT_PREFETCH_BLOCKS");
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
   /* Lengths the planner once sized for a kernel the generator refuses (INTERNAL): fp32

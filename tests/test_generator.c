@@ -381,6 +381,30 @@ static void test_column_prefetch_rule(void) {
   ZT_CHECK(refused == NULL, "a prefetch after the loads refused: %s", refused);
 }
 
+/* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
+ * none on slow; real cluster kernels (R2C_HALF with the split in the stores) never. */
+static void test_cluster_prefetch_rule(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .n = 8192,
+                           .cluster = 4,
+                           .pass_count = 3,
+                           .ffts_per_block = 1,
+                           .batch_dims = 1,
+                           .in_stride = 1,
+                           .batch_in_strides = {32768}};
+  ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_RANGE, "C2C cluster not RANGE");
+  for (int blocks = 1; blocks <= 3; blocks++) {
+    zipfft__prefetch_distance fast = zipfft__prefetch_distance_of(&s, blocks, 0);
+    int slow = zipfft__prefetch_distance_of(&s, blocks, 1).eighths;
+    ZT_CHECK(fast.eighths == 1 && !fast.after_loads && !fast.by_bytes_on_slow_memory && slow == 0,
+             "C2C cluster at %d blocks: %d eighths (after loads %d) on fast memory, %d on slow",
+             blocks, fast.eighths, fast.after_loads, slow);
+  }
+  s.kind = ZIPFFT__KIND_R2C_HALF;
+  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a real cluster kernel prefetches");
+}
+
 /* The default block-ahead prefetch distance (eighths of the resident blocks): R2C kernels
  * by the table (a quarter to 3 blocks, by bytes on slow memory; an eighth to 12; none
  * beyond), except one transform to a block beyond 12, an eighth; C2R kernels at 2 or 3
@@ -423,6 +447,7 @@ static void test_prefetch_rule(void) {
   s.ffts_per_block = 1, s.in_stride = 2; /* strided rows: not one contiguous range */
   ZT_CHECK(zipfft__prefetch_distance_of(&s, 2, 0).eighths == 0, "strided R2C rows prefetch");
   test_column_prefetch_rule();
+  test_cluster_prefetch_rule();
 }
 
 int main(void) {

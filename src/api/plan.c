@@ -287,14 +287,15 @@ enum { prefetch_bytes_slow_memory = 2 << 20 };
  * zipfft__prefetch_distance_of gives for its blocks per multiprocessor: on a device of slow
  * memory, where that says so and the kernel is not fused, prefetch_bytes_slow_memory of
  * input (ZIPFFT_PREFETCH_BYTES, tuning, overrides it) at most half the resident blocks
- * ahead, else its eighths; none on the CPU. At least 1 where any. ZIPFFT_PREFETCH_BLOCKS
+ * ahead, else its eighths (of the resident clusters for a cluster kernel, whose distance
+ * counts clusters); none on the CPU. At least 1 where any. ZIPFFT_PREFETCH_BLOCKS
  * (tuning) gives the blocks ahead for every kernel that can prefetch. *after_loads: whether
  * that distance is asked for after the first pass's loads. */
 static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s, int64_t resident,
                                      int *after_loads) {
   const char *ahead = getenv("ZIPFFT_PREFETCH_AHEAD"), *bytes = getenv("ZIPFFT_PREFETCH_BYTES");
   const char *fixed = getenv("ZIPFFT_PREFETCH_BLOCKS"); /* tuning: blocks ahead, any kernel */
-  int64_t eighths = 0, blocks = 0;
+  int64_t eighths = 0, blocks = 0, units = resident / zipfft__cluster_blocks(s);
   if (fixed && *fixed) return atoll(fixed) > 0 ? atoll(fixed) : 0;
   if (ahead && *ahead) {
     eighths = atoi(ahead);
@@ -315,7 +316,7 @@ static int64_t prefetch_ahead_blocks(zipfft_plan p, const zipfft__kernel_spec *s
     }
   }
   if (eighths <= 0) return 0;
-  if (blocks == 0) blocks = eighths * resident / 8;
+  if (blocks == 0) blocks = eighths * units / 8;
   return blocks > 0 ? blocks : 1;
 }
 

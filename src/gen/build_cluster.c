@@ -121,14 +121,14 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
     const zipfft__expr *dc = let(c, g, "d", bin(c, ZIPFFT__OP_EQ, kk, i32(c, 0)));
     /* the mirror n - k (0 for k = 0, where it is not used) and its twiddles
      * exp(sign 2 pi i b (n - k) / (n C)) = exp(sign 2 pi i b / C) conj(tw[b]) */
-    const zipfft__expr *mirror = let(
-        c, g, "m", zipfft__e_select(c->a, dc, i32(c, 0), bin(c, ZIPFFT__OP_SUB, i32(c, n), kk)));
+    const zipfft__expr *mirror =
+        let(c, g, "m", zipfft__e_select(c->a, dc, i32(c, 0), bin(c, ZIPFFT__OP_SUB, i32(c, n), kk)));
     zipfft__cval z[ZIPFFT__MAX_RADIX], zm[ZIPFFT__MAX_RADIX], tw[ZIPFFT__MAX_RADIX],
         twm[ZIPFFT__MAX_RADIX];
     cluster_twiddles(c, g, kk, tw);
     for (int b = 1; b < cluster; b++)
-      twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)}, b,
-                                  cluster);
+      twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)},
+                                  b, cluster);
     cluster_dft(c, g, p.blocks, &p.k, kk, tw, z);
     cluster_dft(c, g, p.blocks, &p.k, mirror, twm, zm);
     zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, kk));
@@ -144,87 +144,11 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-/* Element e of the transform (n cluster points) in the block that transforms it: block
- * e mod cluster, slot e / cluster (cluster a power of two). */
-static int log2_of(int64_t v) {
-  int shift = 0;
-  while (((int64_t)1 << shift) < v) shift++;
-  return shift;
-}
-
-/* The block's share of the transform, elements e = rank n + t + i B (B threads), loaded
- * from global memory into live registers x[i]: every warp's loads are whole lines. */
-static void load_cluster_share(zipfft__stockham_build *c, zipfft__block *body, zipfft__cval *x,
-                               int64_t count) {
-  int64_t share = c->s->n, threads = c->s->threads_per_fft;
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
-  const zipfft__expr *first =
-      let(c, body, "ke", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
-  for (int64_t i = 0; i < count; i++) x[i] = zipfft__zero_value(c, body, "xe", 1);
-  zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, body, k.active), targets);
-  for (int v = 0; v < 2; v++)
-    for (int64_t i = 0; i < count; i++) {
-      const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, k.t, i32(c, i * threads));
-      zipfft__block *g = (i + 1) * threads <= share
-                             ? targets[v]
-                             : open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, offset, i32(c, share)));
-      zipfft__emit_load_element(c, g, &x[i], base, bin(c, ZIPFFT__OP_ADD, first, offset),
-                                access_of_branch[v]);
-    }
-}
-
-/* Stores x[i], element e = rank n + t + i B, into block e mod cluster's shared memory at
- * slot e / cluster (distributed shared memory for the other blocks). */
-static void scatter_cluster_share(zipfft__stockham_build *c, zipfft__block *body,
-                                  const zipfft__cval *x, int64_t count) {
-  int64_t share = c->s->n, threads = c->s->threads_per_fft;
-  int shift = log2_of(c->s->cluster);
-  zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  zipfft__block *active = open_if(c, body, k.active);
-  const zipfft__expr *first =
-      let(c, active, "ke", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
-  for (int64_t i = 0; i < count; i++) {
-    const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, k.t, i32(c, i * threads));
-    zipfft__block *g = (i + 1) * threads <= share
-                           ? active
-                           : open_if(c, active, bin(c, ZIPFFT__OP_LT, offset, i32(c, share)));
-    const zipfft__expr *e = let(c, g, "e", bin(c, ZIPFFT__OP_ADD, first, offset));
-    const zipfft__var *owner = zipfft__var_new(c->a, "rs", ZIPFFT__T_SHARED);
-    zipfft__s_decl(
-        c->a, g, owner,
-        zipfft__e_rank_shared(c->a, bin(c, ZIPFFT__OP_BITAND, e, i32(c, c->s->cluster - 1))));
-    const zipfft__expr *slot =
-        zipfft__shared_index(c, &k, bin(c, ZIPFFT__OP_SHR, e, i32(c, shift)));
-    zipfft__s_store_complex(c->a, g, owner, slot, x[i].re, x[i].im, ZIPFFT__ACCESS_VECTOR,
-                            ZIPFFT_STORAGE_DEFAULT);
-  }
-}
-
-/* cluster_exchange: the block's contiguous share loaded whole, then (after a cluster
- * barrier: every block of the cluster has started) stored where the blocks' FFTs read
- * their elements, and a cluster barrier that publishes them. A prefetch after the loads
- * goes right after these loads. */
-static void emit_cluster_exchange(zipfft__stockham_build *c, zipfft__block *body) {
-  int64_t count = (c->s->n + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
-  zipfft__cval x[ZIPFFT__MAX_VALUES];
-  zipfft__s_comment(c->a, body,
-                    "cluster: the block's contiguous share, to the blocks that transform it");
-  load_cluster_share(c, body, x, count);
-  zipfft__emit_after_first_loads(c, body);
-  zipfft__s_cluster_barrier(c->a, body);
-  scatter_cluster_share(c, body, x, count);
-  zipfft__s_cluster_barrier(c->a, body);
-}
-
-/* The body of a cluster kernel: each block's FFT into its shared memory (from its share of
- * the input, exchanged through the cluster's shared memory, with cluster_exchange), a
- * cluster barrier, the DFTs across the blocks with the stores, and a last cluster barrier
- * so that no block leaves (freeing its shared memory) while another still reads it. */
+/* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
+ * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
+ * leaves (freeing its shared memory) while another still reads it. */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
-  if (c->s->cluster_exchange) emit_cluster_exchange(c, body);
-  zipfft__emit_fft(c, body, c->s->cluster_exchange, 0);
+  zipfft__emit_fft(c, body, 0, 0);
   if (body->last && body->last->kind == ZIPFFT__S_BARRIER) body->last->u.cluster_barrier = 1;
   if (c->s->kind == ZIPFFT__KIND_R2C_HALF)
     emit_cluster_split(c, body);
@@ -235,15 +159,11 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
 
 /* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row kernel). */
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
-  if (s->cluster <= 1) return s->cluster_exchange ? "a cluster exchange needs a cluster" : NULL;
+  if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
   if (!zipfft__cluster_capable(s) || s->ffts_per_block != 1)
     return "cluster kernels are plain C2C rows or half-length real rows";
   if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)
     return "a half-length real cluster kernel splits n / 2 evenly over its blocks";
-  if (s->cluster_exchange &&
-      (s->kind != ZIPFFT__KIND_C2C || (s->cluster & (s->cluster - 1)) != 0 ||
-       (s->n + s->threads_per_fft - 1) / s->threads_per_fft > ZIPFFT__MAX_VALUES))
-    return "a cluster exchange needs a C2C cluster kernel of a power-of-two cluster";
   return NULL;
 }

@@ -168,10 +168,6 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
 const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
                                               const zipfft__thread_coords *k,
                                               const int64_t *strides, const char *name);
-/* What waits for the first pass's loads from global memory, once: a shared_twiddles
- * kernel's copy (stage_in_first_pass) and a prefetch_after_loads kernel's block-ahead
- * prefetch (prefetch_in_first_pass). */
-void zipfft__emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body);
 /* Emits every pass of one n-point FFT: the first pass loads from global memory unless
  * from_shared, the last stores to global memory when to_global, else to shared memory
  * (natural order) followed by a barrier. */

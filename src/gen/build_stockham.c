@@ -705,7 +705,10 @@ static void emit_twiddle_copies(zipfft__stockham_build *c, zipfft__block *body) 
 
 static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body);
 
-void zipfft__emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body) {
+/* What waits for the first pass's loads from global memory, once: a shared_twiddles
+ * kernel's copy (stage_in_first_pass) and a prefetch_after_loads kernel's block-ahead
+ * prefetch (prefetch_in_first_pass). */
+static void emit_after_first_loads(zipfft__stockham_build *c, zipfft__block *body) {
   if (c->stage_in_first_pass) emit_twiddle_copies(c, body);
   if (c->prefetch_in_first_pass) emit_prefetch_ahead(c, body);
   c->stage_in_first_pass = c->prefetch_in_first_pass = 0;
@@ -941,7 +944,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
-    zipfft__emit_after_first_loads(c, body);
+    emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1025,7 +1028,7 @@ static void emit_pass_in_place(zipfft__stockham_build *c, zipfft__block *body, i
       multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (from_global) {
     emit_global_loads(c, body, &k, &ps, j, x); /* elements j + r*m: pass P-1's slots */
-    zipfft__emit_after_first_loads(c, body);
+    emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 1);
   }

@@ -349,7 +349,6 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->twiddle_length) append(buf, len, "_L%lld", (long long)s->twiddle_length);
   if (s->twiddle_length && s->twiddle_chain > 1) append(buf, len, "_tc%d", s->twiddle_chain);
   if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
-  if (s->cluster_exchange) append(buf, len, "_cx");
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
   if (s->rader_n) append(buf, len, "_rds%lld", (long long)s->rader_n);
@@ -523,11 +522,21 @@ static int crowded_r2c_prefetches(const zipfft__kernel_spec *s, int64_t blocks_p
          blocks_per_multiprocessor > 12;
 }
 
+/* Cluster kernels (C2C, one transform per cluster) prefetch an eighth of the resident
+ * clusters ahead when the block starts, on a device of fast memory; not measured on slow
+ * memory. Measured on an H200 (session 50, docs/perf/2026-12-02-h200-cluster-prefetch.md),
+ * % of copy, clusters ahead: fp32 32768 (4 x 8192, 2 blocks per multiprocessor, 66
+ * resident clusters) none 58.3-58.4, 8 at the start 59.0-59.3 (the rule's eighth), 16 at
+ * the start 59.2, 8 after the loads 58.6, 16 after 60.0; fp64 16384 (4 x 4096, 2 blocks)
+ * none 60.1-60.8, 8 at the start 62.9-63.3, 16 after 60.7; fp32 65536 (4 x 16384, one
+ * block, not planned) none 44.0, 4 at the start 47.1, 8 43.4, 16 39.3; after the loads 4
+ * 47.3, 8 49.2, 16 49.3-49.5. */
 zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec *s,
                                                        int64_t blocks_per_multiprocessor,
                                                        int slow_memory) {
   zipfft__prefetch_distance none = {0, 0, 0}, eighth = {1, 0, 0};
-  if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory) || s->cluster > 1) return none;
+  if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
+  if (s->cluster > 1) return slow_memory ? none : eighth;
   if (plain_columns(s)) return plain_columns_distance(s, blocks_per_multiprocessor, slow_memory);
   if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;
   size_t i = 0;

@@ -186,8 +186,9 @@ typedef struct zipfft__kernel_spec {
   int min_blocks; /* > 0: the CUDA compiler keeps registers low enough for this many blocks */
   /* > 0 (CUDA; kernels whose block reads one contiguous range, see
    * zipfft__can_prefetch_ahead): when a block starts, one thread asks L2 for the input of
-   * the block prefetch_ahead indices later (a hint; the CPU backend ignores it), so that
-   * the blocks that follow on the multiprocessors find their input in L2. */
+   * the block prefetch_ahead indices later (in a cluster kernel, the cluster that many
+   * clusters later; a hint; the CPU backend ignores it), so that the blocks that follow on
+   * the multiprocessors find their input in L2. */
   int64_t prefetch_ahead;
   /* With prefetch_ahead: 1 asks for that input right after the first pass's loads from
    * global memory instead of when the block starts (the four-step column kernels' default,
@@ -202,12 +203,6 @@ typedef struct zipfft__kernel_spec {
    * cluster-point DFTs and stores outputs k + n * q, q < cluster (a four-step split whose
    * transpose goes through the distributed shared memory instead of global memory). */
   int cluster;
-  /* 1 (C2C cluster kernels): each block loads the contiguous n elements rank * n ... of the
-   * transform, whole lines, and stores element e in block (e mod cluster)'s shared memory
-   * at slot e / cluster, across the cluster's distributed shared memory; the blocks' FFTs
-   * then start from shared memory instead of reading every cluster-th element from global
-   * memory, which takes `cluster` times the L2 sectors. */
-  int cluster_exchange;
   /* 1: the Stockham twiddles the passes read (those of exponents q that are powers of two,
    * see zipfft__shared_twiddle_slot) are copied into shared memory, after the exchange and
    * statistics areas, when the kernel starts, and the passes read them there instead of
@@ -276,8 +271,9 @@ typedef enum {
 } zipfft__block_input;
 
 /* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
- * transforms, and R2C and C2R without Rader or Bluestein, without statistics, cluster,
- * paired rows or load callback. RANGE: kernels without fusion or load extent. COLUMNS:
+ * transforms (cluster kernels too), and R2C and C2R without Rader or Bluestein, without
+ * statistics, cluster, paired rows or load callback. RANGE: kernels without fusion or load
+ * extent (a cluster kernel's block takes its rank's share of a later cluster). COLUMNS:
  * column kernels (fused correlation ones such as the 2DTM kernel, and plain column passes)
  * whose run of adjacent columns spans at least 32 bytes; plain ones prefetch by default only
  * where zipfft__prefetch_distance_of says (most lost: 2D 4096^2 -15% to -25%, 3D 256^3 -3%,
@@ -288,8 +284,9 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
  * is not SCATTERED. */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
 /* How far ahead a kernel's blocks prefetch their input by default: eighths of the grid's
- * resident blocks (0: no prefetch), or where by_bytes_on_slow_memory is set and the device
- * has slow memory, a fixed number of bytes instead (api/plan.c). */
+ * resident blocks, or of its resident clusters for a cluster kernel (0: no prefetch), or
+ * where by_bytes_on_slow_memory is set and the device has slow memory, a fixed number of
+ * bytes instead (api/plan.c). */
 typedef struct {
   int eighths;
   int by_bytes_on_slow_memory;
@@ -299,7 +296,8 @@ typedef struct {
  * multiprocessor on a device of slow memory (zipfft__slow_memory: the H100) or not: by a
  * table of blocks per multiprocessor, except that C2R kernels prefetch only at 2 to 3
  * blocks on slow memory and 2 to 12 on others, crowded R2C kernels of one transform per
- * block take an eighth, and plain column kernels prefetch only where they are four-step ones
+ * block take an eighth, cluster kernels an eighth of their resident clusters on fast
+ * memory only, and plain column kernels prefetch only where they are four-step ones
  * on fast memory at one block per multiprocessor with whole-line rows: half the resident
  * blocks ahead, after their loads (kernel_spec.c).
  * Measured (% of the copy bandwidth, prefetch against none; C2R fp32, the half-length

@@ -701,14 +701,6 @@ static size_t cluster_bytes(void) {
   return env && *env ? (size_t)atoll(env) : cluster_block_bytes;
 }
 
-/* Whether a cluster kernel loads its block's contiguous share and exchanges it through
- * the cluster's shared memory (kernel_spec cluster_exchange): ZIPFFT_CLUSTER_EXCHANGE
- * (tuning, 0 or 1), else no. */
-static int cluster_exchange_wanted(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_CLUSTER_EXCHANGE");
-  return s->kind == ZIPFFT__KIND_C2C && env && *env && atoi(env) != 0;
-}
-
 /* 1 when a spec is a plain row pass of contiguous elements, C2C or half-length real (R2C
  * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
  * loads): what cluster kernels do. */
@@ -734,7 +726,6 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
     factorization f = factorize(&part);
     if (f.count == 0 || !size_smooth(&part, f, 1, t)) continue;
     if (zipfft__c2c_shared_bytes(&part) > cluster_bytes()) continue;
-    part.cluster_exchange = cluster_exchange_wanted(&part);
     *s = part;
     return 1;
   }
