@@ -686,6 +686,15 @@ static void run_quick_clusters(void) {
   }
   unsetenv("ZIPFFT_PREFETCH_BLOCKS");
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
+  /* a cluster of 8 blocks (tuning variables; not planned by default), in place */
+  setenv("ZIPFFT_CLUSTER_BLOCKS", "8", 1);
+  setenv("ZIPFFT_CLUSTER_BYTES", "70000", 1);
+  c2c_case eight = basic_case(ZIPFFT_F32, 65536, 2, ZIPFFT_INVERSE);
+  check_plan_says(&eight, "cluster of 8 blocks");
+  eight.place = PL_IN;
+  run_case(&eight);
+  unsetenv("ZIPFFT_CLUSTER_BLOCKS");
+  unsetenv("ZIPFFT_CLUSTER_BYTES");
   /* Lengths the planner once sized for a kernel the generator refuses (INTERNAL): fp32
    * 29160 = 4 x 7290 and fp64 14580 = 4 x 3645, whose part per block a cluster of 4 cannot
    * split evenly over its blocks ("bad cluster size"; fp64 7247's Bluestein filter plan is

@@ -694,6 +694,13 @@ int64_t zipfft__single_kernel_cap(void) {
  *   bandwidth, as clusters of 2, 4 or 8 blocks 67%, 66%, 53%. */
 enum { cluster_block_bytes = 76 * 1024, cluster_max_blocks = 4 };
 
+/* The most blocks a cluster kernel takes: cluster_max_blocks, or ZIPFFT_CLUSTER_BLOCKS
+ * (tuning, up to what the device allows). */
+static int cluster_blocks_limit(void) {
+  const char *env = getenv("ZIPFFT_CLUSTER_BLOCKS");
+  return env && *env ? atoi(env) : cluster_max_blocks;
+}
+
 /* The most shared memory a cluster kernel's block takes: cluster_block_bytes, or
  * ZIPFFT_CLUSTER_BYTES (tuning). */
 static size_t cluster_bytes(void) {
@@ -714,7 +721,7 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   if (!cluster_candidate(s, t)) return 0;
   zipfft__kernel_spec whole = *s;
   if (zipfft__size_single_kernel(&whole, transforms, t)) return 0; /* one block holds it */
-  for (int cluster = 2; cluster <= t->max_cluster_blocks && cluster <= cluster_max_blocks;
+  for (int cluster = 2; cluster <= t->max_cluster_blocks && cluster <= cluster_blocks_limit();
        cluster *= 2) {
     zipfft__kernel_spec part = *s;
     /* each block's part (n / cluster points) splits evenly over the cluster's blocks */
