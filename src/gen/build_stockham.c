@@ -1302,38 +1302,33 @@ static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body) 
   if (emit) emit(c, open_if(c, body, bin(c, ZIPFFT__OP_LT, next, var(c, c->batch))), next);
 }
 
-const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
-                                   zipfft__kernel_ast *k) {
-  const char *problem = zipfft__check_spec(user_spec);
-  if (problem) return problem;
-  /* Callbacks: the accesses to the user's arrays go through them (the name keeps the spec's
-   * own storage, the AST gets the callback's). */
-  zipfft__kernel_spec local = *user_spec;
-  if (local.load_callback.function) local.in_storage = ZIPFFT__STORAGE_CALLBACK;
-  if (local.store_callback.function) local.out_storage = ZIPFFT__STORAGE_CALLBACK;
-  const zipfft__kernel_spec *spec = &local;
-  zipfft__stockham_build c = {.a = a, .s = spec, .shared_stride = zipfft__c2c_shared_stride(spec)};
-  c.in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
-  c.out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
-  c.tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
-  c.batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
-  c.batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
-  c.aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
-  c.aux = zipfft__param_new(a, "aux", ZIPFFT__T_BYTES_IN);
-  c.loop_count = zipfft__param_new(a, "loop_count", ZIPFFT__T_I64);
-  c.first_index = zipfft__param_new(a, "first_index", ZIPFFT__T_I64);
+/* The kernel's parameters (in the order of zipfft__kernel_arg) into c and its AST header
+ * into k: name, shared memory, block threads, launch bounds, callbacks, real sides. */
+static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *user_spec,
+                        zipfft__kernel_ast *k) {
+  zipfft__arena *a = c->a;
+  const zipfft__kernel_spec *spec = c->s;
+  c->in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
+  c->out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
+  c->tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
+  c->batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
+  c->batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
+  c->aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);
+  c->aux = zipfft__param_new(a, "aux", ZIPFFT__T_BYTES_IN);
+  c->loop_count = zipfft__param_new(a, "loop_count", ZIPFFT__T_I64);
+  c->first_index = zipfft__param_new(a, "first_index", ZIPFFT__T_I64);
   const zipfft__var *load_user = zipfft__param_new(a, "load_user", ZIPFFT__T_BYTES_IN),
                     *store_user = zipfft__param_new(a, "store_user", ZIPFFT__T_BYTES_IN);
-  c.smem =
+  c->smem =
       zipfft__c2c_shared_bytes(spec) > 0 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
   const zipfft__var *params[ZIPFFT__ARG_COUNT] = {
-      c.in,  c.out,        c.tw,          c.batch,   c.batch_offset, c.aligned,
-      c.aux, c.loop_count, c.first_index, load_user, store_user};
+      c->in,  c->out,        c->tw,          c->batch,  c->batch_offset, c->aligned,
+      c->aux, c->loop_count, c->first_index, load_user, store_user};
   char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(user_spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
                             .precision = spec->precision,
-                            .shared = c.smem,
+                            .shared = c->smem,
                             .block_threads = zipfft__c2c_block_threads(spec),
                             .shared_bytes = zipfft__c2c_shared_bytes(spec),
                             .param_count = ZIPFFT__ARG_COUNT};
@@ -1345,44 +1340,67 @@ const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft_
                spec->pointwise != ZIPFFT__PW_FILTER;
   k->real_out = zipfft__kind_real_out(spec->kind) && !zipfft__writes_workspace(spec) &&
                 spec->pointwise != ZIPFFT__PW_FILTER;
-  if (spec->pointwise != ZIPFFT__PW_NONE) {
-    zipfft__emit_pointwise(&c, &k->body);
-    k->uses_statistics = spec->pointwise == ZIPFFT__PW_SIGNAL_SUM; /* zsum_add */
-    return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
-  }
+}
+
+/* The body of an FFT kernel (not a pointwise one): the block-ahead prefetch, a cluster
+ * kernel's phases, or the staged twiddles, the statistics loop, the transform and the
+ * statistics merge. NULL, or what the spec asked for that the body could not place. */
+static const char *emit_fft_kernel_body(zipfft__stockham_build *c, zipfft__kernel_ast *k) {
+  const zipfft__kernel_spec *spec = c->s;
   zipfft__block *body = &k->body;
   if (spec->prefetch_ahead > 0) {
     if (spec->prefetch_after_loads)
-      c.prefetch_in_first_pass = 1;
+      c->prefetch_in_first_pass = 1;
     else
-      emit_prefetch_ahead(&c, body);
+      emit_prefetch_ahead(c, body);
     k->uses_prefetch = 1;
   }
   k->cluster_blocks = zipfft__cluster_blocks(spec);
   if (spec->cluster > 1) {
-    zipfft__emit_cluster_kernel(&c, body);
-    if (c.prefetch_in_first_pass)
-      return "the prefetch after loads found no first pass loading from global memory";
-    return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
+    zipfft__emit_cluster_kernel(c, body);
+    return c->prefetch_in_first_pass
+               ? "the prefetch after loads found no first pass loading from global memory"
+               : NULL;
   }
-  c.stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
-  if (spec->shared_twiddles && !c.stage_in_first_pass) {
-    emit_twiddle_copies(&c, body);
-    zipfft__s_barrier(a, body);
+  c->stage_in_first_pass = spec->shared_twiddles && zipfft__copies_twiddles_in_first_pass(spec);
+  if (spec->shared_twiddles && !c->stage_in_first_pass) {
+    emit_twiddle_copies(c, body);
+    zipfft__s_barrier(c->a, body);
   }
-  if (spec->statistics) body = zipfft__open_statistics_loop(&c, body);
-  zipfft__emit_transform(&c, body);
-  if (c.stage_in_first_pass)
+  if (spec->statistics) body = zipfft__open_statistics_loop(c, body);
+  zipfft__emit_transform(c, body);
+  if (c->stage_in_first_pass)
     return "the twiddle copy found no first pass loading from global memory";
-  if (c.prefetch_in_first_pass)
+  if (c->prefetch_in_first_pass)
     return "the prefetch after loads found no first pass loading from global memory";
   if (spec->statistics) {
-    zipfft__s_barrier(a, body); /* the next signal's loads overwrite shared memory */
-    c.signal = NULL;
-    zipfft__emit_stats_merge(&c, &k->body);
+    zipfft__s_barrier(c->a, body); /* the next signal's loads overwrite shared memory */
+    c->signal = NULL;
+    zipfft__emit_stats_merge(c, &k->body);
     k->uses_statistics = 1;
     k->uses_stage = spec->stage_rows;
   }
-  if (zipfft__arena_error(a)) return zipfft__arena_error(a);
-  return zipfft__kernel_validate(k);
+  return NULL;
+}
+
+const char *zipfft__build_stockham(const zipfft__kernel_spec *user_spec, zipfft__arena *a,
+                                   zipfft__kernel_ast *k) {
+  const char *problem = zipfft__check_spec(user_spec);
+  if (problem) return problem;
+  /* Callbacks: the accesses to the user's arrays go through them (the name keeps the spec's
+   * own storage, the AST gets the callback's). */
+  zipfft__kernel_spec local = *user_spec;
+  if (local.load_callback.function) local.in_storage = ZIPFFT__STORAGE_CALLBACK;
+  if (local.store_callback.function) local.out_storage = ZIPFFT__STORAGE_CALLBACK;
+  zipfft__stockham_build c = {
+      .a = a, .s = &local, .shared_stride = zipfft__c2c_shared_stride(&local)};
+  open_kernel(&c, user_spec, k);
+  if (local.pointwise != ZIPFFT__PW_NONE) {
+    zipfft__emit_pointwise(&c, &k->body);
+    k->uses_statistics = local.pointwise == ZIPFFT__PW_SIGNAL_SUM; /* zsum_add */
+  } else {
+    problem = emit_fft_kernel_body(&c, k);
+    if (problem) return problem;
+  }
+  return zipfft__arena_error(a) ? zipfft__arena_error(a) : zipfft__kernel_validate(k);
 }
