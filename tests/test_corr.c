@@ -187,10 +187,13 @@ static void compare_statistics(const corr_case *c, zipfft_corr p, int64_t plane,
     }
     double mu = sum / (double)n, var = sq / (double)n - mu * mu;
     if (best - second > 1e-4 * scale && index[i] != 100 + arg) wrong_index++;
-    worst = fmax(worst, fabs(max[i] - best) / scale);
-    moments = fmax(moments, fabs(mean[i] - mu) / scale);
-    moments = fmax(moments, fabs(sd[i] - sqrt(fmax(var, 0))) / scale);
-    if (sd[i] > 0) moments = fmax(moments, fabs(z[i] - (max[i] - mean[i]) / sd[i]) * sd[i] / scale);
+    worst = zt_worse(worst, fabs(max[i] - best) / scale);
+    moments = zt_worse(moments, fabs(mean[i] - mu) / scale);
+    moments = zt_worse(moments, fabs(sd[i] - sqrt(fmax(var, 0))) / scale);
+    if (sd[i] > 0)
+      moments = zt_worse(moments, fabs(z[i] - (max[i] - mean[i]) / sd[i]) * sd[i] / scale);
+    else if (!(sd[i] == 0))
+      moments = NAN; /* a NaN deviation skips the z check above */
   }
   if (intermediate_storage != ZIPFFT_STORAGE_DEFAULT)
     printf("  %s: mean, deviation, z-score within %.3g of the outputs' scale\n", text, moments);
@@ -801,6 +804,8 @@ static void check_non_finite(zipfft_corr p, const double *signals, int64_t plane
   float *sd = malloc((size_t)plane * sizeof *sd), *z = malloc((size_t)plane * sizeof *z);
   int32_t *index = malloc((size_t)plane * sizeof *index);
   if (dbad && max && mean && sd && z && index) {
+    for (int64_t i = 0; i < plane; i++) /* the opposite of what each map must hold */
+      max[i] = NAN, mean[i] = sd[i] = z[i] = -7, index[i] = 40;
     zt_mem_upload(dbad, bad, sizeof bad);
     ZT_OK(zipfft_corr_stats_reset(p, NULL));
     ZT_OK(zipfft_corr_accumulate(p, dbad, 2, 40, NULL));

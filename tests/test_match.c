@@ -190,15 +190,41 @@ static void check_against_reference(const match_maps *m, const reference *r) {
   free(global_z);
 }
 
-/* With F16 storage: the maximum map within 1e-2 of the reference's scale everywhere, and
- * further from it than fp32 rounding (above 1e-6) somewhere: the storage took effect. */
-static void check_f16_maxima(const match_maps *m, const reference *r) {
-  int64_t n = (int64_t)m->w * m->h;
-  double scale = abs_max(r->max, n), worst = 0;
-  for (int64_t i = 0; i < n; i++) worst = fmax(worst, fabs((double)m->max[i] - r->max[i]));
-  ZT_CHECK(worst <= 1e-2 * scale && worst > 1e-6 * scale,
-           "F16 storage: maximum map off by %g of its scale %g (want 1e-6 to 1e-2)", worst / scale,
-           scale);
+/* Largest |got - want| over n values, NaN where any value is NaN. */
+static double worst_difference(const float *got, const double *want, int64_t n) {
+  double worst = 0;
+  for (int64_t i = 0; i < n; i++) worst = zt_worse(worst, fabs((double)got[i] - want[i]));
+  return worst;
+}
+
+/* With F16 storage: the maximum, mean and deviation maps within f16_gate of the maximum
+ * map's scale everywhere, the index where the reference's best leads its second by more
+ * than that, and the per-position z-score finite and (max - mean) / deviation of the maps
+ * returned; and the maximum map further from the reference than fp32 rounding (above 1e-6)
+ * somewhere: the storage took effect. */
+static void check_f16_maps(const match_maps *m, const reference *r) {
+  const double f16_gate = 1e-2;
+  int64_t n = (int64_t)m->w * m->h, wrong_index = 0, bad_z = 0;
+  double scale = abs_max(r->max, n);
+  double worst = worst_difference(m->max, r->max, n) / scale;
+  double moments =
+      zt_worse(worst_difference(m->mean, r->mean, n), worst_difference(m->stddev, r->stddev, n)) /
+      scale;
+  for (int64_t i = 0; i < n; i++) {
+    if (r->max[i] - r->second[i] > f16_gate * scale && m->index[i] != r->index[i]) wrong_index++;
+    double z = m->stddev[i] > 0 ? ((double)m->max[i] - m->mean[i]) / m->stddev[i] : 0;
+    if (!(fabs(m->zscore[i] - z) <= 1e-4 * fmax(1, fabs(z)))) bad_z++;
+  }
+  printf("  F16 storage: maxima within %.3g, mean and deviation within %.3g of the scale\n", worst,
+         moments);
+  ZT_CHECK(worst <= f16_gate && worst > 1e-6,
+           "F16 storage: maximum map off by %g of its scale %g (want 1e-6 to %g)", worst, scale,
+           f16_gate);
+  ZT_CHECK(moments <= f16_gate, "F16 storage: mean or deviation off by %g of the scale", moments);
+  ZT_CHECK(wrong_index == 0, "F16 storage: %lld indices differ where the best leads",
+           (long long)wrong_index);
+  ZT_CHECK(bad_z == 0, "F16 storage: %lld per-position z-scores not (max - mean) / deviation",
+           (long long)bad_z);
 }
 
 /* Each planted copy: the strict global z-score maximum within half a template of its
@@ -247,7 +273,7 @@ static void test_search(zipfft_storage storage) {
     if (storage == ZIPFFT_STORAGE_DEFAULT)
       check_against_reference(&m, &r);
     else
-      check_f16_maxima(&m, &r);
+      check_f16_maps(&m, &r);
     free_reference(&r);
   }
   match_maps_free(&m);

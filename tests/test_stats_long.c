@@ -47,10 +47,10 @@ static void check_long_accumulation(void) {
   for (int x = 0; x < length; x++) {
     double mu = f[x] * sum / n, var = (double)f[x] * f[x] * squares / n - mu * mu;
     double top = f[x] * best, zscore = (top - mu) / sqrt(var);
-    worst_mean = fmax(worst_mean, fabs(mean[x] - mu) / mu);
-    worst_sd = fmax(worst_sd, fabs(sd[x] - sqrt(var)) / sqrt(var));
-    worst_max = fmax(worst_max, fabs(max[x] - top) / top);
-    worst_z = fmax(worst_z, fabs(z[x] - zscore) / zscore);
+    worst_mean = zt_worse(worst_mean, fabs(mean[x] - mu) / mu);
+    worst_sd = zt_worse(worst_sd, fabs(sd[x] - sqrt(var)) / sqrt(var));
+    worst_max = zt_worse(worst_max, fabs(max[x] - top) / top);
+    worst_z = zt_worse(worst_z, fabs(z[x] - zscore) / zscore);
     ZT_CHECK(index[x] == best_index, "position %d: best index %d, expected %lld", x, index[x],
              (long long)best_index);
   }

@@ -116,14 +116,14 @@ static double turn_error(const float *src, const float *expected, int size, doub
       double dx = u - centre, dy = v - centre;
       int inside;
       double got = bilinear(src, size, centre + dx * c + dy * s, centre - dx * s + dy * c, &inside);
-      if (inside) worst = fmax(worst, fabs(got - expected[(int64_t)v * size + u]));
+      if (inside) worst = zt_worse(worst, fabs(got - expected[(int64_t)v * size + u]));
     }
   return worst;
 }
 
 static double max_abs_difference(const float *a, const float *b, int64_t n) {
   double worst = 0;
-  for (int64_t i = 0; i < n; i++) worst = fmax(worst, fabs((double)a[i] - b[i]));
+  for (int64_t i = 0; i < n; i++) worst = zt_worse(worst, fabs((double)a[i] - b[i]));
   return worst;
 }
 
@@ -247,7 +247,7 @@ static void check_normalized(int64_t count, int64_t padded, double offset, int a
   else
     normalize_template(x, count, padded);
   for (int64_t i = 0; i < count; i++) {
-    worst = fmax(worst, fabs(x[i] - (expected_input[i] - sum / count) * scale));
+    worst = zt_worse(worst, fabs(x[i] - (expected_input[i] - sum / count) * scale));
     got_sum += x[i];
     got_sq += (double)x[i] * x[i];
   }

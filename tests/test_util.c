@@ -19,6 +19,11 @@ int zt_finish(const char *test_name, int cases) {
   return failed;
 }
 
+double zt_worse(double worst, double e) {
+  if (isnan(worst) || isnan(e)) return NAN;
+  return e > worst ? e : worst;
+}
+
 int zt_finish_cases(const char *test_name, int cases) {
   if (cases == 0) {
     printf("%s: no case ran\n", test_name);

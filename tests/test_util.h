@@ -35,6 +35,10 @@ extern int zt_failures; /* failed checks so far in this test program */
 
 #define ZT_OK(call) ZT_CHECK_STATUS(call, ZIPFFT_SUCCESS)
 
+/* The larger of a running worst error and a new error e, NaN once either is NaN (fmax
+ * drops a NaN argument, so a NaN output would pass every gate). */
+double zt_worse(double worst, double e);
+
 /* Prints "N passed, M failed" style summary and returns the exit code for main. */
 int zt_finish(const char *test_name, int cases);
 /* zt_finish for a run that must have run cases: none (a part, or a tier, that selects no
