@@ -249,7 +249,7 @@ static void check_planted(const dataset *d, const match_maps *m) {
 
 /* The search on the backend under test, its progress calls and its maps: against the
  * double reference in fp32; with the spectrum and intermediate in F16, the planted copies
- * must still be found. */
+ * must still be found and every map stay within 16-bit rounding of it (check_f16_maps). */
 static void test_search(zipfft_storage storage) {
   dataset d;
   reference r;
