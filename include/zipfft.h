@@ -148,6 +148,9 @@ zipfft_status zipfft_desc_set_batch(zipfft_desc d, int64_t batch);
  * rule. Output elements may not overlap: sorted by
  * stride, every output axis (the batch included) must step over the whole extent of the
  * axes inside it (padded row-major, column-major and interleaved batches all qualify).
+ * Each side may span at most 2^58 elements, and each stride times its axis's length (even
+ * of one element, or cropped by an extent), and each distance times the batch, at most
+ * 2^59: zipfft_plan_create refuses others with ZIPFFT_ERROR_INVALID_LAYOUT naming the value.
  * Arrays are copied. */
 zipfft_status zipfft_desc_set_layout(zipfft_desc d, const int64_t *in_strides, int64_t in_dist,
                                      const int64_t *out_strides, int64_t out_dist);

@@ -293,6 +293,86 @@ static void check_filter_memory(void) {
   where[0] = '\0';
 }
 
+/* A stride or distance on an axis of one element (which spans no memory), or on one
+ * cropped to one element, is bounded all the same: the generated index arithmetic bounds
+ * indices by the whole lengths, and these overflowed 64 bits there (UBSan aborted in the
+ * generator; found by a fuzzing audit). A large one within the bound is planned. */
+static void check_single_element_strides(void) {
+  static const struct {
+    zipfft_type type;
+    int rank, in_place;
+    int64_t lengths[2], in_strides[2], in_dist, out_strides[2], out_dist, crop;
+    zipfft_status expect;
+    const char *value;
+  } rows[] = {
+      {ZIPFFT_C2C,
+       2,
+       0,
+       {1, 8},
+       {INT64_MAX, 1},
+       0,
+       {0},
+       0,
+       0,
+       ZIPFFT_ERROR_INVALID_LAYOUT,
+       "in_strides[0] = 9223372036854775807"},
+      {ZIPFFT_C2C,
+       1,
+       0,
+       {8},
+       {1},
+       INT64_MAX,
+       {1},
+       INT64_MAX,
+       0,
+       ZIPFFT_ERROR_INVALID_LAYOUT,
+       "in_dist = 9223372036854775807"},
+      {ZIPFFT_C2C,
+       2,
+       0,
+       {8, 8},
+       {8, 1},
+       0,
+       {(int64_t)1 << 60, 1},
+       0,
+       1,
+       ZIPFFT_ERROR_INVALID_LAYOUT,
+       "out_strides[0] = 1152921504606846976"},
+      {ZIPFFT_R2C,
+       1,
+       1,
+       {8},
+       {1},
+       10,
+       {1},
+       INT64_MAX,
+       0,
+       ZIPFFT_ERROR_INVALID_LAYOUT,
+       "out_dist = 9223372036854775807"},
+      {ZIPFFT_C2C, 2, 0, {1, 8}, {(int64_t)1 << 40, 1}, 0, {0}, 0, 0, ZIPFFT_SUCCESS, NULL}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    zipfft_desc d = NULL;
+    zipfft_plan p = sentinel();
+    ZT_OK(zipfft_desc_create(&d, rows[i].type, ZIPFFT_F32, rows[i].rank, rows[i].lengths));
+    if (!d) continue;
+    int64_t crop[2] = {1, 8};
+    ZT_OK(zipfft_desc_set_layout(d, rows[i].in_strides, rows[i].in_dist,
+                                 rows[i].out_strides[0] ? rows[i].out_strides : NULL,
+                                 rows[i].out_dist));
+    if (rows[i].in_place) ZT_OK(zipfft_desc_set_placement(d, ZIPFFT_INPLACE));
+    if (rows[i].crop) ZT_OK(zipfft_desc_set_output_extent(d, crop));
+    ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+    snprintf(where, sizeof where, "(plan_create, single-element stride row %zu)", i);
+    EXPECT(zipfft_plan_create(&p, d), rows[i].expect, rows[i].value);
+    if (rows[i].expect != ZIPFFT_SUCCESS)
+      ZT_CHECK(p == sentinel(), "single-element stride row %zu changed *p on failure", i);
+    else if (p != sentinel())
+      zipfft_plan_destroy(p);
+    zipfft_desc_destroy(d);
+  }
+  where[0] = '\0';
+}
+
 /* zipfft_plan_create: NULL arguments, unsupported and invalid descriptions; *p untouched
  * on failure. */
 static void check_plan_create(void) {
@@ -646,6 +726,7 @@ int main(void) {
   check_desc_create();
   check_setters();
   check_plan_create();
+  check_single_element_strides();
   check_extents();
   check_execute();
   check_small_stack_caller();

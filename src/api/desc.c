@@ -388,6 +388,30 @@ static int axes_of(const struct zipfft_desc_s *d, int out, const int64_t *stride
   return d->rank + 1;
 }
 
+/* Fails unless every stride of one side times its axis's whole length (extents aside), and
+ * the distance times the batch, is at most 2^59. span() passes any stride on an axis of
+ * one element, but the generated index arithmetic bounds indices by the whole lengths, so
+ * a huge stride there overflowed it (an audit's finding: INT64_MAX on a length-1 axis, or
+ * 2^60 on a cropped one). */
+static zipfft_status check_stride_sizes(const struct zipfft_desc_s *d, int out,
+                                        const int64_t *strides, int64_t dist) {
+  const int64_t limit = 2 * ZIPFFT__MAX_ELEMENTS;
+  const char *side = out ? "out" : "in";
+  int64_t lengths[ZIPFFT__MAX_RANK];
+  zipfft__array_lengths(d, out, lengths);
+  if (padded_real_side(d, out)) lengths[d->rank - 1] = 2 * (d->lengths[d->rank - 1] / 2 + 1);
+  for (int k = 0; k < d->rank; k++)
+    if (strides[k] > limit / lengths[k])
+      return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                          "%s_strides[%d] = %lld: times the axis's length %lld beyond 2^59", side,
+                          k, (long long)strides[k], (long long)lengths[k]);
+  if (dist > limit / (d->batch > 1 ? d->batch : 1))
+    return zipfft__fail(ZIPFFT_ERROR_INVALID_LAYOUT,
+                        "%s_dist = %lld: times the batch %lld beyond 2^59", side, (long long)dist,
+                        (long long)d->batch);
+  return ZIPFFT_SUCCESS;
+}
+
 /* An in-place transform reads and writes the same elements: equal layouts for C2C; for R2C
  * and C2R the real array's strides (in reals) are twice the complex array's, except the
  * contiguous last axis. */
@@ -453,6 +477,9 @@ zipfft_status zipfft__desc_layout(const struct zipfft_desc_s *d, zipfft__layout 
     return in_place_extent_error(d);
   resolve(d, 0, l.in_strides, &l.in_dist);
   resolve(d, 1, l.out_strides, &l.out_dist);
+  st = check_stride_sizes(d, 0, l.in_strides, l.in_dist);
+  if (st == ZIPFFT_SUCCESS) st = check_stride_sizes(d, 1, l.out_strides, l.out_dist);
+  if (st != ZIPFFT_SUCCESS) return st;
   int n_in = axes_of(d, 0, l.in_strides, l.in_dist, in_axes);
   int n_out = axes_of(d, 1, l.out_strides, l.out_dist, out_axes);
   if (span(in_axes, n_in) < 0 || span(out_axes, n_out) < 0)
