@@ -1216,44 +1216,31 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   return zipfft__check_cluster(s);
 }
 
-/* A cluster kernel's RANGE prefetch: thread 0 of block rank asks L2 for elements
- * [rank share, (rank + 1) share) of cluster next's transform, share = the row / cluster. */
-static void prefetch_cluster_share(zipfft__stockham_build *c, zipfft__block *b,
-                                   const zipfft__expr *next) {
-  const zipfft__kernel_spec *s = c->s;
-  int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
-  int64_t share_bytes = zipfft__input_row_elements(s) / s->cluster * bytes;
-  zipfft__block *g = open_if(c, b, bin(c, ZIPFFT__OP_EQ, zipfft__e_thread(c->a), i32(c, 0)));
-  const zipfft__expr *rank = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_rank(c->a));
-  const zipfft__expr *at =
-      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, next, i64(c, s->batch_in_strides[0] * bytes)),
-          bin(c, ZIPFFT__OP_MUL, rank, i64(c, share_bytes)));
-  const zipfft__expr *args[] = {var(c, c->in), at, i64(c, share_bytes)};
-  zipfft__s_call(c->a, g, "zprefetch", 3, args);
-}
-
 /* RANGE: thread 0 asks for the contiguous range the later block's transforms span (those
  * that exist) in one bulk prefetch; in a cluster kernel (one transform per cluster) each
  * block asks for its rank's share of the later cluster's transform. */
 static void prefetch_range(zipfft__stockham_build *c, zipfft__block *b, const zipfft__expr *next) {
   const zipfft__kernel_spec *s = c->s;
-  if (s->cluster > 1) {
-    prefetch_cluster_share(c, b, next);
-    return;
-  }
   int64_t per_block = s->ffts_per_block, distance = s->batch_in_strides[0];
   int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
   zipfft__block *g = open_if(c, b, bin(c, ZIPFFT__OP_EQ, zipfft__e_thread(c->a), i32(c, 0)));
-  const zipfft__expr *left = let(c, g, "gl", bin(c, ZIPFFT__OP_SUB, var(c, c->batch), next));
-  const zipfft__expr *count = zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, per_block)),
-                                               left, i64(c, per_block));
-  const zipfft__expr *span =
-      bin(c, ZIPFFT__OP_ADD,
-          bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, count, i64(c, 1)), i64(c, distance)),
-          i64(c, zipfft__input_row_elements(s)));
-  const zipfft__expr *args[] = {var(c, c->in),
-                                bin(c, ZIPFFT__OP_MUL, next, i64(c, distance * bytes)),
-                                bin(c, ZIPFFT__OP_MUL, span, i64(c, bytes))};
+  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, next, i64(c, distance * bytes)), *size;
+  if (s->cluster > 1) {
+    int64_t share_bytes = zipfft__input_row_elements(s) / s->cluster * bytes;
+    const zipfft__expr *rank = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_rank(c->a));
+    first = bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, rank, i64(c, share_bytes)));
+    size = i64(c, share_bytes);
+  } else {
+    const zipfft__expr *left = let(c, g, "gl", bin(c, ZIPFFT__OP_SUB, var(c, c->batch), next));
+    const zipfft__expr *count = zipfft__e_select(
+        c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, per_block)), left, i64(c, per_block));
+    const zipfft__expr *span =
+        bin(c, ZIPFFT__OP_ADD,
+            bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, count, i64(c, 1)), i64(c, distance)),
+            i64(c, zipfft__input_row_elements(s)));
+    size = bin(c, ZIPFFT__OP_MUL, span, i64(c, bytes));
+  }
+  const zipfft__expr *args[] = {var(c, c->in), first, size};
   zipfft__s_call(c->a, g, "zprefetch", 3, args);
 }
 
