@@ -480,9 +480,6 @@ static const struct {
     {ZIPFFT_F32, 1048576, "pair kernel", 0},
     {ZIPFFT_F32, 1048576, "16 transforms per block (neighbouring threads", 1},
     {ZIPFFT_F32, 1048576, "8 transforms per block (stored", 1},
-    {ZIPFFT_F32, 1048576, "_lp64_", 1},     /* linked: 64 column blocks a transform */
-    {ZIPFFT_F32, 1048576, "_lc128_64_", 1}, /* 128 row blocks a transform wait for 64 */
-    {ZIPFFT_F32, 16777216, "_lc", 0},       /* the pair is not linked */
     {ZIPFFT_F64, 4194304, "tiles of", 0},
     {ZIPFFT_F64, 5760, "radix 16x20x18,", 1},
     {ZIPFFT_F32, 4099, "radix 7x7x7x6x4,", 1},
@@ -809,67 +806,6 @@ static void run_quick_column_prefetch(void) {
   check_plan_lacks(&rader, "_pl_");
   run_case(&rader);
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
-}
-
-/* Runs c twice on one plan, checking each run's results and that the plan has
- * `want_pairs` linked pairs (< 0: any number) whose counters are all back at zero after each run (a missed
- * reset would let the next run's rows start before their columns are stored). */
-static void run_linked_case(const c2c_case *c, int want_pairs) {
-  if (!zt_case_in_part()) return;
-  zipfft_plan plan = NULL;
-  char err[max_text];
-  zipfft_status s = make_plan(c, &plan, err, sizeof err);
-  cases_run++;
-  if (s != ZIPFFT_SUCCESS) {
-    case_fail(c, "plan creation: %s: %s", zipfft_status_name(s), err);
-    return;
-  }
-  check_cuda_source(c, plan);
-  for (int run = 0; run < 2; run++) {
-    execute_and_check(c, plan);
-    int pairs = -1;
-    uint64_t sum = 1;
-    s = zipfft__plan_link_counts(plan, &pairs, &sum);
-    if (s != ZIPFFT_SUCCESS || (want_pairs >= 0 && pairs != want_pairs) || sum != 0)
-      case_fail(c, "run %d: %s, %d linked pairs (want %d), counters summing to %llu (want 0)",
-                run, zipfft_status_name(s), pairs, want_pairs, (unsigned long long)sum);
-  }
-  zipfft_plan_destroy(plan);
-}
-
-/* Linked column and row kernels (ZIPFFT_LINK=1 applies them on the CPU too, where the row
- * kernel runs once the column kernel has ended): 4096 = 64 x 64 without the pair kernel,
- * fp32 and fp64, each twice on one plan, in the layouts of the quick variants (in place,
- * distances larger than n, interleaved batches, interleaved in place, misaligned,
- * normalised); with ZIPFFT_LINK=0 none. On CUDA also fp32 2^20 (1024 x 1024) as planned,
- * linked on devices of fast memory. */
-static void run_quick_link(void) {
-  static const size_t variants[] = {0, 5, 6, 9, 11, 13};
-  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
-  setenv("ZIPFFT_PAIR", "0", 1);
-  setenv("ZIPFFT_LINK", "1", 1);
-  for (int p = 0; p < 2; p++) {
-    zipfft_precision precision = p ? ZIPFFT_F64 : ZIPFFT_F32;
-    c2c_case plain = basic_case(precision, 4096, 3, p ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
-    check_plan_says(&plain, "_lp2_");
-    check_plan_says(&plain, "_lc2_2_");
-    run_linked_case(&plain, 1);
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-      c2c_case c = variant_case(&quick_variants[variants[v]], precision, 4096);
-      run_linked_case(&c, 1);
-    }
-  }
-  setenv("ZIPFFT_LINK", "0", 1);
-  c2c_case unlinked = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_FORWARD);
-  check_plan_lacks(&unlinked, "_lc");
-  run_linked_case(&unlinked, 0);
-  unsetenv("ZIPFFT_LINK");
-  unsetenv("ZIPFFT_PAIR");
-  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CUDA) {
-    c2c_case large = basic_case(ZIPFFT_F32, 1 << 20, 4, ZIPFFT_FORWARD);
-    run_linked_case(&large, -1);
-  }
 }
 
 /* Quick tier: kernels that ask L2 for a later block's input as they start
@@ -1202,7 +1138,6 @@ static void run_tiers(void) {
     run_quick_pairs();
     run_quick_tiles();
     run_quick_prefetch();
-    run_quick_link();
     run_quick_rotation();
     run_quick_staged();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)

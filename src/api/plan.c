@@ -594,27 +594,6 @@ const zipfft__kernel_spec *zipfft__plan_fused_kernel(zipfft_plan p) {
   return NULL;
 }
 
-zipfft_status zipfft__plan_link_counts(zipfft_plan p, int *pairs, uint64_t *sum) {
-  const zipfft__decomposition *dec = &p->decomposition;
-  *pairs = 0, *sum = 0;
-  for (int i = 0; i < dec->kernel_count; i++) {
-    const zipfft__kernel_spec *s = &dec->kernels[i];
-    if (s->link_role != ZIPFFT__LINK_CONSUMER) continue;
-    int64_t groups = dec->transforms[i] / (s->link_items * s->ffts_per_block);
-    uint64_t bytes = zipfft__link_sync_bytes(groups);
-    uint64_t *words = malloc((size_t)bytes);
-    if (!words) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "%llu bytes of counters",
-                                    (unsigned long long)bytes);
-    zipfft_status st = p->backend->ops->download(
-        p->backend, words, (char *)p->workspace + dec->link_sync_offset[i], (size_t)bytes);
-    for (uint64_t w = 0; st == ZIPFFT_SUCCESS && w < bytes / 8; w++) *sum += words[w];
-    free(words);
-    if (st != ZIPFFT_SUCCESS) return st;
-    ++*pairs;
-  }
-  return ZIPFFT_SUCCESS;
-}
-
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {
   if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_1d: p is NULL");
@@ -673,9 +652,6 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   int64_t loop_count = run->count, first_index = run->first_index;
   const void *load_user = s->load_callback.user, *store_user = s->store_callback.user;
   int32_t aligned = aligned_for(s, in, out);
-  void *sync = s->link_role != ZIPFFT__LINK_NONE
-                   ? (char *)p->workspace + dec->link_sync_offset[i]
-                   : NULL;
   int64_t cluster = zipfft__cluster_blocks(s);
   int64_t batch = dec->transforms[i], per_launch = max_grid_blocks / cluster * s->ffts_per_block;
   if (!s->statistics && !dec->whole_batch[i]) /* the batch is the slowest digit */
@@ -684,19 +660,12 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
     int64_t count = batch - offset < per_launch ? batch - offset : per_launch;
     void *args[ZIPFFT__ARG_COUNT] = {(void *)&in,  (void *)&out, (void *)&tw,  &batch,
                                      &offset,      &aligned,     (void *)&aux, &loop_count,
-                                     &first_index, &load_user,   &store_user, &sync};
+                                     &first_index, &load_user,   &store_user};
     zipfft__launch l = {(uint32_t)((count + s->ffts_per_block - 1) / s->ffts_per_block * cluster),
                         zipfft__c2c_block_threads(s), zipfft__c2c_shared_bytes(s), run->stream,
-                        args, offset == 0 && s->link_role == ZIPFFT__LINK_CONSUMER};
+                        args};
     zipfft_status st = p->backend->ops->launch(p->backend, pk->handle, &l);
-    if (st != ZIPFFT_SUCCESS) {
-      if (sync) /* counts of a run cut short must not satisfy the next run's waits */
-        p->backend->ops->zero_on_stream(
-            p->backend, sync,
-            zipfft__link_sync_bytes(dec->transforms[i] / (s->link_items * s->ffts_per_block)),
-            run->stream);
-      return st;
-    }
+    if (st != ZIPFFT_SUCCESS) return st;
   }
   return ZIPFFT_SUCCESS;
 }
@@ -724,7 +693,7 @@ static zipfft_status launch_pair(zipfft_plan p, void *const *arrays, const zipff
       &batch_first, &batch_second, &offset, &aligned_first,    &aligned_second,
       &sync,        &rounds,       &lag};
   zipfft__launch l = {p->pair_grid, zipfft__c2c_block_threads(first), p->pair_shared, run->stream,
-                      args, 0};
+                      args};
   return p->backend->ops->launch(p->backend, p->pair_handle, &l);
 }
 

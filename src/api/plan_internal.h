@@ -52,11 +52,6 @@ zipfft_status zipfft__plan_create_with(zipfft_plan *out, const struct zipfft_des
 /* The backend a plan runs on (its memory operations serve companions of the plan). */
 struct zipfft__backend *zipfft__plan_backend_ops(zipfft_plan p);
 
-/* The plan's linked pairs (kernel_spec link_role) into *pairs and the sum of all their
- * counters into *sum, read after the work queued on the device (every linked run leaves
- * them at zero). */
-zipfft_status zipfft__plan_link_counts(zipfft_plan p, int *pairs, uint64_t *sum);
-
 /* 1 when the plan has a statistics kernel (correlation plans). */
 int zipfft__plan_has_statistics(zipfft_plan p);
 /* The plan's fused correlation kernel (the one that multiplies by the kept spectrum), or

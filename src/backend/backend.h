@@ -26,10 +26,6 @@ typedef struct zipfft__launch {
   size_t shared_bytes;
   void *stream; /* CUstream on CUDA, NULL on the CPU */
   void **args;
-  /* 1: the kernel is a linked consumer (kernel_spec link_role) of the kernel launched just
-   * before it on the stream, and may start once all of that kernel's blocks have (CUDA:
-   * programmatic dependent launch where the driver has it; the CPU ignores it). */
-  int after_previous;
 } zipfft__launch;
 
 typedef struct zipfft__backend zipfft__backend;

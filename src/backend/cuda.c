@@ -133,10 +133,7 @@ static zipfft_status cuda_compile(zipfft__backend *b, const zipfft__kernel_sourc
   return ZIPFFT_SUCCESS;
 }
 
-/* Enqueues one launch on l->stream (1D grid and block) inside the primary context; with
- * after_previous, on sm_90 and a driver that has cuLaunchKernelEx, as a programmatic
- * dependent launch (the kernel's blocks may start once all the previous kernel's blocks
- * have released it; the linked kernels' counters order their data). */
+/* Enqueues one launch on l->stream (1D grid and block) inside the primary context. */
 static zipfft_status cuda_launch(zipfft__backend *b, void *kernel, const zipfft__launch *l) {
   cuda_backend *cb = as_cuda(b);
   cuda_kernel *k = kernel;
@@ -146,24 +143,11 @@ static zipfft_status cuda_launch(zipfft__backend *b, void *kernel, const zipfft_
                         l->shared_bytes);
   zipfft_status status = check(push_context(cb), "cuCtxPushCurrent", k->name);
   if (status != ZIPFFT_SUCCESS) return status;
-  CUresult r;
-  const char *call = "cuLaunchKernel";
-  const char *experiment = getenv("ZIPFFT_LINK_LAUNCH"); /* EXPERIMENT: 0 plain launches */
-  if (l->after_previous && cb->cu->cuLaunchKernelEx && cb->cc_major >= 9 &&
-      !(experiment && *experiment == '0')) {
-    zipfft__cu_launch_attribute early = {
-        .id = ZIPFFT_CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION};
-    early.value.programmatic_stream_serialization_allowed = 1;
-    zipfft__cu_launch_config config = {l->grid, 1, 1, l->block, 1, 1, (unsigned)l->shared_bytes,
-                                       (CUstream)l->stream, &early, 1};
-    r = cb->cu->cuLaunchKernelEx(&config, k->function, l->args, NULL);
-    call = "cuLaunchKernelEx";
-  } else {
-    r = cb->cu->cuLaunchKernel(k->function, l->grid, 1, 1, l->block, 1, 1,
-                               (unsigned)l->shared_bytes, (CUstream)l->stream, l->args, NULL);
-  }
+  CUresult r =
+      cb->cu->cuLaunchKernel(k->function, l->grid, 1, 1, l->block, 1, 1, (unsigned)l->shared_bytes,
+                             (CUstream)l->stream, l->args, NULL);
   pop_context(cb);
-  return check(r, call, k->name);
+  return check(r, "cuLaunchKernel", k->name);
 }
 
 /* Unloads a kernel's module and frees its handle; never records an error. */

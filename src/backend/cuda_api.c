@@ -98,8 +98,6 @@ static void load_driver(void) {
     memset(&driver, 0, sizeof driver);
     return;
   }
-  void *launch_ex = dlsym(handle, "cuLaunchKernelEx"); /* optional */
-  memcpy(&driver.api.cuLaunchKernelEx, &launch_ex, sizeof launch_ex);
   driver_ready = 1; /* the handle stays open for the life of the process */
 }
 

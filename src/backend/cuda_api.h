@@ -27,25 +27,6 @@ enum {
   ZIPFFT_CU_FUNC_ATTR_MAX_DYNAMIC_SHARED = 8
 };
 
-/* cuLaunchKernelEx's configuration (CUDA 12.0 and later), as cuda.h lays it out: each
- * attribute an id, padding to 8 bytes and a 64-byte value. */
-enum { ZIPFFT_CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
-typedef struct zipfft__cu_launch_attribute {
-  int id;
-  char pad[4];
-  union {
-    char bytes[64];
-    int programmatic_stream_serialization_allowed;
-    void *align; /* the value union holds pointers: 8-byte alignment */
-  } value;
-} zipfft__cu_launch_attribute;
-typedef struct zipfft__cu_launch_config {
-  unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes;
-  CUstream stream;
-  zipfft__cu_launch_attribute *attributes;
-  unsigned attribute_count;
-} zipfft__cu_launch_config;
-
 /* The driver entry points, resolved once. Names follow the driver API (with the _v2 ABI
  * where the driver exports one). */
 typedef struct zipfft__cuda_api {
@@ -85,9 +66,6 @@ typedef struct zipfft__cuda_api {
   CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
   CUresult (*cuEventDestroy)(CUevent e);
   CUresult (*cuGetErrorString)(CUresult r, const char **text);
-  /* Optional: NULL where the driver has none (before CUDA 12.0). */
-  CUresult (*cuLaunchKernelEx)(const zipfft__cu_launch_config *config, CUfunction f,
-                               void **params, void **extra);
 } zipfft__cuda_api;
 
 /* Loads libcuda.so.1 and resolves every entry point once (thread-safe), then calls cuInit.

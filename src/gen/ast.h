@@ -179,7 +179,6 @@ typedef struct zipfft__kernel_ast {
   int uses_statistics; /* calls zstats_merge4 or zsum_add (the emitters print their prelude) */
   int uses_prefetch;   /* calls zprefetch (the emitters print it) */
   int uses_pair;       /* calls the pair kernel's zpair_* functions (their prelude) */
-  int uses_link;       /* calls the linked kernels' zlink_* functions (their prelude) */
   int uses_stage;      /* calls zstage_* (statistics kernels with stage_rows; their prelude) */
   int min_blocks;      /* > 0: blocks per multiprocessor the CUDA compiler must allow */
   /* > 1: blocks of a thread-block cluster, which see each other's shared memory (through

@@ -13,7 +13,6 @@ typedef struct zipfft__stockham_build {
   const zipfft__kernel_spec *s;
   const zipfft__var *in, *out, *tw, *batch, *batch_offset, *aligned, *smem;
   const zipfft__var *aux, *loop_count, *first_index;
-  const zipfft__var *sync; /* linked kernels' counters (NULL in pair kernels) */
   int64_t shared_stride; /* complex elements per transform in shared memory */
   /* Statistics kernels: the loop's signal number (NULL outside the loop) and the registers
    * of every output real a thread folds (slot-major: 2 per slot for C2R_HALF). */
@@ -45,11 +44,6 @@ typedef struct zipfft__stockham_build {
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;
 } zipfft__stockham_build;
-
-/* Linked kernels (kernel_spec link_role, gen/build_link.c): what a producer's or a
- * consumer's blocks do before their transform, and what a producer's do after it. */
-void zipfft__emit_link_start(zipfft__stockham_build *c, zipfft__block *body);
-void zipfft__emit_link_end(zipfft__stockham_build *c, zipfft__block *body);
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
 typedef struct zipfft__thread_coords {

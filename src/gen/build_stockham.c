@@ -1210,10 +1210,6 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
            "Rader or store_major kernel of one block";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
-  if (s->link_role != ZIPFFT__LINK_NONE &&
-      (!zipfft__can_link(s) || s->link_items < 1 ||
-       (s->link_role == ZIPFFT__LINK_CONSUMER && s->link_wait_for < 1)))
-    return "a linked kernel needs what zipfft__can_link allows and its items per group";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";
   for (int d = 1; d < s->batch_dims; d++)
     if (s->batch_counts[d] < 1) return "bad batch count";
@@ -1310,12 +1306,11 @@ static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *us
   c->first_index = zipfft__param_new(a, "first_index", ZIPFFT__T_I64);
   const zipfft__var *load_user = zipfft__param_new(a, "load_user", ZIPFFT__T_BYTES_IN),
                     *store_user = zipfft__param_new(a, "store_user", ZIPFFT__T_BYTES_IN);
-  c->sync = zipfft__param_new(a, "sync", ZIPFFT__T_BYTES_OUT);
   c->smem =
       zipfft__c2c_shared_bytes(spec) > 0 ? zipfft__param_new(a, "smem", ZIPFFT__T_SHARED) : NULL;
   const zipfft__var *params[ZIPFFT__ARG_COUNT] = {
       c->in,  c->out,        c->tw,          c->batch,  c->batch_offset, c->aligned,
-      c->aux, c->loop_count, c->first_index, load_user, store_user, c->sync};
+      c->aux, c->loop_count, c->first_index, load_user, store_user};
   char name[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(user_spec, name, sizeof name);
   *k = (zipfft__kernel_ast){.name = zipfft__arena_printf(a, "%s", name),
@@ -1360,10 +1355,7 @@ static const char *emit_fft_kernel_body(zipfft__stockham_build *c, zipfft__kerne
     zipfft__s_barrier(c->a, body);
   }
   if (spec->statistics) body = zipfft__open_statistics_loop(c, body);
-  k->uses_link = spec->link_role != ZIPFFT__LINK_NONE;
-  zipfft__emit_link_start(c, body);
   zipfft__emit_transform(c, body);
-  zipfft__emit_link_end(c, body);
   if (c->stage_in_first_pass)
     return "the twiddle copy found no first pass loading from global memory";
   if (c->prefetch_in_first_pass)

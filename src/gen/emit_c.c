@@ -168,22 +168,6 @@ static const char c_pair_prelude[] =
     "         (uint64_t)target) {\n  }\n}\n"
     "static inline void zpair_discard(unsigned char *p, int64_t byte) { (void)p; (void)byte; }\n";
 
-/* Linked kernels (kernel_spec link_role) with the compiler's atomics: the CPU backend runs
- * the consumer after the producer has ended, so the wait finds its group complete; the
- * counting and the reset are those of the CUDA kernels. Nothing to release. */
-static const char c_link_prelude[] =
-    "static inline void zlink_release(void) {}\n"
-    "static inline void zlink_grid_wait(void) {}\n"
-    "static inline void zlink_signal(unsigned char *sync, int64_t group) {\n"
-    "  __atomic_fetch_add((uint64_t *)(void *)sync + 2 * group, 1, __ATOMIC_RELEASE);\n}\n"
-    "static inline void zlink_wait(unsigned char *sync, int64_t group, int64_t target,"
-    " int64_t items) {\n"
-    "  uint64_t *c = (uint64_t *)(void *)sync + 2 * group;\n"
-    "  while (__atomic_load_n(c, __ATOMIC_ACQUIRE) < (uint64_t)target) {\n  }\n"
-    "  if (__atomic_fetch_add(c + 1, 1, __ATOMIC_ACQ_REL) == (uint64_t)(items - 1)) {\n"
-    "    __atomic_store_n(c, 0, __ATOMIC_RELAXED);\n"
-    "    __atomic_store_n(c + 1, 0, __ATOMIC_RELAXED);\n  }\n}\n";
-
 /* Statistics kernels with stage_rows: the rows are copied at once (a block's threads run
  * phase by phase, so the copy is done before the next phase reads it); nothing to wait for. */
 static const char c_stage_prelude[] =
@@ -230,7 +214,6 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
-  if (k->uses_link) zipfft__sb_printf(&sb, "%s", c_link_prelude);
   if (k->uses_stage) zipfft__sb_printf(&sb, "%s", c_stage_prelude);
   if (k->cluster_blocks > 1)
     zipfft__sb_printf(&sb,

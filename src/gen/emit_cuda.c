@@ -1,9 +1,6 @@
 /* emit_cuda.c - prints a kernel AST as a CUDA C++ translation unit for NVRTC. */
 #include <stdio.h>
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "gen/emit.h"
 
 static const zipfft__dialect cuda_dialect = {
@@ -83,31 +80,6 @@ static const char cuda_pair_prelude[] =
     "#if __CUDA_ARCH__ >= 800\n"
     "  asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + byte) : \"memory\");\n"
     "#endif\n}\n";
-
-/* Linked kernels (kernel_spec link_role): the producer lets its consumer launch
- * (programmatic dependent launch, sm_90; the consumer's blocks may then start while the
- * producer's last ones run); a group's counter raised after a fence that makes the block's
- * stores visible at device scope; the consumer's wait for its group (a volatile read, then
- * a fence), after which it counts its block in the group's second word, the group's last
- * block setting both words back to zero for the next run. */
-static const char cuda_link_prelude[] =
-    "__device__ __forceinline__ void zlink_grid_wait() {\n"
-    "#if __CUDA_ARCH__ >= 900\n"
-    "  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
-    "#endif\n}\n"
-    "__device__ __forceinline__ void zlink_release() {\n"
-    "#if __CUDA_ARCH__ >= 900\n"
-    "  asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\");\n"
-    "#endif\n}\n"
-    "__device__ __forceinline__ void zlink_signal(unsigned char *sync, long long group) {\n"
-    "#ifndef ZX_NO_PRODUCER_FENCE\n  __threadfence();\n#endif\n  atomicAdd((unsigned long long *)sync + 2 * group, 1ULL);\n}\n"
-    "__device__ __forceinline__ void zlink_wait(unsigned char *sync, long long group,"
-    " long long target, long long items) {\n"
-    "  volatile unsigned long long *c = (volatile unsigned long long *)sync + 2 * group;\n"
-    "  while (c[0] < (unsigned long long)target) __nanosleep(200);\n#ifndef ZX_NO_CONSUMER_FENCE\n  __threadfence();\n#endif\n"
-    "  if (atomicAdd((unsigned long long *)sync + 2 * group + 1, 1ULL) =="
-    " (unsigned long long)(items - 1)) {\n"
-    "    c[0] = 0;\n    c[1] = 0;\n  }\n}\n";
 
 /* An L2 prefetch of bytes at p + byte (a hint: TMA's bulk prefetch on sm_90 and later, the
  * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude and
@@ -271,12 +243,6 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
-  if (k->uses_link) {
-    const char *x = getenv("ZIPFFT_LINK_FENCE"); /* EXPERIMENT */
-    if (x && strstr(x, "noproducer")) zipfft__sb_printf(&sb, "#define ZX_NO_PRODUCER_FENCE\n");
-    if (x && strstr(x, "noconsumer")) zipfft__sb_printf(&sb, "#define ZX_NO_CONSUMER_FENCE\n");
-    zipfft__sb_printf(&sb, "%s", cuda_link_prelude);
-  }
   if (k->uses_stage) zipfft__sb_printf(&sb, "%s", cuda_stage_prelude);
   emit_signature(&sb, k);
   zipfft__emit_params(&sb, d, k);

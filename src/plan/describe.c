@@ -138,20 +138,6 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       (long long)s->n);
 }
 
-/* The detail line of a linked kernel (kernel_spec link_role). */
-static void print_link(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
-  if (s->link_role == ZIPFFT__LINK_PRODUCER)
-    zipfft__sb_printf(sb,
-                      "      linked to the next kernel: lets it launch once every block has "
-                      "started, counts its %lld blocks of each transform as they store\n",
-                      (long long)s->link_items);
-  if (s->link_role == ZIPFFT__LINK_CONSUMER)
-    zipfft__sb_printf(sb,
-                      "      linked to the previous kernel: may launch while it runs; its %lld "
-                      "blocks of a transform wait for that transform's %lld blocks\n",
-                      (long long)s->link_items, (long long)s->link_wait_for);
-}
-
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {
   if (dec->kernels[i].pointwise != ZIPFFT__PW_NONE) {
     print_pointwise(dec, i, sb);
@@ -160,5 +146,4 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   print_fft_line(dec, i, sb);
   print_structure(&dec->kernels[i], sb);
   print_data(&dec->kernels[i], sb);
-  print_link(&dec->kernels[i], sb);
 }

@@ -361,54 +361,6 @@ void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from) {
   }
 }
 
-/* Linked column and row kernels (kernel_spec link_role; ZIPFFT_LINK, tuning: 0 never, 1
- * wherever they can). Without the link the row kernel starts once the column kernel has
- * ended: its last blocks run on a few multiprocessors while the others wait (fp32 2^20 on
- * an H200: 8,192 column blocks, one per multiprocessor, fill 62.06 waves of 132), and the
- * launch between them costs its own gap. Linked, the row kernel launches once every column
- * block has started, and its blocks of a transform start once that transform's columns are
- * stored. Devices of fast memory only, as measured. In place, the rows of a transform
- * overwrite only its own input when both layouts are the same (as for the pair). */
-static int link_wanted(const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_LINK");
-  return env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
-}
-
-/* Kernel i's and i + 1's work items per transform of the job when they are the column and
- * row kernels of a split in two that can link (whole blocks per transform), else 0. */
-static int link_items_at(const zipfft__decomposition *dec, int i, int64_t items[2]) {
-  const zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
-  if (!zipfft__can_link(col) || !zipfft__can_link(row) || !col->fft_major || !row->store_major ||
-      col->twiddle_length != col->n * row->n || col->batch_dims != 2 || row->batch_dims != 2 ||
-      col->batch_counts[1] != row->n || row->batch_counts[1] != col->n ||
-      dec->dst[i] != dec->src[i + 1] || (dec->paired && dec->pair_first <= i + 1 &&
-                                         i <= dec->pair_first + 1))
-    return 0;
-  if (row->n % col->ffts_per_block != 0 || col->n % row->ffts_per_block != 0) return 0;
-  items[0] = row->n / col->ffts_per_block;
-  items[1] = col->n / row->ffts_per_block;
-  return 1;
-}
-
-void zipfft__fourstep_link(const zipfft__fourstep_job *job, int inplace, zipfft__decomposition *dec,
-                           int from, const zipfft__target *t) {
-  if (!link_wanted(t) ||
-      (inplace && (job->in_stride != job->out_stride || job->in_dist != job->out_dist)))
-    return;
-  for (int i = from < 0 ? 0 : from; i + 1 < dec->kernel_count; i++) {
-    int64_t items[2];
-    if (dec->kernels[i].link_role != ZIPFFT__LINK_NONE || !link_items_at(dec, i, items)) continue;
-    zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
-    col->link_role = ZIPFFT__LINK_PRODUCER, col->link_items = items[0];
-    row->link_role = ZIPFFT__LINK_CONSUMER, row->link_items = items[1];
-    row->link_wait_for = items[0];
-    dec->link_sync_offset[i] = dec->link_sync_offset[i + 1] =
-        zipfft__bytes_aligned(dec->workspace_bytes);
-    dec->workspace_bytes =
-        zipfft__bytes_sum(dec->link_sync_offset[i], zipfft__link_sync_bytes(job->batch));
-  }
-}
-
 /* Bytes of a pair kernel's dependency group (one transform of a split in two, kl slabs of
  * a split in three) that pair by default. Measured on an H100, % of copy bandwidth,
  * separate kernels -> pair kernel -> pair kernel with its input and output read and
@@ -568,7 +520,6 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
     zipfft__fourstep_pair_last_two(&job, 0, d->placement == ZIPFFT_INPLACE, t, out);
     zipfft__fourstep_tile_rows(out, 0, t);
     zipfft__fourstep_rows_in_place(out, 0);
-    zipfft__fourstep_link(&job, d->placement == ZIPFFT_INPLACE, out, 0, t);
   }
   return s;
 }

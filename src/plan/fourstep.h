@@ -50,12 +50,4 @@ void zipfft__fourstep_tile_rows(zipfft__decomposition *dec, int from, const zipf
  * once every other decision about those kernels is made. */
 void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from);
 
-/* Links the column and row kernels of every split in two among dec's kernels from `from`
- * on that is not paired (kernel_spec link_role), where the rule of zipfft__fourstep_link in
- * fourstep.c says it pays: the row kernel's blocks of one transform start once that
- * transform's columns are done, not once all are; inplace: the job's src is its dst. Call it
- * last (it reserves the counters after dec's workspace). */
-void zipfft__fourstep_link(const zipfft__fourstep_job *job, int inplace, zipfft__decomposition *dec,
-                           int from, const zipfft__target *t);
-
 #endif

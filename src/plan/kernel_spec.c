@@ -383,10 +383,6 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->prefetch_ahead > 0 && s->prefetch_after_loads) append(buf, len, "_pl");
   if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);
-  if (s->link_role == ZIPFFT__LINK_PRODUCER)
-    append(buf, len, "_lp%lld", (long long)s->link_items);
-  if (s->link_role == ZIPFFT__LINK_CONSUMER)
-    append(buf, len, "_lc%lld_%lld", (long long)s->link_items, (long long)s->link_wait_for);
   if (s->statistics)
     append(buf, len, "_stat%lld_%lld_%d%s%s%s%s", (long long)s->loop_in_stride,
            (long long)s->stats_plane, s->min_blocks, s->signal_pairs ? "_pr" : "",
@@ -453,14 +449,6 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s) {
   return zipfft__block_input_of(s) != ZIPFFT__BLOCK_INPUT_SCATTERED;
 }
-
-int zipfft__can_link(const zipfft__kernel_spec *s) {
-  return s->kind == ZIPFFT__KIND_C2C && s->cluster <= 1 && !s->statistics &&
-         s->fused == ZIPFFT__FUSED_NONE && s->pointwise == ZIPFFT__PW_NONE &&
-         s->bluestein_n == 0 && s->rader_n == 0;
-}
-
-uint64_t zipfft__link_sync_bytes(int64_t groups) { return (uint64_t)groups * 16; }
 
 /* 1 for a column kernel that is not fused (the four-step and multi-dimensional column
  * passes), whose default prefetch is plain_columns_distance's, not the table's. */

@@ -72,13 +72,6 @@ typedef enum zipfft__fused_op {
   ZIPFFT__FUSED_CONVOLVE
 } zipfft__fused_op;
 
-/* A kernel's part in a linked pair (kernel_spec link_role). */
-typedef enum zipfft__link_role {
-  ZIPFFT__LINK_NONE,
-  ZIPFFT__LINK_PRODUCER,
-  ZIPFFT__LINK_CONSUMER
-} zipfft__link_role;
-
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
  * even with a single pass. */
 int zipfft__kind_is_half(zipfft__kernel_kind k);
@@ -201,17 +194,6 @@ typedef struct zipfft__kernel_spec {
    * global memory instead of when the block starts (the four-step column kernels' default,
    * zipfft__prefetch_distance_of; tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
   int prefetch_after_loads;
-  /* Linked kernels (plan/fourstep.c zipfft__fourstep_link; plain C2C kernels of one block):
-   * a producer and the consumer launched right after it, whose dependency groups are
-   * link_items of the kernel's own work items (blocks) each; the consumer's group g reads
-   * only what the producer's group g wrote. The producer lets the consumer launch once all
-   * its blocks have started (sm_90's programmatic dependent launch) and counts each block
-   * in its group's counter after its stores; each consumer block waits until its group's
-   * counter reaches link_wait_for (the producer's items per group), and the group's last
-   * block sets the counters back to zero for the next run. Counters: two 8-byte words per
-   * group at the kernel's sync argument (zipfft__link_sync_bytes). */
-  zipfft__link_role link_role;
-  int64_t link_items, link_wait_for;
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
    * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
@@ -301,11 +283,6 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
 /* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
  * is not SCATTERED. */
 int zipfft__can_prefetch_ahead(const zipfft__kernel_spec *s);
-/* 1 when a kernel may take a part in a linked pair (link_role): a plain C2C kernel of one
- * block per work item (no cluster, statistics, fused or pointwise operation). */
-int zipfft__can_link(const zipfft__kernel_spec *s);
-/* Bytes of a linked pair's counters for `groups` dependency groups. */
-uint64_t zipfft__link_sync_bytes(int64_t groups);
 /* How far ahead a kernel's blocks prefetch their input by default: eighths of the grid's
  * resident blocks, or of its resident clusters for a cluster kernel (0: no prefetch), or
  * where by_bytes_on_slow_memory is set and the device has slow memory, a fixed number of
@@ -465,7 +442,7 @@ int64_t zipfft__large_twiddle_length(const zipfft__kernel_spec *s);
 /* Kernel parameter order (both backends): in, out, twiddles, batch, batch_offset, aligned,
  * aux (fused correlation: the kept spectrum), loop_count and first_index (statistics: the
  * signals of this launch and the index of the first), load_user and store_user (the user
- * pointers of the callbacks), sync (linked kernels: their counters; link_role). */
+ * pointers of the callbacks). */
 enum {
   ZIPFFT__ARG_IN,
   ZIPFFT__ARG_OUT,
@@ -478,7 +455,6 @@ enum {
   ZIPFFT__ARG_FIRST_INDEX,
   ZIPFFT__ARG_LOAD_USER,
   ZIPFFT__ARG_STORE_USER,
-  ZIPFFT__ARG_SYNC,
   ZIPFFT__ARG_COUNT
 };
 

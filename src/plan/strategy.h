@@ -64,9 +64,6 @@ typedef struct zipfft__decomposition {
   int paired, pair_first, pair_streaming;
   int64_t pair_groups[2];
   uint64_t pair_sync_offset;
-  /* Linked kernels (kernel_spec link_role): the counters of kernel i's linked pair at
-   * link_sync_offset[i] in the workspace (the producer's and the consumer's the same). */
-  uint64_t link_sync_offset[ZIPFFT__MAX_KERNELS];
 } zipfft__decomposition;
 
 /* Places an intermediate array of `bytes` after the workspace parts (none when 0). */
