@@ -1,7 +1,8 @@
 /* test_random_layouts.c - seeded random problems (C2C, R2C, C2R; ranks 1-3; batches; axes
- * in any order, with gaps, interleaved batches; in place and out of place; fp32 and fp64;
- * scales) against a separable long-double reference, with NaN-poisoned outputs, untouched
- * gaps, unmodified inputs and guard bands. Quick tier: 120 problems; full tier: 1500. */
+ * in any order, with gaps, interleaved batches; in place and out of place; zero-padded
+ * inputs and cropped outputs; fp32 and fp64; scales) against a separable long-double
+ * reference, with NaN-poisoned outputs, untouched gaps, unmodified inputs and guard bands.
+ * Quick tier: 120 problems; full tier: 1500. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ typedef struct side {
   int real;
 } side;
 
+/* One random problem, everything drawn from its seed. */
 typedef struct problem {
   uint64_t seed;
   zipfft_type type;
@@ -28,6 +30,7 @@ typedef struct problem {
   zipfft_direction dir;
   int inplace;
   double scale;
+  int64_t extents[2][3]; /* input, output: elements stored per axis (0: the whole axis) */
   side in, out;
 } problem;
 
@@ -46,16 +49,36 @@ static int64_t pick(uint64_t *state, int64_t count) {
 
 /* Logical shape of the input (out = 0) or the output (out = 1): C2R's input and R2C's
  * output hold n/2 + 1 complex values along the last axis. */
-static void shape_of(const problem *p, int out, int64_t *shape) {
+static void full_shape_of(const problem *p, int out, int64_t *shape) {
   for (int k = 0; k < p->rank; k++) shape[k] = p->lengths[k];
   if ((p->type == ZIPFFT_R2C && out) || (p->type == ZIPFFT_C2R && !out))
     shape[p->rank - 1] = shape[p->rank - 1] / 2 + 1;
 }
 
+/* Shape of the input or output as stored: the logical one within its extents. */
+static void shape_of(const problem *p, int out, int64_t *shape) {
+  full_shape_of(p, out, shape);
+  for (int k = 0; k < p->rank; k++)
+    if (p->extents[out][k] > 0) shape[k] = p->extents[out][k];
+}
+
+/* Index over (batch, full) of the element at index i over (batch, part), part a corner of
+ * full. */
+static int64_t index_in_full(int rank, const int64_t *part, const int64_t *full, int64_t i) {
+  int64_t index = 0, scale = 1;
+  for (int k = rank - 1; k >= 0; k--) {
+    index += (i % part[k]) * scale;
+    i /= part[k], scale *= full[k];
+  }
+  return index + i * scale;
+}
+
+/* 1 when the input (out = 0) or output (out = 1) holds reals: R2C's input, C2R's output. */
 static int side_is_real(const problem *p, int out) {
   return (p->type == ZIPFFT_R2C && !out) || (p->type == ZIPFFT_C2R && out);
 }
 
+/* Elements of one array of the shape. */
 static int64_t elements_of(int rank, const int64_t *shape) {
   int64_t n = 1;
   for (int k = 0; k < rank; k++) n *= shape[k];
@@ -140,6 +163,17 @@ static void random_lengths(uint64_t *st, problem *p) {
   } while (total > max_elements);
 }
 
+/* Extents of an out-of-place problem: each axis of the input (not C2R's, whose half
+ * spectrum must stay Hermitian) and of the output whole or cut to a random length. */
+static void random_extents(uint64_t *st, problem *p) {
+  for (int out = p->type == ZIPFFT_C2R; out < 2; out++) {
+    int64_t full[3];
+    full_shape_of(p, out, full);
+    for (int k = 0; k < p->rank; k++)
+      p->extents[out][k] = pick(st, 2) ? 1 + pick(st, full[k]) : full[k];
+  }
+}
+
 /* The problem of a seed: every choice drawn from the seeded sequence. */
 static problem random_problem(uint64_t seed) {
   uint64_t st = seed;
@@ -153,6 +187,7 @@ static problem random_problem(uint64_t seed) {
   p.dir = p.type == ZIPFFT_C2R || (p.type == ZIPFFT_C2C && pick(&st, 2)) ? ZIPFFT_INVERSE
                                                                          : ZIPFFT_FORWARD;
   p.inplace = pick(&st, 10) < 3;
+  if (!p.inplace && pick(&st, 3) == 0) random_extents(&st, &p);
   int64_t n = elements_of(p.rank, p.lengths);
   static const double scales[] = {1, 1, 1, 0, -1.5, 0.375};
   p.scale = scales[pick(&st, 6)];
@@ -188,6 +223,9 @@ static void describe(const problem *p, char *buf, size_t len) {
       at +=
           snprintf(buf + at, len - (size_t)at, "%s%lld", k ? "," : "", (long long)s[i]->strides[k]);
     at += snprintf(buf + at, len - (size_t)at, "] dist=%lld", (long long)s[i]->dist);
+    for (int k = 0; k < p->rank && p->extents[i][0]; k++)
+      at += snprintf(buf + at, len - (size_t)at, "%s%lld",
+                     k ? "x" : " extent=", (long long)p->extents[i][k]);
   }
 }
 
@@ -202,6 +240,8 @@ static zipfft_status plan_problem(const problem *p, zipfft_plan *plan) {
   if (s == ZIPFFT_SUCCESS)
     s = zipfft_desc_set_placement(d, p->inplace ? ZIPFFT_INPLACE : ZIPFFT_OUTOFPLACE);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_scale(d, p->scale);
+  if (s == ZIPFFT_SUCCESS && p->extents[0][0]) s = zipfft_desc_set_input_extent(d, p->extents[0]);
+  if (s == ZIPFFT_SUCCESS && p->extents[1][0]) s = zipfft_desc_set_output_extent(d, p->extents[1]);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_backend(d, zt_zipfft_backend(), 0);
   if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(plan, d);
   zipfft_desc_destroy(d);
@@ -234,62 +274,89 @@ static void keep_half(const problem *p, const long double *full, long double *ha
         half[2 * (l * h + j) + part] = full[2 * (l * n + j) + part];
 }
 
-/* Writes the problem's input into `in` (its gaps keep their poison) and returns the
- * expected output, scaled: complex pairs over the output's logical elements (a real
- * output's imaginary parts 0). A C2R input is the half spectrum of a random real array, as
- * users give it: Hermitian, so the output is that array times the length. */
-static long double *fill_and_expect(const problem *p, zt_buffer *in) {
-  int64_t in_shape[3], out_shape[3], n = elements_of(p->rank, p->lengths);
-  shape_of(p, 0, in_shape);
-  shape_of(p, 1, out_shape);
-  int64_t in_count = p->batch * elements_of(p->rank, in_shape),
-          out_count = p->batch * elements_of(p->rank, out_shape);
+/* Writes the problem's input into `in` (its gaps keep their poison) and returns the whole
+ * output it should give, unscaled, over the output's logical shape (complex pairs; a real
+ * output's imaginary parts 0); the input beyond its extents is zeros. A C2R input is the
+ * half spectrum of a random real array, as users give it: Hermitian, so the output is that
+ * array times the length. */
+static long double *fill_input(const problem *p, zt_buffer *in) {
+  int64_t shape[3], full_in[3], full_out[3], n = elements_of(p->rank, p->lengths);
+  shape_of(p, 0, shape);
+  full_shape_of(p, 0, full_in);
+  full_shape_of(p, 1, full_out);
+  int64_t count = p->batch * elements_of(p->rank, shape);
   long double *x = zr_alloc_pairs((size_t)(p->batch * n)),
-              *expected = zr_alloc_pairs((size_t)out_count);
-  if (p->type == ZIPFFT_C2R) {
+              *full = zr_alloc_pairs((size_t)(p->batch * elements_of(p->rank, full_out)));
+  if (p->type == ZIPFFT_C2R) { /* no input extent: shape is the whole half spectrum */
     for (int64_t i = 0; i < p->batch * n; i++) {
-      x[2 * i] = zt_uniform(p->seed, (uint64_t)i), x[2 * i + 1] = 0;
-      expected[2 * i] = x[2 * i] * (long double)n, expected[2 * i + 1] = 0;
+      x[2 * i] = zt_uniform(p->seed, (uint64_t)i);
+      full[2 * i] = x[2 * i] * (long double)n;
     }
     spectrum(p, x, -1);
-    long double *half = zr_alloc_pairs((size_t)in_count);
+    long double *half = zr_alloc_pairs((size_t)count);
     keep_half(p, x, half);
-    for (int64_t i = 0; i < in_count; i++)
+    for (int64_t i = 0; i < count; i++)
       for (int part = 0; part < 2; part++)
-        zt_set_real(in, p->prec, real_index(&p->in, p->rank, in_shape, i, part),
+        zt_set_real(in, p->prec, real_index(&p->in, p->rank, shape, i, part),
                     (double)half[2 * i + part]);
     free(half);
   } else {
-    for (int64_t i = 0; i < in_count; i++)
-      for (int part = 0; part < 2; part++) {
-        if (part && p->in.real) {
-          x[2 * i + 1] = 0;
-          continue;
-        }
-        int64_t at = real_index(&p->in, p->rank, in_shape, i, part);
+    for (int64_t i = 0; i < count; i++) {
+      int64_t j = index_in_full(p->rank, shape, full_in, i);
+      for (int part = 0; part < (p->in.real ? 1 : 2); part++) {
+        int64_t at = real_index(&p->in, p->rank, shape, i, part);
         zt_set_real(in, p->prec, at, zt_uniform(p->seed, (uint64_t)(2 * i + part)));
-        x[2 * i + part] = (long double)zt_get_real(in, p->prec, at);
+        x[2 * j + part] = (long double)zt_get_real(in, p->prec, at);
       }
+    }
     spectrum(p, x, p->dir == ZIPFFT_INVERSE && p->type == ZIPFFT_C2C ? 1 : -1);
     if (p->type == ZIPFFT_R2C)
-      keep_half(p, x, expected);
+      keep_half(p, x, full);
     else
-      memcpy(expected, x, (size_t)out_count * 2 * sizeof *x);
+      memcpy(full, x, (size_t)(p->batch * n) * 2 * sizeof *x);
   }
-  for (int64_t i = 0; i < 2 * out_count; i++) expected[i] *= (long double)p->scale;
   free(x);
+  return full;
+}
+
+/* The output the problem should store: the whole output within its extents, scaled. */
+static long double *expected_output(const problem *p, const long double *full) {
+  int64_t shape[3], full_shape[3];
+  shape_of(p, 1, shape);
+  full_shape_of(p, 1, full_shape);
+  int64_t count = p->batch * elements_of(p->rank, shape);
+  long double *expected = zr_alloc_pairs((size_t)count);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t j = index_in_full(p->rank, shape, full_shape, i);
+    for (int part = 0; part < 2; part++)
+      expected[2 * i + part] = full[2 * j + part] * (long double)p->scale;
+  }
   return expected;
 }
 
-/* Each transform of the output against the expected values: relative L2 error within 10
+/* Error of one transform's stored outputs against the expected ones, relative to the whole
+ * output (`full`, unscaled, full_count values): root-mean-square error over root-mean-square
+ * value, the relative L2 error when nothing is cropped (a cropped output's few values can be
+ * far smaller than the transform's typical one, whose size sets the rounding). */
+static double relative_rms_error(const problem *p, const long double *expected, const double *got,
+                                 int64_t stored, const long double *full, int64_t full_count) {
+  long double error = 0, value = 0;
+  for (int64_t i = 0; i < 2 * stored; i++) error += (got[i] - expected[i]) * (got[i] - expected[i]);
+  for (int64_t i = 0; i < 2 * full_count; i++) value += full[i] * full[i];
+  value *= (long double)p->scale * (long double)p->scale;
+  return (double)sqrtl((error / (long double)stored) / (value / (long double)full_count));
+}
+
+/* Each transform of the output against the expected values: relative error within 10
  * u sqrt(log2 N), 30 where an axis has a prime factor above 31 (Rader, Bluestein). */
 static void check_accuracy(const problem *p, const zt_buffer *out, const long double *expected,
-                           const char *text) {
-  int64_t shape[3], n = elements_of(p->rank, p->lengths);
+                           const long double *full, const char *text) {
+  int64_t shape[3], full_shape[3], n = elements_of(p->rank, p->lengths);
   shape_of(p, 1, shape);
-  int64_t per = elements_of(p->rank, shape), count = p->batch * per;
-  double *got = malloc((size_t)count * 2 * sizeof *got);
-  for (int64_t i = 0; i < count; i++) {
+  full_shape_of(p, 1, full_shape);
+  int64_t per = elements_of(p->rank, shape), full_per = elements_of(p->rank, full_shape);
+  double *got = malloc((size_t)(p->batch * per) * 2 * sizeof *got);
+  for (int64_t i = 0; i < p->batch * per; i++) {
     got[2 * i] = zt_get_real(out, p->prec, real_index(&p->out, p->rank, shape, i, 0));
     got[2 * i + 1] =
         p->out.real ? 0 : zt_get_real(out, p->prec, real_index(&p->out, p->rank, shape, i, 1));
@@ -299,9 +366,10 @@ static void check_accuracy(const problem *p, const zt_buffer *out, const long do
   for (int k = 0; k < p->rank; k++)
     if (!zt_is_31_smooth(p->lengths[k])) gate = 30;
   for (int64_t b = 0; b < p->batch; b++)
-    worst =
-        zt_worse(worst, zr_rel_l2(expected + 2 * b * per, got + 2 * b * per, (size_t)per) / unit);
-  ZT_CHECK(worst <= gate, "%s: relative L2 error %.3g u*sqrt(log2 N) (gate %g)", text, worst, gate);
+    worst = zt_worse(worst, relative_rms_error(p, expected + 2 * b * per, got + 2 * b * per, per,
+                                               full + 2 * b * full_per, full_per) /
+                                unit);
+  ZT_CHECK(worst <= gate, "%s: relative error %.3g u*sqrt(log2 N) (gate %g)", text, worst, gate);
   free(got);
 }
 
@@ -347,7 +415,7 @@ static int run_problem(const problem *p) {
             out = p->inplace ? in : zt_buffer_alloc(out_bytes, 0);
   zt_buffer_poison(&in, zt_real_size(p->prec));
   if (!p->inplace) zt_buffer_poison(&out, zt_real_size(p->prec));
-  long double *expected = fill_and_expect(p, &in);
+  long double *full = fill_input(p, &in), *expected = expected_output(p, full);
   unsigned char *snapshot = malloc(in_bytes);
   memcpy(snapshot, in.data, in_bytes);
   s = zt_execute(plan, &in, p->inplace ? NULL : &out, NULL);
@@ -355,7 +423,7 @@ static int run_problem(const problem *p) {
            zipfft_last_error());
   zt_buffer *result = p->inplace ? &in : &out;
   if (s == ZIPFFT_SUCCESS) {
-    check_accuracy(p, result, expected, text);
+    check_accuracy(p, result, expected, full, text);
     check_gaps(p, result, p->inplace ? 0 : 1, 1, text);
   }
   /* C2R of rank 2 and 3 may use its input as scratch (zipfft_type) */
@@ -365,6 +433,7 @@ static int run_problem(const problem *p) {
            text);
   free(snapshot);
   free(expected);
+  free(full);
   zt_buffer_free(&in);
   if (!p->inplace) zt_buffer_free(&out);
   zipfft_plan_destroy(plan);
