@@ -53,59 +53,26 @@ static size_t real_bytes(const problem *p, int out) {
   return p->storage[out] == ZIPFFT_STORAGE_DEFAULT ? zt_real_size(p->prec) : 2;
 }
 
-/* A 16-bit word that holds a value near v (round to nearest; the tests read back what was
- * stored, so only its validity matters), and the value a word holds. */
-static unsigned encode_16(zipfft_storage storage, double v) {
-  unsigned sign = v < 0 ? 0x8000 : 0;
-  double a = fabs(v);
-  if (isnan(v)) return storage == ZIPFFT_STORAGE_BF16 ? 0x7fc0 : 0x7e00;
-  if (storage == ZIPFFT_STORAGE_BF16) {
-    float f = (float)v;
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    return (bits + 0x8000u) >> 16;
-  }
-  if (a < 0x1p-14) return sign | (unsigned)lround(a * 0x1p24); /* subnormal */
-  int e;
-  frexp(a, &e); /* a in [2^(e-1), 2^e) */
-  long q = lround(ldexp(a, 11 - e));
-  if (q == 2048) q = 1024, e++;
-  if (e > 16) return sign | 0x7c00; /* beyond the largest finite value: infinity */
-  return sign | (unsigned)((e + 14) << 10) | (unsigned)(q - 1024);
-}
-
-static double decode_16(zipfft_storage storage, unsigned h) {
-  int bf16 = storage == ZIPFFT_STORAGE_BF16, mantissa_bits = bf16 ? 7 : 10;
-  int top = bf16 ? 255 : 31, bias = bf16 ? 127 : 15;
-  int e = (int)(h >> mantissa_bits) & top, m = (int)h & ((1 << mantissa_bits) - 1);
-  double sign = h & 0x8000 ? -1.0 : 1.0;
-  if (e == top) return m ? NAN : sign * INFINITY;
-  if (e == 0) return sign * ldexp(m, 1 - bias - mantissa_bits);
-  return sign * ldexp((1 << mantissa_bits) + m, e - bias - mantissa_bits);
-}
-
 /* Real number `index` of buffer b as the input (out = 0) or output (out = 1) stores it. */
 static double get_value(const problem *p, int out, const zt_buffer *b, int64_t index) {
   if (p->storage[out] == ZIPFFT_STORAGE_DEFAULT) return zt_get_real(b, p->prec, index);
-  uint16_t h;
-  memcpy(&h, b->data + 2 * index, sizeof h);
-  return decode_16(p->storage[out], h);
+  return zt_get16(b->data, index, p->storage[out]);
 }
 
+/* Writes v as real number `index` of buffer b as the input or output stores it (16 bits:
+ * rounded to nearest). */
 static void set_value(const problem *p, int out, zt_buffer *b, int64_t index, double v) {
-  if (p->storage[out] == ZIPFFT_STORAGE_DEFAULT) {
+  if (p->storage[out] == ZIPFFT_STORAGE_DEFAULT)
     zt_set_real(b, p->prec, index, v);
-    return;
-  }
-  uint16_t h = (uint16_t)encode_16(p->storage[out], v);
-  memcpy(b->data + 2 * index, &h, sizeof h);
+  else
+    zt_put16(b->data, index, p->storage[out], v);
 }
 
-/* Fills buffer b with NaN as the input or output stores it (guards as zt_buffer_poison). */
+/* Fills buffer b with NaN as the input or output stores it (guards as zt_buffer_poison;
+ * 0xffff is a NaN in both 16-bit formats). */
 static void poison(const problem *p, int out, zt_buffer *b) {
   zt_buffer_poison(b, zt_real_size(p->prec));
-  for (size_t at = 0; p->storage[out] != ZIPFFT_STORAGE_DEFAULT && at + 2 <= b->bytes; at += 2)
-    set_value(p, out, b, (int64_t)(at / 2), NAN);
+  if (p->storage[out] != ZIPFFT_STORAGE_DEFAULT) memset(b->data, 0xff, b->bytes);
 }
 
 /* Logical shape of the input (out = 0) or the output (out = 1): C2R's input and R2C's

@@ -9,23 +9,6 @@
 #include "reference.h"
 #include "test_util.h"
 
-/* Independent decoders of the two 16-bit formats. */
-static double decode_f16(unsigned h) {
-  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  double sign = h & 0x8000 ? -1.0 : 1.0;
-  if (e == 31) return m ? NAN : sign * INFINITY;
-  if (e == 0) return sign * ldexp(m, -24);
-  return sign * ldexp(1024 + m, e - 25);
-}
-
-static double decode_bf16(unsigned h) {
-  int e = (h >> 7) & 0xff, m = h & 0x7f;
-  double sign = h & 0x8000 ? -1.0 : 1.0;
-  if (e == 255) return m ? NAN : sign * INFINITY;
-  if (e == 0) return sign * ldexp(m, -133);
-  return sign * ldexp(128 + m, e - 134);
-}
-
 typedef double (*decoder)(unsigned);
 
 /* Runs a length-1 transform (a copy through the kernel's loads and stores) of count
@@ -156,56 +139,10 @@ typedef struct storage_case {
   int inplace;
 } storage_case;
 
-/* Rounds v to the storage format through the library-independent encoder of the test:
- * returns the decoded value of the nearest pattern (searched by bisection on magnitude). */
-static double round_to(zipfft_storage s, double v) {
-  decoder decode = s == ZIPFFT_STORAGE_F16 ? decode_f16 : decode_bf16;
-  unsigned inf = s == ZIPFFT_STORAGE_F16 ? 0x7c00u : 0x7f80u, lo = 0, hi = inf - 1;
-  double a = fabs(v);
-  while (lo < hi) { /* last pattern not above a */
-    unsigned mid = (lo + hi + 1) / 2;
-    if (decode(mid) <= a)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  unsigned best = lo + 1 < inf && fabs(decode(lo + 1) - a) < fabs(decode(lo) - a) ? lo + 1 : lo;
-  return copysign(decode(best), v);
-}
-
-/* Pattern of a value exactly representable in binary16. */
-static uint16_t exact_f16(double v) {
-  unsigned sign = signbit(v) ? 0x8000u : 0;
-  double a = fabs(v);
-  if (a < 0x1p-14) return (uint16_t)(sign | (unsigned)(a * 0x1p24));
-  int e;
-  frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
-  unsigned m = (unsigned)((ldexp(a, 1 - e) - 1.0) * 1024.0);
-  return (uint16_t)(sign | ((unsigned)(e - 1 + 15) << 10) | m);
-}
-
-/* Writes v rounded to the 16-bit format s as value i of data; returns the rounded value. */
-static double put16(unsigned char *data, int64_t i, zipfft_storage s, double v) {
-  double r = round_to(s, v);
-  float f = (float)r;
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  uint16_t h = s == ZIPFFT_STORAGE_BF16 ? (uint16_t)(bits >> 16) : exact_f16(r);
-  memcpy(data + 2 * i, &h, 2);
-  return r;
-}
-
-/* Value i of data in the 16-bit format s. */
-static double get16(const unsigned char *data, int64_t i, zipfft_storage s) {
-  uint16_t h;
-  memcpy(&h, data + 2 * i, 2);
-  return s == ZIPFFT_STORAGE_F16 ? decode_f16(h) : decode_bf16(h);
-}
-
 /* Value i of an array stored in s (16 bits, or fp32 for the default). */
 static double get_stored(const unsigned char *data, int64_t i, zipfft_storage s) {
   float f;
-  if (s != ZIPFFT_STORAGE_DEFAULT) return get16(data, i, s);
+  if (s != ZIPFFT_STORAGE_DEFAULT) return zt_get16(data, i, s);
   memcpy(&f, data + 4 * i, 4);
   return f;
 }
@@ -229,7 +166,7 @@ static void test_transform(const storage_case *c) {
   memset(out.data, 0xFF, out_bytes); /* 0xFFFF is NaN in both 16-bit formats */
   long double *ref = zr_alloc_pairs((size_t)(n * batch));
   for (int64_t i = 0; i < 2 * n * batch; i++)
-    ref[i] = put16(in.data, i, c->in, zt_uniform(0x16, (uint64_t)i));
+    ref[i] = zt_put16(in.data, i, c->in, zt_uniform(0x16, (uint64_t)i));
   zr_dft_nd(ref, c->rank, c->lengths, batch, -1);
   zipfft_desc d = NULL;
   zipfft_plan p = NULL;
@@ -248,7 +185,7 @@ static void test_transform(const storage_case *c) {
   free(snap);
   double *got = malloc((size_t)(n * batch) * 2 * sizeof *got);
   for (int64_t i = 0; i < 2 * n * batch; i++)
-    got[i] = get16((c->inplace ? in : out).data, i, c->out);
+    got[i] = zt_get16((c->inplace ? in : out).data, i, c->out);
   double err = zr_rel_l2(ref, got, (size_t)(n * batch)), gate = storage_gate(c->out, c->rank, n);
   ZT_CHECK(err <= gate, "rank %d n=%lld storage %d->%d%s: error %.3g above %.3g", c->rank,
            (long long)n, (int)c->in, (int)c->out, c->inplace ? " in-place" : "", err, gate);
@@ -280,8 +217,7 @@ static int64_t half_count(const real_storage_case *c) {
 /* The full spectrum (pairs, every transform) of the half spectrum h of real data:
  * F[k0][k1] = h[k0][k1] for k1 <= n1/2, else conj(h[-k0][n1 - k1]). */
 static long double *expand_half(const real_storage_case *c, const long double *h) {
-  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1],
-          half = n1 / 2 + 1;
+  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1], half = n1 / 2 + 1;
   long double *full = zr_alloc_pairs((size_t)(rows * n1 * real_batch));
   for (int64_t b = 0; b < real_batch; b++)
     for (int64_t r = 0; r < rows; r++)
@@ -297,8 +233,7 @@ static long double *expand_half(const real_storage_case *c, const long double *h
 
 /* The half spectrum (pairs) of the full one. */
 static long double *take_half(const real_storage_case *c, const long double *full) {
-  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1],
-          half = n1 / 2 + 1;
+  int64_t rows = c->rank == 2 ? c->lengths[0] : 1, n1 = c->lengths[c->rank - 1], half = n1 / 2 + 1;
   long double *h = zr_alloc_pairs((size_t)(rows * half * real_batch));
   for (int64_t t = 0; t < rows * real_batch; t++)
     for (int64_t k = 0; k < half; k++)
@@ -313,8 +248,8 @@ static long double *fill_real_case(const real_storage_case *c, zt_buffer *in) {
   int64_t n = c->lengths[0] * (c->rank == 2 ? c->lengths[1] : 1), h = half_count(c);
   long double *x = zr_alloc_pairs((size_t)(n * real_batch));
   for (int64_t i = 0; i < n * real_batch; i++)
-    x[2 * i] = c->type == ZIPFFT_R2C ? put16(in->data, i, c->in, zt_uniform(0x17, (uint64_t)i))
-                                      : zt_uniform(0x17, (uint64_t)i);
+    x[2 * i] = c->type == ZIPFFT_R2C ? zt_put16(in->data, i, c->in, zt_uniform(0x17, (uint64_t)i))
+                                     : zt_uniform(0x17, (uint64_t)i);
   zr_dft_nd_by(x, c->rank, c->lengths, real_batch, -1, zr_dft_auto);
   if (c->type == ZIPFFT_R2C) {
     long double *ref = take_half(c, x);
@@ -324,7 +259,7 @@ static long double *fill_real_case(const real_storage_case *c, zt_buffer *in) {
   long double *spectrum = take_half(c, x);
   free(x);
   for (int64_t i = 0; i < 2 * h * real_batch; i++)
-    spectrum[i] = put16(in->data, i, c->in, (double)spectrum[i]);
+    spectrum[i] = zt_put16(in->data, i, c->in, (double)spectrum[i]);
   long double *full = expand_half(c, spectrum);
   free(spectrum);
   zr_dft_nd_by(full, c->rank, c->lengths, real_batch, 1, zr_dft_auto);
@@ -438,10 +373,10 @@ static int run_transforms(int capped) {
 
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_storage", 0);
-  test_decode_all(ZIPFFT_STORAGE_F16, decode_f16, "f16");
-  test_decode_all(ZIPFFT_STORAGE_BF16, decode_bf16, "bf16");
-  test_encode(ZIPFFT_STORAGE_F16, decode_f16, 0x7c00u, 26, "f16");
-  test_encode(ZIPFFT_STORAGE_BF16, decode_bf16, 0x7f80u, 127, "bf16");
+  test_decode_all(ZIPFFT_STORAGE_F16, zt_decode_f16, "f16");
+  test_decode_all(ZIPFFT_STORAGE_BF16, zt_decode_bf16, "bf16");
+  test_encode(ZIPFFT_STORAGE_F16, zt_decode_f16, 0x7c00u, 26, "f16");
+  test_encode(ZIPFFT_STORAGE_BF16, zt_decode_bf16, 0x7f80u, 127, "bf16");
   int ran = run_transforms(0);
   /* Again with every axis longer than 8 points going through the workspace. */
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);

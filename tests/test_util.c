@@ -145,6 +145,66 @@ void zt_remove_tree(const char *path) {
 
 size_t zt_real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
 
+double zt_decode_f16(unsigned h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double sign = h & 0x8000 ? -1.0 : 1.0;
+  if (e == 31) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * ldexp(m, -24);
+  return sign * ldexp(1024 + m, e - 25);
+}
+
+double zt_decode_bf16(unsigned h) {
+  int e = (h >> 7) & 0xff, m = h & 0x7f;
+  double sign = h & 0x8000 ? -1.0 : 1.0;
+  if (e == 255) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * ldexp(m, -133);
+  return sign * ldexp(128 + m, e - 134);
+}
+
+/* Rounds v to the 16-bit format s through the independent decoders: the decoded value of
+ * the nearest pattern (searched by bisection on magnitude). */
+static double round_to_16(zipfft_storage s, double v) {
+  double (*decode)(unsigned) = s == ZIPFFT_STORAGE_F16 ? zt_decode_f16 : zt_decode_bf16;
+  unsigned inf = s == ZIPFFT_STORAGE_F16 ? 0x7c00u : 0x7f80u, lo = 0, hi = inf - 1;
+  double a = fabs(v);
+  while (lo < hi) { /* last pattern not above a */
+    unsigned mid = (lo + hi + 1) / 2;
+    if (decode(mid) <= a)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  unsigned best = lo + 1 < inf && fabs(decode(lo + 1) - a) < fabs(decode(lo) - a) ? lo + 1 : lo;
+  return copysign(decode(best), v);
+}
+
+/* Pattern of a value exactly representable in binary16. */
+static uint16_t exact_f16(double v) {
+  unsigned sign = signbit(v) ? 0x8000u : 0;
+  double a = fabs(v);
+  if (a < 0x1p-14) return (uint16_t)(sign | (unsigned)(a * 0x1p24));
+  int e;
+  frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+  unsigned m = (unsigned)((ldexp(a, 1 - e) - 1.0) * 1024.0);
+  return (uint16_t)(sign | ((unsigned)(e - 1 + 15) << 10) | m);
+}
+
+double zt_put16(unsigned char *data, int64_t i, zipfft_storage s, double v) {
+  double r = round_to_16(s, v);
+  float f = (float)r;
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint16_t h = s == ZIPFFT_STORAGE_BF16 ? (uint16_t)(bits >> 16) : exact_f16(r);
+  memcpy(data + 2 * i, &h, 2);
+  return r;
+}
+
+double zt_get16(const unsigned char *data, int64_t i, zipfft_storage s) {
+  uint16_t h;
+  memcpy(&h, data + 2 * i, 2);
+  return s == ZIPFFT_STORAGE_F16 ? zt_decode_f16(h) : zt_decode_bf16(h);
+}
+
 double zt_get_real(const zt_buffer *b, zipfft_precision p, int64_t index) {
   if (p == ZIPFFT_F32) {
     float f;

@@ -80,6 +80,16 @@ double zt_get_real(const zt_buffer *b, zipfft_precision p, int64_t index);
 /* Writes v rounded to the precision as real number `index` of a buffer's data. */
 void zt_set_real(zt_buffer *b, zipfft_precision p, int64_t index, double v);
 
+/* Independent decoders of the two 16-bit storage formats (IEEE binary16, bfloat16): the
+ * value a pattern holds (NaN patterns as NaN). */
+double zt_decode_f16(unsigned h);
+double zt_decode_bf16(unsigned h);
+/* Writes v rounded to nearest in the 16-bit format s (F16 or BF16) as value i of data
+ * (2 bytes each); returns the rounded value. */
+double zt_put16(unsigned char *data, int64_t i, zipfft_storage s, double v);
+/* Value i of data in the 16-bit format s. */
+double zt_get16(const unsigned char *data, int64_t i, zipfft_storage s);
+
 /* A batch of row-major arrays as stored: rank axes of shape[] elements, strides[] apart,
  * dist between arrays, size elements spanned in all; real says whether the elements are
  * reals or complex pairs. */
