@@ -166,6 +166,7 @@ typedef struct bench_options {
   int64_t sizes[MAX_SIZES];         /* the --sizes list: total lengths to run */
   int size_count;                   /* how many it names (0: no list, every size runs) */
   int real; /* --real: each --sizes length also runs as 1D R2C and C2R where the table has none */
+  int64_t batch; /* --batch: the batch of every problem (0: each problem's own) */
 } bench_options;
 
 typedef struct bench_context {
@@ -260,12 +261,13 @@ static double relative_l2_difference(const void *a, const void *b, size_t reals,
 static void print_usage(void) {
   printf(
       "usage: zipfft bench [--device D] [--quick] [--only f32|f64] [--sizes N,N.. [--real]]\n"
-      "                    [--md FILE]\n"
+      "                    [--batch B] [--md FILE]\n"
       "  batched out-of-place FFTs (1D C2C forward, R2C and C2R; 2D and 3D), zipfft against\n"
       "  cuFFT, about 2^27 (f32) or 2^26 (f64) elements per problem; also copy bandwidth and\n"
       "  plan time. --sizes takes the total lengths (product of the lengths) to run, up to\n"
       "  16, each at most 2^27; a length no listed problem has runs as a batched 1D C2C\n"
-      "  (with --real each also as a batched 1D R2C and C2R where the table has none).\n");
+      "  (with --real each also as a batched 1D R2C and C2R where the table has none).\n"
+      "  --batch sets every problem's batch (1 to 2^31), in place of the element budget.\n");
 }
 
 /* --only f32|f64: one precision. Returns 1 when value names one. */
@@ -291,6 +293,16 @@ static int apply_sizes(void *options, const char *value) {
     if (*p == '\0') return 1;
     if (*p != ',') return 0;
   }
+}
+
+/* --batch B: every problem's batch, 1 to 2^31. Returns 1 when value is such a number. */
+static int apply_batch(void *options, const char *value) {
+  char *end = NULL;
+  if (*value < '0' || *value > '9') return 0;
+  long long batch = strtoll(value, &end, 10);
+  if (*end != '\0' || batch < 1 || batch > ((long long)1 << 31)) return 0;
+  ((bench_options *)options)->batch = batch;
+  return 1;
 }
 
 /* --real: each --sizes length also runs as a 1D R2C and C2R where the table has none. */
@@ -319,6 +331,7 @@ static const zipfft_tool_option option_specs[] = {
     {"--only", 1, apply_only},
     {"--sizes", 1, apply_sizes},
     {"--real", 0, apply_real},
+    {"--batch", 1, apply_batch},
 };
 
 /* 1 when problems of prec are to be run: the --only choice, else every precision (only f32
@@ -399,6 +412,7 @@ static int build_problems(const bench_options *opt, bench_problem *problems) {
     count = add_listed_problems(opt, &precisions[p], problems, count);
     count = add_named_lengths(opt, &precisions[p], problems, count);
   }
+  for (int i = 0; opt->batch && i < count; i++) problems[i].batch = opt->batch;
   return count;
 }
 
