@@ -579,7 +579,8 @@ static void check_short_r2c_radices(void) {
   }
 }
 
-/* ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning, off by default): R2C_HALF kernels hand out the
+/* ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning; by default only staged kernels and fp32 half lengths of
+ * at most 32): R2C_HALF kernels hand out the
  * split's outputs by element over the block (plan/single.c, choose_split_by_element); odd
  * batches leave the last block partly idle, and the lengths cover several transforms per
  * block, one, a mixed radix and ranks 2 and 3. */
@@ -632,6 +633,52 @@ static void check_split_by_element(void) {
   unsetenv("ZIPFFT_SPLIT_BY_ELEMENT");
 }
 
+/* Short real kernels' rules (plan/single.c): fp32 R2C 64 splits by element and fp32 C2R 64
+ * mirrors its first pass on every device (choose_split_by_element, short_c2r_mirrored);
+ * on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 gives the CPU's planner their rules)
+ * fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored (large_radix_unmirrored),
+ * fp64 C2R 2048 does not, and with slow memory none does. Plans checked on every backend;
+ * each case runs under the rules it was checked with (odd batches, strided rows, in place,
+ * rank 2). */
+static const struct {
+  real_case c;
+  int fast_memory; /* planned with ZIPFFT_SLOW_MEMORY=0 */
+  const char *name_part;
+  int says;
+} short_real_rule_cases[] = {
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {64}, 9, GAPS}, 0, "_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 64}, 2, INPLACE}, 0, "_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {128}, 3, DENSE}, 0, "_sbe_", 0},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {64}, 9, INPLACE}, 0, "_mir_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 64}, 2, GAPS}, 0, "_mir_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 5, DENSE}, 1, "_r32x16_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 1024}, 1, INPLACE}, 1, "_r32x16_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1024}, 5, GAPS}, 1, "_r16x32_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1024}, 3, INPLACE}, 1, "_r16x32_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 3, GAPS}, 1, "_r32x32_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 2, INPLACE}, 1, "_r32x32_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 2, DENSE}, 1, "_r32x32_", 0},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, DENSE}, 0, "_r8x8x8_", 1},
+};
+
+static void check_short_real_rules(void) {
+  char printed[8192], text[256];
+  for (size_t i = 0; i < sizeof short_real_rule_cases / sizeof *short_real_rule_cases; i++) {
+    const real_case *c = &short_real_rule_cases[i].c;
+    int fast = short_real_rule_cases[i].fast_memory;
+    if (fast) setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
+    else if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) unsetenv("ZIPFFT_SLOW_MEMORY");
+    else setenv("ZIPFFT_SLOW_MEMORY", "1", 1);
+    describe(c, text, sizeof text);
+    int says = plan_mentions(c, short_real_rule_cases[i].name_part, printed, sizeof printed);
+    ZT_CHECK(says == short_real_rule_cases[i].says, "%s (%s memory): %s %s:\n%s", text,
+             fast ? "fast" : "slow", short_real_rule_cases[i].says ? "lacks" : "has",
+             short_real_rule_cases[i].name_part, printed);
+    run_case(c);
+    unsetenv("ZIPFFT_SLOW_MEMORY");
+  }
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
   if (zt_part_read() < 0) return zt_finish("test_real", 0);
@@ -675,6 +722,7 @@ int main(void) {
   check_merge_on_load();
   check_short_r2c_radices();
   check_split_by_element();
+  check_short_real_rules();
   check_staged_io();
   check_split_table_size();
   check_named_radices();

@@ -122,6 +122,9 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
     zipfft__sb_printf(sb,
                       "      each iteration's rows copied into shared memory during the "
                       "previous one (bulk asynchronous copies)\n");
+  if (s->split_by_element && !s->stage_io)
+    zipfft__sb_printf(sb, "      split by output element: neighbouring threads store "
+                          "neighbouring elements over the block's transforms\n");
   if (s->stage_io)
     zipfft__sb_printf(sb, "      %s through shared memory by element over the block\n",
                       s->kind == ZIPFFT__KIND_R2C_HALF

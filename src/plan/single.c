@@ -293,17 +293,22 @@ static int max_prime_radix(void) {
   return env && *env ? atoi(env) : largest_prime_radix;
 }
 
-/* Factorises n into pass radices of at most max_radix(s, half_cap); count 0 when
- * impossible (a prime factor above 31). A prime factor above the kernel's cap is a radix
- * of its own all the same. */
-static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap) {
+/* Factorises n into pass radices of at most cap, as factorize_capped does. */
+static factorization factorize_to(const zipfft__kernel_spec *s, int cap) {
   int64_t n = s->n, prime = largest_prime_factor(n);
-  factorization cur = {.cap = max_radix(s, half_cap)}, best = {0};
+  factorization cur = {.cap = cap}, best = {0};
   if (n == 1) return (factorization){.count = 1, .radices = {1}};
   if (prime > max_prime_radix()) return best;
   if (prime > cur.cap && prime <= largest_prime_radix) cur.cap = (int)prime;
   search(n, radices, (int)(sizeof radices / sizeof *radices), &cur, &best);
   return best;
+}
+
+/* Factorises n into pass radices of at most max_radix(s, half_cap); count 0 when
+ * impossible (a prime factor above 31). A prime factor above the kernel's cap is a radix
+ * of its own all the same. */
+static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap) {
+  return factorize_to(s, max_radix(s, half_cap));
 }
 
 static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
@@ -537,6 +542,13 @@ static void choose_min_blocks(zipfft__kernel_spec *s) {
   s->min_blocks = env && *env ? atoi(env) : 0;
 }
 
+/* fp32 C2R kernels of half length 32 (C2R 64) mirror their first pass whatever its groups:
+ * measured on an H200 (session 52, % of copy bandwidth, merge phase -> mirrored) 64.2 ->
+ * 68.9, 0.94x -> 1.00x cuFFT. */
+static int short_c2r_mirrored(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F32 && s->n == 32;
+}
+
 /* Mirrors an R2C_HALF kernel (spec field mirrored) where the generator can, its transforms
  * take whole warps, and thread 0's extra group of split pairs (its butterflies 0 and m/2,
  * a branch the other threads of its warp wait for) is at most 1/16 of the split's groups
@@ -564,8 +576,8 @@ static void choose_mirrored(zipfft__kernel_spec *s) {
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
   int padded = s->kind == ZIPFFT__KIND_R2C_HALF && s->load_extent > 0;
-  s->mirrored =
-      mode == 2 || padded || (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
+  s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) ||
+                (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
 
 /* Merges the half spectrum of a C2R_HALF kernel that is not mirrored in its first pass's
@@ -590,13 +602,19 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
 }
 
 /* Splits an R2C_HALF kernel's results by output element (spec field split_by_element) where
- * it stages its inputs (stage_io), or with ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the
- * generator can. Everywhere it lost on an H200 (session 45, fp32 R2C, % of copy bandwidth):
- * 128 83.5 -> 73.3, 1024 86.0 -> 74.9, 4096 93.6 -> 80.6, though 64 gained 62.7 -> 71.8. */
+ * it stages its inputs (stage_io) or is an fp32 kernel of half length at most
+ * split_by_element_longest, or with ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the
+ * generator can (0: only where staged). Measured on an H200 (fp32 R2C, % of copy bandwidth,
+ * shared-memory split -> by element): 64 62.7 -> 71.8 (session 45), 62.6 -> 71.6 (0.87x ->
+ * 1.00x cuFFT, session 52); but 128 83.5 -> 73.3, 1024 86.0 -> 74.9 (85.9 -> 74.7 in
+ * session 52), 4096 93.6 -> 80.6. */
 static void choose_split_by_element(zipfft__kernel_spec *s) {
+  enum { split_by_element_longest = 32 };
   const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
-  s->split_by_element =
-      (s->stage_io || (env && strcmp(env, "1") == 0)) && zipfft__can_split_by_element(s);
+  int mode = env && *env ? atoi(env) : -1;
+  int short_fp32 = s->precision == ZIPFFT_F32 && s->n <= split_by_element_longest;
+  s->split_by_element = (s->stage_io || mode == 1 || (mode != 0 && short_fp32)) &&
+                        zipfft__can_split_by_element(s);
 }
 
 /* Stages a short kernel's inputs and outputs through shared memory by element (spec field
@@ -790,8 +808,35 @@ static int size_mirrored_radix_16(zipfft__kernel_spec *s, int64_t transforms,
   return 1;
 }
 
+/* Short real kernels that take the ordinary radix cap (one pass fewer) though not mirrored,
+ * on devices of fast memory, where each was measured (H200, session 52, % of copy
+ * bandwidth, cap 16 -> the ordinary cap): fp32 R2C 1024 (half 512, 8x8x8 -> 32x16) 85.9 ->
+ * 89.7 (0.88x -> 0.92x cuFFT), C2R 1024 (8x8x8 -> 16x32) 86.3 -> 94.5 (0.89x -> 0.98x),
+ * fp64 R2C 2048 (half 1024, 16x16x4 -> 32x32) 87.2 -> 94.8 (0.99x -> 1.07x). The others
+ * measured stay: fp32 R2C 2048 93.1 -> 94.0 and C2R 94.9 -> 94.2, fp64 R2C 1024 96.0 ->
+ * 94.4, C2R 1024 96.5 -> 97.0, C2R 2048 96.0 -> 68.9. Not measured on an H100. */
+static const struct {
+  zipfft_precision precision;
+  zipfft__kernel_kind kind;
+  int64_t half_length;
+} unmirrored_large_radix[] = {
+    {ZIPFFT_F32, ZIPFFT__KIND_R2C_HALF, 512},
+    {ZIPFFT_F32, ZIPFFT__KIND_C2R_HALF, 512},
+    {ZIPFFT_F64, ZIPFFT__KIND_R2C_HALF, 1024},
+};
+
+/* Whether s is one of unmirrored_large_radix on a device of fast memory. */
+static int large_radix_unmirrored(const zipfft__kernel_spec *s, const zipfft__target *t) {
+  if (zipfft__slow_memory(t)) return 0;
+  for (size_t i = 0; i < sizeof unmirrored_large_radix / sizeof unmirrored_large_radix[0]; i++)
+    if (unmirrored_large_radix[i].precision == s->precision &&
+        unmirrored_large_radix[i].kind == s->kind && unmirrored_large_radix[i].half_length == s->n)
+      return 1;
+  return 0;
+}
+
 /* A real kernel of a power-of-two half length sized with the ordinary radix cap instead of
- * 16, kept when it is mirrored, so that its split or merge needs no round through shared
+ * 16, kept when it is mirrored (or large_radix_unmirrored says so), so that its split or merge needs no round through shared
  * memory, for which 16 was chosen (max_radix). A C2R kernel takes its radices ascending,
  * so that the first pass, which it mirrors, gives each thread several butterflies. Measured
  * on an H100 (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 R2C
@@ -802,8 +847,10 @@ static int size_mirrored_radix_16(zipfft__kernel_spec *s, int64_t transforms,
 static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
                                      const zipfft__target *t) {
   if (!zipfft__kind_is_half(s->kind) || !half_length_power_of_two(s)) return 0;
+  int unmirrored_ok = large_radix_unmirrored(s, t);
   zipfft__kernel_spec trial = *s;
-  factorization f = factorize_capped(&trial, 0);
+  factorization f =
+      unmirrored_ok ? factorize_to(&trial, planned_radix_cap) : factorize_capped(&trial, 0);
   if (trial.kind == ZIPFFT__KIND_C2R_HALF) /* the smallest radix first: several butterflies
                                               per thread in the pass that merges */
     for (int i = 0; i < f.count / 2; i++) {
@@ -812,7 +859,7 @@ static int size_unstaged_large_radix(zipfft__kernel_spec *s, int64_t transforms,
       f.radices[f.count - 1 - i] = r;
     }
   if (f.count == 0 || !size_smooth(&trial, f, transforms, t)) return 0;
-  if (!trial.mirrored) return 0;
+  if (!trial.mirrored && !unmirrored_ok) return 0;
   *s = trial;
   return 1;
 }
