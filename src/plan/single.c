@@ -838,8 +838,9 @@ static int large_radix_unmirrored(const zipfft__kernel_spec *s, const zipfft__ta
 /* A real kernel of a power-of-two half length sized with the ordinary radix cap instead of
  * 16, kept when it is mirrored, so that its split or merge needs no round through shared
  * memory, for which 16 was chosen (max_radix); the kernels of large_radix_unmirrored take
- * radix 32 (planned_radix_cap) and keep it mirrored or not. A C2R kernel takes its radices ascending,
- * so that the first pass, which it mirrors, gives each thread several butterflies. Measured
+ * radix 32 (planned_radix_cap) and keep it mirrored or not. A C2R kernel takes its radices
+ * ascending, so that the first pass, which it mirrors, gives each thread several
+ * butterflies. Measured
  * on an H100 (% of copy bandwidth, cap 16 -> the ordinary cap, both mirrored): fp32 R2C
  * 16384 (16x16x16x2 -> 32x32x8) 91.1 -> 91.8, fp32 32768 (16x16x16x4 -> 32x32x16) 76.4 ->
  * 81.9, fp64 16384 81.3 -> 86.5; on an H200 73.5 -> 75.8, 60.4 -> 66.9 and 65.1 -> 69.1
