@@ -4,16 +4,8 @@
 // into registers, a shared-memory exchange, stores) against a persistent form whose next
 // tile streams into shared memory by bulk copies while the current one is exchanged and
 // stored. Build and run: nvcc -arch=sm_90 -O3 -o column_pipeline column_pipeline.cu && ./column_pipeline
-#include <cstdio>
 #include <cuda_runtime.h>
-#define CK(x)                                        \
-  do {                                               \
-    cudaError_t e = (x);                             \
-    if (e != cudaSuccess) {                          \
-      printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                      \
-    }                                                \
-  } while (0)
+#include "probe_util.cuh"
 
 enum { N = 1024, COLS = 16, THREADS = 512, PER = N * COLS / THREADS, BATCH = 128 };
 enum { TILES = BATCH * (N / COLS), STEP = THREADS / COLS }; /* rows apart a thread's values */
@@ -65,10 +57,6 @@ __global__ void __launch_bounds__(THREADS) plain(const float2 *__restrict__ in,
   for (int j = 0; j < PER; j++) out[base + (long long)(r0 + STEP * j) * N] = v[j];
 }
 
-__device__ __forceinline__ unsigned smem_addr(const void *p) {
-  return (unsigned)__cvta_generic_to_shared(p);
-}
-
 /* Warp 0 starts the bulk copies of a tile's 1024 row segments into stage, completing on
  * bar; lane 0 first arms bar with the tile's bytes. */
 __device__ __forceinline__ void stage_tile(const float2 *in, long long tile, float2 *stage,
@@ -88,15 +76,6 @@ __device__ __forceinline__ void stage_tile(const float2 *in, long long tile, flo
             smem_addr(stage + r * COLS)),
         "l"(src + (long long)r * N), "r"(COLS * 8), "r"(b)
         : "memory");
-}
-
-__device__ __forceinline__ void wait_phase(unsigned long long *bar, unsigned phase) {
-  unsigned b = smem_addr(bar), done = 0;
-  while (!done)
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(b), "r"(phase & 1)
-                 : "memory");
 }
 
 /* Persistent: the next tile streams into stage while this one is exchanged (real parts,
@@ -125,37 +104,6 @@ __global__ void __launch_bounds__(THREADS) pipelined(const float2 *__restrict__ 
     long long base = tile_base(tile) + f;
     for (int j = 0; j < PER; j++) out[base + (long long)(r0 + STEP * j) * N] = v[j];
   }
-}
-
-__global__ void copy(const float4 *__restrict__ in, float4 *__restrict__ out, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = in[i];
-}
-
-__global__ void iota(float *p, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x)
-    p[i] = (float)(i % 16777213);
-}
-
-template <typename F>
-static float time_ms(F launch) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  launch();
-  float best = 1e30f;
-  for (int r = 0; r < 10; r++) {
-    cudaEventRecord(a);
-    launch();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (ms < best) best = ms;
-  }
-  return best;
 }
 
 int main() {

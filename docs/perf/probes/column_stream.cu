@@ -6,17 +6,9 @@
 // computed, exchanged and stored: by 16-byte asynchronous copies from every thread, or by
 // four tensor-map bulk copies (256 rows each) from one thread.
 // Build and run: nvcc -arch=sm_90 -O3 -o column_stream column_stream.cu -lcuda && ./column_stream
-#include <cstdio>
 #include <cuda.h>
 #include <cuda_runtime.h>
-#define CK(x)                                        \
-  do {                                               \
-    cudaError_t e = (x);                             \
-    if (e != cudaSuccess) {                          \
-      printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                      \
-    }                                                \
-  } while (0)
+#include "probe_util.cuh"
 
 enum { N = 1024, COLS = 16, THREADS = 512, PER = N * COLS / THREADS, BATCH = 128 };
 enum { TILES = BATCH * (N / COLS), STEP = THREADS / COLS }; /* rows apart a thread's values */
@@ -24,10 +16,6 @@ enum { TILE_BYTES = N * COLS * 8, CHUNKS = TILE_BYTES / 16, AHEAD = 66, BOX_ROWS
 
 __device__ __forceinline__ long long tile_base(long long tile) { /* element of row 0 */
   return (tile / (N / COLS)) * (long long)N * N + (tile % (N / COLS)) * COLS;
-}
-
-__device__ __forceinline__ unsigned smem_addr(const void *p) {
-  return (unsigned)__cvta_generic_to_shared(p);
 }
 
 /* The arithmetic's stand-in: `work` complex multiplies per value (independent chains). */
@@ -118,15 +106,6 @@ __device__ __forceinline__ void stage_boxes(const CUtensorMap *map, long long ti
         : "memory");
 }
 
-__device__ __forceinline__ void wait_phase(unsigned long long *bar, unsigned phase) {
-  unsigned b = smem_addr(bar), done = 0;
-  while (!done)
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(b), "r"(phase & 1)
-                 : "memory");
-}
-
 /* Persistent: each block takes tiles blockIdx.x, + gridDim.x, ...; the next tile streams
  * into stage (MODE 0: 16-byte copies, MODE 1: tensor map) from when this one is in
  * registers; the exchange goes through half a tile (real parts, then imaginary parts). */
@@ -170,37 +149,6 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
     for (int j = 0; j < PER; j++) out[base + (long long)(r0 + STEP * j) * N] = v[j];
   }
-}
-
-__global__ void copy(const float4 *__restrict__ in, float4 *__restrict__ out, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = in[i];
-}
-
-__global__ void iota(float *p, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x)
-    p[i] = (float)(i % 16777213);
-}
-
-template <typename F>
-static float time_ms(F launch) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  launch();
-  float best = 1e30f;
-  for (int r = 0; r < 10; r++) {
-    cudaEventRecord(a);
-    launch();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (ms < best) best = ms;
-  }
-  return best;
 }
 
 /* A 2D tensor map over the input as BATCH * N rows of 2 * N floats, boxes of BOX_ROWS rows x

@@ -5,16 +5,8 @@
 // segments) once its transform's first items are done, `lag` transforms behind; the input
 // and output evict-first, workspace lines discarded from L2 once read.
 // Build and run: nvcc -arch=sm_90 -O3 -o pair_copy pair_copy.cu && ./pair_copy
-#include <cstdio>
 #include <cuda_runtime.h>
-#define CK(x)                                        \
-  do {                                               \
-    cudaError_t e = (x);                             \
-    if (e != cudaSuccess) {                          \
-      printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                      \
-    }                                                \
-  } while (0)
+#include "probe_util.cuh"
 
 enum { N = 1024, COLS = 8, THREADS = 1024, PER = N * COLS / THREADS, ITEMS = N / COLS };
 
@@ -75,12 +67,6 @@ __global__ void __launch_bounds__(THREADS)
       }
     }
   }
-}
-
-__global__ void copy(const float4 *__restrict__ in, float4 *__restrict__ out, long long n4) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = in[i];
 }
 
 int main() {

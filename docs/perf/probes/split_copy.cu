@@ -4,16 +4,8 @@
 // Column pattern: 4 columns of 4096 points per block (32-byte row segments at a 32 KB
 // stride), stored in tiles of 4 rows. Row pattern: a tile of 4 rows read as one range,
 // stored transposed (32-byte segments at a 32 KB stride).
-#include <cstdio>
 #include <cuda_runtime.h>
-#define CK(x)                                        \
-  do {                                               \
-    cudaError_t e = (x);                             \
-    if (e != cudaSuccess) {                          \
-      printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                      \
-    }                                                \
-  } while (0)
+#include "probe_util.cuh"
 
 template <int COLS, int ROWS>
 __global__ void __launch_bounds__(ROWS *COLS / 16)
@@ -60,12 +52,6 @@ __global__ void __launch_bounds__(1024)
     int i = t + k * 1024;
     dst[(long long)(i >> 2) * 4096 + (i & 3)] = v[k];
   }
-}
-
-__global__ void copy(const float4 *__restrict__ in, float4 *__restrict__ out, long long n4) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = in[i];
 }
 
 template <int COLS, int ROWS>
