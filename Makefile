@@ -20,7 +20,8 @@ demo: build
 	$(BUILD)/zipfft match
 
 # The CI suite: the quick tier, plain and under AddressSanitizer + UndefinedBehaviorSanitizer,
-# the test programs in parallel (cold cache on 2 cores: 11 minutes, 19 one at a time).
+# the test programs in parallel (the quick tier's CPU kernels at -O0, tests/CMakeLists.txt;
+# cold cache on 2 cores, session 53: the plain run 11 minutes).
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DZIPFFT_WERROR=ON -DZIPFFT_SANITIZE=ON
