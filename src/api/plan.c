@@ -96,7 +96,7 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming, 0, 0, 0};
+                             dec->pair_groups[1], dec->pair_streaming, 0, 0};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -408,8 +408,6 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   pair.min_blocks = env && *env ? atoi(env) : 0;
   int64_t goal = members_blocks_per_multiprocessor(p);
   pair.ring_groups = zipfft__pair_ring(&pair, goal * p->backend->ops->multiprocessors(p->backend));
-  const char *keep = getenv("ZIPFFT_PAIR_KEEP");
-  pair.keep_workspace = keep && *keep == '1';
   size_t shared = 0;
   unsigned threads = zipfft__pair_block_threads(&pair);
   zipfft_status s = compile_pair(p, &pair, &shared);

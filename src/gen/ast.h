@@ -24,9 +24,8 @@ typedef struct zipfft__var {
   int is_param;
   int live_across_barrier; /* thread-private value used on both sides of a barrier */
   int64_t bound;           /* > 0: an integer that lies in [0, bound), never reassigned */
-  /* 1: a parameter whose global data the kernel touches once: its aligned complex accesses
-   * are evict-first where the dialect has them (CUDA: ld/st.global.cs). 2: one whose data
-   * should stay in the L2 cache: evict-last (CUDA: an L2 cache-policy hint). */
+  /* A parameter whose global data the kernel touches once: its aligned complex accesses are
+   * evict-first where the dialect has them (CUDA: ld/st.global.cs). */
   int streaming;
 } zipfft__var;
 
@@ -225,8 +224,6 @@ const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zi
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
 /* A parameter with the streaming flag (see zipfft__var). */
 const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t);
-/* A parameter whose data the kernel keeps in L2 (streaming 2, see zipfft__var). */
-const zipfft__var *zipfft__param_new_kept(zipfft__arena *a, const char *name, zipfft__type t);
 
 /* Expressions (constant operands are folded where exact). An I32 constant outside the
  * 32-bit range is made I64, so an index expression it enters is computed in 64 bits (a

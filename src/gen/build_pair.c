@@ -97,7 +97,7 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
 }
 
 /* The parameters, in ZIPFFT__PAIR_ARG order. */
-static void declare_params(zipfft__arena *a, int streaming, int keep, const zipfft__var **v) {
+static void declare_params(zipfft__arena *a, int streaming, const zipfft__var **v) {
   static const struct {
     const char *name;
     zipfft__type type;
@@ -116,7 +116,6 @@ static void declare_params(zipfft__arena *a, int streaming, int keep, const zipf
                                       {"lag", ZIPFFT__T_I64}};
   for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++)
     v[i] = zipfft__param_new(a, params[i].name, params[i].type);
-  if (keep) v[ZIPFFT__PAIR_ARG_MID] = zipfft__param_new_kept(a, "mid", ZIPFFT__T_BYTES_OUT);
   if (streaming) { /* the user's data, touched once */
     v[ZIPFFT__PAIR_ARG_IN] = zipfft__param_new_streaming(a, "in", ZIPFFT__T_BYTES_IN);
     v[ZIPFFT__PAIR_ARG_OUT] = zipfft__param_new_streaming(a, "out", ZIPFFT__T_BYTES_OUT);
@@ -194,7 +193,7 @@ const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
   if (p->first.shared_twiddles || p->second.shared_twiddles)
     return "a pair kernel's members do not stage twiddles";
   const zipfft__var *v[ZIPFFT__PAIR_ARG_COUNT];
-  declare_params(a, p->streaming, p->keep_workspace, v);
+  declare_params(a, p->streaming, v);
   const zipfft__var *smem = zipfft__param_new(a, "smem", ZIPFFT__T_SHARED);
   char name[2 * ZIPFFT__KERNEL_NAME_MAX];
   zipfft__pair_kernel_name(p, name, sizeof name);

@@ -157,11 +157,10 @@ static void print_accessor(zipfft__strbuf *sb, const zipfft__dialect *d, int sto
   else if (storage == ZIPFFT__STORAGE_CALLBACK) /* the user's function, with its pointer */
     zipfft__sb_printf(sb, "z%s%s_cb(%s, %s, ", store ? "store" : "load", real ? "_real" : "",
                       store ? "store_user" : "load_user", ptr->name);
-  else if (ptr->streaming && access == ZIPFFT__ACCESS_VECTOR && !real &&
-           storage == ZIPFFT_STORAGE_DEFAULT &&
-           (ptr->streaming == 2 ? d->kept_suffix : d->streaming_suffix))
+  else if (ptr->streaming && d->streaming_suffix && access == ZIPFFT__ACCESS_VECTOR && !real &&
+           storage == ZIPFFT_STORAGE_DEFAULT)
     zipfft__sb_printf(sb, "%s%s(%s, ", store ? d->global_store : d->global_load,
-                      ptr->streaming == 2 ? d->kept_suffix : d->streaming_suffix, ptr->name);
+                      d->streaming_suffix, ptr->name);
   else
     zipfft__sb_printf(sb, "%s%s%s%s(%s, ", store ? d->global_store : d->global_load,
                       real ? "_real" : "", storage_suffix[storage], d->access_suffix[access],

@@ -21,7 +21,6 @@ static const zipfft__dialect cuda_dialect = {
     .global_store = "zstore",
     .access_suffix = {"_vec", "_bytes"},
     .streaming_suffix = "_vec_cs",
-    .kept_suffix = "_vec_el",
     .shared_load = "zload_shared",
     .shared_store = "zstore_shared",
     .shared_load_cast = "",
@@ -81,28 +80,6 @@ static const char cuda_pair_prelude[] =
     "#if __CUDA_ARCH__ >= 800\n"
     "  asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + byte) : \"memory\");\n"
     "#endif\n}\n";
-
-/* Pair kernels' accesses of the workspace they keep in L2 (a ring): evict-last through an
- * L2 cache-policy hint (sm_80 and later; plain accesses before). Printed with the vector
- * type and its register constraint ("f32", "f" or "f64", "d"). Volatile, with a memory
- * clobber, so that they keep their order against the waits and barriers. */
-static const char cuda_kept_prelude[] =
-    "__device__ __forceinline__ void zload_vec_el(const unsigned char *p, long long i,"
-    " zreal *re, zreal *im) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  unsigned long long k;\n"
-    "  asm volatile(\"createpolicy.fractional.L2::evict_last.b64 %%0, 1.0;\" : \"=l\"(k));\n"
-    "  asm volatile(\"ld.global.L2::cache_hint.v2.%s {%%0, %%1}, [%%2], %%3;\""
-    " : \"=%s\"(*re), \"=%s\"(*im) : \"l\"(p + i * ZCOMPLEX_BYTES), \"l\"(k) : \"memory\");\n"
-    "#else\n  zload_vec(p, i, re, im);\n#endif\n}\n"
-    "__device__ __forceinline__ void zstore_vec_el(unsigned char *p, long long i, zreal re,"
-    " zreal im) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  unsigned long long k;\n"
-    "  asm volatile(\"createpolicy.fractional.L2::evict_last.b64 %%0, 1.0;\" : \"=l\"(k));\n"
-    "  asm volatile(\"st.global.L2::cache_hint.v2.%s [%%0], {%%1, %%2}, %%3;\""
-    " :: \"l\"(p + i * ZCOMPLEX_BYTES), \"%s\"(re), \"%s\"(im), \"l\"(k) : \"memory\");\n"
-    "#else\n  zstore_vec(p, i, re, im);\n#endif\n}\n";
 
 /* An L2 prefetch of bytes at p + byte (a hint: TMA's bulk prefetch on sm_90 and later, the
  * range widened to 16-byte bounds; nothing before sm_90), for the statistics prelude and
@@ -265,11 +242,7 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT __device__ __forceinline__\n%s", zipfft__stats_prelude);
   if (cluster) zipfft__sb_printf(&sb, "%s", cuda_cluster_prelude);
-  if (k->uses_pair) {
-    const char *type = f32 ? "f32" : "f64", *reg = f32 ? "f" : "d";
-    zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
-    zipfft__sb_printf(&sb, cuda_kept_prelude, type, reg, reg, type, reg, reg);
-  }
+  if (k->uses_pair) zipfft__sb_printf(&sb, "%s", cuda_pair_prelude);
   if (k->uses_stage) zipfft__sb_printf(&sb, "%s", cuda_stage_prelude);
   emit_signature(&sb, k);
   zipfft__emit_params(&sb, d, k);

@@ -100,7 +100,6 @@ void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len)
   zipfft__c2c_kernel_name(&p->second, b, sizeof b);
   char ring[32] = "";
   if (p->ring_groups > 0) snprintf(ring, sizeof ring, "_r%lld", (long long)p->ring_groups);
-  if (p->keep_workspace) snprintf(ring + strlen(ring), sizeof ring - strlen(ring), "_el");
   snprintf(buf, len, "zipfft_pair_g%lld_%lld%s%s_mb%d__%s__%s", (long long)p->first_group,
            (long long)p->second_group, p->streaming ? "_cs" : "", ring, p->min_blocks, a + 7,
            b + 7); /* without each "zipfft_" */

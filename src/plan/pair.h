@@ -35,9 +35,6 @@ typedef struct zipfft__pair_spec {
    * has read group g - ring_groups there (a second counter per group). The slots stay in
    * the L2 cache and are overwritten there, so no line is discarded. 0: one slot a group. */
   int64_t ring_groups;
-  /* 1: the workspace is read and written evict-last, so that L2 keeps it before the
-   * user's data (CUDA: an L2 cache-policy hint; ZIPFFT_PAIR_KEEP, tuning). */
-  int keep_workspace;
 } zipfft__pair_spec;
 
 /* Kernel parameter order of a pair kernel (both backends). mid is the workspace between
