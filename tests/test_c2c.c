@@ -900,27 +900,6 @@ static void run_quick_pairs(void) {
     run_case(&f64);
   }
   unsetenv("ZIPFFT_PAIR_LAG");
-  /* the workspace as a ring: the least (2 groups: every other group's first items wait for
-   * the second member to have read the slot), one of 3 groups with the longest lag that
-   * allows it, and the ring that never waits; batches of several turns of the ring */
-  c2c_case f32_turns = basic_case(ZIPFFT_F32, 4096, 9, ZIPFFT_FORWARD);
-  c2c_case f64_turns = basic_case(ZIPFFT_F64, 2048, 7, ZIPFFT_INVERSE);
-  static const struct {
-    const char *ring, *lag;
-  } rings[] = {{"2", "0"}, {"3", "2"}, {"auto", "0"}};
-  for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
-    setenv("ZIPFFT_PAIR_RING", rings[i].ring, 1);
-    setenv("ZIPFFT_PAIR_LAG", rings[i].lag, 1);
-    check_plan_says(&f32_turns, "a ring of");
-    run_case(&f32_turns);
-    run_case(&f64_turns);
-  }
-  unsetenv("ZIPFFT_PAIR_LAG");
-  c2c_case ring_inplace = variant_case(&quick_variants[1], ZIPFFT_F32, 4096);
-  c2c_case ring_batch17 = variant_case(&quick_variants[15], ZIPFFT_F32, 4096);
-  run_case(&ring_inplace);
-  run_case(&ring_batch17);
-  unsetenv("ZIPFFT_PAIR_RING");
   /* the user's data evict-first (the default from 4 MiB transforms; CUDA only, the C
    * kernels are the same) */
   setenv("ZIPFFT_PAIR_STREAM", "1", 1);

@@ -96,7 +96,7 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming, 0, 0};
+                             dec->pair_groups[1], dec->pair_streaming, 0};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -406,13 +406,12 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   zipfft__pair_spec pair = pair_of(dec);
   const char *env = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
   pair.min_blocks = env && *env ? atoi(env) : 0;
-  int64_t goal = members_blocks_per_multiprocessor(p);
-  pair.ring_groups = zipfft__pair_ring(&pair, goal * p->backend->ops->multiprocessors(p->backend));
   size_t shared = 0;
   unsigned threads = zipfft__pair_block_threads(&pair);
   zipfft_status s = compile_pair(p, &pair, &shared);
   if (s != ZIPFFT_SUCCESS) return s;
   int64_t grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, threads, shared);
+  int64_t goal = members_blocks_per_multiprocessor(p);
   if (pair.min_blocks == 0 && grid < goal * p->backend->ops->multiprocessors(p->backend) &&
       goal <= 32) {
     p->backend->ops->release_kernel(p->backend, p->pair_handle);
@@ -782,9 +781,6 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       p->decomposition.pair_first, p->decomposition.pair_first + 1, name,
                       p->pair_grid, zipfft__pair_block_threads(&pair), p->pair_shared,
                       (long long)p->pair_lag);
-    if (pair.ring_groups > 0)
-      zipfft__sb_printf(sb, "    workspace between them a ring of %lld groups\n",
-                        (long long)pair.ring_groups);
   }
   zipfft__sb_printf(sb, "  workspace: %llu bytes\n",
                     (unsigned long long)p->decomposition.workspace_bytes);

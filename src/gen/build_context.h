@@ -43,9 +43,6 @@ typedef struct zipfft__stockham_build {
   /* The block's work item (I64) where the hardware block index would be (NULL: that
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;
-  /* > 0: the input (in_ring) or output (out_ring) is a ring of this many transforms, so
-   * transform g is at g mod ring's offset (a pair kernel's workspace, plan/pair.h). */
-  int64_t in_ring, out_ring;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */

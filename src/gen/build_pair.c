@@ -21,10 +21,6 @@ static zipfft__stockham_build member(zipfft__arena *a, const zipfft__pair_spec *
   c.in = v[arg[0]], c.out = v[arg[1]], c.tw = v[arg[2]], c.batch = v[arg[3]];
   c.aligned = v[arg[4]], c.batch_offset = v[ZIPFFT__PAIR_ARG_BATCH_OFFSET];
   c.smem = smem, c.block = item;
-  if (p->ring_groups > 0) { /* the workspace side: a ring of ring_groups groups */
-    if (which) c.in_ring = p->ring_groups * p->second_group;
-    else c.out_ring = p->ring_groups * p->first_group;
-  }
   return c;
 }
 
@@ -42,16 +38,11 @@ static const zipfft__expr *i64(zipfft__arena *a, int64_t x) {
   return zipfft__e_int(a, ZIPFFT__T_I64, x);
 }
 
-/* Counter index of member `which`'s count of the dependency group `back` groups before
- * that of work item `item` (zipfft__pair_counter: 1 + g, or 1 + 2 g + which with a ring). */
-static const zipfft__expr *counter_of(zipfft__arena *a, const zipfft__pair_spec *p, int which,
-                                      const zipfft__expr *item, int64_t back) {
-  const zipfft__expr *g =
-      zipfft__e_bin(a, ZIPFFT__OP_DIV, item, i64(a, zipfft__pair_items_per_group(p)));
-  if (back) g = zipfft__e_bin(a, ZIPFFT__OP_SUB, g, i64(a, back));
-  int64_t first = zipfft__pair_counter(p, which, 0), step = zipfft__pair_counter(p, which, 1) - first;
-  return zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, g, i64(a, step)),
-                       i64(a, first));
+/* Dependency group of the item `item` of a member (counter index: 1 + group). */
+static const zipfft__expr *counter_of(zipfft__arena *a, const zipfft__kernel_spec *s, int64_t group,
+                                      const zipfft__expr *item) {
+  const zipfft__expr *g = zipfft__e_bin(a, ZIPFFT__OP_DIV, item, i64(a, group / s->ffts_per_block));
+  return zipfft__e_bin(a, ZIPFFT__OP_ADD, g, i64(a, 1));
 }
 
 /* item * ffts_per_block < batch: the item holds transforms. */
@@ -122,23 +113,6 @@ static void declare_params(zipfft__arena *a, int streaming, const zipfft__var **
   }
 }
 
-/* With a ring, thread 0 (which took the pair number) waits until the second member has read
- * the slot that the first member's item is about to fill: every item of the group
- * ring_groups before its own. Those are items of earlier pairs (zipfft__pair_ring). */
-static void emit_ring_wait(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
-                           const zipfft__var **v, const zipfft__var *smem,
-                           const zipfft__expr *slot) {
-  const zipfft__expr *pair = zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_load(a, smem, slot));
-  int64_t per_group = zipfft__pair_items_per_group(p);
-  const zipfft__expr *refill =
-      zipfft__e_bin(a, ZIPFFT__OP_AND,
-                    zipfft__e_bin(a, ZIPFFT__OP_LE, i64(a, p->ring_groups * per_group), pair),
-                    has_transforms(a, &p->first, pair, v[ZIPFFT__PAIR_ARG_FIRST_BATCH]));
-  const zipfft__expr *wait[3] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_SYNC]),
-                                 counter_of(a, p, 1, pair, p->ring_groups), i64(a, per_group)};
-  call_by_first_thread(a, b, refill, "zpair_wait", 3, wait);
-}
-
 /* One round: take a pair number, run the first member's item, count it, wait for the
  * second's group, run its item, discard what it read. */
 static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
@@ -147,7 +121,6 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
   const zipfft__expr *take[3] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_SYNC]), zipfft__e_var(a, smem),
                                  slot};
   call_by_first_thread(a, b, NULL, "zpair_take", 3, take);
-  if (p->ring_groups > 0) emit_ring_wait(a, b, p, v, smem, slot);
   zipfft__s_barrier(a, b);
   /* Each thread keeps the pair number: thread 0 overwrites the slot in the next round while
    * others may still be discarding this round's lines. */
@@ -158,7 +131,7 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
   zipfft__stockham_build first = member(a, p, 0, v, smem, pair);
   zipfft__emit_transform(&first, b);
   zipfft__s_barrier(a, b);
-  const zipfft__expr *done[2] = {take[0], counter_of(a, p, 0, pair, 0)};
+  const zipfft__expr *done[2] = {take[0], counter_of(a, &p->first, p->first_group, pair)};
   call_by_first_thread(a, b, has_transforms(a, &p->first, pair, v[ZIPFFT__PAIR_ARG_FIRST_BATCH]),
                        "zpair_signal", 2, done);
   const zipfft__expr *item = zipfft__e_bin(a, ZIPFFT__OP_SUB, pair, lag),
@@ -166,7 +139,7 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
   const zipfft__expr *due =
       zipfft__e_bin(a, ZIPFFT__OP_AND, started,
                     has_transforms(a, &p->second, item, v[ZIPFFT__PAIR_ARG_SECOND_BATCH]));
-  const zipfft__expr *wait[3] = {take[0], counter_of(a, p, 0, item, 0),
+  const zipfft__expr *wait[3] = {take[0], counter_of(a, &p->second, p->second_group, item),
                                  i64(a, zipfft__pair_items_per_group(p))};
   call_by_first_thread(a, b, due, "zpair_wait", 3, wait);
   zipfft__s_barrier(a, b);
@@ -176,10 +149,6 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
   zipfft__stockham_build second = member(a, p, 1, v, smem, second_item);
   zipfft__emit_transform(&second, b);
   zipfft__s_barrier(a, b);
-  if (p->ring_groups > 0) { /* its slot's reads are done: count them */
-    const zipfft__expr *read[2] = {take[0], counter_of(a, p, 1, item, 0)};
-    call_by_first_thread(a, b, due, "zpair_signal", 2, read);
-  }
   if (zipfft__pair_discards(p))
     emit_discards(a, &zipfft__s_if(a, b, due)->u.if_.then_block, p, v, smem, item);
 }

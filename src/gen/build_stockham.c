@@ -178,16 +178,13 @@ const zipfft__expr *zipfft__tile_row(zipfft__stockham_build *c, const zipfft__th
   return bin(c, ZIPFFT__OP_BITAND, digit, i64(c, c->s->in_tile - 1));
 }
 
-/* Offset (I64) of the first element of transform g (g mod the ring where that side is
- * one): the digits of g over the batch dimensions, each times its stride (in or out); inside a statistics loop the input moves
+/* Offset (I64) of the first element of transform g: the digits of g over the batch
+ * dimensions, each times its stride (in or out); inside a statistics loop the input moves
  * by loop_in_stride per signal (two per iteration with signal_pairs). */
 const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__block *b,
                                          const zipfft__thread_coords *k, int out) {
   const int64_t *strides = out ? c->s->batch_out_strides : c->s->batch_in_strides;
-  int64_t ring = out ? c->out_ring : c->in_ring;
-  zipfft__thread_coords at = *k;
-  if (ring > 0) at.g = let(c, b, "rg", bin(c, ZIPFFT__OP_MOD, k->g, i64(c, ring)));
-  const zipfft__expr *offset = zipfft__batch_offset_with(c, b, &at, strides, out ? "ob" : "ib");
+  const zipfft__expr *offset = zipfft__batch_offset_with(c, b, k, strides, out ? "ob" : "ib");
   const zipfft__expr *row = out ? NULL : zipfft__tile_row(c, k);
   if (row) { /* the transform's row within its tile */
     offset = let(

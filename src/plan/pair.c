@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Line size of the L2 cache's discard (bytes). */
 enum { discard_line = 128 };
@@ -57,7 +56,7 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
 
 int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
-  if ((env && *env == '0') || p->ring_groups > 0) return 0;
+  if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
   int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
@@ -71,21 +70,7 @@ int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) / discard_line;
 }
 
-uint64_t zipfft__pair_sync_bytes(int64_t groups) { return 8 * (uint64_t)(2 * groups + 1); }
-
-int64_t zipfft__pair_counter(const zipfft__pair_spec *p, int which, int64_t g) {
-  return p->ring_groups > 0 ? 1 + 2 * g + which : 1 + g;
-}
-
-int64_t zipfft__pair_ring(const zipfft__pair_spec *p, int64_t grid) {
-  const char *env = getenv("ZIPFFT_PAIR_RING");
-  if (!env || !*env) return 0;
-  int64_t per_group = zipfft__pair_items_per_group(p), lag = zipfft__pair_lag(p);
-  int64_t least = (lag + per_group - 1) / per_group + 1;
-  int64_t ring = strcmp(env, "auto") == 0 ? (grid + lag + per_group - 1) / per_group + 2 : atoll(env);
-  if (ring <= 0) return 0;
-  return ring < least ? least : ring;
-}
+uint64_t zipfft__pair_sync_bytes(int64_t groups) { return 8 * (uint64_t)(groups + 1); }
 
 int64_t zipfft__pair_lag(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_LAG");
@@ -98,9 +83,7 @@ void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len)
   char a[ZIPFFT__KERNEL_NAME_MAX], b[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(&p->first, a, sizeof a);
   zipfft__c2c_kernel_name(&p->second, b, sizeof b);
-  char ring[32] = "";
-  if (p->ring_groups > 0) snprintf(ring, sizeof ring, "_r%lld", (long long)p->ring_groups);
-  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s%s_mb%d__%s__%s", (long long)p->first_group,
-           (long long)p->second_group, p->streaming ? "_cs" : "", ring, p->min_blocks, a + 7,
+  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s_mb%d__%s__%s", (long long)p->first_group,
+           (long long)p->second_group, p->streaming ? "_cs" : "", p->min_blocks, a + 7,
            b + 7); /* without each "zipfft_" */
 }

@@ -30,17 +30,11 @@ typedef struct zipfft__pair_spec {
   /* > 0: the CUDA compiler keeps registers low enough for this many blocks per
    * multiprocessor (__launch_bounds__). */
   int min_blocks;
-  /* > 0: the workspace between the members is a ring of this many groups: group g's data
-   * go to slot g mod ring_groups, whose first member's items wait until the second member
-   * has read group g - ring_groups there (a second counter per group). The slots stay in
-   * the L2 cache and are overwritten there, so no line is discarded. 0: one slot a group. */
-  int64_t ring_groups;
 } zipfft__pair_spec;
 
 /* Kernel parameter order of a pair kernel (both backends). mid is the workspace between
- * the two kernels; sync the counters (8 bytes each: the pair counter, then per group the
- * first member's count and, with a ring, the second's; zeroed before every launch); rounds
- * the pairs each block takes; lag as above. */
+ * the two kernels; sync the counters (8 bytes each: the pair counter, then one per group,
+ * zeroed before every launch); rounds the pairs each block takes; lag as above. */
 enum {
   ZIPFFT__PAIR_ARG_IN,
   ZIPFFT__PAIR_ARG_MID,
@@ -74,14 +68,8 @@ int64_t zipfft__pair_slot(const zipfft__pair_spec *p);
  * lines it discards), and how many. */
 int zipfft__pair_discards(const zipfft__pair_spec *p);
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p);
-/* Bytes of the counters for `groups` dependency groups (room for both counts of each). */
+/* Bytes of the counters for `groups` dependency groups. */
 uint64_t zipfft__pair_sync_bytes(int64_t groups);
-/* Counter index of group g's count of member `which` (0 first, 1 second, with a ring). */
-int64_t zipfft__pair_counter(const zipfft__pair_spec *p, int which, int64_t g);
-/* The least ring (groups) that never waits while `grid` blocks run pairs (the groups of
- * grid + lag items, and one), unless ZIPFFT_PAIR_RING (tuning) names one: 0 for none, or
- * at least the groups of lag items plus two (so that every wait is for earlier pairs). */
-int64_t zipfft__pair_ring(const zipfft__pair_spec *p, int64_t grid);
 /* The lag: the least that makes every wait one for items already taken (items per group
  * - 1), so that the data between the members are as recent in the L2 cache as they can be
  * (measured on an H100, fp32 65536: 60% of the copy bandwidth, against 51% with half the
