@@ -873,6 +873,34 @@ static void run_quick_rotation(void) {
   unsetenv("ZIPFFT_ROTATE_RADICES");
 }
 
+/* Pair kernels in the cluster form (ZIPFFT_PAIR_CLUSTER, plan/pair.h), with ZIPFFT_PAIR and
+ * ZIPFFT_FOURSTEP_MAX_SINGLE set by the caller: fp32 4096 = 64 x 64 (2 items a group: a
+ * cluster of 2 blocks, one item each) over 9 transforms, in place and strided; the split in
+ * three's groups of 64 items in clusters of 2 and 8 (32 and 8 items a block) forward, and
+ * in fp64 inverse over 2 transforms; a cluster that does not divide the group keeps the
+ * persistent form. */
+static void run_quick_cluster_pairs(void) {
+  setenv("ZIPFFT_PAIR_CLUSTER", "2", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 4096, 9, ZIPFFT_FORWARD);
+  c2c_case in_place = variant_case(&quick_variants[1], ZIPFFT_F32, 4096);
+  c2c_case strided = variant_case(&quick_variants[10], ZIPFFT_F32, 4096);
+  check_plan_says(&f32, "in clusters of 2 blocks, one a dependency group");
+  run_case(&f32);
+  run_case(&in_place);
+  run_case(&strided);
+  static const char *const clusters[] = {"2", "8"};
+  c2c_case three = basic_case(ZIPFFT_F32, 262144, 1, ZIPFFT_FORWARD);
+  c2c_case three64 = basic_case(ZIPFFT_F64, 262144, 2, ZIPFFT_INVERSE);
+  for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; i++) {
+    setenv("ZIPFFT_PAIR_CLUSTER", clusters[i], 1);
+    run_case(&three);
+    run_case(&three64);
+  }
+  setenv("ZIPFFT_PAIR_CLUSTER", "4", 1);
+  check_plan_lacks(&f32, "in clusters of");
+  unsetenv("ZIPFFT_PAIR_CLUSTER");
+}
+
 /* Quick tier, part 5: pair kernels (the two kernels of a four-step split run as one
  * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
  * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
@@ -922,6 +950,7 @@ static void run_quick_pairs(void) {
   c2c_case three64 = basic_case(ZIPFFT_F64, 262144, 2, ZIPFFT_INVERSE);
   check_plan_says(&three64, "the last two, run as one pair kernel");
   run_case(&three64);
+  run_quick_cluster_pairs();
   unsetenv("ZIPFFT_PAIR");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }

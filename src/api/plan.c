@@ -96,7 +96,7 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
   return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming, 0};
+                             dec->pair_groups[1], dec->pair_streaming, 0, 0};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -406,6 +406,7 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   zipfft__pair_spec pair = pair_of(dec);
   const char *env = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
   pair.min_blocks = env && *env ? atoi(env) : 0;
+  pair.cluster = zipfft__pair_cluster(&pair, p->backend->ops->max_cluster_blocks(p->backend));
   size_t shared = 0;
   unsigned threads = zipfft__pair_block_threads(&pair);
   zipfft_status s = compile_pair(p, &pair, &shared);
@@ -424,6 +425,8 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   int64_t items = dec->transforms[dec->pair_first] / pair.first.ffts_per_block;
   if (grid > items) grid = items;
   if (grid < 1) grid = 1;
+  if (pair.cluster > 1) /* one cluster per group */
+    grid = items / zipfft__pair_items_per_group(&pair) * pair.cluster;
   p->pair_grid = (uint32_t)grid;
   p->pair_shared = shared;
   p->pair_lag = zipfft__pair_lag(&pair);
@@ -781,6 +784,9 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       p->decomposition.pair_first, p->decomposition.pair_first + 1, name,
                       p->pair_grid, zipfft__pair_block_threads(&pair), p->pair_shared,
                       (long long)p->pair_lag);
+    if (pair.cluster > 1)
+      zipfft__sb_printf(sb, "    in clusters of %d blocks, one a dependency group (no lag)\n",
+                        pair.cluster);
   }
   zipfft__sb_printf(sb, "  workspace: %llu bytes\n",
                     (unsigned long long)p->decomposition.workspace_bytes);

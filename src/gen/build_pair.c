@@ -1,5 +1,6 @@
 /* build_pair.c - the AST of a pair kernel: two four-step kernels run as one persistent
- * kernel whose blocks take pairs of work items from a counter (see plan/pair.h). */
+ * kernel whose blocks take pairs of work items from a counter, or as one cluster per
+ * dependency group (see plan/pair.h). */
 #include "gen/build_pair.h"
 
 #include "gen/build_context.h"
@@ -153,6 +154,45 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
     emit_discards(a, &zipfft__s_if(a, b, due)->u.if_.then_block, p, v, smem, item);
 }
 
+/* Item rank * per_block + j of the cluster's group (the cluster index, E_BLOCK). */
+static const zipfft__expr *cluster_item(zipfft__arena *a, const zipfft__pair_spec *p,
+                                        const zipfft__var *j) {
+  int64_t per_block = zipfft__pair_items_per_group(p) / p->cluster;
+  const zipfft__expr *group = zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_block(a),
+                                            i64(a, zipfft__pair_items_per_group(p)));
+  const zipfft__expr *rank = zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_rank(a));
+  const zipfft__expr *in_group = zipfft__e_bin(
+      a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, rank, i64(a, per_block)),
+      zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_var(a, j)));
+  return zipfft__e_bin(a, ZIPFFT__OP_ADD, group, in_group);
+}
+
+/* A loop over the block's items of member `which` in its cluster's group, a barrier after
+ * each (and, for the second member, the discards of what it read). */
+static void emit_cluster_items(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
+                               int which, const zipfft__var **v, const zipfft__var *smem) {
+  const zipfft__var *j = zipfft__var_new(a, which ? "js" : "jf", ZIPFFT__T_I32);
+  int64_t per_block = zipfft__pair_items_per_group(p) / p->cluster;
+  zipfft__block *loop = &zipfft__s_for(a, b, j, zipfft__e_i32(a, (int32_t)per_block))->u.for_.body;
+  zipfft__stockham_build c = member(a, p, which, v, smem, cluster_item(a, p, j));
+  zipfft__emit_transform(&c, loop);
+  zipfft__s_barrier(a, loop);
+  if (which && zipfft__pair_discards(p)) {
+    emit_discards(a, loop, p, v, smem, cluster_item(a, p, j));
+    zipfft__s_barrier(a, loop);
+  }
+}
+
+/* The cluster form (plan/pair.h): the group's first items, a cluster barrier (its release
+ * and acquire order the blocks' global stores before the other blocks' loads), then its
+ * second items. */
+static void emit_cluster_body(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
+                              const zipfft__var **v, const zipfft__var *smem) {
+  emit_cluster_items(a, b, p, 0, v, smem);
+  zipfft__s_cluster_barrier(a, b);
+  emit_cluster_items(a, b, p, 1, v, smem);
+}
+
 const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
                                zipfft__kernel_ast *k) {
   const char *problem = zipfft__pair_check(p);
@@ -173,12 +213,19 @@ const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
                             .shared_bytes = zipfft__pair_shared_bytes(p),
                             .param_count = ZIPFFT__PAIR_ARG_COUNT,
                             .min_blocks = p->min_blocks,
-                            .uses_pair = 1};
+                            .uses_pair = 1,
+                            .cluster_blocks = p->cluster > 1 ? p->cluster : 0};
   for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++) k->params[i] = v[i];
-  const zipfft__var *round = zipfft__var_new(a, "round", ZIPFFT__T_I64);
-  zipfft__stmt *loop =
-      zipfft__s_for(a, &k->body, round, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_ROUNDS]));
-  emit_round(a, &loop->u.for_.body, p, v, smem);
+  if (p->cluster > 1) {
+    if (zipfft__pair_items_per_group(p) % p->cluster != 0)
+      return "a pair kernel's clusters split each group's items evenly";
+    emit_cluster_body(a, &k->body, p, v, smem);
+  } else {
+    const zipfft__var *round = zipfft__var_new(a, "round", ZIPFFT__T_I64);
+    zipfft__stmt *loop =
+        zipfft__s_for(a, &k->body, round, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_ROUNDS]));
+    emit_round(a, &loop->u.for_.body, p, v, smem);
+  }
   if (zipfft__arena_error(a)) return zipfft__arena_error(a);
   return zipfft__kernel_validate(k);
 }

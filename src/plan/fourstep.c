@@ -396,6 +396,7 @@ static int pair_of_split(const zipfft__decomposition *out, int split_first, int6
                            out->transforms[first] / batch,
                            out->transforms[first + 1] / batch,
                            0,
+                           0,
                            0};
   if (count == 3) {
     zipfft__kernel_spec *row = &p->second;

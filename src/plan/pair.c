@@ -36,6 +36,14 @@ const char *zipfft__pair_check(const zipfft__pair_spec *p) {
   return NULL;
 }
 
+int zipfft__pair_cluster(const zipfft__pair_spec *p, int max_cluster_blocks) {
+  const char *env = getenv("ZIPFFT_PAIR_CLUSTER");
+  int blocks = env && *env ? atoi(env) : 0;
+  if (blocks < 2 || blocks > max_cluster_blocks || zipfft__pair_items_per_group(p) % blocks != 0)
+    return 0;
+  return blocks;
+}
+
 int64_t zipfft__pair_items_per_group(const zipfft__pair_spec *p) {
   return p->first_group / p->first.ffts_per_block;
 }
@@ -83,7 +91,9 @@ void zipfft__pair_kernel_name(const zipfft__pair_spec *p, char *buf, size_t len)
   char a[ZIPFFT__KERNEL_NAME_MAX], b[ZIPFFT__KERNEL_NAME_MAX];
   zipfft__c2c_kernel_name(&p->first, a, sizeof a);
   zipfft__c2c_kernel_name(&p->second, b, sizeof b);
-  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s_mb%d__%s__%s", (long long)p->first_group,
-           (long long)p->second_group, p->streaming ? "_cs" : "", p->min_blocks, a + 7,
+  char cluster[16] = "";
+  if (p->cluster > 1) snprintf(cluster, sizeof cluster, "_c%d", p->cluster);
+  snprintf(buf, len, "zipfft_pair_g%lld_%lld%s%s_mb%d__%s__%s", (long long)p->first_group,
+           (long long)p->second_group, p->streaming ? "_cs" : "", cluster, p->min_blocks, a + 7,
            b + 7); /* without each "zipfft_" */
 }

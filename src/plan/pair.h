@@ -30,6 +30,11 @@ typedef struct zipfft__pair_spec {
   /* > 0: the CUDA compiler keeps registers low enough for this many blocks per
    * multiprocessor (__launch_bounds__). */
   int min_blocks;
+  /* > 1: the cluster form (zipfft__pair_cluster): one thread-block cluster of this many
+   * blocks runs each dependency group, its blocks the group's first items, a cluster
+   * barrier, then its second items; no counters, no lag, one cluster per group in the grid.
+   * The group's data are written and read by one GPC, so through one L2 partition. */
+  int cluster;
 } zipfft__pair_spec;
 
 /* Kernel parameter order of a pair kernel (both backends). mid is the workspace between
@@ -56,6 +61,10 @@ enum {
  * kernels of one precision without statistics, fused operations, clusters or callbacks,
  * with the same number of work items per dependency group. */
 const char *zipfft__pair_check(const zipfft__pair_spec *p);
+/* The cluster form's blocks per cluster where ZIPFFT_PAIR_CLUSTER (tuning) asks for one
+ * and it fits: a divisor of the items per group, at most max_cluster_blocks; else 0 (the
+ * persistent form). */
+int zipfft__pair_cluster(const zipfft__pair_spec *p, int max_cluster_blocks);
 /* Work items (blocks of the separate kernels) of each kernel per dependency group. */
 int64_t zipfft__pair_items_per_group(const zipfft__pair_spec *p);
 /* Threads of the pair kernel's blocks, and its dynamic shared memory: the larger of the
