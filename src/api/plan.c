@@ -95,8 +95,11 @@ static zipfft_status generate_source(const zipfft__kernel_spec *spec, int cuda, 
 /* The pair kernel's description for a paired decomposition. */
 static zipfft__pair_spec pair_of(const zipfft__decomposition *dec) {
   int i = dec->pair_first;
-  return (zipfft__pair_spec){dec->kernels[i],     dec->kernels[i + 1], dec->pair_groups[0],
-                             dec->pair_groups[1], dec->pair_streaming, 0, 0};
+  return (zipfft__pair_spec){.first = dec->kernels[i],
+                             .second = dec->kernels[i + 1],
+                             .first_group = dec->pair_groups[0],
+                             .second_group = dec->pair_groups[1],
+                             .streaming = dec->pair_streaming};
 }
 
 /* Writes text to $ZIPFFT_DUMP_DIR/name.ext when that variable is set (errors ignored). */
@@ -429,7 +432,7 @@ static zipfft_status prepare_pair(zipfft_plan p) {
     grid = items / zipfft__pair_items_per_group(&pair) * pair.cluster;
   p->pair_grid = (uint32_t)grid;
   p->pair_shared = shared;
-  p->pair_lag = zipfft__pair_lag(&pair);
+  p->pair_lag = pair.cluster > 1 ? 0 : zipfft__pair_lag(&pair); /* clusters do not lag */
   p->pair = pair;
   return ZIPFFT_SUCCESS;
 }
@@ -785,8 +788,7 @@ static void describe(zipfft_plan p, zipfft__strbuf *sb) {
                       p->pair_grid, zipfft__pair_block_threads(&pair), p->pair_shared,
                       (long long)p->pair_lag);
     if (pair.cluster > 1)
-      zipfft__sb_printf(sb, "    in clusters of %d blocks, one a dependency group (no lag)\n",
-                        pair.cluster);
+      zipfft__sb_printf(sb, "    in clusters of %d blocks, one a dependency group\n", pair.cluster);
   }
   zipfft__sb_printf(sb, "  workspace: %llu bytes\n",
                     (unsigned long long)p->decomposition.workspace_bytes);

@@ -158,12 +158,12 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
 static const zipfft__expr *cluster_item(zipfft__arena *a, const zipfft__pair_spec *p,
                                         const zipfft__var *j) {
   int64_t per_block = zipfft__pair_items_per_group(p) / p->cluster;
-  const zipfft__expr *group = zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_block(a),
-                                            i64(a, zipfft__pair_items_per_group(p)));
+  const zipfft__expr *group =
+      zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_block(a), i64(a, zipfft__pair_items_per_group(p)));
   const zipfft__expr *rank = zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_rank(a));
-  const zipfft__expr *in_group = zipfft__e_bin(
-      a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, rank, i64(a, per_block)),
-      zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_var(a, j)));
+  const zipfft__expr *in_group =
+      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, rank, i64(a, per_block)),
+                    zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_var(a, j)));
   return zipfft__e_bin(a, ZIPFFT__OP_ADD, group, in_group);
 }
 
@@ -174,11 +174,12 @@ static void emit_cluster_items(zipfft__arena *a, zipfft__block *b, const zipfft_
   const zipfft__var *j = zipfft__var_new(a, which ? "js" : "jf", ZIPFFT__T_I32);
   int64_t per_block = zipfft__pair_items_per_group(p) / p->cluster;
   zipfft__block *loop = &zipfft__s_for(a, b, j, zipfft__e_i32(a, (int32_t)per_block))->u.for_.body;
-  zipfft__stockham_build c = member(a, p, which, v, smem, cluster_item(a, p, j));
+  const zipfft__expr *item = cluster_item(a, p, j);
+  zipfft__stockham_build c = member(a, p, which, v, smem, item);
   zipfft__emit_transform(&c, loop);
   zipfft__s_barrier(a, loop);
   if (which && zipfft__pair_discards(p)) {
-    emit_discards(a, loop, p, v, smem, cluster_item(a, p, j));
+    emit_discards(a, loop, p, v, smem, item);
     zipfft__s_barrier(a, loop);
   }
 }
@@ -217,8 +218,6 @@ const char *zipfft__build_pair(const zipfft__pair_spec *p, zipfft__arena *a,
                             .cluster_blocks = p->cluster > 1 ? p->cluster : 0};
   for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++) k->params[i] = v[i];
   if (p->cluster > 1) {
-    if (zipfft__pair_items_per_group(p) % p->cluster != 0)
-      return "a pair kernel's clusters split each group's items evenly";
     emit_cluster_body(a, &k->body, p, v, smem);
   } else {
     const zipfft__var *round = zipfft__var_new(a, "round", ZIPFFT__T_I64);

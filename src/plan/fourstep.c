@@ -391,13 +391,10 @@ static int pair_of_split(const zipfft__decomposition *out, int split_first, int6
                          zipfft__pair_spec *p) {
   int first = out->kernel_count - 2, count = out->kernel_count - split_first;
   if (split_first < 0 || count < 2 || count > 3) return 0;
-  *p = (zipfft__pair_spec){out->kernels[first],
-                           out->kernels[first + 1],
-                           out->transforms[first] / batch,
-                           out->transforms[first + 1] / batch,
-                           0,
-                           0,
-                           0};
+  *p = (zipfft__pair_spec){.first = out->kernels[first],
+                           .second = out->kernels[first + 1],
+                           .first_group = out->transforms[first] / batch,
+                           .second_group = out->transforms[first + 1] / batch};
   if (count == 3) {
     zipfft__kernel_spec *row = &p->second;
     int64_t kl = row->ffts_per_block, k0 = row->batch_counts[2], k1 = row->batch_counts[1];

@@ -33,6 +33,8 @@ const char *zipfft__pair_check(const zipfft__pair_spec *p) {
     return "a pair's groups are whole work items";
   if (p->first_group / p->first.ffts_per_block != p->second_group / p->second.ffts_per_block)
     return "a pair's kernels have the same work items per group";
+  if (p->cluster > 1 && zipfft__pair_items_per_group(p) % p->cluster != 0)
+    return "a pair kernel's clusters split each group's items evenly";
   return NULL;
 }
 

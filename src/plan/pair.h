@@ -59,7 +59,8 @@ enum {
 
 /* NULL when the two kernels can run as a pair kernel, else why not: both plain C2C
  * kernels of one precision without statistics, fused operations, clusters or callbacks,
- * with the same number of work items per dependency group. */
+ * with the same number of work items per dependency group (in the cluster form, a multiple
+ * of the blocks per cluster). */
 const char *zipfft__pair_check(const zipfft__pair_spec *p);
 /* The cluster form's blocks per cluster where ZIPFFT_PAIR_CLUSTER (tuning) asks for one
  * and it fits: a divisor of the items per group, at most max_cluster_blocks; else 0 (the
