@@ -461,9 +461,10 @@ static void check_plan_occupancy_text(void) {
 }
 
 /* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0
- * gives them to the CPU's planner): pair kernels for fp32 groups up to 512 KiB (fp32 65536,
- * not fp32 2^18, fp64 32768 or fp64 65536) and for the last two kernels of a split in
- * three (fp32 2^24), not for fp32 2^20; 128-byte rows in column kernels (fp32 2^20: 16
+ * gives them to the CPU's planner): pair kernels in the cluster form, evict-first, for
+ * groups up to 1 MiB of 4 to 16 items (fp32 65536 and fp64 65536 in clusters of 8, fp64
+ * 32768 in clusters of 4; not fp32 2^18), persistent for the last two kernels of a split in
+ * three (fp32 2^24), none for fp32 2^20; 128-byte rows in column kernels (fp32 2^20: 16
  * columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of rows; plain
  * mixed-radix rows with their smallest radix first (fp64 5760), but not Bluestein's. */
 static const struct {
@@ -472,11 +473,14 @@ static const struct {
   const char *text;
   int says;
 } fast_memory_texts[] = {
-    {ZIPFFT_F32, 65536, "run as one pair kernel", 1},
+    {ZIPFFT_F32, 65536, "pair kernel (the data between them in L2, the user's data evict-first)",
+     1},
+    {ZIPFFT_F32, 65536, "in clusters of 8 blocks, one a dependency group", 1},
     {ZIPFFT_F32, 262144, "pair kernel", 0},
-    {ZIPFFT_F64, 65536, "pair kernel", 0},
-    {ZIPFFT_F64, 32768, "pair kernel", 0},
+    {ZIPFFT_F64, 65536, "in clusters of 8 blocks, one a dependency group", 1},
+    {ZIPFFT_F64, 32768, "in clusters of 4 blocks, one a dependency group", 1},
     {ZIPFFT_F32, 16777216, "the last two, run as one pair kernel", 1},
+    {ZIPFFT_F32, 16777216, "in clusters of", 0},
     {ZIPFFT_F32, 1048576, "pair kernel", 0},
     {ZIPFFT_F32, 1048576, "16 transforms per block (neighbouring threads", 1},
     {ZIPFFT_F32, 1048576, "8 transforms per block (stored", 1},
@@ -492,6 +496,16 @@ static void check_fast_memory_plans(void) {
                             ZIPFFT_FORWARD);
     check_plan_text(&c, fast_memory_texts[i].text, fast_memory_texts[i].says);
   }
+  /* the planned cluster form computes (clusters of 4 blocks, two items a block) */
+  c2c_case clustered = basic_case(ZIPFFT_F64, 32768, 2, ZIPFFT_INVERSE);
+  run_case(&clustered);
+  /* without clusters: fp32 65536 in the persistent form, fp64 65536 not paired */
+  setenv("ZIPFFT_CLUSTER", "1", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 65536, 1, ZIPFFT_FORWARD);
+  check_plan_text(&f32, "run as one pair kernel (the data between them in L2)\n", 1);
+  check_plan_text(&f64, "pair kernel", 0);
+  unsetenv("ZIPFFT_CLUSTER");
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 

@@ -409,7 +409,8 @@ static zipfft_status prepare_pair(zipfft_plan p) {
   zipfft__pair_spec pair = pair_of(dec);
   const char *env = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
   pair.min_blocks = env && *env ? atoi(env) : 0;
-  pair.cluster = zipfft__pair_cluster(&pair, p->backend->ops->max_cluster_blocks(p->backend));
+  pair.cluster = zipfft__pair_cluster(&pair, dec->pair_cluster,
+                                      p->backend->ops->max_cluster_blocks(p->backend));
   size_t shared = 0;
   unsigned threads = zipfft__pair_block_threads(&pair);
   zipfft_status s = compile_pair(p, &pair, &shared);

@@ -378,7 +378,8 @@ enum {
   pair_plain_max_bytes = 2 << 20,
   pair_streaming_min_bytes = 4 << 20,
   pair_max_bytes = 8 << 20,
-  pair_fast_memory_max_bytes = 512 << 10
+  pair_fast_memory_max_bytes = 512 << 10,
+  pair_cluster_max_bytes = 1 << 20
 };
 
 /* The pair of the last two kernels of a split, its groups in transforms of each kernel
@@ -429,15 +430,24 @@ static int pair_of_split(const zipfft__decomposition *out, int split_first, int6
  * 2^27 1.02x -> 0.90x, 2^18 (2 MiB) 1.04x -> 0.91x, fp64 65536 (1 MiB) 1.03x -> 0.95x,
  * fp64 32768 (512 KiB) 1.01x -> 0.98x; so other devices pair fp32 groups of at most
  * pair_fast_memory_max_bytes, and splits in three of the streaming sizes.
+ * The pair's cluster form (one cluster a group, two items a block, plan/pair.h) keeps each
+ * group's data between the kernels in the L2 partition near the cluster that wrote it
+ * (session 55, H200, % of copy, fp32 65536 persistent 51.2 -> clusters of 8 52.7 -> with
+ * the user's data evict-first 58.9, cuFFT ratio 1.17x -> 1.35x; separate -> clusters
+ * evict-first: fp64 65536 (1 MiB, 16 items) 49.0 -> 53.4, fp64 32768 (512 KiB, 8 items,
+ * clusters of 4) 48.4 -> 52.7; four items a block lose (fp32 65536 in clusters of 4: 51.2),
+ * so do 2 MiB groups (fp32 2^18: 46.5 -> 31.2) and one item a block (fp64 32768 in
+ * clusters of 8: 47.9)). So devices of fast memory with clusters pair groups of at most
+ * pair_cluster_max_bytes whose items split two a block, in that form, evict-first.
  *
  * Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
  * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
  * whatever the device and size; ZIPFFT_PAIR_STREAM: 0 or 1 for the evict-first user data
- * whatever the size); twiddles are not staged. The counters follow the workspace. fp32
- * pair numbers travel through a float: below 2^23 work items only. In place, the rows of a
- * split in two overwrite only their own transform's input (the columns of later transforms
- * are still being read) when both layouts are the same; a split in three has read the
- * input before the pair starts. */
+ * whatever the size; ZIPFFT_PAIR_CLUSTER, plan/pair.h); twiddles are not staged. The counters
+ * follow the workspace. fp32 pair numbers travel through a float: below 2^23 work items only. In
+ * place, the rows of a split in two overwrite only their own transform's input (the columns of
+ * later transforms are still being read) when both layouts are the same; a split in three has read
+ * the input before the pair starts. */
 static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                          const zipfft__target *t, zipfft__decomposition *out) {
   const char *env = getenv("ZIPFFT_PAIR"), *stream = getenv("ZIPFFT_PAIR_STREAM");
@@ -446,14 +456,19 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
   int first = out->kernel_count - 2;
   int64_t bytes = p.first_group * p.first.n *
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
-  int streaming = stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes;
   int slow_memory = zipfft__slow_memory(t);
+  int cluster = slow_memory || bytes > pair_cluster_max_bytes
+                    ? 0
+                    : zipfft__pair_cluster_planned(&p, t->max_cluster_blocks);
+  int streaming =
+      stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes || cluster > 0;
   int in_three = out->kernel_count - split_first == 3;
   int streaming_size = bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes;
   int wanted = env && *env ? atoi(env) != 0
                : slow_memory
                    ? bytes <= pair_plain_max_bytes || streaming_size
-                   : (job->precision == ZIPFFT_F32 && bytes <= pair_fast_memory_max_bytes) ||
+                   : cluster > 0 ||
+                         (job->precision == ZIPFFT_F32 && bytes <= pair_fast_memory_max_bytes) ||
                          (in_three && streaming_size);
   if (!wanted) return 0;
   if (first == split_first && inplace &&
@@ -466,6 +481,7 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
   out->paired = 1;
   out->pair_first = first;
   out->pair_streaming = streaming;
+  out->pair_cluster = cluster;
   out->pair_groups[0] = p.first_group;
   out->pair_groups[1] = p.second_group;
   out->pair_sync_offset = zipfft__bytes_aligned(out->workspace_bytes);

@@ -38,12 +38,21 @@ const char *zipfft__pair_check(const zipfft__pair_spec *p) {
   return NULL;
 }
 
-int zipfft__pair_cluster(const zipfft__pair_spec *p, int max_cluster_blocks) {
+/* 1 when clusters of `blocks` blocks can run p's groups. */
+static int cluster_fits(const zipfft__pair_spec *p, int64_t blocks, int max_cluster_blocks) {
+  return blocks >= 2 && blocks <= max_cluster_blocks &&
+         zipfft__pair_items_per_group(p) % blocks == 0;
+}
+
+int zipfft__pair_cluster_planned(const zipfft__pair_spec *p, int max_cluster_blocks) {
+  int64_t items = zipfft__pair_items_per_group(p);
+  return items % 2 == 0 && cluster_fits(p, items / 2, max_cluster_blocks) ? (int)(items / 2) : 0;
+}
+
+int zipfft__pair_cluster(const zipfft__pair_spec *p, int planned, int max_cluster_blocks) {
   const char *env = getenv("ZIPFFT_PAIR_CLUSTER");
-  int blocks = env && *env ? atoi(env) : 0;
-  if (blocks < 2 || blocks > max_cluster_blocks || zipfft__pair_items_per_group(p) % blocks != 0)
-    return 0;
-  return blocks;
+  int blocks = env && *env ? atoi(env) : planned;
+  return cluster_fits(p, blocks, max_cluster_blocks) ? blocks : 0;
 }
 
 int64_t zipfft__pair_items_per_group(const zipfft__pair_spec *p) {

@@ -62,10 +62,13 @@ enum {
  * with the same number of work items per dependency group (in the cluster form, a multiple
  * of the blocks per cluster). */
 const char *zipfft__pair_check(const zipfft__pair_spec *p);
-/* The cluster form's blocks per cluster where ZIPFFT_PAIR_CLUSTER (tuning) asks for one
- * and it fits: a divisor of the items per group, at most max_cluster_blocks; else 0 (the
- * persistent form). */
-int zipfft__pair_cluster(const zipfft__pair_spec *p, int max_cluster_blocks);
+/* The cluster form's blocks per cluster the planner picks: half the items per group (two
+ * items a block), when that is 2 to max_cluster_blocks; else 0 (the persistent form). */
+int zipfft__pair_cluster_planned(const zipfft__pair_spec *p, int max_cluster_blocks);
+/* The blocks per cluster a pair kernel runs with: ZIPFFT_PAIR_CLUSTER's (tuning: 0 the
+ * persistent form, C clusters of C blocks) when set, else `planned`; 0 (the persistent
+ * form) unless that fits: a divisor of the items per group, 2 to max_cluster_blocks. */
+int zipfft__pair_cluster(const zipfft__pair_spec *p, int planned, int max_cluster_blocks);
 /* Work items (blocks of the separate kernels) of each kernel per dependency group. */
 int64_t zipfft__pair_items_per_group(const zipfft__pair_spec *p);
 /* Threads of the pair kernel's blocks, and its dynamic shared memory: the larger of the

@@ -60,8 +60,9 @@ typedef struct zipfft__decomposition {
   int whole_batch[ZIPFFT__MAX_KERNELS];
   /* When paired: kernels pair_first and pair_first + 1 run as one pair kernel
    * (plan/pair.h) of these dependency groups, its counters at pair_sync_offset in the
-   * workspace; the two kernels stay the plan's for printing. */
-  int paired, pair_first, pair_streaming;
+   * workspace; the two kernels stay the plan's for printing. pair_cluster: blocks per
+   * cluster of the pair's cluster form (0: the persistent form). */
+  int paired, pair_first, pair_streaming, pair_cluster;
   int64_t pair_groups[2];
   uint64_t pair_sync_offset;
 } zipfft__decomposition;
