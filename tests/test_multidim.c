@@ -189,8 +189,8 @@ static const md_case pair_cases[] = {
 };
 
 /* On the CPU backend (whose unknown memory bandwidth counts as slow, where pairs pay): the
- * plan of a DENSE case runs a pair kernel. */
-static void check_pair_plan(const md_case *c) {
+ * plan of a DENSE case says `expected` (its pair kernel, or its form). */
+static void check_pair_plan(const md_case *c, const char *expected) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || c->layout != DENSE) return;
   char text[256], printed[8192];
   int64_t strides[3], dist, size;
@@ -199,7 +199,7 @@ static void check_pair_plan(const md_case *c) {
   zipfft_plan plan = NULL;
   ZT_OK(plan_case(c, strides, dist, &plan));
   ZT_OK(zipfft_plan_print(plan, printed, sizeof printed, NULL));
-  ZT_CHECK(strstr(printed, "pair kernel") != NULL, "%s: no pair kernel:\n%s", text, printed);
+  ZT_CHECK(strstr(printed, expected) != NULL, "%s: no \"%s\":\n%s", text, expected, printed);
   zipfft_plan_destroy(plan);
 }
 
@@ -213,7 +213,12 @@ int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   for (size_t i = 0; i < sizeof pair_cases / sizeof *pair_cases; i++)
-    check_pair_plan(&pair_cases[i]), ran += run_case(&pair_cases[i]);
+    check_pair_plan(&pair_cases[i], "pair kernel"), ran += run_case(&pair_cases[i]);
+  /* the same in the pair's cluster form (2 items a group: clusters of 2 blocks) */
+  setenv("ZIPFFT_PAIR_CLUSTER", "2", 1);
+  for (size_t i = 0; i < sizeof pair_cases / sizeof *pair_cases; i++)
+    check_pair_plan(&pair_cases[i], "in clusters of 2 blocks"), ran += run_case(&pair_cases[i]);
+  unsetenv("ZIPFFT_PAIR_CLUSTER");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   ran += run_case(&long_case);
   setenv("ZIPFFT_CLUSTER", "0", 1);
