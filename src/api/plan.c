@@ -678,7 +678,7 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
 }
 
 /* Launches the pair kernel in place of kernels pair_first and pair_first + 1 (the whole
- * batch), after zeroing its counters on the run's stream. */
+ * batch), after zeroing its counters on the run's stream (the persistent form's). */
 static zipfft_status launch_pair(zipfft_plan p, void *const *arrays, const zipfft__run *run) {
   const zipfft__decomposition *dec = &p->decomposition;
   int i = dec->pair_first;
@@ -692,9 +692,11 @@ static zipfft_status launch_pair(zipfft_plan p, void *const *arrays, const zipff
   int64_t rounds = (items + lag + p->pair_grid - 1) / p->pair_grid;
   int32_t aligned_first = aligned_for(first, in, mid),
           aligned_second = aligned_for(second, mid, out);
-  zipfft_status s = p->backend->ops->zero_on_stream(
-      p->backend, sync, zipfft__pair_sync_bytes(batch_first / dec->pair_groups[0]), run->stream);
-  if (s != ZIPFFT_SUCCESS) return s;
+  if (p->pair.cluster <= 1) { /* the counters; the cluster form keeps none */
+    zipfft_status s = p->backend->ops->zero_on_stream(
+        p->backend, sync, zipfft__pair_sync_bytes(batch_first / dec->pair_groups[0]), run->stream);
+    if (s != ZIPFFT_SUCCESS) return s;
+  }
   void *args[ZIPFFT__PAIR_ARG_COUNT] = {
       (void *)&in,  &mid,          &out,    (void *)&tw_first, (void *)&tw_second,
       &batch_first, &batch_second, &offset, &aligned_first,    &aligned_second,
