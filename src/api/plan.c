@@ -427,10 +427,11 @@ static zipfft_status prepare_pair(zipfft_plan p) {
     grid = p->backend->ops->resident_blocks(p->backend, p->pair_handle, threads, shared);
   }
   int64_t items = dec->transforms[dec->pair_first] / pair.first.ffts_per_block;
-  if (grid > items) grid = items;
-  if (grid < 1) grid = 1;
   if (pair.cluster > 1) /* one cluster per group */
     grid = items / zipfft__pair_items_per_group(&pair) * pair.cluster;
+  else if (grid > items)
+    grid = items;
+  if (grid < 1) grid = 1;
   p->pair_grid = (uint32_t)grid;
   p->pair_shared = shared;
   p->pair_lag = pair.cluster > 1 ? 0 : zipfft__pair_lag(&pair); /* clusters do not lag */
