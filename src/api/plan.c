@@ -522,21 +522,6 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
                       p->backend->ops->name, (unsigned long long)have);
 }
 
-/* 1 when kernel i of the decomposition takes its blocks in reverse order
- * (blocks_reversed): a plain kernel that reads the plan's array the kernel before it wrote,
- * so that its first blocks find the last ones written in L2. ZIPFFT_REVERSE_BLOCKS (tuning:
- * 0 or 1) says whether; unset, none do. */
-static int wants_reversed_blocks(const zipfft__decomposition *dec, int i, int pair_member) {
-  const char *env = getenv("ZIPFFT_REVERSE_BLOCKS");
-  const zipfft__kernel_spec *s = &dec->kernels[i];
-  if (!(env && *env && atoi(env) != 0) || i == 0 || pair_member) return 0;
-  int reads_plan_array = dec->src[i] == ZIPFFT__ARRAY_WORKSPACE ||
-                         dec->src[i] == ZIPFFT__ARRAY_WORKSPACE2 ||
-                         dec->src[i] == ZIPFFT__ARRAY_INTERMEDIATE;
-  return reads_plan_array && dec->src[i] == dec->dst[i - 1] && s->cluster <= 1 && !s->statistics &&
-         s->pointwise == ZIPFFT__PW_NONE;
-}
-
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
  * workspace (zeroed); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
@@ -545,7 +530,6 @@ static zipfft_status prepare_plan(zipfft_plan p) {
     p->kernels[i].spec = p->decomposition.kernels[i];
     const zipfft__decomposition *dec = &p->decomposition;
     int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);
-    p->kernels[i].spec.blocks_reversed = wants_reversed_blocks(dec, i, pair_member);
     s = prepare_kernel(p, &p->kernels[i], pair_member);
     /* The description shows the pass order the compiled kernel runs (ask_radix_rotation,
      * which leaves pair members alone: the pair kernel is built from the decomposition). */

@@ -23,8 +23,7 @@ enum { cpu_max_shared = 232448, max_host_threads = 64 };
 static const size_t worker_stack_bytes = (size_t)32 << 20;
 static const char compile_flags[] = "-O2 -fPIC -shared -fno-math-errno -w";
 
-typedef void (*cpu_entry)(void **args, int64_t block_begin, int64_t block_end, int64_t grid,
-                          void *scratch);
+typedef void (*cpu_entry)(void **args, int64_t block_begin, int64_t block_end, void *scratch);
 
 typedef struct cpu_kernel {
   void *library;
@@ -56,8 +55,8 @@ static int run_compiler(const char *src, const char *so, const char *log) {
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   char command[4096];
-  snprintf(command, sizeof command, "exec %s %s %s -o \"$1\" \"$2\" -lm", compiler(), compile_flags,
-           extra_flags());
+  snprintf(command, sizeof command, "exec %s %s %s -o \"$1\" \"$2\" -lm", compiler(),
+           compile_flags, extra_flags());
   char *argv[] = {"sh", "-c", command, "sh", (char *)so, (char *)src, NULL};
   pid_t pid;
   int status = -1;
@@ -194,14 +193,14 @@ static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source
 typedef struct block_range {
   const cpu_kernel *k;
   void **args;
-  int64_t begin, end, grid; /* grid: the launch's block functions (clusters) */
-  void *scratch;            /* the range's shared memory, allocated before any range runs */
+  int64_t begin, end;
+  void *scratch; /* the range's shared memory, allocated before any range runs */
 } block_range;
 
 /* Runs a range of blocks in its own shared-memory scratch. */
 static void *run_blocks(void *arg) {
   block_range *r = arg;
-  r->k->entry(r->args, r->begin, r->end, r->grid, r->scratch);
+  r->k->entry(r->args, r->begin, r->end, r->scratch);
   return NULL;
 }
 
@@ -250,8 +249,7 @@ static zipfft_status cpu_launch(zipfft__backend *b, void *kernel, const zipfft__
     void *scratch = malloc(k->shared_bytes ? k->shared_bytes : 16);
     if (!scratch) break;
     int i = allocated;
-    ranges[i] =
-        (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, blocks, scratch};
+    ranges[i] = (block_range){k, l->args, blocks * i / count, blocks * (i + 1) / count, scratch};
   }
   int start_error = 0, failed = allocated < count ? -1 : run_ranges(ranges, count, &start_error);
   for (int i = 0; i < allocated; i++) free(ranges[i].scratch);

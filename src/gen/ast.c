@@ -155,10 +155,6 @@ const zipfft__expr *zipfft__e_block(zipfft__arena *a) {
   return expr(a, ZIPFFT__E_BLOCK, ZIPFFT__T_I64);
 }
 
-const zipfft__expr *zipfft__e_grid(zipfft__arena *a) {
-  return expr(a, ZIPFFT__E_GRID, ZIPFFT__T_I64);
-}
-
 const zipfft__expr *zipfft__e_rank(zipfft__arena *a) {
   return expr(a, ZIPFFT__E_RANK, ZIPFFT__T_I32);
 }

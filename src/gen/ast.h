@@ -35,7 +35,6 @@ typedef enum zipfft__expr_kind {
   ZIPFFT__E_VAR,
   ZIPFFT__E_THREAD, /* thread index in the block (I32) */
   ZIPFFT__E_BLOCK,  /* block index in the grid (I64) */
-  ZIPFFT__E_GRID,   /* blocks in the grid (I64) */
   ZIPFFT__E_BINARY,
   ZIPFFT__E_NEG,
   ZIPFFT__E_NOT,
@@ -234,10 +233,7 @@ const zipfft__expr *zipfft__e_i32(zipfft__arena *a, int64_t v);
 const zipfft__expr *zipfft__e_real(zipfft__arena *a, long double v);
 const zipfft__expr *zipfft__e_var(zipfft__arena *a, const zipfft__var *v);
 const zipfft__expr *zipfft__e_thread(zipfft__arena *a);
-/* The block's index in the grid, and the grid's blocks (both counted in clusters in a
- * cluster kernel). */
 const zipfft__expr *zipfft__e_block(zipfft__arena *a);
-const zipfft__expr *zipfft__e_grid(zipfft__arena *a);
 /* The block's rank in its cluster, and the shared array of the cluster's block `rank`. */
 const zipfft__expr *zipfft__e_rank(zipfft__arena *a);
 const zipfft__expr *zipfft__e_rank_shared(zipfft__arena *a, const zipfft__expr *rank);

@@ -1178,8 +1178,6 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
     return "a kernel that prefetches its next blocks' input needs one contiguous input range "
            "per block";
   if (s->threads_per_fft < 1 || s->ffts_per_block < 1) return "bad thread shape";
-  if (s->blocks_reversed && (s->cluster > 1 || s->statistics || s->pointwise != ZIPFFT__PW_NONE))
-    return "blocks in reverse order need a plain kernel (no cluster, statistics or pointwise)";
   if (s->aux_pairs && (s->fused == ZIPFFT__FUSED_NONE || s->radices[0] % 2 != 0 ||
                        zipfft__convolution_kernel(s) || !zipfft__two_ffts(s)))
     return "a spectrum in pairs of rows needs a fused kernel whose first radix is even";
@@ -1273,26 +1271,22 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
   zipfft__s_call(c->a, g, "zprefetch_line", 2, args);
 }
 
-/* Where the spec asks for it (prefetch_ahead): the block asks L2 for the input of the block
- * that starts prefetch_ahead blocks later (work item this + prefetch_ahead, or this -
- * prefetch_ahead with blocks_reversed), the transforms of it that exist, in the pieces its
- * shape (zipfft__block_input_of) gives. */
+/* Where the spec asks for it (prefetch_ahead): the block asks L2 for the input of block
+ * (this block + prefetch_ahead), the transforms of it that exist, in the pieces its shape
+ * (zipfft__block_input_of) gives. */
 static void emit_prefetch_ahead(zipfft__stockham_build *c, zipfft__block *body) {
   const zipfft__kernel_spec *s = c->s;
-  int64_t ahead = s->blocks_reversed ? -s->prefetch_ahead : s->prefetch_ahead;
-  const zipfft__expr *item = bin(c, ZIPFFT__OP_ADD, block_index(c), i64(c, ahead));
   const zipfft__expr *first =
-      bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, item, i64(c, s->ffts_per_block)),
+      bin(c, ZIPFFT__OP_ADD,
+          bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_ADD, block_index(c), i64(c, s->prefetch_ahead)),
+              i64(c, s->ffts_per_block)),
           var(c, c->batch_offset));
   const zipfft__expr *next = let(c, body, "ga", first);
-  const zipfft__expr *exists = bin(c, ZIPFFT__OP_LT, next, var(c, c->batch));
-  if (s->blocks_reversed)
-    exists = bin(c, ZIPFFT__OP_AND, exists, bin(c, ZIPFFT__OP_LE, var(c, c->batch_offset), next));
   typedef void prefetcher(zipfft__stockham_build *, zipfft__block *, const zipfft__expr *);
   static prefetcher *const by_shape[] = {[ZIPFFT__BLOCK_INPUT_RANGE] = prefetch_range,
                                          [ZIPFFT__BLOCK_INPUT_COLUMNS] = prefetch_columns};
   prefetcher *emit = by_shape[zipfft__block_input_of(s)]; /* NULL: zipfft__check_spec refuses */
-  if (emit) emit(c, open_if(c, body, exists), next);
+  if (emit) emit(c, open_if(c, body, bin(c, ZIPFFT__OP_LT, next, var(c, c->batch))), next);
 }
 
 /* The kernel's parameters (in the order of zipfft__kernel_arg) into c and its AST header
@@ -1341,10 +1335,6 @@ static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *us
 static const char *emit_fft_kernel_body(zipfft__stockham_build *c, zipfft__kernel_ast *k) {
   const zipfft__kernel_spec *spec = c->s;
   zipfft__block *body = &k->body;
-  if (spec->blocks_reversed) /* the block's work item, for every use of block_index (an
-                              * expression, not a variable: phases apart from barriers use it) */
-    c->block = bin(c, ZIPFFT__OP_SUB, bin(c, ZIPFFT__OP_SUB, zipfft__e_grid(c->a), i64(c, 1)),
-                   zipfft__e_block(c->a));
   if (spec->prefetch_ahead > 0) {
     if (spec->prefetch_after_loads)
       c->prefetch_in_first_pass = 1;

@@ -10,7 +10,6 @@ typedef struct zipfft__dialect {
   const char *type_names[8];   /* indexed by zipfft__type */
   const char *thread_index;    /* expression for the thread index in the block */
   const char *block_index;     /* expression for the block index (64-bit) */
-  const char *grid_blocks;     /* expression for the blocks in the grid (64-bit) */
   const char *int64_suffix;    /* literal suffix of 64-bit integer constants */
   const char *table_load_open; /* text before "array[index]" of read-only table loads */
   const char *table_load_close;

@@ -13,7 +13,6 @@ static const zipfft__dialect c_dialect = {
                    [ZIPFFT__T_SHARED] = "zreal *"},
     .thread_index = "tid",
     .block_index = "bid",
-    .grid_blocks = "zgrid",
     .int64_suffix = "LL",
     .table_load_open = "",
     .table_load_close = "",
@@ -132,22 +131,19 @@ static void emit_block_function(zipfft__strbuf *sb, const zipfft__kernel_ast *k)
   const char *shared = k->cluster_blocks > 1 ? "zsmem_all"
                        : k->shared           ? k->shared->name
                                              : "zshared_unused";
-  zipfft__sb_printf(sb, "%sint64_t bid, int64_t zgrid, zreal *%s) {\n", k->param_count ? ", " : "",
-                    shared);
-  zipfft__sb_printf(sb, "  (void)zgrid;\n");
+  zipfft__sb_printf(sb, "%sint64_t bid, zreal *%s) {\n", k->param_count ? ", " : "", shared);
   if (!k->shared) zipfft__sb_printf(sb, "  (void)zshared_unused;\n");
   declare_live_vars(sb, &k->body, function_threads(k));
   emit_phases(sb, k, &k->body, 1);
   zipfft__sb_printf(sb, "}\n");
 }
 
-/* Prints the exported entry: unpacks the argument array and runs a range of the grid's
- * blocks (block functions: clusters in a cluster kernel). */
+/* Prints the exported entry: unpacks the argument array and runs a range of blocks. */
 static void emit_entry(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   const zipfft__dialect *d = &c_dialect;
   zipfft__sb_printf(sb,
                     "void %s(void **args, int64_t block_begin, int64_t block_end,"
-                    " int64_t grid, void *scratch) {\n",
+                    " void *scratch) {\n",
                     k->name);
   for (int i = 0; i < k->param_count; i++) {
     const char *t = d->type_names[k->params[i]->type];
@@ -156,7 +152,7 @@ static void emit_entry(zipfft__strbuf *sb, const zipfft__kernel_ast *k) {
   zipfft__sb_printf(sb, "  for (int64_t bid = block_begin; bid < block_end; bid++)\n");
   zipfft__sb_printf(sb, "    %s_block(", k->name);
   for (int i = 0; i < k->param_count; i++) zipfft__sb_printf(sb, "%s, ", k->params[i]->name);
-  zipfft__sb_printf(sb, "bid, grid, (zreal *)scratch);\n}\n");
+  zipfft__sb_printf(sb, "bid, (zreal *)scratch);\n}\n");
 }
 
 /* A pair kernel's synchronisation (plan/pair.h) with the compiler's atomics: blocks run
@@ -227,7 +223,7 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   emit_block_function(&sb, k);
   zipfft__sb_printf(&sb,
                     "void %s(void **args, int64_t block_begin, int64_t block_end,"
-                    " int64_t grid, void *scratch);\n",
+                    " void *scratch);\n",
                     k->name);
   emit_entry(&sb, k);
   return zipfft__sb_take(&sb);

@@ -92,9 +92,6 @@ static void print_expr(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_prec
     case ZIPFFT__E_BLOCK:
       zipfft__sb_printf(sb, "%s", d->block_index);
       break;
-    case ZIPFFT__E_GRID:
-      zipfft__sb_printf(sb, "%s", d->grid_blocks);
-      break;
     case ZIPFFT__E_RANK:
       zipfft__sb_printf(sb, "zrank");
       break;

@@ -194,11 +194,6 @@ typedef struct zipfft__kernel_spec {
    * global memory instead of when the block starts (the four-step column kernels' default,
    * zipfft__prefetch_distance_of; tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
   int prefetch_after_loads;
-  /* 1: block b of a launch of G blocks takes the work of block G - 1 - b, so that the blocks
-   * that start first read what the kernel before wrote last, which may still be in L2 (a
-   * kernel that reads the previous one's output). Not for cluster, statistics or pointwise
-   * kernels; a prefetch_ahead then asks for the blocks below. */
-  int blocks_reversed;
   /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
    * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
    * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
