@@ -633,19 +633,22 @@ static void check_split_by_element(void) {
   unsetenv("ZIPFFT_SPLIT_BY_ELEMENT");
 }
 
-/* Short real kernels' rules (plan/single.c): fp32 R2C 64 splits by element and fp32 C2R 64
- * mirrors its first pass on every device (choose_split_by_element, short_c2r_mirrored);
- * on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any planner those rules)
- * fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored (large_radix_unmirrored),
- * fp64 C2R 2048 does not, and with slow memory none does. Plans checked on every backend;
- * each case runs under the rules it was checked with (odd batches, strided rows, in place,
- * rank 2). */
+/* Real kernels' rules by device. Short ones (plan/single.c): fp32 R2C 64 splits by element
+ * and fp32 C2R 64 mirrors its first pass on every device (choose_split_by_element,
+ * short_c2r_mirrored); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
+ * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
+ * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does. Long
+ * ones (plan/long_axis.c, fast_real_rows): on fast memory fp32 R2C 2^20's split rows take
+ * 16 transforms a block (as on slow memory, whose rows are wider anyway), and C2R 2^20's
+ * merge columns 8 (16 on slow memory).
+ * Plans checked on every backend; each case runs under the rules it was checked with (odd
+ * batches, strided rows, in place, rank 2). */
 static const struct {
   real_case c;
   int fast_memory; /* planned with ZIPFFT_SLOW_MEMORY=0 */
   const char *name_part;
   int says;
-} short_real_rule_cases[] = {
+} real_rule_cases[] = {
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {64}, 9, GAPS}, 0, "_sbe_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 64}, 2, INPLACE}, 0, "_sbe_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {128}, 3, DENSE}, 0, "_sbe_", 0},
@@ -659,19 +662,22 @@ static const struct {
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {2048}, 2, INPLACE}, 1, "_r32x32_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 2, DENSE}, 1, "_r32x32_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, DENSE}, 0, "_r8x8x8_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 1, "_r2ch_f32_fwd_n1024_r32x32_t32_f16_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, INPLACE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
 };
 
-static void check_short_real_rules(void) {
+static void check_real_rules_by_device(void) {
   char printed[8192], text[256];
-  for (size_t i = 0; i < sizeof short_real_rule_cases / sizeof *short_real_rule_cases; i++) {
-    const real_case *c = &short_real_rule_cases[i].c;
-    int fast = short_real_rule_cases[i].fast_memory;
+  for (size_t i = 0; i < sizeof real_rule_cases / sizeof *real_rule_cases; i++) {
+    const real_case *c = &real_rule_cases[i].c;
+    int fast = real_rule_cases[i].fast_memory;
     setenv("ZIPFFT_SLOW_MEMORY", fast ? "0" : "1", 1);
     describe(c, text, sizeof text);
-    int says = plan_mentions(c, short_real_rule_cases[i].name_part, printed, sizeof printed);
-    ZT_CHECK(says == short_real_rule_cases[i].says, "%s (%s memory): %s %s:\n%s", text,
-             fast ? "fast" : "slow", short_real_rule_cases[i].says ? "lacks" : "has",
-             short_real_rule_cases[i].name_part, printed);
+    int says = plan_mentions(c, real_rule_cases[i].name_part, printed, sizeof printed);
+    ZT_CHECK(says == real_rule_cases[i].says, "%s (%s memory): %s %s:\n%s", text,
+             fast ? "fast" : "slow", real_rule_cases[i].says ? "lacks" : "has",
+             real_rule_cases[i].name_part, printed);
     run_case(c);
     unsetenv("ZIPFFT_SLOW_MEMORY");
   }
@@ -720,7 +726,7 @@ int main(void) {
   check_merge_on_load();
   check_short_r2c_radices();
   check_split_by_element();
-  check_short_real_rules();
+  check_real_rules_by_device();
   check_staged_io();
   check_split_table_size();
   check_named_radices();

@@ -415,12 +415,16 @@ static int choose_major_ffts_per_block(zipfft__kernel_spec *s, int64_t transform
   return (int)best;
 }
 
+static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target *t);
+
 void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t,
                               int64_t row_bytes) {
   if (!(s->fft_major || s->store_major) || s->ffts_per_block < 2) return;
   zipfft__kernel_spec narrower = *s;
   int f = choose_major_ffts_per_block(&narrower, transforms, t, row_bytes);
-  if (f >= 2 && f < s->ffts_per_block) s->ffts_per_block = f;
+  if (f < 2 || f >= s->ffts_per_block) return;
+  s->ffts_per_block = f;
+  if (s->shared_twiddles) choose_shared_twiddles(s, t); /* as sizing decides it for f */
 }
 
 /* Threads per transform: one butterfly of the largest radix each, or when that would pass

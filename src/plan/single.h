@@ -25,10 +25,11 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const
  * Returns 0 (spec unchanged) when that does not apply. */
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                 const zipfft__target *t);
-/* Lowers the transforms per block of a sized transform-major C2C kernel (fft_major or
- * store_major; no staged twiddles or mirroring, as in a pair kernel) to the count sizing
- * takes for `transforms` on the target when it fills rows of row_bytes (instead of the
- * target's default, major_row_bytes), if that count is smaller and at least 2. */
+/* Lowers the transforms per block of a sized transform-major kernel (fft_major or
+ * store_major; not mirrored) to the count sizing takes for `transforms` on the target when
+ * it fills rows of row_bytes (instead of the target's default, major_row_bytes), if that
+ * count is smaller and at least 2; a kernel that staged its twiddles then decides that again
+ * for the narrower block, as sizing would. */
 void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t,
                               int64_t row_bytes);
 /* The smallest 7-smooth length (prime factors 2, 3, 5, 7: the cheapest radices) at least
