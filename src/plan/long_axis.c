@@ -358,8 +358,11 @@ static void widen_within(zipfft__kernel_spec *s, int64_t rows, int min_pairs, si
 /* Widens a row kernel towards min_pairs row pairs within half the target's shared memory
  * (two blocks per multiprocessor); on devices of fast memory (fast_real_rows) also to a
  * block that has a multiprocessor to itself, where that reaches min_pairs. Measured on an
- * H200 (session 53, fp32 R2C, % of copy): 2^20's 1024-point rows at 8 pairs instead of 4
- * 30.1 -> 34.7 (1.07x -> 1.24x cuFFT), three runs; 2^18 and 2^19 already reach 8 pairs. */
+ * H200 (session 56, R2C, % of copy, two runs each): fp32 2^20's 1024-point rows at 8 pairs
+ * instead of 4 30.5-30.9 -> 34.9 (1.09x -> 1.25x cuFFT), 2^21 30.5-30.7 -> 34.4-34.5 (1.11x
+ * -> 1.25x); fp64 2^21's 2048-point rows at 2 pairs, which lets them split the spectrum
+ * (split_in_last_kernel) instead of a pointwise pass, 29.6 -> 32.9 (1.23x -> 1.37x). fp32
+ * 2^19 (already at 8 pairs), 2^22 and 2^23 (16 rows of 2048 points do not fit) unchanged. */
 static void widen_to_row_pairs(zipfft__kernel_spec *s, int64_t rows, int min_pairs,
                                const zipfft__target *t) {
   widen_within(s, rows, min_pairs, t->max_shared_bytes / 2);
@@ -424,11 +427,15 @@ static int split_in_last_kernel(const zipfft__kernel_spec *pass, const route *r,
   return 1;
 }
 
-/* Rows of the merge kernel on devices of fast memory (fast_real_rows): 64 bytes (fp32: 8
- * transforms per block where sizing took 16, the twiddles then read from the table).
- * Measured on an H200 (session 53, fp32 C2R, % of copy): 2^20 (512-point merge columns)
- * 31.8 -> 33.6 (1.16x -> 1.22x cuFFT), 2^22 23.8 -> 23.7, 2^18 unchanged kernels. */
-enum { merge_row_bytes = 64 };
+/* A merge kernel whose block has merge_split_threads threads (the most a block takes) is
+ * narrowed on devices of fast memory (fast_real_rows) to rows of merge_row_bytes: fp32
+ * 512-point merge columns 16 -> 8 transforms a block (512 threads), the twiddles then read
+ * from the table. Measured on an H200 (session 56, fp32 C2R, % of copy, two runs each):
+ * 2^20 31.9-32.1 -> 33.5 (1.17x -> 1.23x cuFFT), 2^19 33.1 -> 33.4-33.6. Narrowing the
+ * blocks of 512 threads lost or was mixed: fp32 1024-point columns 2^21 25.7 -> 26.1-26.4,
+ * 2^22 23.9-24.0 -> 24.2-24.3, 2^23 23.0 -> 22.4-22.5; fp64 512-point columns 8 -> 4
+ * transforms 2^20 33.0 -> 31.7, 2^21 31.5 -> 30.1. */
+enum { merge_split_threads = 1024, merge_row_bytes = 64 };
 
 /* C2R routes: the four-step's first kernel (at `at` in dec, its columns the rows of the
  * half length, reading workspace A after the merge gather) becomes a paired_rows kernel that
@@ -445,7 +452,7 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
     return 0;
   zipfft__kernel_spec fused = *s, narrower = *s;
   zipfft__limit_major_rows(&narrower, dec->transforms[at], t, merge_row_bytes);
-  if (fast_real_rows(t) &&
+  if (fast_real_rows(t) && zipfft__c2c_block_threads(s) >= merge_split_threads &&
       holds_row_pairs(&narrower, rows, min_row_pairs(merge_min_row_pairs, pass->precision)))
     fused = narrower;
   fused.kind = ZIPFFT__KIND_C2R_HALF;
