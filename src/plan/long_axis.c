@@ -366,9 +366,10 @@ static void widen_within(zipfft__kernel_spec *s, int64_t rows, int min_pairs, si
 static void widen_to_row_pairs(zipfft__kernel_spec *s, int64_t rows, int min_pairs,
                                const zipfft__target *t) {
   widen_within(s, rows, min_pairs, t->max_shared_bytes / 2);
+  if (!fast_real_rows(t)) return;
   zipfft__kernel_spec alone = *s;
   widen_within(&alone, rows, min_pairs, t->max_shared_bytes);
-  if (fast_real_rows(t) && alone.ffts_per_block / 2 >= min_pairs) *s = alone;
+  if (alone.ffts_per_block / 2 >= min_pairs) *s = alone;
 }
 
 /* Whether a four-step kernel's transforms are its rows (n points each): not where it runs
@@ -446,15 +447,17 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
                                  const zipfft__target *t, zipfft__decomposition *dec) {
   zipfft__kernel_spec *s = &dec->kernels[at];
   int64_t rows = r->length / s->n;
+  int min_pairs = min_row_pairs(merge_min_row_pairs, pass->precision);
   if (r->gather != ZIPFFT__PW_MERGE || s->batch_dims != 2 || !rows_are_transforms(s) ||
-      !holds_row_pairs(s, rows, min_row_pairs(merge_min_row_pairs, pass->precision)) ||
-      pass->in_storage != ZIPFFT_STORAGE_DEFAULT || pass->batch_dims + 1 > ZIPFFT__MAX_BATCH_DIMS)
+      !holds_row_pairs(s, rows, min_pairs) || pass->in_storage != ZIPFFT_STORAGE_DEFAULT ||
+      pass->batch_dims + 1 > ZIPFFT__MAX_BATCH_DIMS)
     return 0;
-  zipfft__kernel_spec fused = *s, narrower = *s;
-  zipfft__limit_major_rows(&narrower, dec->transforms[at], t, merge_row_bytes);
-  if (fast_real_rows(t) && zipfft__c2c_block_threads(s) >= merge_split_threads &&
-      holds_row_pairs(&narrower, rows, min_row_pairs(merge_min_row_pairs, pass->precision)))
-    fused = narrower;
+  zipfft__kernel_spec fused = *s;
+  if (fast_real_rows(t) && zipfft__c2c_block_threads(s) >= merge_split_threads) {
+    zipfft__kernel_spec narrower = *s;
+    zipfft__limit_major_rows(&narrower, dec->transforms[at], t, merge_row_bytes);
+    if (holds_row_pairs(&narrower, rows, min_pairs)) fused = narrower;
+  }
   fused.kind = ZIPFFT__KIND_C2R_HALF;
   fused.paired_rows = rows;
   fused.in_stride = pass->in_stride, fused.in_storage = pass->in_storage;
