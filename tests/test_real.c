@@ -638,9 +638,11 @@ static void check_split_by_element(void) {
  * short_c2r_mirrored); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
  * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does. Long
- * ones (plan/long_axis.c, fast_real_rows): on fast memory fp32 R2C 2^20's split rows take
- * 16 transforms a block (as on slow memory, whose rows are wider anyway), and C2R 2^20's
- * merge columns 8 (16 on slow memory).
+ * ones (plan/long_axis.c, fast_real_rows and short_merge_split): on fast memory fp32 R2C
+ * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
+ * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
+ * block, on slow memory), and C2R 2^22's merge kernel of 512-point columns (512 x 4096)
+ * takes 8 columns a block.
  * Plans checked on every backend; each case runs under the rules it was checked with (odd
  * batches, strided rows, in place, rank 2). */
 static const struct {
@@ -663,7 +665,11 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 2, DENSE}, 1, "_r32x32_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, DENSE}, 0, "_r8x8x8_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 1, "_r2ch_f32_fwd_n1024_r32x32_t32_f16_", 1},
-    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, INPLACE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, INPLACE},
+     1,
+     "_c2rh_f32_inv_n256_r16x16_t16_f16_",
+     1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 22}, 1, DENSE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
 };
 

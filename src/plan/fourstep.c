@@ -123,6 +123,36 @@ static int split_into(zipfft_precision precision, int64_t n, int count, split_li
   return 0;
 }
 
+/* The split in two of n whose first factor is the shortest of at least short_first_points
+ * (and at most the second) with both factors within the limits of their role; 0 when there
+ * is none. C2R routes on devices of fast memory take it (zipfft__fourstep_job short_first):
+ * their first kernel merges the half spectrum's row pairs (paired_rows), and a short merge
+ * column runs many blocks a multiprocessor where a long one runs one. Measured on an H200
+ * (session 57, docs/perf/2026-12-03-h200-short-merge-columns.md), C2R % of the copy
+ * bandwidth, balanced split -> this one: fp32 2^19 512 x 512 33.4 -> 256 x 1024 37.0, 2^20
+ * 512 x 1024 33.5 -> 256 x 2048 34.3, 2^21 1024 x 1024 25.7 -> 256 x 4096 32.1 (the
+ * merge kernel alone 715 us against 268 for the R2C's column kernel of the same shape), 2^22
+ * 1024 x 2048 24.0 -> 512 x 4096 27.7; fp64 2^19 33.7 -> 36.1, 2^20 33.2 -> 34.5. Shorter
+ * still lost or gained nothing (fp32 2^20 128 x 4096 33.4, fp64 2^20 128 x 4096 31.8), as
+ * did rows beyond the good sizes (fp32 2^22 256 x 8192 19.1, fp64 2^21 256 x 4096 30.7
+ * against 31.5). R2C keeps the balanced split (fp32 2^21 1.25x cuFFT, 256 x 4096 1.02x). */
+enum { short_first_points = 256 };
+
+static int split_short_first(zipfft_precision precision, int64_t n, split_limits limits,
+                             const zipfft__target *t, split *out) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
+  for (int64_t f = short_first_points; f * f <= n; f++) {
+    int64_t rest = n / f;
+    if (n % f != 0 || (limits.column_bytes && f * bytes > limits.column_bytes) ||
+        (limits.row_bytes && rest * bytes > limits.row_bytes) ||
+        !fits_one_kernel(precision, f, t) || !fits_one_kernel(precision, rest, t))
+      continue;
+    *out = (split){.count = 2, .factors = {f, rest}};
+    return 1;
+  }
+  return 0;
+}
+
 /* The split ZIPFFT_FOURSTEP_SPLIT names (tuning: factors first to last, such as 4096x2048)
  * when their product is n and each fits one kernel; count 0 otherwise. */
 static split named_split(zipfft_precision precision, int64_t n, const zipfft__target *t) {
@@ -141,11 +171,13 @@ static split named_split(zipfft_precision precision, int64_t n, const zipfft__ta
 }
 
 /* The split with the fewest kernels (2 to max_factors) whose factors are all good for
- * their role (with square, a square split in two after the good splits in two; with
- * loose_two, a split in two whose columns are as large as the rows may be, after them),
- * else the fewest kernels of any size; count 0 when none exists. */
+ * their role (with short_first, split_short_first's split in two before the others; with
+ * square, a square split in two after the good splits in two; with loose_two, a split in
+ * two whose columns are as large as the rows may be, after them), else the fewest kernels
+ * of any size; count 0 when none exists. short_first changes the factors, never their
+ * count (its splits in two are good ones, which the balanced search also finds). */
 static split choose_split(zipfft_precision precision, int64_t n, int square, int loose_two,
-                          const zipfft__target *t) {
+                          int short_first, const zipfft__target *t) {
   split s = named_split(precision, n, t);
   if (s.count > 0) return s;
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
@@ -153,6 +185,10 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
   const char *loose = getenv("ZIPFFT_FOURSTEP_STRICT"); /* tuning: 0 ignores the good sizes */
   for (int strict = loose && *loose == '0' ? 0 : 1; strict >= 0; strict--)
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
+      s.count = 0;
+      if (strict && count == 2 && short_first &&
+          split_short_first(precision, n, good_limits, t, &s))
+        return s;
       s.count = 0;
       if (split_into(precision, n, count, strict ? good_limits : any_limits, t, &s)) return s;
       if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&
@@ -169,7 +205,7 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
 
 int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two,
                              const zipfft__target *t) {
-  return choose_split(precision, n, 0, loose_two, t).count;
+  return choose_split(precision, n, 0, loose_two, 0, t).count;
 }
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
@@ -254,7 +290,8 @@ static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__k
 zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *out) {
-  split sp = choose_split(job->precision, job->n, job->square_split, job->loose_two, t);
+  split sp =
+      choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first, t);
   if (sp.count == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no four-step split of %lld", (long long)job->n);
   if (out->kernel_count + sp.count > ZIPFFT__MAX_KERNELS)

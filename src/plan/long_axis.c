@@ -47,8 +47,9 @@ typedef struct route {
   zipfft__kernel_kind gather_kind, scatter_kind;
   zipfft__pointwise_op gather, scatter;
   int64_t gather_range, scatter_range;
-  int split;     /* kernels of the four-step split of length */
-  int loose_two; /* the split's zipfft__fourstep_job loose_two */
+  int split;       /* kernels of the four-step split of length */
+  int loose_two;   /* the split's zipfft__fourstep_job loose_two */
+  int short_first; /* the split's zipfft__fourstep_job short_first */
 } route;
 
 /* fp32 R2C routes whose half length has no split in two within the good sizes take a split
@@ -69,6 +70,16 @@ static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target
          zipfft__slow_memory(t) && !(env && *env == '0');
 }
 
+/* C2R routes split their half length with the shortest good merge column on devices of
+ * fast memory (zipfft__fourstep_job short_first; measured in plan/fourstep.c
+ * split_short_first), not measured on slow memory. ZIPFFT_SHORT_MERGE (tuning) overrides:
+ * 0 never, 1 on every device. */
+static int short_merge_split(const zipfft__kernel_spec *pass, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_SHORT_MERGE");
+  int wanted = env && *env ? *env == '1' : !zipfft__slow_memory(t);
+  return pass->kind == ZIPFFT__KIND_C2R && wanted;
+}
+
 /* The route of a pass; length 0 when there is none. Even real lengths whose half splits
  * run a half-length complex FFT (the real data taken as pairs, with a merge gather for C2R
  * and a split scatter for R2C): half the bytes of the full-length route (measured on an
@@ -87,7 +98,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    half,
                    half / 2 + 1,
                    split,
-                   loose};
+                   loose,
+                   0};
   if (split > 0)
     return (route){half,
                    ZIPFFT__KIND_C2R_HALF,
@@ -97,7 +109,8 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    half / 2 + 1,
                    half,
                    split,
-                   0};
+                   0,
+                   short_merge_split(pass, t)};
   int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
   return (route){length,
@@ -108,6 +121,7 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                  length,
                  pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
                  split,
+                 0,
                  0};
 }
 
@@ -251,6 +265,7 @@ static zipfft__fourstep_job job_of(const zipfft__kernel_spec *pass, const route 
   int64_t length = r->length;
   return (zipfft__fourstep_job){
       .loose_two = r->loose_two,
+      .short_first = r->short_first,
       .precision = pass->precision,
       .sign = pass->sign,
       .n = length,
