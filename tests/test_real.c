@@ -642,7 +642,8 @@ static void check_split_by_element(void) {
  * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
  * block, on slow memory), and C2R 2^22's merge kernel of 512-point columns (512 x 4096)
- * takes 8 columns a block.
+ * takes 8 columns a block; fp64 C2R 2^22 splits in two as 512 x 4096 (three kernels of 128
+ * points on slow memory).
  * Plans checked on every backend; each case runs under the rules it was checked with (odd
  * batches, strided rows, in place, rank 2). */
 static const struct {
@@ -670,6 +671,8 @@ static const struct {
      "_c2rh_f32_inv_n256_r16x16_t16_f16_",
      1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 22}, 1, DENSE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 1, "_c2rh_f64_inv_n512_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n512_", 0},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
 };
 

@@ -138,6 +138,18 @@ static int split_into(zipfft_precision precision, int64_t n, int count, split_li
  * against 31.5). R2C keeps the balanced split (fp32 2^21 1.25x cuFFT, 256 x 4096 1.02x). */
 enum { short_first_points = 256 };
 
+/* Where no good split in two exists, short_first tries rows of up to 4096 points (64 KiB in
+ * fp64, beyond the good 32 KiB) before a split in three: fp64 C2R 2^22 (half 2^21) ran
+ * 512 x 4096 at 28.9% of the copy bandwidth (1.24x cuFFT) against 26.7% (1.15x) as
+ * 128 x 128 x 128 (H200, session 57). fp32 rows of 8192 points lost (2^22: 19.1%). */
+enum { long_row_points = 4096 };
+
+static split_limits long_row_limits(zipfft_precision precision) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t rows = long_row_points * bytes;
+  return (split_limits){good_column_bytes, rows > good_row_bytes ? rows : good_row_bytes};
+}
+
 static int split_short_first(zipfft_precision precision, int64_t n, split_limits limits,
                              const zipfft__target *t, split *out) {
   int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
@@ -174,8 +186,9 @@ static split named_split(zipfft_precision precision, int64_t n, const zipfft__ta
  * their role (with short_first, split_short_first's split in two before the others; with
  * square, a square split in two after the good splits in two; with loose_two, a split in
  * two whose columns are as large as the rows may be, after them), else the fewest kernels
- * of any size; count 0 when none exists. short_first changes the factors, never their
- * count (its splits in two are good ones, which the balanced search also finds). */
+ * of any size; count 0 when none exists. short_first changes the factors, and where no
+ * good split in two exists may take one with rows of long_row_points instead of a split in
+ * three. */
 static split choose_split(zipfft_precision precision, int64_t n, int square, int loose_two,
                           int short_first, const zipfft__target *t) {
   split s = named_split(precision, n, t);
@@ -191,6 +204,10 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
         return s;
       s.count = 0;
       if (split_into(precision, n, count, strict ? good_limits : any_limits, t, &s)) return s;
+      s.count = 0;
+      if (strict && count == 2 && short_first &&
+          split_short_first(precision, n, long_row_limits(precision), t, &s))
+        return s;
       if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&
           square_split(precision, n, t, &s))
         return s;
@@ -203,16 +220,16 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
   return s;
 }
 
-int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two,
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two, int short_first,
                              const zipfft__target *t) {
-  return choose_split(precision, n, 0, loose_two, 0, t).count;
+  return choose_split(precision, n, 0, loose_two, short_first, t).count;
 }
 
 static int fourstep_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {
   if (d->rank != 1 || d->type != ZIPFFT_C2C || zipfft__desc_has_extents(d) ||
       d->load_callback.function || d->store_callback.function || zipfft__axis_supported(d, 0, t))
     return 0; /* extents, callbacks: the axes strategy's gather and scatter take them */
-  return zipfft__fourstep_kernels(d->precision, d->lengths[0], 0, t) > 0;
+  return zipfft__fourstep_kernels(d->precision, d->lengths[0], 0, 0, t) > 0;
 }
 
 /* Product of factors [from, to). */

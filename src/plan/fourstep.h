@@ -21,8 +21,8 @@ typedef struct zipfft__fourstep_job {
 } zipfft__fourstep_job;
 
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
- * target, with the job's loose_two; 0 when n has no such split. */
-int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two,
+ * target, with the job's loose_two and short_first; 0 when n has no such split. */
+int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two, int short_first,
                              const zipfft__target *t);
 
 /* Appends the kernels of the job to dec: the first reads array src, the intermediate

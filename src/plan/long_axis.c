@@ -28,10 +28,10 @@
  * when that splits, else 0; *split gets the number of kernels of that split. */
 static int64_t workspace_length(zipfft_precision precision, int64_t n, const zipfft__target *t,
                                 int *split) {
-  *split = zipfft__fourstep_kernels(precision, n, 0, t);
+  *split = zipfft__fourstep_kernels(precision, n, 0, 0, t);
   if (*split > 0) return n;
   int64_t m = zipfft__bluestein_length(n);
-  *split = zipfft__fourstep_kernels(precision, m, 0, t);
+  *split = zipfft__fourstep_kernels(precision, m, 0, 0, t);
   return *split > 0 ? m : 0;
 }
 
@@ -88,7 +88,10 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
   int loose = loose_r2c_split(pass, t);
-  int split = real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, loose, t) : 0;
+  int short_first = short_merge_split(pass, t);
+  int split = real && n % 2 == 0
+                  ? zipfft__fourstep_kernels(pass->precision, half, loose, short_first, t)
+                  : 0;
   if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
     return (route){half,
                    ZIPFFT__KIND_R2C_HALF,
@@ -110,7 +113,7 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    half,
                    split,
                    0,
-                   short_merge_split(pass, t)};
+                   short_first};
   int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
   return (route){length,
