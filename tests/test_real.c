@@ -638,7 +638,7 @@ static void check_split_by_element(void) {
  * short_c2r_mirrored); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
  * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does. Long
- * ones (plan/long_axis.c, fast_real_rows and short_merge_split): on fast memory fp32 R2C
+ * ones (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C
  * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
  * block, on slow memory), and C2R 2^22's merge kernel of 512-point columns (512 x 4096)
@@ -672,7 +672,7 @@ static const struct {
      1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 22}, 1, DENSE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 1, "_c2rh_f64_inv_n512_", 1},
-    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n512_", 0},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n128_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
 };
 

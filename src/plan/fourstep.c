@@ -123,40 +123,39 @@ static int split_into(zipfft_precision precision, int64_t n, int count, split_li
   return 0;
 }
 
-/* The split in two of n whose first factor is the shortest of at least short_first_points
- * (and at most the second) with both factors within the limits of their role; 0 when there
- * is none. C2R routes on devices of fast memory take it (zipfft__fourstep_job short_first):
- * their first kernel merges the half spectrum's row pairs (paired_rows), and a short merge
- * column runs many blocks a multiprocessor where a long one runs one. Measured on an H200
- * (session 57, docs/perf/2026-12-03-h200-short-merge-columns.md), C2R % of the copy
- * bandwidth, balanced split -> this one: fp32 2^19 512 x 512 33.4 -> 256 x 1024 37.0, 2^20
- * 512 x 1024 33.5 -> 256 x 2048 34.3, 2^21 1024 x 1024 25.7 -> 256 x 4096 32.1 (the
- * merge kernel alone 715 us against 268 for the R2C's column kernel of the same shape), 2^22
- * 1024 x 2048 24.0 -> 512 x 4096 27.7; fp64 2^19 33.7 -> 36.1, 2^20 33.2 -> 34.5. Shorter
- * still lost or gained nothing (fp32 2^20 128 x 4096 33.4, fp64 2^20 128 x 4096 31.8), as
- * did rows beyond the good sizes (fp32 2^22 256 x 8192 19.1, fp64 2^21 256 x 4096 30.7
- * against 31.5). R2C keeps the balanced split (fp32 2^21 1.25x cuFFT, 256 x 4096 1.02x). */
+/* C2R routes on devices of fast memory (zipfft__fourstep_job short_first) split their half
+ * length with short merge columns: their first kernel merges the half spectrum's row pairs
+ * (paired_rows), and a 1024-point merge column holds a multiprocessor alone where a
+ * 256-point one runs many blocks a multiprocessor. H200, C2R % of the copy bandwidth,
+ * balanced split -> short (session 57, docs/perf/2026-12-03-h200-short-merge-columns.md):
+ * fp32 2^19 33.4 -> 37.0 (256 x 1024), 2^21 25.7 -> 32.1 (256 x 4096), 2^22 24.0 -> 27.7
+ * (512 x 4096); fp64 2^19 33.7 -> 36.1. Shorter than 256 gained nothing or lost; R2C keeps
+ * the balanced split (fp32 2^21 as 256 x 4096: 1.25x -> 1.02x cuFFT). */
 enum { short_first_points = 256 };
 
-/* Where no good split in two exists, short_first tries rows of up to 4096 points (64 KiB in
- * fp64, beyond the good 32 KiB) before a split in three: fp64 C2R 2^22 (half 2^21) ran
- * 512 x 4096 at 28.9% of the copy bandwidth (1.24x cuFFT) against 26.7% (1.15x) as
- * 128 x 128 x 128 (H200, session 57). fp32 rows of 8192 points lost (2^22: 19.1%). */
+/* Rows a short-first split may take where no good split in two exists, before a split in
+ * three; longer than good_row_bytes in fp64 only (64 KiB). fp64 C2R 2^22 as 512 x 4096:
+ * 26.7 -> 29.0-29.2% of copy against 128 x 128 x 128; fp32 rows of 8192 points lost (2^22:
+ * 19.1%). */
 enum { long_row_points = 4096 };
 
+/* The limits of a short-first split with rows of long_row_points. */
 static split_limits long_row_limits(zipfft_precision precision) {
   int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
   int64_t rows = long_row_points * bytes;
   return (split_limits){good_column_bytes, rows > good_row_bytes ? rows : good_row_bytes};
 }
 
+/* The split in two of n whose first factor is the shortest of at least short_first_points
+ * (and at most the second) with both factors within the limits of their role and fitting
+ * one kernel; 0 when there is none. */
 static int split_short_first(zipfft_precision precision, int64_t n, split_limits limits,
                              const zipfft__target *t, split *out) {
   int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
-  for (int64_t f = short_first_points; f * f <= n; f++) {
+  for (int64_t f = short_first_points; f <= n / f; f++) {
+    if (limits.column_bytes && f * bytes > limits.column_bytes) break; /* f only grows */
     int64_t rest = n / f;
-    if (n % f != 0 || (limits.column_bytes && f * bytes > limits.column_bytes) ||
-        (limits.row_bytes && rest * bytes > limits.row_bytes) ||
+    if (n % f != 0 || (limits.row_bytes && rest * bytes > limits.row_bytes) ||
         !fits_one_kernel(precision, f, t) || !fits_one_kernel(precision, rest, t))
       continue;
     *out = (split){.count = 2, .factors = {f, rest}};
@@ -205,8 +204,9 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
       s.count = 0;
       if (split_into(precision, n, count, strict ? good_limits : any_limits, t, &s)) return s;
       s.count = 0;
-      if (strict && count == 2 && short_first &&
-          split_short_first(precision, n, long_row_limits(precision), t, &s))
+      split_limits long_rows = long_row_limits(precision);
+      if (strict && count == 2 && short_first && long_rows.row_bytes > good_row_bytes &&
+          split_short_first(precision, n, long_rows, t, &s))
         return s;
       if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&
           square_split(precision, n, t, &s))

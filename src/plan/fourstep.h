@@ -17,7 +17,8 @@ typedef struct zipfft__fourstep_job {
   int square_split; /* 1: a square split in two may have wide columns (plan/fourstep.c) */
   int loose_two;    /* 1: a split in two beyond the good sizes comes before a split in three */
   int short_first;  /* 1: a split in two takes the shortest good first factor of at least
-                     * 256 points, not the most balanced (C2R merges, plan/fourstep.c) */
+                     * 256 points, not the most balanced, and where none exists one with
+                     * longer rows before a split in three (C2R merges, plan/fourstep.c) */
 } zipfft__fourstep_job;
 
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the

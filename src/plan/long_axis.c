@@ -70,13 +70,13 @@ static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target
          zipfft__slow_memory(t) && !(env && *env == '0');
 }
 
-/* C2R routes split their half length with the shortest good merge column on devices of
- * fast memory (zipfft__fourstep_job short_first; measured in plan/fourstep.c
- * split_short_first), not measured on slow memory. ZIPFFT_SHORT_MERGE (tuning) overrides:
- * 0 never, 1 on every device. */
-static int short_merge_split(const zipfft__kernel_spec *pass, const zipfft__target *t) {
+/* 1 when a C2R route splits its half length with short merge columns
+ * (zipfft__fourstep_job short_first, measured in plan/fourstep.c): on devices of fast
+ * memory (not measured on slow memory) unless ZIPFFT_SHORT_MERGE (tuning, 0 or 1) says
+ * otherwise. */
+static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_SHORT_MERGE");
-  int wanted = env && *env ? *env == '1' : !zipfft__slow_memory(t);
+  int wanted = env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
   return pass->kind == ZIPFFT__KIND_C2R && wanted;
 }
 
@@ -88,7 +88,7 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
   int loose = loose_r2c_split(pass, t);
-  int short_first = short_merge_split(pass, t);
+  int short_first = takes_short_merge(pass, t);
   int split = real && n % 2 == 0
                   ? zipfft__fourstep_kernels(pass->precision, half, loose, short_first, t)
                   : 0;
