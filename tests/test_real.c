@@ -1,6 +1,7 @@
 /* test_real.c - R2C and C2R of ranks 1-3 (even and odd lengths, batches, strided and
  * in-place padded layouts) against the long-double reference, with poisoned outputs,
- * untouched gaps and guard bands. C2R inputs are half spectra as users give them. */
+ * untouched gaps and guard bands. C2R inputs are half spectra as users give them, also with
+ * imaginary parts at the bins 0 and n/2 (which every C2R path ignores). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,24 @@ static long double *reference(const real_case *c, const array *in, const array *
   return ref;
 }
 
+/* 1: C2R inputs carry imaginary parts at their self-conjugate bins along the last axis (0
+ * and n/2), of a typical bin's size, as half spectra built by pointwise products do. Every
+ * C2R path must ignore them as FFTW and cuFFT do: the reference, the real part of the
+ * inverse of the spectrum extended from the half, does (rank 1: those imaginary parts only
+ * add imaginary outputs; ranks 2 and 3: each row's C2R after the other axes' inverses). */
+static int self_conjugate_imaginary;
+
+/* Gives the self-conjugate bins of a half spectrum (logical pairs) imaginary parts. */
+static void add_self_conjugate_imaginary(const real_case *c, const array *half, long double *h) {
+  int64_t n = c->lengths[c->rank - 1], row = half->lengths[c->rank - 1];
+  int64_t count = count_of(half, c->batch, c->rank);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t k = i % row;
+    if (k == 0 || (n % 2 == 0 && k == n / 2))
+      h[2 * i + 1] = (0.5L + zt_uniform(0x1AC0, (uint64_t)i)) * sqrtl((long double)n);
+  }
+}
+
 /* Fills the input's logical elements (gaps keep their poison); returns their values as
  * stored: reals for R2C, pairs of a real signal's half spectrum for C2R. */
 static long double *fill_input(const real_case *c, const array *in, zt_buffer *buf) {
@@ -136,6 +155,7 @@ static long double *fill_input(const real_case *c, const array *in, zt_buffer *b
     for (int64_t i = 0; i < n_real; i++) x[i] = zt_uniform(0x2EA1, (uint64_t)i);
     half = reference(&fwd, &re, &cx, x);
     free(x);
+    if (self_conjugate_imaginary) add_self_conjugate_imaginary(c, in, half);
   }
   for (int64_t i = 0; i < count; i++) {
     int64_t at = offset_of(in, c->rank, i);
@@ -294,6 +314,12 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {82}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
 };
+
+/* Runs the C2R cases of a list. */
+static void run_c2r_cases(const real_case *list, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (list[i].type == ZIPFFT_C2R) run_case(&list[i]);
+}
 
 /* Power-of-two half lengths of 8192 and 16384 in one kernel (mirrored: R2C 16384 at radix
  * 16, 512 threads, also as a 2D plan's rows; the others at radix up to 32, 256 and 512
@@ -543,6 +569,34 @@ static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 256}, 2, INPLACE},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, GAPS}};
 
+/* C2R inputs with imaginary parts at the last axis's bins 0 and n/2 (see
+ * self_conjugate_imaginary), through every C2R method: one kernel (odd, even, Rader,
+ * Bluestein, ranks 2 and 3), mirrored, merged on load, one cluster kernel, the four-step's
+ * merging first kernel in splits of two to four (and three with the last two paired), and
+ * the merge gather of Rader rows. */
+static void check_self_conjugate_imaginary(void) {
+#define RUN_C2R(list) run_c2r_cases(list, sizeof list / sizeof *list)
+  self_conjugate_imaginary = 1;
+  RUN_C2R(cases);
+  RUN_C2R(half_kernel_cases);
+  RUN_C2R(long_cases);
+  RUN_C2R(merge_on_load_cases);
+  setenv("ZIPFFT_MIRRORED", "2", 1);
+  RUN_C2R(mirrored_cases);
+  unsetenv("ZIPFFT_MIRRORED");
+  static const char *const caps[] = {"8", "64"};
+  for (size_t c = 0; c < sizeof caps / sizeof *caps; c++) {
+    setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", caps[c], 1);
+    RUN_C2R(paired_row_cases);
+  }
+  RUN_C2R(pair_route_cases); /* at 64 */
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "200", 1);
+  RUN_C2R(rader_row_cases);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  self_conjugate_imaginary = 0;
+#undef RUN_C2R
+}
+
 static void check_merge_on_load(void) {
   char printed[8192];
   for (size_t i = 0; i < sizeof merge_on_load_cases / sizeof *merge_on_load_cases; i++) {
@@ -731,6 +785,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++)
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
+  check_self_conjugate_imaginary();
   check_loose_r2c();
   check_merge_on_load();
   check_short_r2c_radices();
