@@ -1,7 +1,7 @@
 /* test_real.c - R2C and C2R of ranks 1-3 (even and odd lengths, batches, strided and
  * in-place padded layouts) against the long-double reference, with poisoned outputs,
  * untouched gaps and guard bands. C2R inputs are half spectra as users give them, also with
- * imaginary parts at the bins 0 and n/2 (which every C2R path ignores). */
+ * imaginary parts at the bins 0 and n/2 (which every C2R path ignores); and round trips. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,11 +214,12 @@ static void describe(const real_case *c, char *buf, size_t len) {
 /* The detail of the last failed plan_case (zipfft_desc_destroy clears the library's). */
 static char plan_error[512];
 
-static zipfft_status plan_case(const real_case *c, const array *in, const array *out,
-                               zipfft_plan *p) {
+static zipfft_status plan_case_scaled(const real_case *c, const array *in, const array *out,
+                                      double scale, zipfft_plan *p) {
   zipfft_desc d = NULL;
   zipfft_status s = zipfft_desc_create(&d, c->type, c->prec, c->rank, c->lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, c->batch);
+  if (s == ZIPFFT_SUCCESS && scale != 1.0) s = zipfft_desc_set_scale(d, scale);
   if (s == ZIPFFT_SUCCESS)
     s = zipfft_desc_set_layout(d, in->strides, in->dist, out->strides, out->dist);
   if (s == ZIPFFT_SUCCESS)
@@ -228,6 +229,11 @@ static zipfft_status plan_case(const real_case *c, const array *in, const array 
   snprintf(plan_error, sizeof plan_error, "%s", s == ZIPFFT_SUCCESS ? "" : zipfft_last_error());
   zipfft_desc_destroy(d);
   return s;
+}
+
+static zipfft_status plan_case(const real_case *c, const array *in, const array *out,
+                               zipfft_plan *p) {
+  return plan_case_scaled(c, in, out, 1.0, p);
 }
 
 static int cases_run; /* cases this run (or part) planned and checked */
@@ -314,6 +320,60 @@ static const real_case cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {82}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
 };
+
+/* Round trips: R2C, then C2R scaled by 1/N on its output, gives the input back, within the
+ * C2R gate (the forward's rounding included), in the layouts of the cases (in place: both
+ * in one buffer; out of place: the C2R writes a second poisoned buffer, whose gaps stay
+ * NaN). Odd, even, Rader (257), Bluestein half (82), cluster (65536), four-step (2^18)
+ * lengths and ranks 2 and 3. */
+static const real_case round_trip_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1000}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {15}, 3, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {257}, 2, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {82}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 1, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {262144}, 1, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {12, 10}, 2, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 3, {5, 3, 7}, 1, GAPS},
+};
+
+static void run_round_trip(const real_case *c) {
+  if (!zt_case_in_part()) return;
+  cases_run++;
+  char text[256];
+  describe(c, text, sizeof text);
+  real_case inverse = *c;
+  inverse.type = ZIPFFT_C2R;
+  array real, cplx;
+  arrays_of(c, &real, &cplx);
+  int64_t per = 1;
+  for (int k = 0; k < c->rank; k++) per *= c->lengths[k];
+  zipfft_plan fwd = NULL, inv = NULL;
+  zipfft_status s = plan_case(c, &real, &cplx, &fwd);
+  if (s == ZIPFFT_SUCCESS) s = plan_case_scaled(&inverse, &cplx, &real, 1.0 / (double)per, &inv);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s round trip: plan: %s (%s)", text, zipfft_status_name(s),
+           plan_error);
+  int inplace = c->layout == INPLACE;
+  size_t rs = zt_real_size(c->prec);
+  size_t real_bytes = (size_t)real.size * rs, cplx_bytes = (size_t)cplx.size * rs * 2;
+  zt_buffer a = zt_buffer_alloc(real_bytes > cplx_bytes ? real_bytes : cplx_bytes, 0);
+  zt_buffer b = inplace ? a : zt_buffer_alloc(cplx_bytes, 0), back = zt_buffer_alloc(real_bytes, 0);
+  zt_buffer_poison(&a, rs), zt_buffer_poison(&back, rs);
+  if (!inplace) zt_buffer_poison(&b, rs);
+  long double *values = fill_input(c, &real, &a), *ref = zr_alloc_pairs((size_t)(per * c->batch));
+  for (int64_t i = 0; i < per * c->batch; i++) ref[2 * i] = values[i];
+  if (s == ZIPFFT_SUCCESS) {
+    ZT_OK(zt_execute(fwd, &a, &b, NULL));
+    ZT_OK(zt_execute(inv, &b, inplace ? &a : &back, NULL));
+    check_output(&inverse, &real, inplace ? &a : &back, ref, !inplace, text);
+  }
+  ZT_CHECK(zt_buffer_guards_intact(&a) && zt_buffer_guards_intact(&back), "%s: guard written",
+           text);
+  free(values), free(ref);
+  zt_buffer_free(&a), zt_buffer_free(&back);
+  if (!inplace) zt_buffer_free(&b);
+  zipfft_plan_destroy(fwd), zipfft_plan_destroy(inv);
+}
 
 /* Runs the C2R cases of a list. */
 static void run_c2r_cases(const real_case *list, size_t count) {
@@ -786,6 +846,8 @@ int main(void) {
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_self_conjugate_imaginary();
+  for (size_t i = 0; i < sizeof round_trip_cases / sizeof *round_trip_cases; i++)
+    run_round_trip(&round_trip_cases[i]);
   check_loose_r2c();
   check_merge_on_load();
   check_short_r2c_radices();
