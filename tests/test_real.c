@@ -1,7 +1,8 @@
 /* test_real.c - R2C and C2R of ranks 1-3 (even and odd lengths, batches, strided and
  * in-place padded layouts) against the long-double reference, with poisoned outputs,
  * untouched gaps and guard bands. C2R inputs are half spectra as users give them, also with
- * imaginary parts at the bins 0 and n/2 (which every C2R path ignores); and round trips. */
+ * imaginary parts at the bins 0 and n/2 (which every C2R path ignores); round trips; and arrays at
+ * pointer offsets users pass. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,12 +239,18 @@ static zipfft_status plan_case(const real_case *c, const array *in, const array 
 
 static int cases_run; /* cases this run (or part) planned and checked */
 
+/* Bytes every array of run_case starts past a 64-byte aligned address: 0, or the pointer
+ * offsets users pass (check_pointer_offsets). */
+static size_t offset_bytes;
+
 /* Plans, runs and checks one case, when it belongs to this run's part (zt_case_in_part). */
 static void run_case(const real_case *c) {
   if (!zt_case_in_part()) return;
   cases_run++;
   char text[256];
   describe(c, text, sizeof text);
+  if (offset_bytes)
+    snprintf(text + strlen(text), sizeof text - strlen(text), " offset %zu bytes", offset_bytes);
   array real, cplx;
   arrays_of(c, &real, &cplx);
   const array *in = c->type == ZIPFFT_R2C ? &real : &cplx,
@@ -256,8 +263,9 @@ static void run_case(const real_case *c) {
   size_t rs = zt_real_size(c->prec), in_bytes = (size_t)in->size * rs * (in->real ? 1 : 2);
   size_t out_bytes = (size_t)out->size * rs * (out->real ? 1 : 2);
   int inplace = c->layout == INPLACE;
-  zt_buffer ib = zt_buffer_alloc(inplace && out_bytes > in_bytes ? out_bytes : in_bytes, 0);
-  zt_buffer ob = inplace ? ib : zt_buffer_alloc(out_bytes, 0);
+  zt_buffer ib =
+      zt_buffer_alloc(inplace && out_bytes > in_bytes ? out_bytes : in_bytes, offset_bytes);
+  zt_buffer ob = inplace ? ib : zt_buffer_alloc(out_bytes, offset_bytes);
   zt_buffer_poison(&ib, rs);
   if (!inplace) zt_buffer_poison(&ob, rs);
   long double *values = fill_input(c, in, &ib);
@@ -629,6 +637,34 @@ static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 256}, 2, INPLACE},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, GAPS}};
 
+/* Arrays at pointer offsets users pass: one real element past 64-byte alignment (4 bytes
+ * in fp32, 8 in fp64), so that complex elements lose their natural alignment, and 2 bytes,
+ * less than a real element. Single kernels (odd, even, 2D, in place, strided), the
+ * mirrored and cluster kernels, and the four-step with the paired rows (limit 64). */
+static const real_case offset_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1000}, 2, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {12, 10}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {9, 7}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {16384}, 2, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 1, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 1, DENSE},
+};
+
+static void check_pointer_offsets(void) {
+  for (int odd = 0; odd < 2; odd++)
+    for (size_t i = 0; i < sizeof offset_cases / sizeof *offset_cases; i++) {
+      offset_bytes = odd ? 2 : zt_real_size(offset_cases[i].prec);
+      run_case(&offset_cases[i]);
+    }
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  offset_bytes = 4;
+  for (size_t i = 0; i < sizeof paired_row_cases / sizeof *paired_row_cases; i++)
+    if (paired_row_cases[i].prec == ZIPFFT_F32) run_case(&paired_row_cases[i]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  offset_bytes = 0;
+}
+
 /* C2R inputs with imaginary parts at the last axis's bins 0 and n/2 (see
  * self_conjugate_imaginary), through every C2R method: one kernel (odd, even, Rader,
  * Bluestein, ranks 2 and 3), mirrored, merged on load, one cluster kernel, the four-step's
@@ -846,6 +882,7 @@ int main(void) {
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_self_conjugate_imaginary();
+  check_pointer_offsets();
   for (size_t i = 0; i < sizeof round_trip_cases / sizeof *round_trip_cases; i++)
     run_round_trip(&round_trip_cases[i]);
   check_loose_r2c();
