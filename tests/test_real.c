@@ -1,8 +1,8 @@
 /* test_real.c - R2C and C2R of ranks 1-3 (even and odd lengths, batches, strided and
  * in-place padded layouts) against the long-double reference, with poisoned outputs,
  * untouched gaps and guard bands. C2R inputs are half spectra as users give them, also with
- * imaginary parts at the bins 0 and n/2 (which every C2R path ignores); round trips; and arrays at
- * pointer offsets users pass. */
+ * imaginary parts at the bins 0 and n/2 (which every C2R path ignores); round trips; and
+ * arrays at pointer offsets users pass. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
