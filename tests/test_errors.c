@@ -237,7 +237,8 @@ typedef struct plan_case {
                  in layout != out layout; 3 in-place R2C whose real rows are not padded;
                  4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap); 6 in-place
                  C2R whose complex rows (n/2+1 values) are n/2 apart: row r's last input
-                 value is row r+1's first */
+                 value is row r+1's first; 7 in-place R2C of rank 2 whose real rows are
+                 n apart, not padded to 2 (n/2 + 1) */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -255,6 +256,11 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
     s = zipfft_desc_set_layout(*d, rows_overlap, 0, NULL, 0);
   if (s == ZIPFFT_SUCCESS && c->layout == 3) {
     s = zipfft_desc_set_layout(*d, &one, c->n, &one, c->n / 2 + 1);
+    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
+  }
+  if (s == ZIPFFT_SUCCESS && c->layout == 7) {
+    int64_t in_strides[2] = {c->n, 1}, out_strides[2] = {c->n / 2 + 1, 1};
+    s = zipfft_desc_set_layout(*d, in_strides, c->n * c->n, out_strides, c->n * (c->n / 2 + 1));
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
   }
   if (s == ZIPFFT_SUCCESS && c->layout == 6) {
@@ -378,6 +384,7 @@ static void check_single_element_strides(void) {
 static void check_plan_create(void) {
   static const plan_case rows[] = {
       {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
+      {ZIPFFT_R2C, 2, 8, 2, 7, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [8, 1], in_dist = 64"},
       /* three Bluestein axes through the workspace: 4.4e12 points, refused by size */
       {ZIPFFT_C2C, 3, 16411, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
       {ZIPFFT_R2C, 3, 20023, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
