@@ -195,6 +195,8 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
   const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
   int fewest = env && *env ? atoi(env) : 2;
   const char *loose = getenv("ZIPFFT_FOURSTEP_STRICT"); /* tuning: 0 ignores the good sizes */
+  split_limits long_rows = long_row_limits(precision);
+  int try_long_rows = short_first && long_rows.row_bytes > good_row_bytes;
   for (int strict = loose && *loose == '0' ? 0 : 1; strict >= 0; strict--)
     for (int count = fewest < 2 ? 2 : fewest; count <= max_factors; count++) {
       s.count = 0;
@@ -204,8 +206,7 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
       s.count = 0;
       if (split_into(precision, n, count, strict ? good_limits : any_limits, t, &s)) return s;
       s.count = 0;
-      split_limits long_rows = long_row_limits(precision);
-      if (strict && count == 2 && short_first && long_rows.row_bytes > good_row_bytes &&
+      if (strict && count == 2 && try_long_rows &&
           split_short_first(precision, n, long_rows, t, &s))
         return s;
       if (strict && count == 2 && square && zipfft__slow_memory(t) && square_split_allowed() &&

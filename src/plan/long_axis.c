@@ -70,14 +70,18 @@ static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target
          zipfft__slow_memory(t) && !(env && *env == '0');
 }
 
+/* Whether a rule measured on devices of fast memory only applies: on such devices unless
+ * its tuning variable (0 or 1) says otherwise. */
+static int fast_memory_rule(const char *variable, const zipfft__target *t) {
+  const char *env = getenv(variable);
+  return env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
+}
+
 /* 1 when a C2R route splits its half length with short merge columns
- * (zipfft__fourstep_job short_first, measured in plan/fourstep.c): on devices of fast
- * memory (not measured on slow memory) unless ZIPFFT_SHORT_MERGE (tuning, 0 or 1) says
- * otherwise. */
+ * (zipfft__fourstep_job short_first, measured in plan/fourstep.c): a fast-memory rule,
+ * ZIPFFT_SHORT_MERGE. */
 static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_SHORT_MERGE");
-  int wanted = env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
-  return pass->kind == ZIPFFT__KIND_C2R && wanted;
+  return pass->kind == ZIPFFT__KIND_C2R && fast_memory_rule("ZIPFFT_SHORT_MERGE", t);
 }
 
 /* The route of a pass; length 0 when there is none. Even real lengths whose half splits
@@ -352,11 +356,9 @@ static int holds_row_pairs(const zipfft__kernel_spec *s, int64_t rows, int min_p
 }
 
 /* Whether real four-step kernels take the row widths of devices of fast memory
- * (widen_to_row_pairs, merge_in_first_kernel): on such devices unless
- * ZIPFFT_FAST_REAL_ROWS (tuning, 0 or 1) says otherwise. */
+ * (widen_to_row_pairs, merge_in_first_kernel): a fast-memory rule, ZIPFFT_FAST_REAL_ROWS. */
 static int fast_real_rows(const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_FAST_REAL_ROWS");
-  return env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
+  return fast_memory_rule("ZIPFFT_FAST_REAL_ROWS", t);
 }
 
 /* Doubles the transforms per block of a row kernel with too few row pairs while its block
