@@ -207,8 +207,9 @@ int zipfft__axis_supported(const struct zipfft_desc_s *d, int k, const zipfft__t
 }
 
 int zipfft__axis_possible(const struct zipfft_desc_s *d, int k, const zipfft__target *t) {
+  int real = d->type != ZIPFFT_C2C && k == d->rank - 1;
   return zipfft__axis_supported(d, k, t) ||
-         zipfft__long_axis_possible(d->precision, d->lengths[k], t);
+         zipfft__long_axis_possible(d->precision, d->lengths[k], real, t);
 }
 
 static int axes_applicable(const struct zipfft_desc_s *d, const zipfft__target *t) {

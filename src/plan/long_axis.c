@@ -35,8 +35,10 @@ static int64_t workspace_length(zipfft_precision precision, int64_t n, const zip
   return *split > 0 ? m : 0;
 }
 
-int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, const zipfft__target *t) {
+int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, int real,
+                               const zipfft__target *t) {
   int split;
+  if (real && n % 2 == 0 && zipfft__fourstep_kernels(precision, n / 2, 0, 0, t) > 0) return 1;
   return workspace_length(precision, n, t, &split) > 0;
 }
 

@@ -6,8 +6,10 @@
 #include "plan/strategy.h"
 
 /* 1 when a pass of logical length n can run through the workspace: n splits into kernels,
- * or Bluestein's padded length for n does. */
-int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, const zipfft__target *t);
+ * or Bluestein's padded length for n does, or (real: the last axis of an R2C or C2R) n is
+ * even and its half length splits. */
+int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, int real,
+                               const zipfft__target *t);
 
 /* Appends the kernels of one pass to dec. `pass` describes it as a single kernel would
  * (kind C2C, R2C or C2R at full length, n, strides, batch dimensions with their strides in
