@@ -1,5 +1,6 @@
 /* test_multidim.c - 2D and 3D C2C transforms (any strides, batches, in-place) against a
- * separable long-double reference, with NaN-poisoned outputs, untouched gaps and guards. */
+ * separable long-double reference, with NaN-poisoned outputs, untouched gaps and guards;
+ * in the full tier, swept over shapes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,9 +204,45 @@ static void check_pair_plan(const md_case *c, const char *expected) {
   zipfft_plan_destroy(plan);
 }
 
+/* Full tier: every pair of these lengths as a 2D shape and every triple of the first six
+ * as a 3D one (fp32 and fp64, forward and inverse, the three layouts, in and out of place,
+ * in turn), then the same shapes with every axis of more than 8 points through the
+ * workspace; each case in this run's part. Returns the number of cases run. */
+static int run_full_sweep(void) {
+  static const int64_t lengths[] = {1,  2,  3,   5,   8,   13,  16,   17,  31,
+                                    64, 97, 100, 128, 243, 256, 1000, 1024};
+  const size_t count = sizeof lengths / sizeof *lengths;
+  int ran = 0, turn = 0;
+  for (int capped = 0; capped < 2; capped++) {
+    if (capped) setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
+    for (size_t i = 0; i < count; i++)
+      for (size_t j = 0; j < count; j++) /* k = count: the 2D shape; k < 6: 3D ones */
+        for (size_t k = i < 6 && j < 6 ? 0 : count; k <= count; k = k == 5 ? count : k + 1) {
+          int rank = k < count ? 3 : 2;
+          md_case c = {turn % 2 ? ZIPFFT_F64 : ZIPFFT_F32,
+                       rank,
+                       {lengths[i], lengths[j], rank == 3 ? lengths[k] : 1},
+                       lengths[i] * lengths[j] >= 100000 ? 1 : 1 + turn % 3,
+                       turn % 4 < 2 ? ZIPFFT_FORWARD : ZIPFFT_INVERSE,
+                       (layout_kind)(turn % 3),
+                       turn % 5 == 0};
+          turn++;
+          if (zt_case_in_part()) ran += run_case(&c);
+        }
+  }
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  return ran;
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_multidim", 0);
-  int ran = 0;
+  int one_part = zt_part_read(), ran = 0;
+  if (one_part < 0) return zt_finish("test_multidim", 0);
+  if (zt_full_tier()) {
+    ran = run_full_sweep();
+    if (one_part) /* a part of the full tier runs its sweep cases alone */
+      return zt_finish("test_multidim", ran);
+  }
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   /* Axes longer than one kernel (a four-step split or Bluestein's method through the
    * workspace), by lowering the single-kernel limit to 8 points. */

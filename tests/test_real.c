@@ -371,8 +371,11 @@ static void run_round_trip(const real_case *c) {
   long double *values = fill_input(c, &real, &a), *ref = zr_alloc_pairs((size_t)(per * c->batch));
   for (int64_t i = 0; i < per * c->batch; i++) ref[2 * i] = values[i];
   if (s == ZIPFFT_SUCCESS) {
-    ZT_OK(zt_execute(fwd, &a, &b, NULL));
-    ZT_OK(zt_execute(inv, &b, inplace ? &a : &back, NULL));
+    /* in place, the same buffer object twice: the CUDA mirror of zt_execute copies a
+     * buffer passed twice once, and an in-place plan must get one pointer */
+    zt_buffer *spectrum = inplace ? &a : &b;
+    ZT_OK(zt_execute(fwd, &a, spectrum, NULL));
+    ZT_OK(zt_execute(inv, spectrum, inplace ? &a : &back, NULL));
     check_output(&inverse, &real, inplace ? &a : &back, ref, !inplace, text);
   }
   ZT_CHECK(zt_buffer_guards_intact(&a) && zt_buffer_guards_intact(&back), "%s: guard written",
@@ -513,7 +516,7 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
  * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 4096
  * and a pointwise split scatter (plan/long_axis.c, loose_r2c_split), and with
  * ZIPFFT_LOOSE_R2C=0 the split in three whose last kernel splits its row pairs. The plan is
- * checked on the CPU backend; the full tier runs the transform. */
+ * checked on the CPU backend; the full tier's workspace sweep runs the transform. */
 static const real_case loose_r2c_case = {ZIPFFT_R2C, ZIPFFT_F32, 1, {16777216}, 1, DENSE};
 
 static void check_loose_r2c(void) {
@@ -527,7 +530,6 @@ static void check_loose_r2c(void) {
              "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three:\n%s", printed);
     unsetenv("ZIPFFT_LOOSE_R2C");
   }
-  if (zt_full_tier()) run_case(&loose_r2c_case);
 }
 
 /* A pointwise split's twiddles grow with sqrt(n), not n (plan/twiddle.c split_shift_of):
@@ -842,9 +844,116 @@ static void check_real_rules_by_device(void) {
   }
 }
 
+/* Full tier: the layout of the sweep's next case (dense, strided, in place in turn). */
+static layout_kind next_layout(void) {
+  static int turn;
+  return (layout_kind)(turn++ % 3);
+}
+
+/* Full tier, single kernels: every length to 1024 as R2C and C2R in fp32 (batch 2; fp64
+ * for every third length), then every 31-smooth length to 16384, R2C and C2R in turn (fp64
+ * for every fourth); so every real method of one kernel (half length, odd full length,
+ * mirrored, Rader and Bluestein lengths) at every length it takes. */
+static void run_full_length_sweep(void) {
+  for (int64_t n = 1; n <= 1024; n++)
+    for (int t = 0; t < 2; t++) {
+      zipfft_type type = t == 0 ? ZIPFFT_R2C : ZIPFFT_C2R;
+      real_case f32 = {type, ZIPFFT_F32, 1, {n}, 2, next_layout()};
+      run_case(&f32);
+      real_case f64 = {type, ZIPFFT_F64, 1, {n}, 1, next_layout()};
+      if (n % 3 == 0) run_case(&f64);
+    }
+  int turn = 0;
+  for (int64_t n = 1025; n <= 16384; n++) {
+    if (!zt_is_31_smooth(n)) continue;
+    real_case c = {turn % 2 ? ZIPFFT_C2R : ZIPFFT_R2C,
+                   turn % 4 == 3 ? ZIPFFT_F64 : ZIPFFT_F32,
+                   1,
+                   {n},
+                   1,
+                   next_layout()};
+    run_case(&c);
+    turn++;
+  }
+}
+
+/* Full tier, ranks 2 and 3: every pair of these lengths (R2C and C2R, fp32 and fp64 in
+ * turn) and every triple of the first four, so each axis meets each real method along the
+ * last axis. */
+static void run_full_shape_sweep(void) {
+  static const int64_t lengths[] = {1, 2, 3, 8, 15, 16, 17, 64, 97, 128, 243, 256, 1000};
+  const size_t count = sizeof lengths / sizeof *lengths;
+  int turn = 0;
+  for (size_t i = 0; i < count; i++)
+    for (size_t j = 0; j < count; j++, turn++) {
+      zipfft_precision prec = turn % 2 ? ZIPFFT_F64 : ZIPFFT_F32;
+      real_case r2c = {ZIPFFT_R2C, prec, 2, {lengths[i], lengths[j]}, 2, next_layout()};
+      real_case c2r = {ZIPFFT_C2R, prec, 2, {lengths[j], lengths[i]}, 2, next_layout()};
+      run_case(&r2c), run_case(&c2r);
+    }
+  for (size_t i = 1; i < 5; i++)
+    for (size_t j = 1; j < 5; j++)
+      for (size_t k = 1; k < 5; k++, turn++) {
+        real_case c = {turn % 2 ? ZIPFFT_C2R : ZIPFFT_R2C,   ZIPFFT_F32, 3,
+                       {lengths[i], lengths[j], lengths[k]}, 1,          next_layout()};
+        run_case(&c);
+      }
+}
+
+/* Full tier, through the workspace: lengths split over two to four kernels under lowered
+ * single-kernel limits (each factor at most the limit), R2C and C2R in both precisions,
+ * planned for devices of slow and of fast memory (whose splits and row widths differ). */
+static void run_full_workspace_sweep(void) {
+  static const struct {
+    const char *cap;
+    int64_t n;
+  } splits[] = {{"8", 128},     {"8", 1000},    {"8", 1024},    {"8", 343},    {"8", 8192},
+                {"16", 4620},   {"17", 9826},   {"64", 13122},  {"64", 19683}, {"64", 40000},
+                {"16", 131072}, {"64", 262144}, {"512", 262144}};
+  for (int fast = 0; fast < 2; fast++) {
+    setenv("ZIPFFT_SLOW_MEMORY", fast ? "0" : "1", 1);
+    for (size_t i = 0; i < sizeof splits / sizeof *splits; i++) {
+      setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", splits[i].cap, 1);
+      for (int t = 0; t < 4; t++) {
+        real_case c = {t % 2 ? ZIPFFT_C2R : ZIPFFT_R2C,
+                       t < 2 ? ZIPFFT_F32 : ZIPFFT_F64,
+                       1,
+                       {splits[i].n},
+                       1,
+                       next_layout()};
+        run_case(&c);
+      }
+    }
+    unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+    /* the lengths whose plans differ between the memory kinds, at their true size */
+    for (int64_t n = (int64_t)1 << 19; n <= (int64_t)1 << 23; n *= 2)
+      for (int t = 0; t < 4; t++) {
+        real_case c = {t % 2 ? ZIPFFT_C2R : ZIPFFT_R2C,
+                       t < 2 ? ZIPFFT_F32 : ZIPFFT_F64,
+                       1,
+                       {n},
+                       1,
+                       next_layout()};
+        run_case(&c);
+      }
+  }
+  unsetenv("ZIPFFT_SLOW_MEMORY");
+  run_case(&loose_r2c_case);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
-  if (zt_part_read() < 0) return zt_finish("test_real", 0);
+  int one_part = zt_part_read();
+  if (one_part < 0) return zt_finish("test_real", 0);
+  if (zt_full_tier()) {
+    run_full_length_sweep();
+    run_full_shape_sweep();
+    run_full_workspace_sweep();
+    if (one_part) { /* a part of the full tier runs its sweep cases alone */
+      printf("test_real (%s, full tier sweep): %d cases run\n", zt_backend_name(), cases_run);
+      return zt_finish_cases("test_real", cases_run);
+    }
+  }
   check_rader_half_in_place();
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
   /* C2R's full-length method for even lengths is a tuning option; it must stay correct. */

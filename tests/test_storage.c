@@ -1,6 +1,7 @@
 /* test_storage.c - fp16 and bfloat16 storage: conversions checked bit by bit against an
  * independent decoder (round to nearest even, subnormals, overflow, NaN), C2C, R2C and C2R
- * transforms of ranks 1 and 2 at the storage precision, and the bad combinations. */
+ * transforms of ranks 1 and 2 at the storage precision (swept over lengths and shapes in
+ * the full tier), and the bad combinations. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,8 +372,64 @@ static int run_transforms(int capped) {
   return ran;
 }
 
+/* Full tier: the storage pair of the sweep's next case (fp16, bfloat16, and the two mixed
+ * pairs in turn; with real_output, an fp32 output every fifth case). */
+static void next_storage(zipfft_storage *in, zipfft_storage *out, int real_output) {
+  static const zipfft_storage pairs[4][2] = {{ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16},
+                                             {ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_BF16},
+                                             {ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16},
+                                             {ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16}};
+  static int turn;
+  *in = pairs[turn % 4][0], *out = pairs[turn % 4][1];
+  if (real_output && turn % 5 == 4) *out = ZIPFFT_STORAGE_DEFAULT;
+  turn++;
+}
+
+/* Full tier: 16-bit storage at every length to 512 and the 31-smooth lengths to 4096, each
+ * as C2C (in place where the formats match, every other time), R2C or C2R in turn, and 2D
+ * shapes from pairs of lengths; each case in this run's part. Returns the number of cases
+ * run. */
+static int run_full_sweep(void) {
+  int ran = 0, turn = 0;
+  for (int64_t n = 1; n <= 4096; n++) {
+    if (n > 512 && !zt_is_31_smooth(n)) continue;
+    int kind = turn++ % 3;
+    if (kind == 0) {
+      storage_case c = {1, {n, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 0};
+      next_storage(&c.in, &c.out, 0);
+      c.inplace = c.in == c.out && turn % 2 == 0;
+      if (zt_case_in_part()) test_transform(&c), ran++;
+    } else {
+      real_storage_case r = {kind == 1 ? ZIPFFT_R2C : ZIPFFT_C2R, 1, {n, 1}, 0, 0};
+      next_storage(&r.in, &r.out, 1);
+      if (zt_case_in_part()) test_real_transform(&r), ran++;
+    }
+  }
+  static const int64_t lengths[] = {1, 2, 3, 8, 15, 16, 17, 64, 100, 128};
+  const size_t count = sizeof lengths / sizeof *lengths;
+  for (size_t i = 0; i < count; i++)
+    for (size_t j = 0; j < count; j++) {
+      storage_case c = {2, {lengths[i], lengths[j]}, 0, 0, (int)(i + j) % 2};
+      next_storage(&c.in, &c.out, 0);
+      c.inplace = c.inplace && c.in == c.out;
+      if (zt_case_in_part()) test_transform(&c), ran++;
+      real_storage_case r = {
+          (i + j) % 2 ? ZIPFFT_C2R : ZIPFFT_R2C, 2, {lengths[i], lengths[j]}, 0, 0};
+      next_storage(&r.in, &r.out, 1);
+      if (zt_case_in_part()) test_real_transform(&r), ran++;
+    }
+  return ran;
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_storage", 0);
+  int one_part = zt_part_read(), swept = 0;
+  if (one_part < 0) return zt_finish("test_storage", 0);
+  if (zt_full_tier()) {
+    swept = run_full_sweep();
+    if (one_part) /* a part of the full tier runs its sweep cases alone */
+      return zt_finish_cases("test_storage", swept);
+  }
   test_decode_all(ZIPFFT_STORAGE_F16, zt_decode_f16, "f16");
   test_decode_all(ZIPFFT_STORAGE_BF16, zt_decode_bf16, "bf16");
   test_encode(ZIPFFT_STORAGE_F16, zt_decode_f16, 0x7c00u, 26, "f16");
@@ -383,5 +440,5 @@ int main(void) {
   ran += run_transforms(1);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   test_errors();
-  return zt_finish("test_storage", 5 + ran);
+  return zt_finish("test_storage", 5 + ran + swept);
 }
