@@ -486,6 +486,27 @@ static const real_case rader_row_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {2 * 127 * 127}, 1, DENSE},
 };
 
+/* Full-length real routes through the workspace whose gather takes the rows two to a
+ * complex row and whose scatter splits them (zipfft__kernel_spec row_pair_apart), with one
+ * kernel capped at 64 points: odd lengths that split (2187 = 3^7), Bluestein primes (1009),
+ * an even length whose half does not split (2018 = 2 x 1009: its Nyquist term), even and
+ * odd row counts (the last row without a partner), strided, in place, ranks 2 and 3 (the
+ * pairs along the outermost digit). */
+static const real_case row_pair_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {2187}, 4, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {2187}, 4, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {2187}, 3, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {2187}, 3, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1009}, 5, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {1009}, 5, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {2018}, 2, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {2018}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 1009}, 2, GAPS},
+    {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 1009}, 1, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 3, {2, 3, 2187}, 1, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 3, {2, 3, 2018}, 1, DENSE},
+};
+
 /* R2C and C2R kernels that ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD, applied
  * on the CPU too, where the prefetch does nothing; by default C2R only at 2 or 3 blocks per
  * multiprocessor, test_generator): half-length and odd lengths, mirrored, in place; and
@@ -510,6 +531,23 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
   if (plan) ZT_OK(zipfft_plan_print(plan, printed, len, NULL));
   zipfft_plan_destroy(plan);
   return strstr(printed, needle) != NULL;
+}
+
+/* On the CPU backend: a row-pair case's plan says so, and with ZIPFFT_REAL_ROW_PAIRS=0 it
+ * does not (the planner under its own rule; run at the lowered limit). */
+static void check_row_pair_plans(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  char printed[8192], text[256];
+  for (size_t i = 0; i < sizeof row_pair_cases / sizeof *row_pair_cases; i++) {
+    const real_case *c = &row_pair_cases[i];
+    describe(c, text, sizeof text);
+    int paired = plan_mentions(c, "two real rows a complex row", printed, sizeof printed);
+    ZT_CHECK(paired, "%s: not in row pairs:\n%s", text, printed);
+    setenv("ZIPFFT_REAL_ROW_PAIRS", "0", 1);
+    paired = plan_mentions(c, "two real rows a complex row", printed, sizeof printed);
+    unsetenv("ZIPFFT_REAL_ROW_PAIRS");
+    ZT_CHECK(!paired, "%s: in row pairs with ZIPFFT_REAL_ROW_PAIRS=0:\n%s", text, printed);
+  }
 }
 
 /* fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so on a
@@ -688,6 +726,7 @@ static void check_self_conjugate_imaginary(void) {
     RUN_C2R(paired_row_cases);
   }
   RUN_C2R(pair_route_cases); /* at 64 */
+  RUN_C2R(row_pair_cases);
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "200", 1);
   RUN_C2R(rader_row_cases);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
@@ -978,6 +1017,9 @@ int main(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   for (size_t i = 0; i < sizeof pair_route_cases / sizeof *pair_route_cases; i++)
     check_pair_plan(&pair_route_cases[i]), run_case(&pair_route_cases[i]);
+  if (zt_in_first_part()) check_row_pair_plans();
+  for (size_t i = 0; i < sizeof row_pair_cases / sizeof *row_pair_cases; i++)
+    run_case(&row_pair_cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++) run_case(&long_cases[i]);
   for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++)

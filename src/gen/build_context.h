@@ -149,6 +149,9 @@ const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft
 void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                const zipfft__expr *base, const zipfft__expr *e,
                                zipfft__access access);
+/* x times Bluestein's chirp c_e (from the kernel's table). */
+void zipfft__emit_chirp_multiply(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                                 const zipfft__expr *e);
 /* Bluestein's load: for e < bluestein_n the element times the chirp c_e; x keeps its zeros
  * beyond (the padding is never read). */
 void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
@@ -256,6 +259,28 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s);
  * combine with (NULL: none, or not a cluster kernel). */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body);
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s);
+/* Row pairs of a full-length real route's gather or scatter (gen/build_row_pairs.c): the
+ * second row's base on the user's side and whether this work item has one; both NULL
+ * when the kernel takes its rows one at a time. */
+typedef struct zipfft__row_pair {
+  const zipfft__expr *base, *present;
+} zipfft__row_pair;
+/* The row pair of work item k, whose row bases are in (input) and out (output). */
+zipfft__row_pair zipfft__row_pair_of(zipfft__stockham_build *c, zipfft__block *blk,
+                                     const zipfft__thread_coords *k, const zipfft__expr *in,
+                                     const zipfft__expr *out);
+/* A paired gather's element e into x (zeros beyond a Bluestein gather's bluestein_n):
+ * x_a + i x_b, times the chirp for CHIRP_GATHER. */
+void zipfft__emit_pair_gather(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__cval *x,
+                              const zipfft__expr *in, const zipfft__row_pair *rp,
+                              const zipfft__expr *e, zipfft__access access);
+/* A paired scatter's element e: R2C splits Z[e] and Z[n - e] into X_a[e] and X_b[e];
+ * C2R stores Re Z[e] to row a and Im Z[e] to row b. */
+void zipfft__emit_pair_scatter(zipfft__stockham_build *c, zipfft__block *blk,
+                               const zipfft__expr *in, const zipfft__expr *out,
+                               const zipfft__row_pair *rp, const zipfft__expr *e,
+                               zipfft__access access);
+
 /* The body of a pointwise kernel (gen/build_pointwise.c). */
 void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF, one pair: from Z[kk] (a) and Z[n - kk] (z), stores the scaled spectrum values

@@ -19,13 +19,18 @@ static zipfft__cval load_complex(zipfft__stockham_build *c, zipfft__block *blk,
                             access, c->s->in_storage);
 }
 
-/* What the kernel does at position e of one row. */
+/* What the kernel does at position e of one row (of a row pair where rp->base is set). */
 static void emit_position(zipfft__stockham_build *c, zipfft__block *blk, const zipfft__expr *in,
-                          const zipfft__expr *out, const zipfft__expr *e, zipfft__access access) {
+                          const zipfft__expr *out, const zipfft__row_pair *rp,
+                          const zipfft__expr *e, zipfft__access access) {
   const zipfft__kernel_spec *s = c->s;
-  if (zipfft__pointwise_is_gather(s)) {
+  if (rp->base && !zipfft__pointwise_is_gather(s)) {
+    zipfft__emit_pair_scatter(c, blk, in, out, rp, e, access);
+  } else if (zipfft__pointwise_is_gather(s)) {
     zipfft__cval x = zipfft__zero_value(c, blk, "x", 0);
-    if (s->pointwise == ZIPFFT__PW_CHIRP_GATHER)
+    if (rp->base)
+      zipfft__emit_pair_gather(c, blk, &x, in, rp, e, access);
+    else if (s->pointwise == ZIPFFT__PW_CHIRP_GATHER)
       zipfft__emit_chirp_load(c, blk, &x, in, e, access);
     else
       zipfft__emit_load_element(c, blk, &x, in, e, access);
@@ -93,6 +98,7 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
               k.t));
   const zipfft__expr *in = zipfft__batch_offset(c, body, &k, 0);
   const zipfft__expr *out = zipfft__batch_offset(c, body, &k, 1);
+  zipfft__row_pair rp = zipfft__row_pair_of(c, body, &k, in, out);
   int pairs = s->pointwise == ZIPFFT__PW_MERGE || s->pointwise == ZIPFFT__PW_SPLIT;
   zipfft__block *targets[2] = {open_if(c, body, k.active), NULL};
   if (!pairs) open_alignment_branches(c, targets[0], targets);
@@ -110,6 +116,6 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
       else if (s->pointwise == ZIPFFT__PW_SIGNAL_SUM)
         emit_signal_sum_at(c, inside, e, access_of_branch[v]);
       else
-        emit_position(c, inside, in, out, e, access_of_branch[v]);
+        emit_position(c, inside, in, out, &rp, e, access_of_branch[v]);
     }
 }

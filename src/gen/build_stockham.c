@@ -418,15 +418,20 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
   zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
 }
 
+void zipfft__emit_chirp_multiply(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                                 const zipfft__expr *e) {
+  zipfft__cval w = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).chirp, e);
+  zipfft__cval prod = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, *x, w));
+  zipfft__s_assign(c->a, g, x->re->u.var, prod.re);
+  zipfft__s_assign(c->a, g, x->im->u.var, prod.im);
+}
+
 void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                              const zipfft__expr *base, const zipfft__expr *e,
                              zipfft__access access) {
   zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, c->s->bluestein_n)));
   zipfft__emit_load_element(c, inside, x, base, e, access);
-  zipfft__cval w = zipfft__table_value(c, inside, zipfft__table_layout_of(c->s).chirp, e);
-  zipfft__cval prod = zipfft__cval_materialize(c->a, inside, zipfft__cval_mul(c->a, *x, w));
-  zipfft__s_assign(c->a, inside, x->re->u.var, prod.re);
-  zipfft__s_assign(c->a, inside, x->im->u.var, prod.im);
+  zipfft__emit_chirp_multiply(c, inside, x, e);
 }
 
 /* Loads the first pass's values from global memory: vector accesses when the pointers are

@@ -24,9 +24,10 @@ static void print_pointwise(const zipfft__decomposition *dec, int i, zipfft__str
                                     "split into the half spectrum",
                                     "sum of the signals"};
   int64_t chunks = s->batch_counts[s->batch_dims - 1];
-  zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows\n", ops[s->pointwise],
+  zipfft__sb_printf(sb, "%s, %s (%s -> %s): %lld positions of %lld rows%s\n", ops[s->pointwise],
                     kinds[s->kind], arrays[dec->src[i]], arrays[dec->dst[i]],
-                    (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks));
+                    (long long)s->pointwise_range, (long long)(dec->transforms[i] / chunks),
+                    s->row_pair_apart ? " (two real rows a complex row)" : "");
 }
 
 /* The first line of FFT kernel i: arrays, length, transforms, passes and threads. */

@@ -375,6 +375,9 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
            llabs(s->in_tile_shift));
   if (s->shared_twiddles) append(buf, len, "_tws");
   if (s->paired_rows) append(buf, len, "_rp%lld", (long long)s->paired_rows);
+  if (s->row_pair_apart)
+    append(buf, len, "_rw%lld_%lld_%d", (long long)s->row_pair_apart,
+           (long long)s->row_pairs_present, s->row_pair_dim);
   if (s->mirrored) append(buf, len, "_mir");
   if (s->merge_on_load) append(buf, len, "_mol");
   if (s->split_by_element) append(buf, len, "_sbe");

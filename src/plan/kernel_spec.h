@@ -220,6 +220,17 @@ typedef struct zipfft__kernel_spec {
    *   Z[e] and Z[L - e] in shared memory before its passes; it stores complex values into
    *   the workspace. */
   int64_t paired_rows;
+  /* > 0 (pointwise gathers and scatters of full-length real routes, kinds R2C and C2R): each
+   * complex workspace row carries two of the user's real rows, Z = x_a + i x_b (R2C) or
+   * Z = X_a + i X_b (C2R, both Hermitian halves expanded, the imaginary parts of their DC
+   * and Nyquist terms dropped), so one FFT does the work of two. Row a is the kernel's row
+   * (batch dim row_pair_dim, the outermost of the user's with c > 1 rows, counts ceil(c / 2)
+   * of them); row b lies row_pair_apart rows further along that dimension (row_pair_apart
+   * times its user-side stride), and exists for the first row_pairs_present rows a
+   * (c - ceil(c / 2)). The R2C scatter splits Z[e] and Z[n - e] into X_a[e] and X_b[e];
+   * the C2R scatter stores the real parts to a, the imaginary ones to b. */
+  int64_t row_pair_apart, row_pairs_present;
+  int row_pair_dim;
   /* 1 (half-length real kernels of one block, zipfft__can_mirror): the threads of one pass
    * take butterflies j and m - j (m/2 for j = 0), so that elements e and n - e meet in one
    * thread's registers. R2C_HALF: the last pass, which splits into the half spectrum as it

@@ -18,6 +18,7 @@
 #include "plan/long_axis.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/desc.h"
 #include "api/error.h"
@@ -52,6 +53,8 @@ typedef struct route {
   int split;       /* kernels of the four-step split of length */
   int loose_two;   /* the split's zipfft__fourstep_job loose_two */
   int short_first; /* the split's zipfft__fourstep_job short_first */
+  int64_t pair_apart, pairs_present; /* the gather's and scatter's row pairs (pair_rows) */
+  int pair_dim;
 } route;
 
 /* fp32 R2C routes whose half length has no split in two within the good sizes take a split
@@ -108,6 +111,9 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    half / 2 + 1,
                    split,
                    loose,
+                   0,
+                   0,
+                   0,
                    0};
   if (split > 0)
     return (route){half,
@@ -119,7 +125,10 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    half,
                    split,
                    0,
-                   short_first};
+                   short_first,
+                   0,
+                   0,
+                   0};
   int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
   return (route){length,
@@ -131,16 +140,46 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                  pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
                  split,
                  0,
+                 0,
+                 0,
+                 0,
                  0};
 }
 
+/* Full-length real routes (odd lengths, and even ones whose half does not split) take the
+ * user's rows two to a complex row of the workspace (zipfft__kernel_spec row_pair_apart):
+ * rows a and a + ceil(c / 2) along the outermost batch digit of c > 1 rows, so that the
+ * FFTs between the gather and the scatter run on half the rows. ZIPFFT_REAL_ROW_PAIRS=0
+ * (tuning) keeps one row a complex row. Fills r's pair fields (pair_apart 0: none) and
+ * returns the rows the route's FFTs run on. */
+static int64_t pair_rows(const zipfft__kernel_spec *pass, int64_t rows, route *r) {
+  const char *env = getenv("ZIPFFT_REAL_ROW_PAIRS");
+  int full_real = r->gather_kind == ZIPFFT__KIND_R2C || r->gather_kind == ZIPFFT__KIND_C2R;
+  int dim = 0;
+  while (dim < pass->batch_dims && pass->batch_counts[dim] < 2) dim++;
+  r->pair_apart = r->pairs_present = 0, r->pair_dim = dim;
+  if ((env && strcmp(env, "0") == 0) || !full_real || dim == pass->batch_dims ||
+      rows % pass->batch_counts[dim] != 0)
+    return rows;
+  int64_t count = pass->batch_counts[dim];
+  r->pair_apart = (count + 1) / 2;
+  r->pairs_present = count - r->pair_apart;
+  return rows / count * r->pair_apart;
+}
+
 /* The gather (to_workspace) or scatter of a pass: its batch digits keep their strides on
- * the user's side and become row strides of the route's length on the workspace side. */
+ * the user's side and become row strides of the route's length on the workspace side
+ * (with row pairs, the outermost digit counts the pairs). */
 static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int to_workspace,
                           zipfft__kernel_spec *s) {
   *s = *pass;
   s->kind = to_workspace ? r->gather_kind : r->scatter_kind;
   s->n = r->length;
+  if (r->pair_apart) {
+    s->batch_counts[r->pair_dim] = r->pair_apart;
+    s->row_pair_apart = r->pair_apart, s->row_pairs_present = r->pairs_present;
+    s->row_pair_dim = r->pair_dim;
+  }
   int64_t row = r->length;
   for (int d = s->batch_dims - 1; d >= 0; d--) {
     if (to_workspace)
@@ -564,6 +603,7 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   if (r.length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
+  rows = pair_rows(pass, rows, &r);
   ends e = ends_of(pass, &r);
   int kernels = !e.direct_in + !e.direct_out + r.split +
                 (r.gather == ZIPFFT__PW_CHIRP_GATHER ? 1 + r.split : 0);
@@ -582,6 +622,8 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
   zipfft_status status =
       append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
+  for (int i = first; r.pair_apart && i < dec->kernel_count; i++)
+    dec->whole_batch[i] = 1; /* row pairs: their work is not a multiple of the batch */
   if (status == ZIPFFT_SUCCESS)
     reserve_workspace(
         dec,
