@@ -486,12 +486,12 @@ static const real_case rader_row_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {2 * 127 * 127}, 1, DENSE},
 };
 
-/* Full-length real routes through the workspace whose gather takes the rows two to a
- * complex row and whose scatter splits them (zipfft__kernel_spec row_pair_apart), with one
- * kernel capped at 64 points: odd lengths that split (2187 = 3^7), Bluestein primes (1009),
- * an even length whose half does not split (2018 = 2 x 1009: its Nyquist term), even and
- * odd row counts (the last row without a partner), strided, in place, ranks 2 and 3 (the
- * pairs along the outermost digit). */
+/* Full-length real routes through the workspace, one row a complex row by default and two
+ * with ZIPFFT_REAL_ROW_PAIRS=1 (zipfft__kernel_spec row_pair_apart), with one kernel capped
+ * at 64 points: odd lengths that split (2187 = 3^7), Bluestein primes (1009), an even
+ * length whose half does not split (2018 = 2 x 1009: its Nyquist term), even and odd row
+ * counts (the last row without a partner), strided, in place, ranks 2 and 3 (the pairs
+ * along the outermost digit). */
 static const real_case row_pair_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {2187}, 4, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {2187}, 4, DENSE},
@@ -533,8 +533,8 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
   return strstr(printed, needle) != NULL;
 }
 
-/* On the CPU backend: a row-pair case's plan says so, and with ZIPFFT_REAL_ROW_PAIRS=0 it
- * does not (the planner under its own rule; run at the lowered limit). */
+/* On the CPU backend: a row-pair case's plan takes row pairs with ZIPFFT_REAL_ROW_PAIRS=1
+ * and not by default (the rows of a batch stay independent; run at the lowered limit). */
 static void check_row_pair_plans(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   char printed[8192], text[256];
@@ -542,11 +542,11 @@ static void check_row_pair_plans(void) {
     const real_case *c = &row_pair_cases[i];
     describe(c, text, sizeof text);
     int paired = plan_mentions(c, "two real rows a complex row", printed, sizeof printed);
-    ZT_CHECK(paired, "%s: not in row pairs:\n%s", text, printed);
-    setenv("ZIPFFT_REAL_ROW_PAIRS", "0", 1);
+    ZT_CHECK(!paired, "%s: in row pairs by default:\n%s", text, printed);
+    setenv("ZIPFFT_REAL_ROW_PAIRS", "1", 1);
     paired = plan_mentions(c, "two real rows a complex row", printed, sizeof printed);
     unsetenv("ZIPFFT_REAL_ROW_PAIRS");
-    ZT_CHECK(!paired, "%s: in row pairs with ZIPFFT_REAL_ROW_PAIRS=0:\n%s", text, printed);
+    ZT_CHECK(paired, "%s: not in row pairs with ZIPFFT_REAL_ROW_PAIRS=1:\n%s", text, printed);
   }
 }
 
@@ -726,7 +726,9 @@ static void check_self_conjugate_imaginary(void) {
     RUN_C2R(paired_row_cases);
   }
   RUN_C2R(pair_route_cases); /* at 64 */
+  setenv("ZIPFFT_REAL_ROW_PAIRS", "1", 1);
   RUN_C2R(row_pair_cases);
+  unsetenv("ZIPFFT_REAL_ROW_PAIRS");
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "200", 1);
   RUN_C2R(rader_row_cases);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
@@ -1018,8 +1020,12 @@ int main(void) {
   for (size_t i = 0; i < sizeof pair_route_cases / sizeof *pair_route_cases; i++)
     check_pair_plan(&pair_route_cases[i]), run_case(&pair_route_cases[i]);
   if (zt_in_first_part()) check_row_pair_plans();
-  for (size_t i = 0; i < sizeof row_pair_cases / sizeof *row_pair_cases; i++)
-    run_case(&row_pair_cases[i]);
+  for (int pairs = 0; pairs < 2; pairs++) { /* the rows alone (default), then in pairs */
+    if (pairs) setenv("ZIPFFT_REAL_ROW_PAIRS", "1", 1);
+    for (size_t i = 0; i < sizeof row_pair_cases / sizeof *row_pair_cases; i++)
+      run_case(&row_pair_cases[i]);
+  }
+  unsetenv("ZIPFFT_REAL_ROW_PAIRS");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++) run_case(&long_cases[i]);
   for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++)
