@@ -236,13 +236,8 @@ static int run_full_sweep(void) {
 
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_multidim", 0);
-  int one_part = zt_part_read(), ran = 0;
-  if (one_part < 0) return zt_finish("test_multidim", 0);
-  if (zt_full_tier()) {
-    ran = run_full_sweep();
-    if (one_part) /* a part of the full tier runs its sweep cases alone */
-      return zt_finish("test_multidim", ran);
-  }
+  int ran = 0;
+  if (zt_sweep_first(run_full_sweep, &ran)) return zt_finish_cases("test_multidim", ran);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) ran += run_case(&cases[i]);
   /* Axes longer than one kernel (a four-step split or Bluestein's method through the
    * workspace), by lowering the single-kernel limit to 8 points. */

@@ -1014,18 +1014,20 @@ static void run_full_workspace_sweep(void) {
   run_case(&loose_r2c_case);
 }
 
+/* Full tier: the three sweeps; returns the cases run so far. */
+static int run_full_sweeps(void) {
+  run_full_length_sweep();
+  run_full_shape_sweep();
+  run_full_workspace_sweep();
+  return cases_run;
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_real", 0);
-  int one_part = zt_part_read();
-  if (one_part < 0) return zt_finish("test_real", 0);
-  if (zt_full_tier()) {
-    run_full_length_sweep();
-    run_full_shape_sweep();
-    run_full_workspace_sweep();
-    if (one_part) { /* a part of the full tier runs its sweep cases alone */
-      printf("test_real (%s, full tier sweep): %d cases run\n", zt_backend_name(), cases_run);
-      return zt_finish_cases("test_real", cases_run);
-    }
+  int swept = 0;
+  if (zt_sweep_first(run_full_sweeps, &swept)) {
+    printf("test_real (%s, full tier sweep): %d cases run\n", zt_backend_name(), swept);
+    return zt_finish_cases("test_real", swept);
   }
   check_rader_half_in_place();
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);

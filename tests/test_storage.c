@@ -423,13 +423,8 @@ static int run_full_sweep(void) {
 
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_storage", 0);
-  int one_part = zt_part_read(), swept = 0;
-  if (one_part < 0) return zt_finish("test_storage", 0);
-  if (zt_full_tier()) {
-    swept = run_full_sweep();
-    if (one_part) /* a part of the full tier runs its sweep cases alone */
-      return zt_finish_cases("test_storage", swept);
-  }
+  int swept = 0;
+  if (zt_sweep_first(run_full_sweep, &swept)) return zt_finish_cases("test_storage", swept);
   test_decode_all(ZIPFFT_STORAGE_F16, zt_decode_f16, "f16");
   test_decode_all(ZIPFFT_STORAGE_BF16, zt_decode_bf16, "bf16");
   test_encode(ZIPFFT_STORAGE_F16, zt_decode_f16, 0x7c00u, 26, "f16");

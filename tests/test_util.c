@@ -119,6 +119,15 @@ int zt_case_in_part(void) { return part_next++ % part_count == part_index; }
 
 int zt_in_first_part(void) { return part_index == 0; }
 
+int zt_sweep_first(int (*sweep)(void), int *swept) {
+  *swept = 0;
+  int one_part = zt_part_read();
+  if (one_part < 0) return 1;
+  if (!zt_full_tier()) return 0;
+  *swept = sweep();
+  return one_part;
+}
+
 size_t zt_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;

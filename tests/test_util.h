@@ -119,6 +119,12 @@ int zt_test_part(long *index, long *count);
 int zt_part_read(void);
 int zt_case_in_part(void);
 int zt_in_first_part(void);
+/* A program's full-tier sweep, run before its quick cases: reads ZIPFFT_TEST_PART
+ * (zt_part_read) and in the full tier calls sweep, whose count of cases run goes to
+ * *swept (0 otherwise). Returns 1 when the program should finish at once: a bad
+ * ZIPFFT_TEST_PART (a counted failure), or a part of the full tier, which runs its sweep
+ * cases alone. */
+int zt_sweep_first(int (*sweep)(void), int *swept);
 
 /* Bytes of the host's physical memory (0 when unknown). */
 size_t zt_host_memory(void);
