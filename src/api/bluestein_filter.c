@@ -16,7 +16,7 @@ enum { filter_chunk = 1 << 20 };
 static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backend kind, int device,
                                      zipfft_plan *p) {
   zipfft_desc d = NULL;
-  int64_t n = s->n;
+  int64_t n = zipfft__filter_length(s);
   zipfft_status st = zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &n);
   if (st == ZIPFFT_SUCCESS)
     st = zipfft_desc_set_direction(d, s->sign < 0 ? ZIPFFT_FORWARD : ZIPFFT_INVERSE);
@@ -48,7 +48,7 @@ static void reverse_complex(double *x, int64_t count) {
  * and the zeros are set on the backend. */
 static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend *b, char *buffer,
                                    double *chunk) {
-  int64_t big = s->bluestein_n, n = s->n, zeros = n - 2 * big + 1;
+  int64_t big = zipfft__chirp_length(s), n = zipfft__filter_length(s), zeros = n - 2 * big + 1;
   zipfft_status st =
       zeros > 0 ? b->ops->zero(b, buffer + big * 16, (size_t)zeros * 16) : ZIPFFT_SUCCESS;
   for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < big; first += filter_chunk) {
@@ -67,8 +67,9 @@ static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend
 static zipfft_status download_spectrum(const zipfft__kernel_spec *s, zipfft__backend *b,
                                        const char *buffer, double *chunk, void *table) {
   zipfft_status st = ZIPFFT_SUCCESS;
-  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < s->n; first += filter_chunk) {
-    int64_t count = chunk_length(s->n, first);
+  int64_t n = zipfft__filter_length(s);
+  for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < n; first += filter_chunk) {
+    int64_t count = chunk_length(n, first);
     st = b->ops->download(b, chunk, buffer + first * 16, (size_t)count * 16);
     if (st == ZIPFFT_SUCCESS) zipfft__put_filter_spectrum(s, first, count, chunk, table);
   }
@@ -76,13 +77,15 @@ static zipfft_status download_spectrum(const zipfft__kernel_spec *s, zipfft__bac
 }
 
 uint64_t zipfft__bluestein_filter_bytes(const zipfft__kernel_spec *s) {
-  return (uint64_t)s->n * 16 * 2; /* the buffer and the fp64 four-step's workspace */
+  /* the buffer and the fp64 four-step's workspace */
+  return (uint64_t)zipfft__filter_length(s) * 16 * 2;
 }
 
 zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_backend kind,
                                        int device, zipfft__backend *b, void *table) {
-  size_t bytes = (size_t)s->n * 16;
-  double *chunk = malloc((size_t)chunk_length(s->n, 0) * 16);
+  int64_t n = zipfft__filter_length(s);
+  size_t bytes = (size_t)n * 16;
+  double *chunk = malloc((size_t)chunk_length(n, 0) * 16);
   void *buffer = NULL;
   zipfft_plan p = NULL;
   if (!chunk) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "Bluestein filter chunk");
@@ -98,5 +101,5 @@ zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_back
   char detail[512];
   snprintf(detail, sizeof detail, "%s", zipfft_last_error());
   zipfft_plan_destroy(p);
-  return zipfft__fail(st, "Bluestein filter of length %lld: %s", (long long)s->n, detail);
+  return zipfft__fail(st, "Bluestein filter of length %lld: %s", (long long)n, detail);
 }

@@ -359,7 +359,7 @@ static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk, int pair_mem
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
   if (!table) return zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "twiddle table of %zu bytes", bytes);
-  if (pk->spec.pointwise == ZIPFFT__PW_FILTER)
+  if (zipfft__filter_from_plan(&pk->spec))
     s = zipfft__bluestein_filter(&pk->spec, p->backend_kind, p->desc.device, p->backend, table);
   if (s == ZIPFFT_SUCCESS) s = p->backend->ops->alloc(p->backend, bytes, &pk->twiddles);
   if (s == ZIPFFT_SUCCESS) s = p->backend->ops->upload(p->backend, pk->twiddles, table, bytes);
@@ -469,7 +469,7 @@ static zipfft_status decompose(zipfft_plan p) {
 static uint64_t filter_peak_bytes(const zipfft__decomposition *dec) {
   uint64_t peak = 0;
   for (int i = 0; i < dec->kernel_count; i++)
-    if (dec->kernels[i].pointwise == ZIPFFT__PW_FILTER) {
+    if (zipfft__filter_from_plan(&dec->kernels[i])) {
       uint64_t bytes = zipfft__bluestein_filter_bytes(&dec->kernels[i]);
       if (bytes > peak) peak = bytes;
     }

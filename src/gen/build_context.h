@@ -43,6 +43,9 @@ typedef struct zipfft__stockham_build {
   /* The block's work item (I64) where the hardware block index would be (NULL: that
    * index); persistent kernels take items from a counter. */
   const zipfft__expr *block;
+  /* Fused Bluestein kernels' store phase (bluestein_store): the padded row's position of the
+   * transform's first element (zipfft__bluestein_base), for finish_output's chirp. */
+  const zipfft__expr *store_position;
 } zipfft__stockham_build;
 
 /* Where one thread stands in one phase (recomputed after every barrier). */
@@ -162,8 +165,17 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
 void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                 const zipfft__expr *base, const zipfft__expr *e,
                                 zipfft__access access);
+/* Fused Bluestein kernels (kernel_spec bluestein_load, bluestein_store): the padded row's
+ * position (I64) of transform k->g's first element, its digits times position_steps. */
+const zipfft__expr *zipfft__bluestein_base(zipfft__stockham_build *c, zipfft__block *b,
+                                           const zipfft__thread_coords *k);
+/* g, or for a CHIRP store a branch of g where element e's position (from c->store_position)
+ * lies below position_bound: the elements beyond are not stored. */
+zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__block *g,
+                                            const zipfft__expr *e);
 /* The value stored for output element e: Bluestein's conj(y) times the chirp (when
- * bluestein_n > 0), the four-step twiddle (column not NULL), then the scale. */
+ * bluestein_n > 0, or a CHIRP store at element e's position), the four-step twiddle (column
+ * not NULL), then the scale. */
 zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                    const zipfft__expr *column, const zipfft__expr *e,
                                    zipfft__cval y);

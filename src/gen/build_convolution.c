@@ -183,6 +183,7 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
       zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, body, &k);
+  if (c->s->bluestein_store) c->store_position = zipfft__bluestein_base(c, body, &k);
   int64_t limit = zipfft__logical_length(c->s), extent = c->s->store_extent;
   if (c->s->kind == ZIPFFT__KIND_R2C) limit = limit / 2 + 1;
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2; /* reals, in pairs */
@@ -205,6 +206,7 @@ void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) 
         emit_rader_store(c, g, &k, i, e, base, column, access_of_branch[v]);
         continue;
       }
+      g = zipfft__open_stored_position(c, g, e);
       zipfft__cval y = shared_value(c, g, zipfft__shared_index(c, &k, slot));
       zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, column, e, y), base, e,
                                  access_of_branch[v]);

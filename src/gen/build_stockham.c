@@ -434,6 +434,47 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
   zipfft__emit_chirp_multiply(c, inside, x, e);
 }
 
+const zipfft__expr *zipfft__bluestein_base(zipfft__stockham_build *c, zipfft__block *b,
+                                           const zipfft__thread_coords *k) {
+  return zipfft__batch_offset_with(c, b, k, c->s->position_steps, "pb");
+}
+
+/* The padded row's position (I64) of element e of a transform whose first element lies at
+ * base (zipfft__bluestein_base). */
+static const zipfft__expr *bluestein_position(zipfft__stockham_build *c, const zipfft__expr *base,
+                                              const zipfft__expr *e) {
+  return bin(c, ZIPFFT__OP_ADD, base,
+             bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+                 i64(c, c->s->position_step)));
+}
+
+zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__block *g,
+                                            const zipfft__expr *e) {
+  if (c->s->bluestein_store != ZIPFFT__BLUESTEIN_CHIRP) return g;
+  const zipfft__expr *p = bluestein_position(c, c->store_position, e);
+  return open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->position_bound)));
+}
+
+/* A fused Bluestein kernel's load of element e (position base + e * position_step): x[p]
+ * times the chirp for p below Bluestein's length (CHIRP; zeros beyond, never read), or
+ * conj(v[p] times the filter) (FILTER). */
+static void emit_bluestein_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                                const zipfft__expr *base, const zipfft__expr *position_base,
+                                const zipfft__expr *e, zipfft__access access) {
+  const zipfft__expr *p = let(c, g, "pq", bluestein_position(c, position_base, e));
+  if (c->s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP) {
+    zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->chirp_n)));
+    zipfft__emit_load_element(c, inside, x, base, e, access);
+    zipfft__emit_chirp_multiply(c, inside, x, p);
+    return;
+  }
+  zipfft__emit_load_element(c, g, x, base, e, access);
+  zipfft__cval f = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).filter, p);
+  zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, *x, f));
+  zipfft__s_assign(c->a, g, x->re->u.var, z.re);
+  zipfft__s_assign(c->a, g, x->im->u.var, zipfft__e_neg(c->a, z.im));
+}
+
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
  * aligned (a kernel argument), byte accesses otherwise; inactive threads keep zeros. */
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
@@ -442,6 +483,8 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
   int staged = c->s->stage_io; /* from the stage: one branch */
   const zipfft__expr *base =
       staged ? zipfft__stage_io_base(c, blk, k) : zipfft__batch_offset(c, blk, k, 0);
+  const zipfft__expr *position_base =
+      c->s->bluestein_load ? zipfft__bluestein_base(c, blk, k) : NULL;
   zipfft__block *targets[2];
   if (staged)
     targets[0] = open_if(c, blk, k->active);
@@ -465,7 +508,9 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
           e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, c->s->cluster)),
                   zipfft__e_rank(c->a));
         const zipfft__cval *xv = &x[b * ps->radix + r];
-        if (c->s->bluestein_n == 0)
+        if (position_base)
+          emit_bluestein_load(c, g, xv, base, position_base, e, access_of_branch[v]);
+        else if (c->s->bluestein_n == 0)
           zipfft__emit_load_element(c, g, xv, base, e, access_of_branch[v]);
         else
           zipfft__emit_chirp_load(c, g, xv, base, e, access_of_branch[v]);
@@ -803,6 +848,11 @@ zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk
 static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                   const zipfft__expr *column, const zipfft__cval *twiddle,
                                   const zipfft__expr *e, zipfft__cval y) {
+  if (c->s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP) { /* conj(y) times the chirp */
+    const zipfft__expr *p = bluestein_position(c, c->store_position, e);
+    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, p);
+    y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
+  }
   if (c->s->bluestein_n > 0) {
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
@@ -875,6 +925,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                              : c->s->stage_io ? zipfft__stage_io_base(c, blk, k)
                                               : zipfft__batch_offset(c, blk, k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, blk, k);
+  if (c->s->bluestein_store) c->store_position = zipfft__bluestein_base(c, blk, k);
   zipfft__block *targets[2];
   if (one_branch)
     targets[0] = open_if(c, blk, k->active);
@@ -890,7 +941,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         zipfft__block *g = c->s->bluestein_n > 0 /* Bluestein stores its first bluestein_n */
                                ? zipfft__open_within(c, gb, e, c->s->bluestein_n)
-                               : gb;
+                               : zipfft__open_stored_position(c, gb, e);
         zipfft__cval w, *chained = NULL;
         if (column && c->s->twiddle_chain > 1) w = chained_twiddle(c, g, &chain, r), chained = &w;
         zipfft__cval out = finish_output(c, g, column, chained, e, y[b * ps->radix + r]);
@@ -1213,6 +1264,17 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";
+  if ((s->bluestein_load || s->bluestein_store) &&
+      (s->kind != ZIPFFT__KIND_C2C || s->bluestein_n > 0 || s->rader_n > 0 || s->cluster > 1 ||
+       s->fused != ZIPFFT__FUSED_NONE || s->statistics || s->stage_io || s->mirrored ||
+       s->load_extent > 0 || s->store_extent > 0 || (s->bluestein_load && s->bluestein_store) ||
+       s->bluestein_store == ZIPFFT__BLUESTEIN_FILTER || s->chirp_n < 1 ||
+       s->filter_n < 2 * s->chirp_n - 1 || s->position_step < 1 ||
+       (s->bluestein_load && s->load_callback.function) ||
+       (s->bluestein_store && (s->store_callback.function || s->out_tile > 1 ||
+                               s->position_bound < 1 || s->position_bound > s->chirp_n))))
+    return "fused Bluestein steps need a plain C2C kernel of the padded length's four-step: a "
+           "chirp or filter load, or a chirp store, with no callback, extent or tile there";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

@@ -134,6 +134,19 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);
+  if (s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP)
+    zipfft__sb_printf(sb,
+                      "      Bluestein's chirp times the first %lld positions of each padded row "
+                      "as it loads (the rest zeros, never read)\n",
+                      (long long)s->chirp_n);
+  if (s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER)
+    zipfft__sb_printf(sb, "      Bluestein's filter multiply (%lld points) as it loads\n",
+                      (long long)s->filter_n);
+  if (s->bluestein_store)
+    zipfft__sb_printf(sb,
+                      "      Bluestein's chirp times the outputs as it stores, only the first "
+                      "%lld positions of each padded row\n",
+                      (long long)s->position_bound);
   if (s->rader_n)
     zipfft__sb_printf(sb,
                       "      Rader: input permuted by the powers of %lld, %lld-point FFT, "

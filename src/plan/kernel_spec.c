@@ -80,6 +80,14 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
                             : zipfft__transform_points(s);
 }
 
+int64_t zipfft__chirp_length(const zipfft__kernel_spec *s) {
+  return s->bluestein_n > 0 ? s->bluestein_n : s->chirp_n;
+}
+
+int64_t zipfft__filter_length(const zipfft__kernel_spec *s) {
+  return s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ? s->filter_n : s->n;
+}
+
 int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
   return s->rader_n > 0       ? s->rader_n
          : s->paired_rows > 0 ? s->n * s->paired_rows
@@ -351,6 +359,13 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
+  if (s->bluestein_load || s->bluestein_store) {
+    append(buf, len, "_bq%d%d_%lld_%lld_%lld_%lld", (int)s->bluestein_load, (int)s->bluestein_store,
+           (long long)s->chirp_n, (long long)s->filter_n, (long long)s->position_bound,
+           (long long)s->position_step);
+    for (int i = 0; i < s->batch_dims; i++)
+      append(buf, len, "p%lld", (long long)s->position_steps[i]);
+  }
   if (s->rader_n) append(buf, len, "_rds%lld", (long long)s->rader_n);
   if (s->pointwise)
     append(buf, len, "_pw%d_%lld", (int)s->pointwise, (long long)s->pointwise_range);
@@ -435,7 +450,10 @@ static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
+  /* a chirp load reads the user's rows only up to Bluestein's length: the block's columns
+   * may run past the end of the user's array */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
+               s->bluestein_load != ZIPFFT__BLUESTEIN_CHIRP &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;

@@ -72,6 +72,14 @@ typedef enum zipfft__fused_op {
   ZIPFFT__FUSED_CONVOLVE
 } zipfft__fused_op;
 
+/* What a four-step kernel of Bluestein's padded length does in its loads or stores
+ * (kernel_spec bluestein_load, bluestein_store). */
+typedef enum zipfft__bluestein_step {
+  ZIPFFT__BLUESTEIN_NONE,
+  ZIPFFT__BLUESTEIN_CHIRP,
+  ZIPFFT__BLUESTEIN_FILTER
+} zipfft__bluestein_step;
+
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
  * even with a single pass. */
 int zipfft__kind_is_half(zipfft__kernel_kind k);
@@ -126,6 +134,19 @@ typedef struct zipfft__kernel_spec {
    * chirp's spectrum by two n-point FFTs through shared memory, and its first bluestein_n
    * outputs are multiplied by the chirp again. */
   int64_t bluestein_n;
+  /* Bluestein's method beyond one kernel, fused into the four-step kernels of its padded
+   * length M (chirp_n = N > 0, the user's length; filter_n = M): at the position p of each
+   * element in its padded row, p = e * position_step + sum_d digit_d * position_steps[d] (e
+   * the element, digit_d the batch digits; the user's batch digits step 0), a kernel's
+   * loads (bluestein_load) or stores (bluestein_store) do the work of the pointwise passes:
+   * - load CHIRP (the first kernel of the first split): x[p] * chirp[p] for p < N, zeros
+   *   beyond (never read);
+   * - load FILTER (the first kernel of the second split): conj(v[p] * filter[p]);
+   * - store CHIRP (the last kernel of the second split): conj(y) * chirp[p], scaled, stored
+   *   only for p < position_bound (N, or N/2 + 1 for the Hermitian half of an R2C pass). */
+  zipfft__bluestein_step bluestein_load, bluestein_store;
+  int64_t chirp_n, filter_n, position_bound;
+  int64_t position_step, position_steps[ZIPFFT__MAX_BATCH_DIMS];
   /* When > 0, a prime p: the kernel computes a transform of length p by Rader's method, n =
    * p - 1. Element g^r mod p of the input (g a primitive root) becomes FFT element r (the
    * rows pass through shared memory to be permuted), the n-point FFT multiplied by the
@@ -354,6 +375,10 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s);
 /* The transform length the kernel's loads and stores see: bluestein_n or rader_n, else
  * zipfft__transform_points (n, or n * cluster). */
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
+/* Bluestein's chirp length (bluestein_n, else chirp_n) and the length of the filter in the
+ * kernel's table (filter_n for a FILTER load, else n). */
+int64_t zipfft__chirp_length(const zipfft__kernel_spec *s);
+int64_t zipfft__filter_length(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);

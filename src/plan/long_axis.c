@@ -293,17 +293,39 @@ static int direct_side(const zipfft__kernel_spec *pass, int out, int pairs, int6
   return 1;
 }
 
+/* Whether Bluestein's chirps and filter multiply fuse into the four-steps' loads and stores
+ * (kernel_spec bluestein_load, bluestein_store) instead of pointwise passes of their own:
+ * ZIPFFT_FUSED_BLUESTEIN=0 (tuning) keeps the passes. */
+static int fused_bluestein(void) {
+  const char *env = getenv("ZIPFFT_FUSED_BLUESTEIN");
+  return !(env && strcmp(env, "0") == 0);
+}
+
+/* Whether the four-step kernels can do the gather's work (plain copies of complex values or
+ * of real pairs; Bluestein's chirp on complex values, kernel_spec bluestein_load) and the
+ * scatter's (the same, and Bluestein's chirp on R2C's half spectrum of rows not paired). */
+static int gather_fuses(const route *r, int pairs_in) {
+  return (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in)) ||
+         (r->gather == ZIPFFT__PW_CHIRP_GATHER && r->gather_kind == ZIPFFT__KIND_C2C &&
+          fused_bluestein());
+}
+
+static int scatter_fuses(const route *r, int pairs_out) {
+  return (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out)) ||
+         (r->scatter == ZIPFFT__PW_CHIRP_SCATTER && fused_bluestein() &&
+          (r->scatter_kind == ZIPFFT__KIND_C2C ||
+           (r->scatter_kind == ZIPFFT__KIND_R2C && !r->pair_apart)));
+}
+
 static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
   ends e = {0};
   int pairs_in = r->gather_kind == ZIPFFT__KIND_R2C_HALF,
       pairs_out = r->scatter_kind == ZIPFFT__KIND_C2R_HALF;
   /* Padded loads, cropped stores and callbacks happen in the gather and the scatter (and in
    * the paired_rows kernels that replace a merge gather or a split scatter). */
-  if (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in) &&
-      pass->load_extent == 0 && !pass->load_callback.function)
+  if (gather_fuses(r, pairs_in) && pass->load_extent == 0 && !pass->load_callback.function)
     e.direct_in = direct_side(pass, 0, pairs_in, &e.in_stride, &e.in_dist);
-  if (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out) &&
-      pass->store_extent == 0 && !pass->store_callback.function)
+  if (scatter_fuses(r, pairs_out) && pass->store_extent == 0 && !pass->store_callback.function)
     e.direct_out = direct_side(pass, 1, pairs_out, &e.out_stride, &e.out_dist);
   return e;
 }
@@ -541,6 +563,68 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
   return 1;
 }
 
+/* Sets a four-step kernel's fused Bluestein step on its loads (out 0) or stores (out 1):
+ * lengths, the stores' bound (R2C: the Hermitian half), and the padded row's position map,
+ * its element's and row digits' strides in units of the job's element stride (digit 0, the
+ * job's batch, steps 0). */
+static void fuse_bluestein_step(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass,
+                                int64_t padded, zipfft__bluestein_step step, int out,
+                                int64_t unit) {
+  const int64_t *strides = out ? s->batch_out_strides : s->batch_in_strides;
+  s->chirp_n = pass->n, s->filter_n = padded;
+  if (out) {
+    s->bluestein_store = step;
+    s->position_bound = pass->kind == ZIPFFT__KIND_R2C ? pass->n / 2 + 1 : pass->n;
+  } else {
+    s->bluestein_load = step;
+  }
+  s->position_step = (out ? s->out_stride : s->in_stride) / unit;
+  s->position_steps[0] = 0;
+  for (int d = 1; d < s->batch_dims; d++) s->position_steps[d] = strides[d] / unit;
+}
+
+/* Bluestein's route with its pointwise work fused (fused_bluestein): the gather only where
+ * the first four-step cannot read the source itself, the first four-step (its first kernel
+ * loading x times the chirp), the second (its first kernel multiplying by the filter as it
+ * loads, its last storing conj(y) times the chirp, only the user's positions), the scatter
+ * only where the second cannot write the destination itself. Measured on an H200: see
+ * docs/perf/2026-12-03-h200-fused-bluestein.md. */
+static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t rows,
+                                      const zipfft__target *t, const route *r, const ends *e,
+                                      zipfft__array src, zipfft__array dst,
+                                      zipfft__decomposition *dec) {
+  const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
+  ends in_end = {.direct_in = e->direct_in, .in_stride = e->in_stride, .in_dist = e->in_dist};
+  ends out_end = {.direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
+  zipfft__fourstep_job first = job_of(pass, r, rows, &in_end),
+                       second = job_of(pass, r, rows, &out_end);
+  zipfft__kernel_spec s;
+  zipfft_status status = ZIPFFT_SUCCESS;
+  if (!e->direct_in) {
+    transfer_spec(pass, r, 1, &s);
+    status = append_pointwise(&s, rows, src, a, dec);
+  }
+  int at = dec->kernel_count;
+  if (status == ZIPFFT_SUCCESS)
+    status = zipfft__fourstep_append(&first, t, e->direct_in ? src : a, b, a, dec);
+  if (status == ZIPFFT_SUCCESS && e->direct_in)
+    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_CHIRP, 0,
+                        first.in_stride);
+  at = dec->kernel_count;
+  if (status == ZIPFFT_SUCCESS)
+    status = zipfft__fourstep_append(&second, t, a, b, e->direct_out ? dst : a, dec);
+  if (status == ZIPFFT_SUCCESS)
+    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
+  if (status == ZIPFFT_SUCCESS && e->direct_out)
+    fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r->length,
+                        ZIPFFT__BLUESTEIN_CHIRP, 1, second.out_stride);
+  if (status == ZIPFFT_SUCCESS && !e->direct_out) {
+    transfer_spec(pass, r, 0, &s);
+    status = append_pointwise(&s, rows, a, dst, dec);
+  }
+  return status;
+}
+
 /* Appends the kernels of a route: gather, the job's four-step or the cluster kernel (when
  * cluster is not NULL; for Bluestein the filter and a second four-step), scatter; a direct
  * end leaves out its gather or scatter, and so does a merge or split that a four-step
@@ -551,6 +635,8 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
                                   const zipfft__kernel_spec *cluster, zipfft__array src,
                                   zipfft__array dst, zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
+  if (r->gather == ZIPFFT__PW_CHIRP_GATHER && fused_bluestein())
+    return append_bluestein(pass, rows, t, r, e, src, dst, dec);
   int one_part = e->direct_in && e->direct_out;
   zipfft__kernel_spec s;
   zipfft_status status = ZIPFFT_SUCCESS;
@@ -595,7 +681,9 @@ static int ends_in_fourstep(const zipfft__decomposition *dec, int first, int spl
          dec->kernels[last - 1].kind == ZIPFFT__KIND_C2C &&
          dec->kernels[last].pointwise == ZIPFFT__PW_NONE &&
          dec->kernels[last - 1].pointwise == ZIPFFT__PW_NONE &&
-         dec->kernels[last].bluestein_n == 0;
+         dec->kernels[last].bluestein_n == 0 &&
+         dec->kernels[last].bluestein_store == ZIPFFT__BLUESTEIN_NONE &&
+         dec->kernels[last - 1].bluestein_load == ZIPFFT__BLUESTEIN_NONE;
 }
 
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
@@ -607,8 +695,8 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         (long long)pass->n);
   rows = pair_rows(pass, rows, &r);
   ends e = ends_of(pass, &r);
-  int kernels = !e.direct_in + !e.direct_out + r.split +
-                (r.gather == ZIPFFT__PW_CHIRP_GATHER ? 1 + r.split : 0);
+  int bluestein = r.gather == ZIPFFT__PW_CHIRP_GATHER, fused = bluestein && fused_bluestein();
+  int kernels = !e.direct_in + !e.direct_out + r.split + (bluestein ? !fused + r.split : 0);
   if (dec->kernel_count + kernels > ZIPFFT__MAX_KERNELS)
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "length %lld: this pass of %d kernels would take the plan past %d kernels "
@@ -621,7 +709,8 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                         (long long)pass->n, (long long)rows, (long long)r.length);
   zipfft__fourstep_job job = job_of(pass, &r, rows, &e);
   zipfft__kernel_spec cluster;
-  int one_kernel = takes_cluster(&job, &e, src, dst, t, &cluster), first = dec->kernel_count;
+  int one_kernel = !fused && takes_cluster(&job, &e, src, dst, t, &cluster),
+      first = dec->kernel_count;
   zipfft_status status =
       append_route(pass, rows, t, &r, &e, &job, one_kernel ? &cluster : NULL, src, dst, dec);
   for (int i = first; r.pair_apart && i < dec->kernel_count; i++)

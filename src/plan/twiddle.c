@@ -63,12 +63,21 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) 
 }
 
 int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
-  return s->bluestein_n > 0 && s->pointwise != ZIPFFT__PW_FILTER;
+  return (s->bluestein_n > 0 && s->pointwise != ZIPFFT__PW_FILTER) ||
+         s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP || s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP;
 }
 
 int zipfft__needs_filter(const zipfft__kernel_spec *s) {
-  return s->rader_n > 0 || (s->bluestein_n > 0 &&
-                            (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER));
+  return s->rader_n > 0 || s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ||
+         (s->bluestein_n > 0 &&
+          (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER));
+}
+
+/* 1 when the plan fills the kernel's filter (api/bluestein_filter.c): the pointwise FILTER
+ * kernels and the FILTER loads of fused Bluestein four-steps, whose lengths are beyond what
+ * a host FFT in long double does quickly. */
+int zipfft__filter_from_plan(const zipfft__kernel_spec *s) {
+  return s->pointwise == ZIPFFT__PW_FILTER || s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER;
 }
 
 /* Beyond this many split twiddles (n/2 + 1), a pointwise SPLIT or MERGE kernel keeps them
@@ -116,11 +125,11 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
     at += low + (large + low - 1) / low;
   }
   l.chirp = at;
-  if (zipfft__needs_chirp(s)) at += s->bluestein_n;
+  if (zipfft__needs_chirp(s)) at += zipfft__chirp_length(s);
   l.rader_index = at;
   if (s->rader_n > 0) at += s->n;
   l.filter = at;
-  if (zipfft__needs_filter(s)) at += s->n;
+  if (zipfft__needs_filter(s)) at += zipfft__filter_length(s);
   l.count = at;
   return l;
 }
@@ -233,7 +242,7 @@ typedef struct chirp_fill {
 
 static void put_chirp_range(void *context, int64_t first, int64_t end) {
   const chirp_fill *f = context;
-  int64_t base = zipfft__table_layout_of(f->s).chirp, big = f->s->bluestein_n;
+  int64_t base = zipfft__table_layout_of(f->s).chirp, big = zipfft__chirp_length(f->s);
   long double mirror_sign = big % 2 ? -1 : 1;
   for (int64_t e = first; e < end; e++) {
     long double c, sn;
@@ -246,7 +255,8 @@ static void put_chirp_range(void *context, int64_t first, int64_t end) {
 
 static void put_chirp(const zipfft__kernel_spec *s, void *table) {
   chirp_fill fill = {s, table};
-  zipfft__host_parallel_for(s->bluestein_n / 2 + 1, min_entries_per_thread, put_chirp_range, &fill);
+  zipfft__host_parallel_for(zipfft__chirp_length(s) / 2 + 1, min_entries_per_thread,
+                            put_chirp_range, &fill);
 }
 
 typedef void (*complex_writer)(void *b, int64_t i, long double re, long double im);
@@ -290,7 +300,7 @@ void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t f
 
 void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, int64_t first, int64_t count,
                                  const double *spectrum, void *table) {
-  int64_t base = zipfft__table_layout_of(s).filter + first, n = s->n;
+  int64_t base = zipfft__table_layout_of(s).filter + first, n = zipfft__filter_length(s);
   for (int64_t k = 0; k < count; k++)
     put(table, base + k, s->precision, spectrum[2 * k] / (double)n,
         spectrum[2 * k + 1] / (double)n);
@@ -390,10 +400,8 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
   if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
   if (zipfft__large_twiddle_length(s) > 0) put_large_twiddles(s, table);
   if (zipfft__needs_chirp(s)) put_chirp(s, table);
-  /* A pointwise FILTER kernel's filter is left to the plan (api/bluestein_filter.c): its
-   * length is beyond what a host FFT in long double does quickly. */
   if ((s->rader_n > 0 && !put_rader_index(s, table)) ||
-      (zipfft__needs_filter(s) && s->pointwise == ZIPFFT__PW_NONE && !put_filter(s, table))) {
+      (zipfft__needs_filter(s) && !zipfft__filter_from_plan(s) && !put_filter(s, table))) {
     free(table);
     return NULL;
   }

@@ -18,10 +18,11 @@ struct zipfft__kernel_spec;
  *   so the table grows with sqrt(n): low[k % 2^split_shift] * high[k >> split_shift];
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
- * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = bluestein_n);
+ * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = zipfft__chirp_length);
  * - rader_index: Rader kernels' n entries, for e = 1..p-1: log_g(e) and -log_g(e) mod n, exact;
  * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around (Bluestein) or
- *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n. */
+ *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n (n = zipfft__filter_length: Bluestein's
+ *   padded length for the FILTER loads of a fused four-step). */
 typedef struct zipfft__table_layout {
   int64_t split, large_low, large_high, chirp, rader_index, filter, count;
   int large_shift, split_shift;
@@ -36,6 +37,9 @@ void zipfft__unit_root(int64_t k, int64_t n, long double *c, long double *s);
  * scatters), respectively a filter (Bluestein and Rader kernels, pointwise FILTER kernels). */
 int zipfft__needs_chirp(const struct zipfft__kernel_spec *s);
 int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
+/* 1 when the plan computes the kernel's filter (api/bluestein_filter.c) after the table is
+ * made: pointwise FILTER kernels, and fused Bluestein four-steps' FILTER loads. */
+int zipfft__filter_from_plan(const struct zipfft__kernel_spec *s);
 
 /* Entries first .. first + count - 1 of the n-entry sequence whose n-point FFT (sign
  * given), divided by n, is Bluestein's filter for length big: x[m] = x[n-m] = conj(c_m) for
