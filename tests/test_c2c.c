@@ -969,6 +969,38 @@ static void run_quick_pairs(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Quick tier: Bluestein beyond one kernel with its chirps and filter in the four-steps'
+ * loads and stores (plan/long_axis.c append_bluestein), under a lowered single-kernel
+ * length: fp32 131 (padded to 270, four kernels a four-step) and fp64 37 in place, whose
+ * plans have no pointwise pass, the first four-step loading the chirp, the second loading
+ * the filter and storing the chirp for the user's positions only; with
+ * ZIPFFT_FUSED_BLUESTEIN=0 the pointwise passes of before. Every case against the
+ * reference, outputs poisoned and guard bands checked (run_case). */
+static void run_quick_fused_bluestein(void) {
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 131, 3, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 37, 2, ZIPFFT_INVERSE);
+  f64.place = PL_IN;
+  static const char *const fused[] = {
+      "Bluestein's chirp times the first 131 positions of each padded row as it loads",
+      "Bluestein's filter multiply (270 points) as it loads",
+      "Bluestein's chirp times the outputs as it stores, only the first 131 positions"};
+  for (size_t i = 0; i < sizeof fused / sizeof fused[0]; i++) check_plan_says(&f32, fused[i]);
+  check_plan_lacks(&f32, "times chirp");
+  check_plan_lacks(&f32, "Bluestein filter multiply, c2c");
+  check_plan_says(&f64, "Bluestein's chirp times the outputs as it stores, only the first 37");
+  run_case(&f32);
+  run_case(&f64);
+  setenv("ZIPFFT_FUSED_BLUESTEIN", "0", 1);
+  check_plan_says(&f32, "gather times chirp");
+  check_plan_says(&f32, "Bluestein filter multiply, c2c");
+  check_plan_lacks(&f32, "as it loads");
+  run_case(&f32);
+  run_case(&f64);
+  unsetenv("ZIPFFT_FUSED_BLUESTEIN");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* Quick tier: the intermediate of a split in two in tiles of rows (plan/fourstep.c
  * zipfft__fourstep_tile_rows) on short lengths: 4096 = 64 x 64 with 4 columns per block
  * (ZIPFFT_MAJOR_FFTS) and no pair kernel, fp32 in tiles of 4 rows and fp64 of 2, every
@@ -1178,6 +1210,7 @@ static void run_tiers(void) {
     run_quick_variants();
     run_quick_clusters();
     run_quick_fourstep();
+    run_quick_fused_bluestein();
     run_quick_pairs();
     run_quick_tiles();
     run_quick_prefetch();

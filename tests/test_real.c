@@ -582,6 +582,27 @@ static void check_row_pair_plans(void) {
   }
 }
 
+/* On the CPU backend: a Bluestein length through the workspace (fp32 1009 under a limit of
+ * 64 points) has its chirp and filter in the four-steps' loads and stores where they are
+ * complex: R2C stores the chirp's product for the half spectrum's 505 positions only (and
+ * keeps its gather of real inputs), C2R keeps its scatter of real outputs. */
+static void check_fused_bluestein_plans(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  static const real_case r2c = {ZIPFFT_R2C, ZIPFFT_F32, 1, {1009}, 2, DENSE},
+                         c2r = {ZIPFFT_C2R, ZIPFFT_F32, 1, {1009}, 2, DENSE};
+  char printed[8192];
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  ZT_CHECK(
+      plan_mentions(&r2c, "as it stores, only the first 505 positions", printed, sizeof printed) &&
+          strstr(printed, "gather times chirp") && !strstr(printed, "scatter times chirp") &&
+          strstr(printed, "filter multiply (2025 points) as it loads"),
+      "R2C 1009 without the chirp in its last stores:\n%s", printed);
+  ZT_CHECK(plan_mentions(&c2r, "scatter times chirp", printed, sizeof printed) &&
+               strstr(printed, "filter multiply (2025 points) as it loads"),
+           "C2R 1009 without its scatter or the fused filter:\n%s", printed);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so on a
  * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 4096
  * and a pointwise split scatter (plan/long_axis.c, loose_r2c_split), and with
@@ -1053,7 +1074,8 @@ int main(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   for (size_t i = 0; i < sizeof pair_route_cases / sizeof *pair_route_cases; i++)
     check_pair_plan(&pair_route_cases[i]), run_case(&pair_route_cases[i]);
-  if (zt_in_first_part()) check_row_pair_plans(), check_rows_independent();
+  if (zt_in_first_part())
+    check_row_pair_plans(), check_rows_independent(), check_fused_bluestein_plans();
   for (int pairs = 0; pairs < 2; pairs++) { /* the rows alone (default), then in pairs */
     if (pairs) setenv("ZIPFFT_REAL_ROW_PAIRS", "1", 1);
     for (size_t i = 0; i < sizeof row_pair_cases / sizeof *row_pair_cases; i++)
