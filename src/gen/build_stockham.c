@@ -401,7 +401,8 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
     store_real_within(c, g, base, bin(c, ZIPFFT__OP_ADD, even, i32(c, 1)), y.im, access);
     return;
   }
-  if (c->s->kind == ZIPFFT__KIND_C2R || c->s->kind == ZIPFFT__KIND_R2R) {
+  if (c->s->kind == ZIPFFT__KIND_C2R || c->s->kind == ZIPFFT__KIND_R2R ||
+      c->s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_REAL) {
     store_real_within(c, g, base, e, y.re, access);
     return;
   }
@@ -450,21 +451,49 @@ static const zipfft__expr *bluestein_position(zipfft__stockham_build *c, const z
 
 zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__block *g,
                                             const zipfft__expr *e) {
-  if (c->s->bluestein_store != ZIPFFT__BLUESTEIN_CHIRP) return g;
+  if (c->s->bluestein_store == ZIPFFT__BLUESTEIN_NONE) return g;
   const zipfft__expr *p = bluestein_position(c, c->store_position, e);
   return open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->position_bound)));
 }
 
+/* Loads X[p] of a row at p <= N/2 of the Hermitian half, else conj(X[N - p]) (a C2R chirp
+ * load: element e at p lies position_unit * p elements into its row). */
+static void load_hermitian_position(zipfft__stockham_build *c, zipfft__block *g,
+                                    const zipfft__cval *x, const zipfft__expr *base,
+                                    const zipfft__expr *e, const zipfft__expr *p,
+                                    zipfft__access access) {
+  int64_t n = c->s->chirp_n;
+  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  const zipfft__expr *low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, p, i64(c, n / 2)));
+  const zipfft__expr *mirror = bin(
+      c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, i64(c, n), bin(c, ZIPFFT__OP_MUL, p, i64(c, 2))),
+      i64(c, c->s->position_unit));
+  const zipfft__expr *at = zipfft__global_offset(c, base, e, c->s->in_stride);
+  at = zipfft__e_select(c->a, low, at, bin(c, ZIPFFT__OP_ADD, at, mirror));
+  zipfft__s_load_complex(c->a, g, re, im, c->in, at, access, c->s->in_storage);
+  zipfft__s_assign(c->a, g, im,
+                   zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
+}
+
 /* A fused Bluestein kernel's load of element e (position base + e * position_step): x[p]
- * times the chirp for p below Bluestein's length (CHIRP; zeros beyond, never read), or
- * conj(v[p] times the filter) (FILTER). */
+ * times the chirp for p below Bluestein's length (CHIRP: complex, CHIRP_REAL: real,
+ * CHIRP_HERMITIAN: from the Hermitian half; zeros beyond, never read), or conj(v[p] times
+ * the filter) (FILTER). */
 static void emit_bluestein_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                 const zipfft__expr *base, const zipfft__expr *position_base,
                                 const zipfft__expr *e, zipfft__access access) {
   const zipfft__expr *p = let(c, g, "pq", bluestein_position(c, position_base, e));
-  if (c->s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP) {
+  zipfft__bluestein_step step = c->s->bluestein_load;
+  if (step != ZIPFFT__BLUESTEIN_FILTER) {
     zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->chirp_n)));
-    zipfft__emit_load_element(c, inside, x, base, e, access);
+    if (step == ZIPFFT__BLUESTEIN_CHIRP_REAL)
+      zipfft__s_load_real(c->a, inside, x->re->u.var, c->in,
+                          zipfft__global_offset(c, base, e, c->s->in_stride), access,
+                          c->s->in_storage);
+    else if (step == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN)
+      load_hermitian_position(c, inside, x, base, e, p, access);
+    else
+      zipfft__emit_load_element(c, inside, x, base, e, access);
     zipfft__emit_chirp_multiply(c, inside, x, p);
     return;
   }
@@ -848,7 +877,7 @@ zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk
 static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                   const zipfft__expr *column, const zipfft__cval *twiddle,
                                   const zipfft__expr *e, zipfft__cval y) {
-  if (c->s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP) { /* conj(y) times the chirp */
+  if (c->s->bluestein_store != ZIPFFT__BLUESTEIN_NONE) { /* conj(y) times the chirp */
     const zipfft__expr *p = bluestein_position(c, c->store_position, e);
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, p);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
@@ -1268,7 +1297,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
       (s->kind != ZIPFFT__KIND_C2C || s->bluestein_n > 0 || s->rader_n > 0 || s->cluster > 1 ||
        s->fused != ZIPFFT__FUSED_NONE || s->statistics || s->stage_io || s->mirrored ||
        s->load_extent > 0 || s->store_extent > 0 || (s->bluestein_load && s->bluestein_store) ||
-       s->bluestein_store == ZIPFFT__BLUESTEIN_FILTER || s->chirp_n < 1 ||
+       s->bluestein_store == ZIPFFT__BLUESTEIN_FILTER ||
+       s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN || s->chirp_n < 1 ||
+       (s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN && s->position_unit < 1) ||
        s->filter_n < 2 * s->chirp_n - 1 || s->position_step < 1 ||
        (s->bluestein_load && s->load_callback.function) ||
        (s->bluestein_store && (s->store_callback.function || s->out_tile > 1 ||

@@ -134,18 +134,23 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->bluestein_n)
     zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
                       (long long)s->n, (long long)s->n);
-  if (s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP)
+  static const char *const chirp_loads[] = {
+      [ZIPFFT__BLUESTEIN_CHIRP] = "",
+      [ZIPFFT__BLUESTEIN_CHIRP_REAL] = " real inputs",
+      [ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN] = " from the Hermitian half"};
+  if (s->bluestein_load != ZIPFFT__BLUESTEIN_NONE && s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb,
                       "      Bluestein's chirp times the first %lld positions of each padded row "
-                      "as it loads (the rest zeros, never read)\n",
-                      (long long)s->chirp_n);
+                      "as it loads%s (the rest zeros, never read)\n",
+                      (long long)s->chirp_n, chirp_loads[s->bluestein_load]);
   if (s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb, "      Bluestein's filter multiply (%lld points) as it loads\n",
                       (long long)s->filter_n);
   if (s->bluestein_store)
     zipfft__sb_printf(sb,
-                      "      Bluestein's chirp times the outputs as it stores, only the first "
+                      "      Bluestein's chirp times the outputs as it stores%s, only the first "
                       "%lld positions of each padded row\n",
+                      s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_REAL ? " as reals" : "",
                       (long long)s->position_bound);
   if (s->rader_n)
     zipfft__sb_printf(sb,

@@ -70,6 +70,7 @@ size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   int r2c = zipfft__kind_real_in(s->kind), c2r = zipfft__kind_real_out(s->kind);
   int workspace_side = out ? zipfft__writes_workspace(s) : zipfft__reads_workspace(s);
   int real = !workspace_side && s->pointwise != ZIPFFT__PW_FILTER && (out ? c2r : r2c);
+  real |= (out ? s->bluestein_store : s->bluestein_load) == ZIPFFT__BLUESTEIN_CHIRP_REAL;
   size_t complex_bytes = zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
   return real ? complex_bytes / 2 : complex_bytes;
 }
@@ -360,9 +361,9 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
   if (s->bluestein_load || s->bluestein_store) {
-    append(buf, len, "_bq%d%d_%lld_%lld_%lld_%lld", (int)s->bluestein_load, (int)s->bluestein_store,
-           (long long)s->chirp_n, (long long)s->filter_n, (long long)s->position_bound,
-           (long long)s->position_step);
+    append(buf, len, "_bq%d%d_%lld_%lld_%lld_%lld_%lld", (int)s->bluestein_load,
+           (int)s->bluestein_store, (long long)s->chirp_n, (long long)s->filter_n,
+           (long long)s->position_bound, (long long)s->position_unit, (long long)s->position_step);
     for (int i = 0; i < s->batch_dims; i++)
       append(buf, len, "p%lld", (long long)s->position_steps[i]);
   }
@@ -453,7 +454,8 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   /* a chirp load reads the user's rows only up to Bluestein's length: the block's columns
    * may run past the end of the user's array */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
-               s->bluestein_load != ZIPFFT__BLUESTEIN_CHIRP &&
+               (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
+                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER) &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;

@@ -77,7 +77,9 @@ typedef enum zipfft__fused_op {
 typedef enum zipfft__bluestein_step {
   ZIPFFT__BLUESTEIN_NONE,
   ZIPFFT__BLUESTEIN_CHIRP,
-  ZIPFFT__BLUESTEIN_FILTER
+  ZIPFFT__BLUESTEIN_FILTER,
+  ZIPFFT__BLUESTEIN_CHIRP_REAL,     /* R2C's real loads, C2R's real stores */
+  ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN /* C2R's loads of the Hermitian half */
 } zipfft__bluestein_step;
 
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
@@ -140,12 +142,15 @@ typedef struct zipfft__kernel_spec {
    * the element, digit_d the batch digits; the user's batch digits step 0), a kernel's
    * loads (bluestein_load) or stores (bluestein_store) do the work of the pointwise passes:
    * - load CHIRP (the first kernel of the first split): x[p] * chirp[p] for p < N, zeros
-   *   beyond (never read);
+   *   beyond (never read); CHIRP_REAL the same of a real x[p] (R2C, the strides in reals);
+   *   CHIRP_HERMITIAN of X[p] from the Hermitian half (C2R: X[p] for p <= N/2, else
+   *   conj(X[N - p]), read position_unit * (N - 2p) elements further on);
    * - load FILTER (the first kernel of the second split): conj(v[p] * filter[p]);
    * - store CHIRP (the last kernel of the second split): conj(y) * chirp[p], scaled, stored
-   *   only for p < position_bound (N, or N/2 + 1 for the Hermitian half of an R2C pass). */
+   *   only for p < position_bound (N, or N/2 + 1 for the Hermitian half of an R2C pass);
+   *   CHIRP_REAL stores its real part as a real (C2R, the strides in reals). */
   zipfft__bluestein_step bluestein_load, bluestein_store;
-  int64_t chirp_n, filter_n, position_bound;
+  int64_t chirp_n, filter_n, position_bound, position_unit;
   int64_t position_step, position_steps[ZIPFFT__MAX_BATCH_DIMS];
   /* When > 0, a prime p: the kernel computes a transform of length p by Rader's method, n =
    * p - 1. Element g^r mod p of the input (g a primitive root) becomes FFT element r (the

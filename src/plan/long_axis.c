@@ -306,15 +306,22 @@ static int fused_bluestein(void) {
  * scatter's (the same, and Bluestein's chirp on R2C's half spectrum of rows not paired). */
 static int gather_fuses(const route *r, int pairs_in) {
   return (r->gather == ZIPFFT__PW_GATHER && (r->gather_kind == ZIPFFT__KIND_C2C || pairs_in)) ||
-         (r->gather == ZIPFFT__PW_CHIRP_GATHER && r->gather_kind == ZIPFFT__KIND_C2C &&
-          fused_bluestein());
+         (r->gather == ZIPFFT__PW_CHIRP_GATHER && fused_bluestein() && !r->pair_apart);
 }
 
 static int scatter_fuses(const route *r, int pairs_out) {
   return (r->scatter == ZIPFFT__PW_SCATTER && (r->scatter_kind == ZIPFFT__KIND_C2C || pairs_out)) ||
-         (r->scatter == ZIPFFT__PW_CHIRP_SCATTER && fused_bluestein() &&
-          (r->scatter_kind == ZIPFFT__KIND_C2C ||
-           (r->scatter_kind == ZIPFFT__KIND_R2C && !r->pair_apart)));
+         (r->scatter == ZIPFFT__PW_CHIRP_SCATTER && fused_bluestein() && !r->pair_apart);
+}
+
+/* The fused chirp step of a Bluestein route's first loads or last stores: the kind of the
+ * user's data on that side (C2C complex, R2C real in and half spectrum out, C2R half
+ * spectrum in and real out). */
+static zipfft__bluestein_step chirp_step(zipfft__kernel_kind kind, int out) {
+  if (kind == ZIPFFT__KIND_R2C && !out) return ZIPFFT__BLUESTEIN_CHIRP_REAL;
+  if (kind == ZIPFFT__KIND_C2R)
+    return out ? ZIPFFT__BLUESTEIN_CHIRP_REAL : ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN;
+  return ZIPFFT__BLUESTEIN_CHIRP;
 }
 
 static ends ends_of(const zipfft__kernel_spec *pass, const route *r) {
@@ -571,7 +578,7 @@ static void fuse_bluestein_step(zipfft__kernel_spec *s, const zipfft__kernel_spe
                                 int64_t padded, zipfft__bluestein_step step, int out,
                                 int64_t unit) {
   const int64_t *strides = out ? s->batch_out_strides : s->batch_in_strides;
-  s->chirp_n = pass->n, s->filter_n = padded;
+  s->chirp_n = pass->n, s->filter_n = padded, s->position_unit = unit;
   if (out) {
     s->bluestein_store = step;
     s->position_bound = pass->kind == ZIPFFT__KIND_R2C ? pass->n / 2 + 1 : pass->n;
@@ -608,7 +615,7 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
   if (status == ZIPFFT_SUCCESS)
     status = zipfft__fourstep_append(&first, t, e->direct_in ? src : a, b, a, dec);
   if (status == ZIPFFT_SUCCESS && e->direct_in)
-    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_CHIRP, 0,
+    fuse_bluestein_step(&dec->kernels[at], pass, r->length, chirp_step(pass->kind, 0), 0,
                         first.in_stride);
   at = dec->kernel_count;
   if (status == ZIPFFT_SUCCESS)
@@ -617,7 +624,7 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
     fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
   if (status == ZIPFFT_SUCCESS && e->direct_out)
     fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r->length,
-                        ZIPFFT__BLUESTEIN_CHIRP, 1, second.out_stride);
+                        chirp_step(pass->kind, 1), 1, second.out_stride);
   if (status == ZIPFFT_SUCCESS && !e->direct_out) {
     transfer_spec(pass, r, 0, &s);
     status = append_pointwise(&s, rows, a, dst, dec);
