@@ -125,7 +125,9 @@ const char *zipfft_last_error(void);
  * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime
  *   factor) beyond one kernel: a pass through a workspace of two copies of the axis's rows
  *   as complex values (gather, 2-4 four-step kernels, or Bluestein's method with two such
- *   FFTs of the padded length, then scatter).
+ *   FFTs of the padded length, then scatter; the four-step kernels read and write the
+ *   user's arrays themselves, chirps included, where the layout is one nested batch
+ *   without extents or callbacks).
  * A plan holds at most 24 kernels (at most two or three axes beyond one kernel); beyond
  * that, plan creation gives ZIPFFT_ERROR_UNSUPPORTED_LENGTH. Defaults: forward, batch 1,
  * contiguous layout, out-of-place, scale 1, backend AUTO on device 0. On success *d owns a
