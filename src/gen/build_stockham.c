@@ -419,23 +419,9 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
   zipfft__s_store_complex(c->a, g, c->out, at, y.re, y.im, access, c->s->out_storage);
 }
 
-/* Bluestein's chirp c_e from the kernel's table: one entry, or for fused four-step kernels
- * the two levels of q = e^2 mod 2N (e < 2^31, so e^2 fits 64 bits). */
-static zipfft__cval chirp_value(zipfft__stockham_build *c, zipfft__block *g,
-                                const zipfft__expr *e) {
-  zipfft__table_layout l = zipfft__table_layout_of(c->s);
-  if (l.chirp_shift == 0) return zipfft__table_value(c, g, l.chirp, e);
-  const zipfft__expr *wide = zipfft__e_cast(c->a, ZIPFFT__T_I64, e);
-  const zipfft__expr *q =
-      let(c, g, "cq",
-          bin(c, ZIPFFT__OP_MOD, bin(c, ZIPFFT__OP_MUL, wide, wide), i64(c, 2 * c->s->chirp_n)));
-  return zipfft__cval_materialize(
-      c->a, g, zipfft__two_level_value(c, g, l.chirp, l.chirp_high, l.chirp_shift, q));
-}
-
 void zipfft__emit_chirp_multiply(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                  const zipfft__expr *e) {
-  zipfft__cval w = chirp_value(c, g, e);
+  zipfft__cval w = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).chirp, e);
   zipfft__cval prod = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, *x, w));
   zipfft__s_assign(c->a, g, x->re->u.var, prod.re);
   zipfft__s_assign(c->a, g, x->im->u.var, prod.im);
@@ -893,7 +879,7 @@ static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                   const zipfft__expr *e, zipfft__cval y) {
   if (c->s->bluestein_store != ZIPFFT__BLUESTEIN_NONE) { /* conj(y) times the chirp */
     const zipfft__expr *p = bluestein_position(c, c->store_position, e);
-    zipfft__cval w = chirp_value(c, blk, p);
+    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, p);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
   if (c->s->bluestein_n > 0) {

@@ -127,15 +127,7 @@ zipfft__table_layout zipfft__table_layout_of(const zipfft__kernel_spec *s) {
     at += low + (large + low - 1) / low;
   }
   l.chirp = at;
-  if (zipfft__needs_chirp(s) && s->bluestein_n == 0) { /* fused four-step kernels */
-    int64_t modulus = 2 * s->chirp_n;
-    l.chirp_shift = two_level_shift(modulus);
-    int64_t low = (int64_t)1 << l.chirp_shift;
-    l.chirp_high = at + low;
-    at += low + (modulus + low - 1) / low;
-  } else if (zipfft__needs_chirp(s)) {
-    at += zipfft__chirp_length(s);
-  }
+  if (zipfft__needs_chirp(s)) at += zipfft__chirp_length(s);
   l.rader_index = at;
   if (s->rader_n > 0) at += s->n;
   l.filter = at;
@@ -409,11 +401,7 @@ void *zipfft__stockham_twiddles(const zipfft__kernel_spec *s, size_t *bytes) {
   }
   if (zipfft__kind_is_half(s->kind)) put_half_twiddles(s, table);
   if (zipfft__large_twiddle_length(s) > 0) put_large_twiddles(s, table);
-  zipfft__table_layout l = zipfft__table_layout_of(s);
-  if (zipfft__needs_chirp(s) && l.chirp_shift > 0)
-    put_two_levels(s, table, l.chirp, l.chirp_high, l.chirp_shift, 2 * s->chirp_n, 2 * s->chirp_n);
-  else if (zipfft__needs_chirp(s))
-    put_chirp(s, table);
+  if (zipfft__needs_chirp(s)) put_chirp(s, table);
   if ((s->rader_n > 0 && !put_rader_index(s, table)) ||
       (zipfft__needs_filter(s) && !zipfft__filter_from_plan(s) && !put_filter(s, table))) {
     free(table);

@@ -18,17 +18,14 @@ struct zipfft__kernel_spec;
  *   so the table grows with sqrt(n): low[k % 2^split_shift] * high[k >> split_shift];
  * - large_low/large_high: the fused four-step twiddle in two levels, so the table grows
  *   with sqrt(L): exp(sign 2 pi i e / L) = low[e % 2^shift] * high[e >> shift];
- * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = zipfft__chirp_length); for
- *   the fused four-step kernels (chirp_n, chirp_shift > 0) in two levels over q = e^2 mod 2N,
- *   exp(sign pi i q / N) = low[q % 2^chirp_shift] * high[q >> chirp_shift] (chirp the low
- *   level, chirp_high the high one), so the table grows with sqrt(N);
+ * - chirp: Bluestein's c_e = exp(sign pi i e^2 / N), e < N (N = zipfft__chirp_length);
  * - rader_index: Rader kernels' n entries, for e = 1..p-1: log_g(e) and -log_g(e) mod n, exact;
  * - filter: the n-point FFT (sign of the kernel) of conj(c) wrapped around (Bluestein) or
  *   of exp(sign 2 pi i g^-m / p) (Rader), divided by n (n = zipfft__filter_length: Bluestein's
  *   padded length for the FILTER loads of a fused four-step). */
 typedef struct zipfft__table_layout {
-  int64_t split, large_low, large_high, chirp, chirp_high, rader_index, filter, count;
-  int large_shift, split_shift, chirp_shift;
+  int64_t split, large_low, large_high, chirp, rader_index, filter, count;
+  int large_shift, split_shift;
 } zipfft__table_layout;
 zipfft__table_layout zipfft__table_layout_of(const struct zipfft__kernel_spec *s);
 
