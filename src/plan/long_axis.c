@@ -102,48 +102,35 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                   ? zipfft__fourstep_kernels(pass->precision, half, loose, short_first, t)
                   : 0;
   if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
-    return (route){half,
-                   ZIPFFT__KIND_R2C_HALF,
-                   ZIPFFT__KIND_R2C_HALF,
-                   ZIPFFT__PW_GATHER,
-                   ZIPFFT__PW_SPLIT,
-                   half,
-                   half / 2 + 1,
-                   split,
-                   loose,
-                   0,
-                   0,
-                   0,
-                   0};
+    return (route){.length = half,
+                   .gather_kind = ZIPFFT__KIND_R2C_HALF,
+                   .scatter_kind = ZIPFFT__KIND_R2C_HALF,
+                   .gather = ZIPFFT__PW_GATHER,
+                   .scatter = ZIPFFT__PW_SPLIT,
+                   .gather_range = half,
+                   .scatter_range = half / 2 + 1,
+                   .split = split,
+                   .loose_two = loose};
   if (split > 0)
-    return (route){half,
-                   ZIPFFT__KIND_C2R_HALF,
-                   ZIPFFT__KIND_C2R_HALF,
-                   ZIPFFT__PW_MERGE,
-                   ZIPFFT__PW_SCATTER,
-                   half / 2 + 1,
-                   half,
-                   split,
-                   0,
-                   short_first,
-                   0,
-                   0,
-                   0};
+    return (route){.length = half,
+                   .gather_kind = ZIPFFT__KIND_C2R_HALF,
+                   .scatter_kind = ZIPFFT__KIND_C2R_HALF,
+                   .gather = ZIPFFT__PW_MERGE,
+                   .scatter = ZIPFFT__PW_SCATTER,
+                   .gather_range = half / 2 + 1,
+                   .scatter_range = half,
+                   .split = split,
+                   .short_first = short_first};
   int64_t length = workspace_length(pass->precision, n, t, &split);
   int bluestein = length != n;
-  return (route){length,
-                 pass->kind,
-                 pass->kind,
-                 bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER,
-                 bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER,
-                 length,
-                 pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
-                 split,
-                 0,
-                 0,
-                 0,
-                 0,
-                 0};
+  return (route){.length = length,
+                 .gather_kind = pass->kind,
+                 .scatter_kind = pass->kind,
+                 .gather = bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER,
+                 .scatter = bluestein ? ZIPFFT__PW_CHIRP_SCATTER : ZIPFFT__PW_SCATTER,
+                 .gather_range = length,
+                 .scatter_range = pass->kind == ZIPFFT__KIND_R2C ? n / 2 + 1 : n,
+                 .split = split};
 }
 
 /* Full-length real routes (odd lengths, and even ones whose half does not split) can take
