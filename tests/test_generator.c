@@ -13,6 +13,7 @@
 #include "gen/butterfly.h"
 #include "gen/emit.h"
 #include "plan/kernel_spec.h"
+#include "plan/twiddle.h"
 #include "test_util.h"
 
 /* Plans a CPU C2C problem with the given length, stride and direction; NULL on failure. */
@@ -168,8 +169,9 @@ static int count_real_ops(const zipfft__expr *e, int *lone_muls, int absorbed) {
  * and at most as many instructions as that form needs (radix 8: 52, as many as its additions;
  * radix 64: 928, 160 fewer than with a complex multiply per twiddle). */
 static void test_butterfly_arithmetic(void) {
-  static const struct { int radix, most_ops; } cases[] = {
-      {2, 4}, {4, 16}, {8, 52}, {16, 144}, {32, 376}, {64, 928}};
+  static const struct {
+    int radix, most_ops;
+  } cases[] = {{2, 4}, {4, 16}, {8, 52}, {16, 144}, {32, 376}, {64, 928}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     zipfft__arena *a = zipfft__arena_create();
     zipfft__block b = {0};
@@ -450,7 +452,71 @@ static void test_prefetch_rule(void) {
   test_cluster_prefetch_rule();
 }
 
+/* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
+ * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
+ * table, and does not prefetch (its columns would run past the user's rows); loading the
+ * filter instead, its table holds the padded length's filter and it may prefetch. Refused:
+ * a load and a store step on one kernel, a filter shorter than 2N - 1, a real kind, a
+ * Hermitian load without its unit. */
+static void test_fused_bluestein_specs(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .sign = -1,
+                           .n = 1024,
+                           .pass_count = 2,
+                           .radices = {32, 32},
+                           .threads_per_fft = 32,
+                           .ffts_per_block = 16,
+                           .fft_major = 1,
+                           .in_stride = 2048,
+                           .out_stride = 2048,
+                           .batch_dims = 2,
+                           .batch_counts = {0, 2048},
+                           .batch_in_strides = {1048573, 1},
+                           .batch_out_strides = {2097152, 1},
+                           .scale = 1.0,
+                           .twiddle_length = 2097152,
+                           .twiddle_chain = 8,
+                           .bluestein_load = ZIPFFT__BLUESTEIN_CHIRP,
+                           .chirp_n = 1048573,
+                           .filter_n = 2097152,
+                           .position_unit = 1,
+                           .position_step = 2048,
+                           .position_steps = {0, 1}};
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "fused chirp load refused: %s", refused);
+  zipfft__table_layout l = zipfft__table_layout_of(&s);
+  ZT_CHECK(l.filter - l.chirp == 1048573 && l.count == l.filter, "chirp load's table: %lld, %lld",
+           (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
+  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a chirp load may prefetch past the user's rows");
+  s.bluestein_load = ZIPFFT__BLUESTEIN_FILTER;
+  l = zipfft__table_layout_of(&s);
+  ZT_CHECK(zipfft__check_spec(&s) == NULL && l.count - l.filter == 2097152 && l.filter == l.chirp &&
+               zipfft__filter_from_plan(&s) && zipfft__can_prefetch_ahead(&s),
+           "filter load: %lld filter entries", (long long)(l.count - l.filter));
+  static const struct {
+    zipfft__bluestein_step store;
+    int64_t filter_n;
+    zipfft__kernel_kind kind;
+    zipfft__bluestein_step load;
+  } bad[] = {
+      {ZIPFFT__BLUESTEIN_CHIRP, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER},
+      {ZIPFFT__BLUESTEIN_NONE, 2097144, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_R2C, ZIPFFT__BLUESTEIN_CHIRP},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    zipfft__kernel_spec b = s;
+    b.bluestein_store = bad[i].store, b.filter_n = bad[i].filter_n, b.kind = bad[i].kind;
+    b.bluestein_load = bad[i].load, b.position_bound = 1048573;
+    b.position_unit = bad[i].load == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN ? 0 : 1;
+    refused = zipfft__check_spec(&b);
+    ZT_CHECK(refused && strstr(refused, "fused Bluestein"), "bad fused spec %zu: %s", i,
+             refused ? refused : "accepted");
+  }
+}
+
 int main(void) {
+  test_fused_bluestein_specs();
   test_determinism_and_names();
   test_dump_dir();
   test_ast_rules();
@@ -461,5 +527,5 @@ int main(void) {
   test_awkward_tmpdir();
   test_prefetch_rule();
   test_butterfly_arithmetic();
-  return zt_finish("test_generator", 10);
+  return zt_finish("test_generator", 11);
 }
