@@ -225,6 +225,17 @@ static zipfft_status append_pointwise(const zipfft__kernel_spec *s, int64_t rows
   return append_kernel(s, rows * zipfft__pointwise_chunks(s), src, dst, dec);
 }
 
+/* Appends the route's pointwise gather (to_workspace: src -> workspace A) or scatter
+ * (workspace A -> dst). */
+static zipfft_status append_transfer(const zipfft__kernel_spec *pass, const route *r,
+                                     int to_workspace, int64_t rows, zipfft__array src,
+                                     zipfft__array dst, zipfft__decomposition *dec) {
+  zipfft__kernel_spec s;
+  transfer_spec(pass, r, to_workspace, &s);
+  return to_workspace ? append_pointwise(&s, rows, src, ZIPFFT__ARRAY_WORKSPACE, dec)
+                      : append_pointwise(&s, rows, ZIPFFT__ARRAY_WORKSPACE, dst, dec);
+}
+
 /* Grows the workspace to `parts` (1 or 2) parts of `part` bytes at least. */
 static void reserve_workspace(zipfft__decomposition *dec, uint64_t part, int parts) {
   if (parts == 2 && dec->second_workspace_offset < part) dec->second_workspace_offset = part;
@@ -592,12 +603,8 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
   ends out_end = {.direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
   zipfft__fourstep_job first = job_of(pass, r, rows, &in_end),
                        second = job_of(pass, r, rows, &out_end);
-  zipfft__kernel_spec s;
   zipfft_status status = ZIPFFT_SUCCESS;
-  if (!e->direct_in) {
-    transfer_spec(pass, r, 1, &s);
-    status = append_pointwise(&s, rows, src, a, dec);
-  }
+  if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
   int at = dec->kernel_count;
   if (status == ZIPFFT_SUCCESS)
     status = zipfft__fourstep_append(&first, t, e->direct_in ? src : a, b, a, dec);
@@ -612,10 +619,8 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
   if (status == ZIPFFT_SUCCESS && e->direct_out)
     fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r->length,
                         chirp_step(pass->kind, 1), 1, second.out_stride);
-  if (status == ZIPFFT_SUCCESS && !e->direct_out) {
-    transfer_spec(pass, r, 0, &s);
-    status = append_pointwise(&s, rows, a, dst, dec);
-  }
+  if (status == ZIPFFT_SUCCESS && !e->direct_out)
+    status = append_transfer(pass, r, 0, rows, src, dst, dec);
   return status;
 }
 
@@ -634,10 +639,7 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
   int one_part = e->direct_in && e->direct_out;
   zipfft__kernel_spec s;
   zipfft_status status = ZIPFFT_SUCCESS;
-  if (!e->direct_in) {
-    transfer_spec(pass, r, 1, &s);
-    status = append_pointwise(&s, rows, src, a, dec);
-  }
+  if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
   zipfft__array from, to;
   fft_arrays(e, src, dst, &from, &to);
   int first = dec->kernel_count;
@@ -657,10 +659,8 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
     dec->dst[dec->kernel_count - 1] = dst;
     return status;
   }
-  if (status == ZIPFFT_SUCCESS && !e->direct_out) {
-    transfer_spec(pass, r, 0, &s);
-    status = append_pointwise(&s, rows, a, dst, dec);
-  }
+  if (status == ZIPFFT_SUCCESS && !e->direct_out)
+    status = append_transfer(pass, r, 0, rows, src, dst, dec);
   return status;
 }
 
