@@ -456,6 +456,16 @@ zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__b
   return open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->position_bound)));
 }
 
+/* v becomes conj(v times the filter's entry at), Bluestein's or Rader's multiply between
+ * the FFTs (the second FFT then runs the inverse). */
+static void multiply_by_conj_filter(zipfft__stockham_build *c, zipfft__block *g,
+                                    const zipfft__cval *v, const zipfft__expr *at) {
+  zipfft__cval f = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).filter, at);
+  zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, *v, f));
+  zipfft__s_assign(c->a, g, v->re->u.var, z.re);
+  zipfft__s_assign(c->a, g, v->im->u.var, zipfft__e_neg(c->a, z.im));
+}
+
 /* Loads X[p] of a row at p <= N/2 of the Hermitian half, else conj(X[N - p]) (a C2R chirp
  * load: element e at p lies position_unit * p elements into its row). */
 static void load_hermitian_position(zipfft__stockham_build *c, zipfft__block *g,
@@ -498,10 +508,7 @@ static void emit_bluestein_load(zipfft__stockham_build *c, zipfft__block *g, con
     return;
   }
   zipfft__emit_load_element(c, g, x, base, e, access);
-  zipfft__cval f = zipfft__table_value(c, g, zipfft__table_layout_of(c->s).filter, p);
-  zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, *x, f));
-  zipfft__s_assign(c->a, g, x->re->u.var, z.re);
-  zipfft__s_assign(c->a, g, x->im->u.var, zipfft__e_neg(c->a, z.im));
+  multiply_by_conj_filter(c, g, x, p);
 }
 
 /* Loads the first pass's values from global memory: vector accesses when the pointers are
@@ -877,13 +884,12 @@ zipfft__cval zipfft__large_twiddle(zipfft__stockham_build *c, zipfft__block *blk
 static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                   const zipfft__expr *column, const zipfft__cval *twiddle,
                                   const zipfft__expr *e, zipfft__cval y) {
-  if (c->s->bluestein_store != ZIPFFT__BLUESTEIN_NONE) { /* conj(y) times the chirp */
-    const zipfft__expr *p = bluestein_position(c, c->store_position, e);
-    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, p);
-    y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
-  }
-  if (c->s->bluestein_n > 0) {
-    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, e);
+  /* Bluestein's conj(y) times the chirp at element e, or at its position in the padded row */
+  const zipfft__expr *chirp_at = c->s->bluestein_store ? bluestein_position(c, c->store_position, e)
+                                 : c->s->bluestein_n > 0 ? e
+                                                         : NULL;
+  if (chirp_at) {
+    zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, chirp_at);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
   if (c->s->fused != ZIPFFT__FUSED_NONE) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
@@ -1051,7 +1057,6 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
 static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block *blk,
                                         const zipfft__thread_coords *k, const pass_shape *ps,
                                         const zipfft__expr **j, zipfft__cval *x) {
-  int64_t filter = zipfft__table_layout_of(c->s).filter;
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
     for (int r = 0; r < ps->radix; r++) {
@@ -1059,10 +1064,7 @@ static void multiply_by_filter_in_place(zipfft__stockham_build *c, zipfft__block
       zipfft__cval *v = &x[b * ps->radix + r];
       if (c->s->rader_n > 0 && b == 0 && r == 0) /* element 0, held by thread 0 */
         zipfft__emit_rader_first_output(c, g, k, *v);
-      zipfft__cval z = zipfft__cval_materialize(
-          c->a, g, zipfft__cval_mul(c->a, *v, zipfft__table_value(c, g, filter, e)));
-      zipfft__s_assign(c->a, g, v->re->u.var, z.re);
-      zipfft__s_assign(c->a, g, v->im->u.var, zipfft__e_neg(c->a, z.im));
+      multiply_by_conj_filter(c, g, v, e);
     }
   }
 }
