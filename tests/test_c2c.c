@@ -1001,6 +1001,32 @@ static void run_quick_fused_bluestein(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Quick tier: Bluestein's route of three kernels where its padded length splits in two
+ * (plan/fourstep.c zipfft__fourstep_bluestein_append): under a single-kernel limit of 32,
+ * 131 pads to 270 (columns of 15, rows of 18 as 6x3) and 61 to 125 (5, 25 as 5x5: the
+ * first FFT hands its outputs to the second in registers); the plan texts, every layout variant
+ * (the strided and interleaved ones through the gather and scatter) in both precisions,
+ * and with ZIPFFT_BLUESTEIN_MIDDLE=0 the two four-steps. */
+static void run_quick_bluestein_middle(void) {
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 131, 3, ZIPFFT_FORWARD);
+  check_plan_says(&f32, "3 kernels");
+  check_plan_says(&f32, "between two 18-point FFTs");
+  check_plan_says(&f32, "Bluestein's chirp times the outputs as it stores, only the first 131");
+  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, 131);
+    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, 61);
+    run_case(&a);
+    run_case(&b);
+  }
+  setenv("ZIPFFT_BLUESTEIN_MIDDLE", "0", 1);
+  check_plan_lacks(&f32, "between two");
+  check_plan_says(&f32, "Bluestein's filter multiply (270 points) as it loads");
+  run_case(&f32);
+  unsetenv("ZIPFFT_BLUESTEIN_MIDDLE");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* Quick tier: the intermediate of a split in two in tiles of rows (plan/fourstep.c
  * zipfft__fourstep_tile_rows) on short lengths: 4096 = 64 x 64 with 4 columns per block
  * (ZIPFFT_MAJOR_FFTS) and no pair kernel, fp32 in tiles of 4 rows and fp64 of 2, every
@@ -1211,6 +1237,7 @@ static void run_tiers(void) {
     run_quick_clusters();
     run_quick_fourstep();
     run_quick_fused_bluestein();
+    run_quick_bluestein_middle();
     run_quick_pairs();
     run_quick_tiles();
     run_quick_prefetch();

@@ -515,8 +515,54 @@ static void test_fused_bluestein_specs(void) {
   }
 }
 
+/* The middle kernel of Bluestein's three (fp32 1048573 padded to 2097152 = 1024 x 2048):
+ * rows of 2048 with the filter between their FFTs, its entries from the plan, no chirp, no
+ * kept spectrum; refused as a column kernel, with a short filter or a missing length. */
+static void test_bluestein_middle_spec(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .sign = -1,
+                           .n = 2048,
+                           .pass_count = 3,
+                           .radices = {16, 16, 8},
+                           .threads_per_fft = 128,
+                           .ffts_per_block = 1,
+                           .in_stride = 1,
+                           .out_stride = 1,
+                           .batch_dims = 2,
+                           .batch_counts = {0, 1024},
+                           .batch_in_strides = {2097152, 2048},
+                           .batch_out_strides = {2097152, 2048},
+                           .scale = 1.0,
+                           .twiddle_length = 2097152,
+                           .twiddle_chain = 8,
+                           .fused = ZIPFFT__FUSED_BLUESTEIN,
+                           .chirp_n = 1048573,
+                           .filter_n = 2097152,
+                           .position_step = 1024,
+                           .position_steps = {0, 1},
+                           .passes_in_place = 1};
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "Bluestein's middle kernel refused: %s", refused);
+  zipfft__table_layout l = zipfft__table_layout_of(&s);
+  ZT_CHECK(l.filter == l.chirp && l.count - l.filter == 2097152 && zipfft__filter_from_plan(&s) &&
+               !zipfft__fused_with_spectrum(&s),
+           "middle kernel's table: %lld chirp, %lld filter entries",
+           (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
+  for (int i = 0; i < 3; i++) {
+    zipfft__kernel_spec b = s;
+    if (i == 0) b.fft_major = 1, b.ffts_per_block = 2;
+    if (i == 1) b.filter_n = 2 * b.chirp_n - 2;
+    if (i == 2) b.chirp_n = 0;
+    refused = zipfft__check_spec(&b);
+    ZT_CHECK(refused && strstr(refused, "fused Bluestein kernel"), "bad middle spec %d: %s", i,
+             refused ? refused : "accepted");
+  }
+}
+
 int main(void) {
   test_fused_bluestein_specs();
+  test_bluestein_middle_spec();
   test_determinism_and_names();
   test_dump_dir();
   test_ast_rules();
@@ -527,5 +573,5 @@ int main(void) {
   test_awkward_tmpdir();
   test_prefetch_rule();
   test_butterfly_arithmetic();
-  return zt_finish("test_generator", 11);
+  return zt_finish("test_generator", 12);
 }

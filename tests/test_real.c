@@ -583,9 +583,11 @@ static void check_row_pair_plans(void) {
 }
 
 /* On the CPU backend: a Bluestein length through the workspace (fp32 1009 under a limit of
- * 64 points) has its chirps and filter in the four-steps' loads and stores, no pointwise
- * pass: R2C loads real inputs and stores the half spectrum's 505 positions only, C2R loads
- * from the Hermitian half and stores real parts. */
+ * 64 points) has its chirps and filter in its kernels' loads and stores, no pointwise pass:
+ * R2C loads real inputs and stores the half spectrum's 505 positions only, C2R loads from
+ * the Hermitian half and stores real parts. By default the padded 2025 = 45 x 45 runs as
+ * three kernels (the filter between the middle kernel's FFTs), with
+ * ZIPFFT_BLUESTEIN_MIDDLE=0 as two four-steps (the filter on the second's loads). */
 static void check_fused_bluestein_plans(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   static const struct {
@@ -597,14 +599,24 @@ static void check_fused_bluestein_plans(void) {
                {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1009}, 2, DENSE},
                 "as it loads from the Hermitian half",
                 "as it stores as reals, only the first 1009 positions"}};
+  /* by default the three kernels of 2025 = 45 x 45, else the two four-steps */
+  static const char *const filters[] = {
+      "(2025 points, element k of a row at spectrum position "
+      "k * 45 + the row's) between two 45-point FFTs",
+      "filter multiply (2025 points) as it loads"};
   char printed[8192];
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
-  for (size_t i = 0; i < sizeof fused / sizeof *fused; i++)
-    ZT_CHECK(plan_mentions(&fused[i].c, fused[i].load, printed, sizeof printed) &&
-                 strstr(printed, fused[i].store) && !strstr(printed, "times chirp") &&
-                 strstr(printed, "filter multiply (2025 points) as it loads"),
-             "%s 1009 without its chirps and filter fused:\n%s",
-             fused[i].c.type == ZIPFFT_R2C ? "R2C" : "C2R", printed);
+  for (int middle = 1; middle >= 0; middle--) {
+    if (!middle) setenv("ZIPFFT_BLUESTEIN_MIDDLE", "0", 1);
+    for (size_t i = 0; i < sizeof fused / sizeof *fused; i++)
+      ZT_CHECK(plan_mentions(&fused[i].c, fused[i].load, printed, sizeof printed) &&
+                   strstr(printed, fused[i].store) && !strstr(printed, "times chirp") &&
+                   strstr(printed, filters[!middle]) &&
+                   strstr(printed, middle ? "3 kernels" : "4 kernels"),
+               "%s 1009 without its chirps and filter fused (ZIPFFT_BLUESTEIN_MIDDLE=%d):\n%s",
+               fused[i].c.type == ZIPFFT_R2C ? "R2C" : "C2R", middle, printed);
+  }
+  unsetenv("ZIPFFT_BLUESTEIN_MIDDLE");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 

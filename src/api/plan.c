@@ -597,7 +597,7 @@ int zipfft__plan_has_statistics(zipfft_plan p) { return p->decomposition.has_sta
 
 const zipfft__kernel_spec *zipfft__plan_fused_kernel(zipfft_plan p) {
   for (int i = 0; i < p->decomposition.kernel_count; i++)
-    if (p->decomposition.kernels[i].fused != ZIPFFT__FUSED_NONE)
+    if (zipfft__fused_with_spectrum(&p->decomposition.kernels[i]))
       return &p->decomposition.kernels[i];
   return NULL;
 }
@@ -656,7 +656,7 @@ static zipfft_status launch_kernel(zipfft_plan p, int i, void *const *arrays,
   const zipfft__decomposition *dec = &p->decomposition;
   const void *in = arrays[dec->src[i]], *tw = pk->twiddles;
   void *out = arrays[dec->dst[i]];
-  const void *aux = s->fused != ZIPFFT__FUSED_NONE ? run->spectrum : NULL;
+  const void *aux = zipfft__fused_with_spectrum(s) ? run->spectrum : NULL;
   int64_t loop_count = run->count, first_index = run->first_index;
   const void *load_user = s->load_callback.user, *store_user = s->store_callback.user;
   int32_t aligned = aligned_for(s, in, out);

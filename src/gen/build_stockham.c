@@ -628,6 +628,25 @@ static void spectrum_pair(zipfft__stockham_build *c, zipfft__block *g, const zip
   f[1] = (zipfft__cval){var(c, v[2]), var(c, v[3])};
 }
 
+/* The first pass of a fused Bluestein kernel's second FFT: every value x[j + r*m] it holds
+ * becomes conj(x * F[p]), p the spectrum position of element j + r*m (in a passes_in_place
+ * kernel the table holds, at the position of row j + r*m, the entry of the element the
+ * value is: zipfft__put_filter_spectrum). */
+static void multiply_values_by_filter(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__thread_coords *k, const pass_shape *ps,
+                                      const zipfft__expr **j, zipfft__cval *x) {
+  const zipfft__expr *base = zipfft__bluestein_base(c, blk, k);
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+      multiply_by_conj_filter(c, g, &x[b * ps->radix + r],
+                              let(c, g, "pq", bluestein_position(c, base, e)));
+    }
+  }
+  c->multiply_on_load = 0;
+}
+
 /* The first pass of a fused correlation's second FFT: every value x[j + r*m] it holds,
  * multiplied by the kept spectrum (row j + r*m of the transform's column; in a
  * passes_in_place kernel that row holds the element the value is, see
@@ -635,6 +654,10 @@ static void spectrum_pair(zipfft__stockham_build *c, zipfft__block *g, const zip
 static void multiply_values_by_spectrum(zipfft__stockham_build *c, zipfft__block *blk,
                                         const zipfft__thread_coords *k, const pass_shape *ps,
                                         const zipfft__expr **j, zipfft__cval *x) {
+  if (c->s->fused == ZIPFFT__FUSED_BLUESTEIN) {
+    multiply_values_by_filter(c, blk, k, ps, j, x);
+    return;
+  }
   const zipfft__expr *column = zipfft__batch_offset_with(c, blk, k, c->s->batch_aux_strides, "kb");
   int step = c->s->aux_pairs ? 2 : 1;
   for (int b = 0; b < ps->butterflies; b++) {
@@ -892,7 +915,7 @@ static zipfft__cval finish_output(zipfft__stockham_build *c, zipfft__block *blk,
     zipfft__cval w = zipfft__table_value(c, blk, zipfft__table_layout_of(c->s).chirp, chirp_at);
     y = zipfft__cval_mul(c->a, (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)}, w);
   }
-  if (c->s->fused != ZIPFFT__FUSED_NONE) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
+  if (zipfft__fused_with_spectrum(c->s)) y = (zipfft__cval){y.re, zipfft__e_neg(c->a, y.im)};
   if (twiddle)
     y = zipfft__cval_mul(c->a, zipfft__cval_materialize(c->a, blk, y), *twiddle);
   else if (column)
@@ -1308,6 +1331,13 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
                                s->position_bound < 1 || s->position_bound > s->chirp_n))))
     return "fused Bluestein steps need a plain C2C kernel of the padded length's four-step: a "
            "chirp or filter load, or a chirp store, with no callback, extent or tile there";
+  if (s->fused == ZIPFFT__FUSED_BLUESTEIN &&
+      (s->kind != ZIPFFT__KIND_C2C || s->fft_major || s->store_major || s->statistics ||
+       s->aux_pairs || s->cluster > 1 || s->load_extent > 0 || s->store_extent > 0 ||
+       s->chirp_n < 1 || s->filter_n < 2 * s->chirp_n - 1 || s->position_step < 1 ||
+       s->load_callback.function || s->store_callback.function))
+    return "a fused Bluestein kernel is a plain C2C row kernel of the padded length's split in "
+           "two, its filter's positions mapped";
   if (s->signal_pairs && (!s->statistics || s->kind != ZIPFFT__KIND_C2R))
     return "signal pairs need a C2R statistics kernel";
   if (s->batch_dims < 1 || s->batch_dims > ZIPFFT__MAX_BATCH_DIMS) return "bad batch dimensions";

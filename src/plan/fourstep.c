@@ -333,6 +333,95 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
   return ZIPFFT_SUCCESS;
 }
 
+/* A Bluestein convolution's middle kernel (split in two N0 x N1 of its padded length N):
+ * the contiguous rows k0 of N1 points the first column kernel left (batch: the job's batch,
+ * k0), each transformed, multiplied by the filter at spectrum position k0 + N0 k (element k
+ * of row k0; the forward split's output index), transformed again and stored in place
+ * unconjugated, times exp(sign 2 pi i k0 n / N): a four-step of the conjugated product with
+ * its rows first (kernel_spec ZIPFFT__FUSED_BLUESTEIN). */
+static void filter_row_spec(const zipfft__fourstep_job *job, const split *sp, int64_t chirp_n,
+                            zipfft__kernel_spec *s) {
+  int64_t n = job->n, n0 = sp->factors[0], n1 = sp->factors[1];
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = job->precision,
+                             .sign = job->sign,
+                             .n = n1,
+                             .in_stride = 1,
+                             .out_stride = 1,
+                             .in_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .out_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .scale = 1.0,
+                             .twiddle_length = n,
+                             .twiddle_chain = twiddle_chain_period(),
+                             .fused = ZIPFFT__FUSED_BLUESTEIN,
+                             .chirp_n = chirp_n,
+                             .filter_n = n,
+                             .position_step = n0,
+                             .position_steps = {0, 1},
+                             .batch_dims = 2,
+                             .batch_counts = {job->batch, n0},
+                             .batch_in_strides = {n, n1},
+                             .batch_out_strides = {n, n1}};
+}
+
+/* A Bluestein convolution's last kernel: the N0-point columns (stride N1) of the middle
+ * kernel's rows, element k of column m stored at k N1 + m (natural order) in the job's
+ * output, with no twiddles. */
+static void last_column_spec(const zipfft__fourstep_job *job, const split *sp,
+                             zipfft__kernel_spec *s) {
+  int64_t n = job->n, n1 = sp->factors[1];
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = job->precision,
+                             .sign = job->sign,
+                             .n = sp->factors[0],
+                             .in_stride = n1,
+                             .out_stride = n1 * job->out_stride,
+                             .fft_major = 1,
+                             .in_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .out_storage = job->out_storage,
+                             .scale = job->scale,
+                             .batch_dims = 2,
+                             .batch_counts = {job->batch, n1},
+                             .batch_in_strides = {n, 1},
+                             .batch_out_strides = {job->out_dist, job->out_stride}};
+}
+
+/* Bluestein's middle kernel (filter_row_spec) needs the padded length to split in two. */
+int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t) {
+  return choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first,
+                      t)
+             .count == 2;
+}
+
+zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,
+                                                const zipfft__target *t, zipfft__array src,
+                                                zipfft__array via, zipfft__array dst,
+                                                zipfft__decomposition *out) {
+  split sp =
+      choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first, t);
+  if (sp.count != 2)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no split in two of %lld", (long long)job->n);
+  if (out->kernel_count + 3 > ZIPFFT__MAX_KERNELS)
+    return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                        "a plan of more than %d kernels (Bluestein's convolution of %lld)",
+                        ZIPFFT__MAX_KERNELS, (long long)job->n);
+  for (int i = 0; i < 3; i++) {
+    int at = out->kernel_count++;
+    zipfft__kernel_spec *s = &out->kernels[at];
+    if (i == 0) column_spec(job, &sp, 0, s);
+    if (i == 1) filter_row_spec(job, &sp, chirp_n, s);
+    if (i == 2) last_column_spec(job, &sp, s);
+    out->transforms[at] = job->batch * (job->n / s->n);
+    if (!zipfft__size_single_kernel(s, out->transforms[at], t))
+      return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "Bluestein's kernel %d of %lld does not fit", i,
+                          (long long)job->n);
+    if (i == 1) zipfft__choose_convolution_in_place(s);
+    out->src[at] = i == 0 ? src : via;
+    out->dst[at] = i == 2 ? dst : via;
+  }
+  return ZIPFFT_SUCCESS;
+}
+
 /* Tiles of rows between the kernels of a split in two (ZIPFFT_TILE_ROWS, tuning: 0 never).
  * As planned, the column kernel stores each output k0 of its C neighbouring columns as one
  * segment of C elements (32 bytes for 4 fp32 columns of 4096 points, all its shared memory

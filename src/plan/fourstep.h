@@ -34,6 +34,27 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *dec);
 
+/* 1 when the job's length (Bluestein's padded length) splits in two on the target, as
+ * zipfft__fourstep_bluestein_append needs. */
+int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t);
+
+/* Appends Bluestein's convolution of the job's length (the padded length; chirp_n the
+ * user's length) as three kernels of its split in two N0 x N1: the N0-point columns of src
+ * into via (four-step twiddles on the stores), the N1-point rows of via in place (forward
+ * FFT, conj(Z * filter), forward FFT, twiddles: kernel_spec ZIPFFT__FUSED_BLUESTEIN, the
+ * filter filled by the plan), and the N0-point columns of via into dst in natural order.
+ * The result is the forward split's transform of conj(V * filter), V src's: the conjugate
+ * of src's cyclic convolution with the filter's source, as Bluestein's second split in two
+ * would leave it (the table holds the filter's transform divided by N); the caller fuses the
+ * chirps into the first loads and last stores
+ * (kernel_spec bluestein_load, bluestein_store). Fails with INTERNAL when the length does
+ * not split in two (zipfft__fourstep_bluestein_fits), UNSUPPORTED_LENGTH past
+ * ZIPFFT__MAX_KERNELS. */
+zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,
+                                                const zipfft__target *t, zipfft__array src,
+                                                zipfft__array via, zipfft__array dst,
+                                                zipfft__decomposition *dec);
+
 /* Runs the last two kernels of dec, the last of a four-step of the job whose first kernel is
  * dec's kernel split_first (a split in two or three), as one pair kernel (plan/pair.h)
  * where that pays on the target (the rule of zipfft__fourstep_pair_last_two in fourstep.c);

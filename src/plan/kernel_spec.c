@@ -86,7 +86,13 @@ int64_t zipfft__chirp_length(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__filter_length(const zipfft__kernel_spec *s) {
-  return s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ? s->filter_n : s->n;
+  return s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || s->fused == ZIPFFT__FUSED_BLUESTEIN
+             ? s->filter_n
+             : s->n;
+}
+
+int zipfft__fused_with_spectrum(const zipfft__kernel_spec *s) {
+  return s->fused == ZIPFFT__FUSED_CORRELATE || s->fused == ZIPFFT__FUSED_CONVOLVE;
 }
 
 int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
@@ -360,7 +366,7 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
-  if (s->bluestein_load || s->bluestein_store) {
+  if (s->bluestein_load || s->bluestein_store || s->fused == ZIPFFT__FUSED_BLUESTEIN) {
     append(buf, len, "_bq%d%d_%lld_%lld_%lld_%lld_%lld", (int)s->bluestein_load,
            (int)s->bluestein_store, (long long)s->chirp_n, (long long)s->filter_n,
            (long long)s->position_bound, (long long)s->position_unit, (long long)s->position_step);

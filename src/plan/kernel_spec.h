@@ -62,14 +62,21 @@ typedef enum zipfft__kernel_kind {
   ZIPFFT__KIND_R2R /* real loads and real stores around complex FFTs (fused rank-1 correlation) */
 } zipfft__kernel_kind;
 
-/* The multiply between the two FFTs of a fused correlation kernel: Z (the forward FFT of
- * the loaded signal) becomes Z * K (CORRELATE) or conj(Z) * K (CONVOLVE), K the kept
- * spectrum (the filter's conjugate, scaled); a second forward FFT and a conjugate on the
- * store then give the inverse FFT of conj(Z * K) or conj(conj(Z) * K). */
+/* The multiply between the two FFTs of a fused kernel: Z (the forward FFT of the loaded
+ * signal) becomes Z * K (CORRELATE) or conj(Z) * K (CONVOLVE), K the kept spectrum (the
+ * filter's conjugate, scaled; the kernel's aux array); a second forward FFT and a conjugate
+ * on the store then give the inverse FFT of conj(Z * K) or conj(conj(Z) * K).
+ * BLUESTEIN (the middle kernel of Bluestein's method beyond one kernel, rows of its padded
+ * length's split in two): Z becomes conj(Z * F), F Bluestein's filter from the table at the
+ * spectrum position of each element (the position map of kernel_spec position_step and
+ * position_steps, filter_n entries), and the second FFT's outputs are stored without the
+ * conjugate, times the fused twiddles: the conjugated inverse that the last column kernel
+ * completes (plan/fourstep.c zipfft__fourstep_convolution_append). */
 typedef enum zipfft__fused_op {
   ZIPFFT__FUSED_NONE,
   ZIPFFT__FUSED_CORRELATE,
-  ZIPFFT__FUSED_CONVOLVE
+  ZIPFFT__FUSED_CONVOLVE,
+  ZIPFFT__FUSED_BLUESTEIN
 } zipfft__fused_op;
 
 /* What a four-step kernel of Bluestein's padded length does in its loads or stores
@@ -457,6 +464,9 @@ int zipfft__stores_from_shared(const zipfft__kernel_spec *s);
 /* 1 when the kernel runs two FFTs with a multiply between them (Bluestein, Rader, fused
  * correlation). */
 int zipfft__two_ffts(const zipfft__kernel_spec *s);
+/* 1 for fused correlation kernels, which multiply by the kept spectrum of their aux array
+ * (CORRELATE, CONVOLVE; not BLUESTEIN, whose filter is in the table). */
+int zipfft__fused_with_spectrum(const zipfft__kernel_spec *s);
 /* 1 for Bluestein and Rader kernels: a convolution by two FFTs of the table's filter. */
 int zipfft__convolution_kernel(const zipfft__kernel_spec *s);
 /* Rader kernels: shared-memory index (complex elements) of transform f's x[0]; X[0] is at

@@ -588,6 +588,42 @@ static void fuse_bluestein_step(zipfft__kernel_spec *s, const zipfft__kernel_spe
   for (int d = 1; d < s->batch_dims; d++) s->position_steps[d] = strides[d] / unit;
 }
 
+/* Whether Bluestein's route takes three kernels where its padded length splits in two (the
+ * first split's rows, the filter multiply and the second split's rows in one kernel,
+ * plan/fourstep.c zipfft__fourstep_bluestein_append) instead of two four-steps:
+ * ZIPFFT_BLUESTEIN_MIDDLE=0 (tuning) keeps the four-steps. */
+static int bluestein_middle(void) {
+  const char *env = getenv("ZIPFFT_BLUESTEIN_MIDDLE");
+  return !(env && strcmp(env, "0") == 0);
+}
+
+/* Bluestein's route of three kernels (bluestein_middle): the gather only where the first
+ * kernel cannot read the source, the column kernel loading x times the chirp, the middle
+ * kernel in place in workspace B, the column kernel storing conj(y) times the chirp (only
+ * the user's positions), the scatter only where it cannot write the destination. */
+static zipfft_status append_bluestein_middle(const zipfft__kernel_spec *pass, int64_t rows,
+                                             const zipfft__target *t, const route *r, const ends *e,
+                                             zipfft__array src, zipfft__array dst,
+                                             zipfft__decomposition *dec) {
+  const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
+  zipfft__fourstep_job job = job_of(pass, r, rows, e);
+  zipfft_status status = ZIPFFT_SUCCESS;
+  if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
+  int first = dec->kernel_count;
+  if (status == ZIPFFT_SUCCESS)
+    status = zipfft__fourstep_bluestein_append(&job, pass->n, t, e->direct_in ? src : a, b,
+                                               e->direct_out ? dst : a, dec);
+  if (status == ZIPFFT_SUCCESS && e->direct_in)
+    fuse_bluestein_step(&dec->kernels[first], pass, r->length, chirp_step(pass->kind, 0), 0,
+                        job.in_stride);
+  if (status == ZIPFFT_SUCCESS && e->direct_out)
+    fuse_bluestein_step(&dec->kernels[first + 2], pass, r->length, chirp_step(pass->kind, 1), 1,
+                        job.out_stride);
+  if (status == ZIPFFT_SUCCESS && !e->direct_out)
+    status = append_transfer(pass, r, 0, rows, src, dst, dec);
+  return status;
+}
+
 /* Bluestein's route with its pointwise work fused (fused_bluestein): the gather only where
  * the first four-step cannot read the source itself, the first four-step (its first kernel
  * loading x times the chirp), the second (its first kernel multiplying by the filter as it
@@ -603,6 +639,8 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
   ends out_end = {.direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
   zipfft__fourstep_job first = job_of(pass, r, rows, &in_end),
                        second = job_of(pass, r, rows, &out_end);
+  if (bluestein_middle() && zipfft__fourstep_bluestein_fits(&first, t))
+    return append_bluestein_middle(pass, rows, t, r, e, src, dst, dec);
   zipfft_status status = ZIPFFT_SUCCESS;
   if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
   int at = dec->kernel_count;

@@ -761,13 +761,7 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   return 0;
 }
 
-/* Runs a Bluestein or Rader kernel's passes in place where it can (kernel_spec
- * passes_in_place): the filter multiply in registers between the FFTs, Bluestein's outputs
- * stored from the last pass's registers (Rader's through its output permutation in shared
- * memory), and no barriers guarding shared memory against overwriting.
- * ZIPFFT_BLUESTEIN_IN_PLACE=0 and ZIPFFT_RADER_IN_PLACE=0 (tuning) keep the Stockham
- * passes. */
-static void choose_convolution_in_place(zipfft__kernel_spec *s) {
+void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s) {
   const char *env = getenv(s->rader_n > 0 ? "ZIPFFT_RADER_IN_PLACE" : "ZIPFFT_BLUESTEIN_IN_PLACE");
   s->passes_in_place = zipfft__can_pass_in_place(s) && !(env && strcmp(env, "0") == 0);
 }
@@ -783,7 +777,7 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   s->n = p - 1;
   factorization f = factorize(s);
   if (f.count > 0 && size_smooth(s, f, transforms, t)) {
-    choose_convolution_in_place(s);
+    zipfft__choose_convolution_in_place(s);
     return 1;
   }
   s->rader_n = 0;
@@ -942,7 +936,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
     s->n = padded[i];
     f = factorize(s);
     if (f.count > 0 && size_smooth(s, f, transforms, t)) {
-      choose_convolution_in_place(s);
+      zipfft__choose_convolution_in_place(s);
       return 1;
     }
   }

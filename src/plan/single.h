@@ -18,6 +18,15 @@ size_t zipfft__blocks_by_shared(size_t bytes, const zipfft__target *t);
 
 int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t);
 
+/* Runs a sized Bluestein or Rader kernel's passes in place where it can (kernel_spec
+ * passes_in_place), and so the middle kernel of Bluestein's three (kernel_spec
+ * ZIPFFT__FUSED_BLUESTEIN): the filter multiply in registers between the FFTs, Bluestein's
+ * outputs stored from the last pass's registers (Rader's through its output permutation in
+ * shared memory), and no barriers guarding shared memory against overwriting.
+ * ZIPFFT_BLUESTEIN_IN_PLACE=0 and ZIPFFT_RADER_IN_PLACE=0 (tuning) keep the Stockham
+ * passes. */
+void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s);
+
 /* Sizes a plain C2C row pass (contiguous elements, no extents, fused operations or
  * four-step twiddle) as a cluster kernel when the target has thread-block clusters and no
  * single block can hold the transform: n becomes n / cluster for the smallest cluster (2

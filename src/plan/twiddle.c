@@ -71,15 +71,17 @@ int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
 
 int zipfft__needs_filter(const zipfft__kernel_spec *s) {
   return s->rader_n > 0 || s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ||
+         s->fused == ZIPFFT__FUSED_BLUESTEIN ||
          (s->bluestein_n > 0 &&
           (s->pointwise == ZIPFFT__PW_NONE || s->pointwise == ZIPFFT__PW_FILTER));
 }
 
 /* 1 when the plan fills the kernel's filter (api/bluestein_filter.c): the pointwise FILTER
- * kernels and the FILTER loads of fused Bluestein four-steps, whose lengths are beyond what
- * a host FFT in long double does quickly. */
+ * kernels, the FILTER loads of fused Bluestein four-steps and the fused BLUESTEIN middle
+ * kernels, whose lengths are beyond what a host FFT in long double does quickly. */
 int zipfft__filter_from_plan(const zipfft__kernel_spec *s) {
-  return s->pointwise == ZIPFFT__PW_FILTER || s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER;
+  return s->pointwise == ZIPFFT__PW_FILTER || s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ||
+         s->fused == ZIPFFT__FUSED_BLUESTEIN;
 }
 
 /* Beyond this many split twiddles (n/2 + 1), a pointwise SPLIT or MERGE kernel keeps them
@@ -300,11 +302,20 @@ void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t f
   zipfft__host_parallel_for(count, min_entries_per_thread, put_source_range, &fill);
 }
 
+/* The table slot of the filter's entry at spectrum position p: p, or in a fused Bluestein
+ * kernel whose passes run in place (p = k0 + step * k, element k of row k0), the slot of
+ * element k in its row's digit-reversed order, where the second FFT's first pass takes it. */
+static int64_t filter_slot(const zipfft__kernel_spec *s, int64_t p) {
+  if (s->fused != ZIPFFT__FUSED_BLUESTEIN || !s->passes_in_place) return p;
+  int64_t step = s->position_step;
+  return p % step + step * zipfft__in_place_entry(s, p / step);
+}
+
 void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, int64_t first, int64_t count,
                                  const double *spectrum, void *table) {
-  int64_t base = zipfft__table_layout_of(s).filter + first, n = zipfft__filter_length(s);
+  int64_t base = zipfft__table_layout_of(s).filter, n = zipfft__filter_length(s);
   for (int64_t k = 0; k < count; k++)
-    put(table, base + k, s->precision, spectrum[2 * k] / (double)n,
+    put(table, base + filter_slot(s, first + k), s->precision, spectrum[2 * k] / (double)n,
         spectrum[2 * k + 1] / (double)n);
 }
 
