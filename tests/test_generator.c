@@ -539,8 +539,8 @@ static void test_bluestein_middle_spec(void) {
                            .fused = ZIPFFT__FUSED_BLUESTEIN,
                            .chirp_n = 1048573,
                            .filter_n = 2097152,
-                           .position_step = 1024,
-                           .position_steps = {0, 1},
+                           .position_step = 1,
+                           .position_steps = {0, 2048},
                            .passes_in_place = 1};
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused == NULL, "Bluestein's middle kernel refused: %s", refused);

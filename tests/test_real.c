@@ -601,8 +601,7 @@ static void check_fused_bluestein_plans(void) {
                 "as it stores as reals, only the first 1009 positions"}};
   /* by default the three kernels of 2025 = 45 x 45, else the two four-steps */
   static const char *const filters[] = {
-      "(2025 points, element k of a row at spectrum position "
-      "k * 45 + the row's) between two 45-point FFTs",
+      "(2025 points, read in the rows' order) between two 45-point FFTs",
       "filter multiply (2025 points) as it loads"};
   char printed[8192];
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);

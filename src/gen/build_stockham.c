@@ -629,9 +629,9 @@ static void spectrum_pair(zipfft__stockham_build *c, zipfft__block *g, const zip
 }
 
 /* The first pass of a fused Bluestein kernel's second FFT: every value x[j + r*m] it holds
- * becomes conj(x * F[p]), p the spectrum position of element j + r*m (in a passes_in_place
- * kernel the table holds, at the position of row j + r*m, the entry of the element the
- * value is: zipfft__put_filter_spectrum). */
+ * becomes conj(x * F), F the filter's table entry at the slot of row j + r*m (the position
+ * map's; the table holds there the entry of the element the value is, in its row's order:
+ * zipfft__put_filter_spectrum). */
 static void multiply_values_by_filter(zipfft__stockham_build *c, zipfft__block *blk,
                                       const zipfft__thread_coords *k, const pass_shape *ps,
                                       const zipfft__expr **j, zipfft__cval *x) {

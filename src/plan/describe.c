@@ -148,9 +148,9 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       (long long)s->filter_n);
   if (s->fused == ZIPFFT__FUSED_BLUESTEIN)
     zipfft__sb_printf(sb,
-                      "      Bluestein's filter multiply (%lld points, element k of a row at "
-                      "spectrum position k * %lld + the row's) between two %lld-point FFTs\n",
-                      (long long)s->filter_n, (long long)s->position_step, (long long)s->n);
+                      "      Bluestein's filter multiply (%lld points, read in the rows' order) "
+                      "between two %lld-point FFTs\n",
+                      (long long)s->filter_n, (long long)s->n);
   if (s->bluestein_store)
     zipfft__sb_printf(sb,
                       "      Bluestein's chirp times the outputs as it stores%s, only the first "

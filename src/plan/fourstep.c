@@ -338,7 +338,8 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * k0), each transformed, multiplied by the filter at spectrum position k0 + N0 k (element k
  * of row k0; the forward split's output index), transformed again and stored in place
  * unconjugated, times exp(sign 2 pi i k0 n / N): a four-step of the conjugated product with
- * its rows first (kernel_spec ZIPFFT__FUSED_BLUESTEIN). */
+ * its rows first (kernel_spec ZIPFFT__FUSED_BLUESTEIN). The filter's table is in the rows'
+ * order (row k0's entries at slots k0 * N1 + k). */
 static void filter_row_spec(const zipfft__fourstep_job *job, const split *sp, int64_t chirp_n,
                             zipfft__kernel_spec *s) {
   int64_t n = job->n, n0 = sp->factors[0], n1 = sp->factors[1];
@@ -356,8 +357,8 @@ static void filter_row_spec(const zipfft__fourstep_job *job, const split *sp, in
                              .fused = ZIPFFT__FUSED_BLUESTEIN,
                              .chirp_n = chirp_n,
                              .filter_n = n,
-                             .position_step = n0,
-                             .position_steps = {0, 1},
+                             .position_step = 1,
+                             .position_steps = {0, n1},
                              .batch_dims = 2,
                              .batch_counts = {job->batch, n0},
                              .batch_in_strides = {n, n1},

@@ -67,11 +67,14 @@ typedef enum zipfft__kernel_kind {
  * filter's conjugate, scaled; the kernel's aux array); a second forward FFT and a conjugate
  * on the store then give the inverse FFT of conj(Z * K) or conj(conj(Z) * K).
  * BLUESTEIN (the middle kernel of Bluestein's method beyond one kernel, rows of its padded
- * length's split in two): Z becomes conj(Z * F), F Bluestein's filter from the table at the
- * spectrum position of each element (the position map of kernel_spec position_step and
- * position_steps, filter_n entries), and the second FFT's outputs are stored without the
- * conjugate, times the fused twiddles: the conjugated inverse that the last column kernel
- * completes (plan/fourstep.c zipfft__fourstep_convolution_append). */
+ * length's split in two N0 x N1, n = N1): Z becomes conj(Z * F), F Bluestein's filter
+ * (filter_n entries), and the second FFT's outputs are stored without the conjugate, times
+ * the fused twiddles: the conjugated inverse that the last column kernel completes
+ * (plan/fourstep.c zipfft__fourstep_bluestein_append). The table holds the filter in the
+ * rows' order, so that a row reads its entries side by side: the entry of spectrum
+ * position k0 + N0 k (element k of row k0) at slot k0 * N1 + k, or with passes_in_place at
+ * the slot of k in the row's digit-reversed order (zipfft__put_filter_spectrum); the
+ * position map (kernel_spec position_step, position_steps) gives each element's slot. */
 typedef enum zipfft__fused_op {
   ZIPFFT__FUSED_NONE,
   ZIPFFT__FUSED_CORRELATE,

@@ -303,12 +303,13 @@ void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t f
 }
 
 /* The table slot of the filter's entry at spectrum position p: p, or in a fused Bluestein
- * kernel whose passes run in place (p = k0 + step * k, element k of row k0), the slot of
- * element k in its row's digit-reversed order, where the second FFT's first pass takes it. */
+ * kernel (rows of n points, p = k0 + (filter_n / n) k for element k of row k0) the rows'
+ * order, k0 * n + k, with k in its row's digit-reversed order where the passes run in
+ * place (there the second FFT's first pass takes it). */
 static int64_t filter_slot(const zipfft__kernel_spec *s, int64_t p) {
-  if (s->fused != ZIPFFT__FUSED_BLUESTEIN || !s->passes_in_place) return p;
-  int64_t step = s->position_step;
-  return p % step + step * zipfft__in_place_entry(s, p / step);
+  if (s->fused != ZIPFFT__FUSED_BLUESTEIN) return p;
+  int64_t rows = s->filter_n / s->n;
+  return p % rows * s->n + zipfft__in_place_entry(s, p / rows);
 }
 
 void zipfft__put_filter_spectrum(const zipfft__kernel_spec *s, int64_t first, int64_t count,
