@@ -387,19 +387,29 @@ static void last_column_spec(const zipfft__fourstep_job *job, const split *sp,
                              .batch_out_strides = {job->out_dist, job->out_stride}};
 }
 
-/* Bluestein's middle kernel (filter_row_spec) needs the padded length to split in two. */
+/* The split in two of Bluestein's three kernels: the job's own where it splits in two,
+ * else one with columns as large as the rows may be, else any (count 0: none). */
+static split bluestein_split(const zipfft__fourstep_job *job, const zipfft__target *t) {
+  split s =
+      choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first, t);
+  if (s.count == 2) return s;
+  s.count = 0;
+  if (split_into(job->precision, job->n, 2, wide_column_limits, t, &s)) return s;
+  s.count = 0;
+  if (split_into(job->precision, job->n, 2, any_limits, t, &s)) return s;
+  s.count = 0;
+  return s;
+}
+
 int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t) {
-  return choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first,
-                      t)
-             .count == 2;
+  return bluestein_split(job, t).count == 2;
 }
 
 zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,
                                                 const zipfft__target *t, zipfft__array src,
                                                 zipfft__array via, zipfft__array dst,
                                                 zipfft__decomposition *out) {
-  split sp =
-      choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first, t);
+  split sp = bluestein_split(job, t);
   if (sp.count != 2)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no split in two of %lld", (long long)job->n);
   if (out->kernel_count + 3 > ZIPFFT__MAX_KERNELS)
