@@ -1425,8 +1425,10 @@ static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *us
                         zipfft__kernel_ast *k) {
   zipfft__arena *a = c->a;
   const zipfft__kernel_spec *spec = c->s;
-  c->in = zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
-  c->out = zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
+  c->in = spec->streaming_io ? zipfft__param_new_streaming(a, "in", ZIPFFT__T_BYTES_IN)
+                             : zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
+  c->out = spec->streaming_io ? zipfft__param_new_streaming(a, "out", ZIPFFT__T_BYTES_OUT)
+                              : zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
   c->tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
   c->batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c->batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);

@@ -146,6 +146,8 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb, "      Bluestein's filter multiply (%lld points) as it loads\n",
                       (long long)s->filter_n);
+  if (s->streaming_io)
+    zipfft__sb_printf(sb, "      inputs and outputs evict-first (the tables stay in L2)\n");
   if (s->fused == ZIPFFT__FUSED_BLUESTEIN)
     zipfft__sb_printf(sb,
                       "      Bluestein's filter multiply (%lld points, read in the rows' order) "

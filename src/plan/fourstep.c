@@ -387,6 +387,16 @@ static void last_column_spec(const zipfft__fourstep_job *job, const split *sp,
                              .batch_out_strides = {job->out_dist, job->out_stride}};
 }
 
+/* Whether Bluestein's kernel i of three reads and writes its data evict-first (kernel_spec
+ * streaming_io), so that the tables every row reads stay in L2 (the middle kernel's filter,
+ * M values; the column kernels' chirp, N values): ZIPFFT_BLUESTEIN_STREAM (tuning) 0 none,
+ * 1 the middle kernel, 2 all three. */
+static int bluestein_streams(int i) {
+  const char *env = getenv("ZIPFFT_BLUESTEIN_STREAM");
+  int level = env && *env ? atoi(env) : 0;
+  return level >= 2 || (level == 1 && i == 1);
+}
+
 /* The split in two of Bluestein's three kernels: the job's own where it splits in two,
  * else one with columns as large as the rows may be, else any (count 0: none). */
 static split bluestein_split(const zipfft__fourstep_job *job, const zipfft__target *t) {
@@ -427,6 +437,7 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
       return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "Bluestein's kernel %d of %lld does not fit", i,
                           (long long)job->n);
     if (i == 1) zipfft__choose_convolution_in_place(s);
+    s->streaming_io = bluestein_streams(i);
     out->src[at] = i == 0 ? src : via;
     out->dst[at] = i == 2 ? dst : via;
   }

@@ -302,6 +302,10 @@ typedef struct zipfft__kernel_spec {
    * (zipfft__in_place_entry). A store_major kernel (one FFT) leaves its outputs in pass 0's
    * slots, where its staged stores read them (zipfft__in_place_element). Any radices. */
   int passes_in_place;
+  /* 1 (CUDA): the kernel's in and out arrays are touched once, so their complex vector
+   * accesses are evict-first (ld/st.global.cs), leaving L2 to the tables every row reads
+   * (Bluestein's three kernels, plan/fourstep.c); the CPU backend ignores it. */
+  int streaming_io;
   /* User callbacks replacing the loads from the input and the stores to the output
    * (function NULL: none); their strings belong to the plan. */
   zipfft__callback load_callback, store_callback;
