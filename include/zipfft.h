@@ -123,11 +123,11 @@ const char *zipfft_last_error(void);
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
  *   workspace (2^27 and beyond);
  * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime
- *   factor) beyond one kernel: a pass through a workspace of two copies of the axis's rows
- *   as complex values (gather, 2-4 four-step kernels, or Bluestein's method with two such
- *   FFTs of the padded length, then scatter; the four-step kernels read and write the
- *   user's arrays themselves, chirps included, where the layout is one nested batch
- *   without extents or callbacks).
+ *   factor) beyond one kernel: a pass through a workspace of up to two copies of the
+ *   axis's rows as complex values (gather, 2-4 four-step kernels, or Bluestein's method in
+ *   three kernels of the padded length, else with two four-step FFTs of it, then scatter;
+ *   the FFT kernels read and write the user's arrays themselves, chirps included, where the
+ *   layout is one nested batch without extents or callbacks).
  * A plan holds at most 24 kernels (at most two or three axes beyond one kernel); beyond
  * that, plan creation gives ZIPFFT_ERROR_UNSUPPORTED_LENGTH. Defaults: forward, batch 1,
  * contiguous layout, out-of-place, scale 1, backend AUTO on device 0. On success *d owns a
@@ -229,9 +229,10 @@ zipfft_status zipfft_execute(zipfft_plan p, const void *in, void *out, void *str
 zipfft_status zipfft_plan_print(zipfft_plan p, char *buf, size_t len, size_t *needed);
 /* Bytes of workspace the plan holds for its executions: 0 for transforms done in one kernel
  * per axis; a copy of the data in the compute precision (batch * n complex values) for 1D
- * C2C lengths split over several kernels; two copies of the longest such axis's rows as
- * complex values (of Bluestein's padded length where it applies) for the other axes beyond
- * one kernel; plus, for padded or cropped multi-axis transforms whose intermediate results
+ * C2C lengths split over several kernels; one or two copies of the longest such axis's rows
+ * as complex values (of Bluestein's padded length where it applies) for the other axes
+ * beyond one kernel (one where no gather or scatter is needed and the rows need only one
+ * copy between their kernels, as Bluestein's three kernels); plus, for padded or cropped multi-axis transforms whose intermediate results
  * do not fit the array they would live in, and for C2R of rank 2 and 3 with a 16-bit input
  * and an output of another type, an intermediate array (each axis the larger of its two
  * extents, complex values of the compute precision). The plan allocates it at creation (on
