@@ -389,15 +389,21 @@ static void last_column_spec(const zipfft__fourstep_job *job, const split *sp,
 
 /* Whether Bluestein's kernel i of three reads and writes its data evict-first (kernel_spec
  * streaming_io), so that the tables every row reads stay in L2: the middle kernel's filter
- * (M values) and the last kernel's chirp (N values), not the first kernel's.
- * ZIPFFT_BLUESTEIN_STREAM (tuning) sets the kernels as a mask (1 first, 2 middle, 4 last).
- * Measured on an H200 (fp32 C2C 1048573 batch 128, cuFFT ratio; Nsight Compute): none 1.80x
- * (1.45, 1.53, 1.40 ms), the middle 1.85x, all three 1.92x (1.55, 1.38, 1.20 ms: the first
- * kernel lost 0.1 ms); fp32 C2C 65537 (tables that stay in L2 anyway) 2.28x, 2.26x, 2.20x;
- * fp32 R2C 1048573 1.18x, 1.23x, 1.24x. */
-static int bluestein_streams(int i) {
+ * (M values) always, the last kernel's chirp (N values) where that table is at least
+ * stream_chirp_bytes, the first kernel's never. ZIPFFT_BLUESTEIN_STREAM (tuning) sets the
+ * kernels as a mask (1 first, 2 middle, 4 last). Measured on an H200 (cuFFT ratio, masks 0,
+ * 2, 6, 7 in one run; Nsight Compute for fp32 1048573 in another): fp32 C2C 1048573 batch
+ * 128 (an 8 MiB chirp) 1.80x, 1.86x, 1.95x, 1.90x (kernels 1.45, 1.53, 1.40 ms with none,
+ * 1.55, 1.38, 1.20 ms with all three), R2C 1.18x, 1.23x, 1.23x, 1.24x; fp32 C2C 65537 (a
+ * 512 KiB chirp, which stays in L2 anyway) 2.26x, 2.27x, 2.23x, 2.26x, fp64 R2C 65537 1.29x,
+ * 1.34x, 1.21x, 1.22x. */
+enum { stream_chirp_bytes = 4 << 20 };
+
+static int bluestein_streams(int i, const zipfft__fourstep_job *job, int64_t chirp_n) {
   const char *env = getenv("ZIPFFT_BLUESTEIN_STREAM");
-  int mask = env && *env ? atoi(env) : 6;
+  uint64_t chirp =
+      (uint64_t)chirp_n * zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
+  int mask = env && *env ? atoi(env) : 2 | (chirp >= stream_chirp_bytes ? 4 : 0);
   return (mask >> i) & 1;
 }
 
@@ -443,7 +449,7 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
       return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "Bluestein's kernel %d of %lld does not fit", i,
                           (long long)job->n);
     if (i == 1) zipfft__choose_convolution_in_place(s);
-    s->streaming_io = bluestein_streams(i);
+    s->streaming_io = bluestein_streams(i, job, chirp_n);
     out->src[at] = i == 0 ? src : via;
     out->dst[at] = i == 2 ? dst : via;
   }
