@@ -597,66 +597,53 @@ static int bluestein_middle(void) {
   return !(env && strcmp(env, "0") == 0);
 }
 
-/* Bluestein's route of three kernels (bluestein_middle): the gather only where the first
- * kernel cannot read the source, the column kernel loading x times the chirp, the middle
- * kernel in place in workspace B, the column kernel storing conj(y) times the chirp (only
- * the user's positions), the scatter only where it cannot write the destination. */
-static zipfft_status append_bluestein_middle(const zipfft__kernel_spec *pass, int64_t rows,
-                                             const zipfft__target *t, const route *r, const ends *e,
-                                             zipfft__array src, zipfft__array dst,
-                                             zipfft__decomposition *dec) {
+/* Bluestein's convolution of the padded length, from src (or workspace A, after a gather)
+ * to dst (or A, before a scatter): three kernels where bluestein_middle allows and the
+ * length splits in two (plan/fourstep.c zipfft__fourstep_bluestein_append: the middle
+ * kernel in place in workspace B), else two four-steps, the second's first kernel
+ * multiplying by the filter as it loads. */
+static zipfft_status append_convolution(const zipfft__kernel_spec *pass, int64_t rows,
+                                        const zipfft__target *t, const route *r, const ends *e,
+                                        zipfft__array src, zipfft__array dst,
+                                        zipfft__decomposition *dec) {
   const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
+  zipfft__array from = e->direct_in ? src : a, to = e->direct_out ? dst : a;
   zipfft__fourstep_job job = job_of(pass, r, rows, e);
-  zipfft_status status = ZIPFFT_SUCCESS;
-  if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
-  int first = dec->kernel_count;
+  if (bluestein_middle() && zipfft__fourstep_bluestein_fits(&job, t))
+    return zipfft__fourstep_bluestein_append(&job, pass->n, t, from, b, to, dec);
+  ends in_end = {.direct_in = e->direct_in, .in_stride = e->in_stride, .in_dist = e->in_dist};
+  ends out_end = {
+      .direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
+  zipfft__fourstep_job first = job_of(pass, r, rows, &in_end),
+                       second = job_of(pass, r, rows, &out_end);
+  zipfft_status status = zipfft__fourstep_append(&first, t, from, b, a, dec);
+  int at = dec->kernel_count;
+  if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&second, t, a, b, to, dec);
   if (status == ZIPFFT_SUCCESS)
-    status = zipfft__fourstep_bluestein_append(&job, pass->n, t, e->direct_in ? src : a, b,
-                                               e->direct_out ? dst : a, dec);
-  if (status == ZIPFFT_SUCCESS && e->direct_in)
-    fuse_bluestein_step(&dec->kernels[first], pass, r->length, chirp_step(pass->kind, 0), 0,
-                        job.in_stride);
-  if (status == ZIPFFT_SUCCESS && e->direct_out)
-    fuse_bluestein_step(&dec->kernels[first + 2], pass, r->length, chirp_step(pass->kind, 1), 1,
-                        job.out_stride);
-  if (status == ZIPFFT_SUCCESS && !e->direct_out)
-    status = append_transfer(pass, r, 0, rows, src, dst, dec);
+    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
   return status;
 }
 
 /* Bluestein's route with its pointwise work fused (fused_bluestein): the gather only where
- * the first four-step cannot read the source itself, the first four-step (its first kernel
- * loading x times the chirp), the second (its first kernel multiplying by the filter as it
- * loads, its last storing conj(y) times the chirp, only the user's positions), the scatter
- * only where the second cannot write the destination itself. Measured on an H200: see
- * docs/perf/2026-12-03-h200-fused-bluestein.md. */
+ * the convolution's first kernel cannot read the source itself, the convolution (its first
+ * kernel loading x times the chirp, its last storing conj(y) times the chirp, only the
+ * user's positions), the scatter only where its last kernel cannot write the destination
+ * itself. Measured on an H200: see docs/perf/2026-12-03-h200-fused-bluestein.md and
+ * docs/perf/2026-12-03-h200-bluestein-three-kernels.md. */
 static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t rows,
                                       const zipfft__target *t, const route *r, const ends *e,
                                       zipfft__array src, zipfft__array dst,
                                       zipfft__decomposition *dec) {
-  const zipfft__array a = ZIPFFT__ARRAY_WORKSPACE, b = ZIPFFT__ARRAY_WORKSPACE2;
-  ends in_end = {.direct_in = e->direct_in, .in_stride = e->in_stride, .in_dist = e->in_dist};
-  ends out_end = {.direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
-  zipfft__fourstep_job first = job_of(pass, r, rows, &in_end),
-                       second = job_of(pass, r, rows, &out_end);
-  if (bluestein_middle() && zipfft__fourstep_bluestein_fits(&first, t))
-    return append_bluestein_middle(pass, rows, t, r, e, src, dst, dec);
   zipfft_status status = ZIPFFT_SUCCESS;
   if (!e->direct_in) status = append_transfer(pass, r, 1, rows, src, dst, dec);
-  int at = dec->kernel_count;
-  if (status == ZIPFFT_SUCCESS)
-    status = zipfft__fourstep_append(&first, t, e->direct_in ? src : a, b, a, dec);
+  int first = dec->kernel_count;
+  if (status == ZIPFFT_SUCCESS) status = append_convolution(pass, rows, t, r, e, src, dst, dec);
   if (status == ZIPFFT_SUCCESS && e->direct_in)
-    fuse_bluestein_step(&dec->kernels[at], pass, r->length, chirp_step(pass->kind, 0), 0,
-                        first.in_stride);
-  at = dec->kernel_count;
-  if (status == ZIPFFT_SUCCESS)
-    status = zipfft__fourstep_append(&second, t, a, b, e->direct_out ? dst : a, dec);
-  if (status == ZIPFFT_SUCCESS)
-    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
+    fuse_bluestein_step(&dec->kernels[first], pass, r->length, chirp_step(pass->kind, 0), 0,
+                        e->in_stride);
   if (status == ZIPFFT_SUCCESS && e->direct_out)
     fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r->length,
-                        chirp_step(pass->kind, 1), 1, second.out_stride);
+                        chirp_step(pass->kind, 1), 1, e->out_stride);
   if (status == ZIPFFT_SUCCESS && !e->direct_out)
     status = append_transfer(pass, r, 0, rows, src, dst, dec);
   return status;
