@@ -635,6 +635,16 @@ static const variant quick_variants[] = {
     {1, 1, 1, 0, 0, PL_IN, 1, 1, ZIPFFT_FORWARD},   /* scaled, misaligned, in-place */
     {17, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD}};
 
+/* Every quick layout variant on one fp32 and one fp64 length, the two interleaved. */
+static void run_variants(int64_t f32_length, int64_t f64_length) {
+  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, f32_length);
+    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, f64_length);
+    run_case(&a);
+    run_case(&b);
+  }
+}
+
 /* Quick tier, part 2: layouts, placements, misalignment, scale and batch 17 on a few
  * lengths of each precision. */
 static void run_quick_variants(void) {
@@ -1014,12 +1024,7 @@ static void run_quick_bluestein_middle(void) {
   check_plan_says(&f32, "between two 18-point FFTs");
   check_plan_says(&f32, "evict-first"); /* the middle kernel's, so that the filter stays in L2 */
   check_plan_says(&f32, "Bluestein's chirp times the outputs as it stores, only the first 131");
-  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
-    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, 131);
-    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, 61);
-    run_case(&a);
-    run_case(&b);
-  }
+  run_variants(131, 61);
   setenv("ZIPFFT_BLUESTEIN_MIDDLE", "0", 1);
   check_plan_lacks(&f32, "between two");
   check_plan_says(&f32, "Bluestein's filter multiply (270 points) as it loads");
@@ -1043,12 +1048,7 @@ static void run_quick_tiles(void) {
   c2c_case f64 = basic_case(ZIPFFT_F64, 4096, 2, ZIPFFT_INVERSE);
   check_plan_says(&f32, "outputs stored in tiles of 4 rows");
   check_plan_says(&f64, "outputs stored in tiles of 2 rows");
-  for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
-    c2c_case a = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
-    c2c_case b = variant_case(&quick_variants[v], ZIPFFT_F64, 4096);
-    run_case(&a);
-    run_case(&b);
-  }
+  run_variants(4096, 4096);
   setenv("ZIPFFT_TILE_ROWS", "0", 1);
   check_plan_lacks(&f32, "tiles of");
   unsetenv("ZIPFFT_TILE_ROWS");
