@@ -832,12 +832,36 @@ static void run_quick_column_prefetch(void) {
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
 }
 
+/* With ZIPFFT_PREFETCH_AHEAD set: Bluestein's first column kernel (the chirp on its loads)
+ * asks L2 for a later block's columns only at positions below Bluestein's length, where each
+ * user row ends: fp32 131 and fp64 61 through the three kernels, in the layouts that move
+ * the rows' ends (in place, strided, padded distances, interleaved batches, misaligned). The
+ * CPU's prefetch reads the byte it asks for, and in sanitizer builds
+ * (ZIPFFT_TEST_SANITIZER_CC) these kernels are instrumented, so a prefetch past the last
+ * row's end is a reported overflow. */
+static void run_quick_chirp_prefetch(void) {
+  static const size_t variants[] = {0, 2, 5, 6, 11, 15};
+  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
+  if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 131, 3, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 61, 3, ZIPFFT_INVERSE);
+  check_plan_says(&f32, "_bq10_131_270_0_1_18p0p1_pa1_"); /* the first kernel prefetches */
+  check_plan_says(&f64, "_bq10_61_125_0_1_25p0p1_pa1_");
+  for (int p = 0; p < 2; p++)
+    run_short_variants(p ? ZIPFFT_F64 : ZIPFFT_F32, p ? 61 : 131, variants,
+                       sizeof variants / sizeof variants[0]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  if (sanitizer && *sanitizer) unsetenv("ZIPFFT_CC");
+}
+
 /* Quick tier: kernels that ask L2 for a later block's input as they start
  * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch does nothing): the
  * plan takes the prefetching kernel, its CUDA source compiles, and the results stay right,
  * for one and several transforms per block (a partial last block), a Rader prime and a
- * Bluestein length, in place, with distances larger than n, misaligned, scaled; and a
- * four-step column kernel (run_quick_column_prefetch). */
+ * Bluestein length, in place, with distances larger than n, misaligned, scaled; a four-step
+ * column kernel (run_quick_column_prefetch) and Bluestein's chirp-loading column kernel
+ * (run_quick_chirp_prefetch). */
 static void run_quick_prefetch(void) {
   static const struct {
     zipfft_precision p;
@@ -856,6 +880,7 @@ static void run_quick_prefetch(void) {
     run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
   }
   run_quick_column_prefetch();
+  run_quick_chirp_prefetch();
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
 }
 

@@ -488,7 +488,13 @@ static void test_fused_bluestein_specs(void) {
   zipfft__table_layout l = zipfft__table_layout_of(&s);
   ZT_CHECK(l.filter - l.chirp == 1048573 && l.count == l.filter, "chirp load's table: %lld, %lld",
            (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
-  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a chirp load may prefetch past the user's rows");
+  /* its prefetch stops at the user's row ends (test_c2c run_quick_chirp_prefetch); the real
+   * and Hermitian chirp loads have none */
+  ZT_CHECK(zipfft__can_prefetch_ahead(&s), "a complex chirp load does not prefetch");
+  s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_REAL;
+  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a real chirp load prefetches");
+  s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN;
+  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a chirp load from the Hermitian half prefetches");
   s.bluestein_load = ZIPFFT__BLUESTEIN_FILTER;
   l = zipfft__table_layout_of(&s);
   ZT_CHECK(zipfft__check_spec(&s) == NULL && l.count - l.filter == 2097152 && l.filter == l.chirp &&

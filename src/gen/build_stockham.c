@@ -1376,13 +1376,18 @@ static void prefetch_range(zipfft__stockham_build *c, zipfft__block *b, const zi
 
 /* COLUMNS: the block's threads share the later block's input elements e, each asking L2
  * for the line that holds e of the block's first column (the whole run of adjacent columns
- * where it does not cross a line, as in the 2DTM kernel's 32-byte runs). A line prefetch,
+ * where it does not cross a line, as in the 2DTM kernel's 32-byte runs), for a chirp load
+ * only below Bluestein's length, where the user's row ends. A line prefetch,
  * not a bulk one: measured, a bulk prefetch per element cost the 2DTM search 2-4%. */
 static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
                              const zipfft__expr *next) {
   const zipfft__kernel_spec *s = c->s;
   zipfft__thread_coords k = {.g = next};
   const zipfft__expr *first = zipfft__batch_offset_with(c, b, &k, s->batch_in_strides, "gr");
+  const zipfft__expr *position_base =
+      s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP
+          ? zipfft__batch_offset_with(c, b, &k, s->position_steps, "gp")
+          : NULL;
   int64_t elements = zipfft__input_row_elements(s), threads = zipfft__c2c_block_threads(s);
   int64_t rounds = (elements + threads - 1) / threads;
   const zipfft__expr *e = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a));
@@ -1393,7 +1398,12 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
     e = let(c, loop, "ge",
             bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, var(c, round), i64(c, threads)), e));
   }
-  zipfft__block *g = open_if(c, loop, bin(c, ZIPFFT__OP_LT, e, i64(c, elements)));
+  const zipfft__expr *inside = bin(c, ZIPFFT__OP_LT, e, i64(c, elements));
+  if (position_base) /* a chirp load: the user's row ends at Bluestein's length */
+    inside = bin(c, ZIPFFT__OP_AND, inside,
+                 bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e),
+                     i64(c, s->chirp_n)));
+  zipfft__block *g = open_if(c, loop, inside);
   const zipfft__expr *at =
       bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->in_stride)));
   const zipfft__expr *args[] = {

@@ -458,18 +458,20 @@ static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
-  /* a chirp load reads the user's rows only up to Bluestein's length: the block's columns
-   * may run past the end of the user's array */
+  /* a complex chirp load reads the user's rows only below Bluestein's length, so its
+   * prefetch stops there too (build_stockham.c prefetch_columns); the real and Hermitian
+   * chirp loads (R2C, C2R) have none */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
-                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER) &&
+                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ||
+                s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP) &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
-  if (!fused && s->in_stride == 1 && s->batch_dims == 1 && s->load_extent == 0 &&
-      innermost >= zipfft__input_row_elements(s))
+  if (!fused && s->bluestein_load != ZIPFFT__BLUESTEIN_CHIRP && s->in_stride == 1 &&
+      s->batch_dims == 1 && s->load_extent == 0 && innermost >= zipfft__input_row_elements(s))
     return ZIPFFT__BLOCK_INPUT_RANGE;
   if (s->in_stride > 1 && innermost == 1 && block_run_bytes(s) >= 32)
     return ZIPFFT__BLOCK_INPUT_COLUMNS;
