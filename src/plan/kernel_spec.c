@@ -497,7 +497,10 @@ static int plain_columns(const zipfft__kernel_spec *s) {
  * docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
  * columns a block), % of copy: none 45.3-45.4; when the block starts, an eighth (16 blocks)
  * 46.1-46.3, 8 blocks 46.6, a quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32
- * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike). Every
+ * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike).
+ * Bluestein's first column kernel (chirp loads, bounded to the user's rows) gains too (session
+ * 61, docs/perf/2026-12-04-h200-chirp-prefetch.md): fp32 C2C 131101 10.1 -> 10.7% of copy,
+ * 1048573 12.5 -> 13.2%, 65537 and 4194319 within 0.1; at 33 blocks 1048573 lost (12.2). Every
  * kernel of shorter runs lost with a prefetch at the start: 2D 4096^2 (4 columns of 4096
  * points) 34.4 -> 29.7-30.7 on the H200 and 40.5 -> 34.6 on the H100 (session 43); 3D 256^3
  * and the split 65536 stayed within 0.4 points. */
