@@ -684,8 +684,8 @@ static void run_quick_staged(void) {
 
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
- * planned and asking L2 for a later cluster's input after the loads (a no-op on the CPU,
- * but the kernel is generated); and lengths a cluster cannot take. */
+ * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
+ * named, but the kernel is generated); and lengths a cluster cannot take. */
 static void run_quick_clusters(void) {
   static const size_t variants[] = {0, 1, 5, 11, 13, 14, 15};
   static const struct {
@@ -856,9 +856,9 @@ static void run_quick_chirp_prefetch(void) {
 }
 
 /* Quick tier: kernels that ask L2 for a later block's input as they start
- * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch does nothing): the
- * plan takes the prefetching kernel, its CUDA source compiles, and the results stay right,
- * for one and several transforms per block (a partial last block), a Rader prime and a
+ * (ZIPFFT_PREFETCH_AHEAD applies it on the CPU too, where the prefetch only reads the bytes it
+ * names): the plan takes the prefetching kernel, its CUDA source compiles, and the results stay
+ * right, for one and several transforms per block (a partial last block), a Rader prime and a
  * Bluestein length, in place, with distances larger than n, misaligned, scaled; a four-step
  * column kernel (run_quick_column_prefetch) and Bluestein's chirp-loading column kernel
  * (run_quick_chirp_prefetch). */

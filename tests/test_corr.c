@@ -389,8 +389,9 @@ static const corr_case intermediate_cases[] = {
 };
 
 /* Plans whose kernels ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD applies it on
- * the CPU too, where the prefetch does nothing): the fused kernel of ranks 2 and 3 (columns;
- * 6 columns of the Hermitian half leave the second block of 4 half empty), f16 spectrum. */
+ * the CPU too, where the prefetch only reads the bytes it names): the fused kernel of ranks 2 and 3
+ * (columns; 6 columns of the Hermitian half leave the second block of 4 half empty), f16 spectrum.
+ */
 static const corr_case prefetch_cases[] = {
     {ZIPFFT_F32, 2, {4096, 10, 1}, {300, 4, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 3, 3},
     {ZIPFFT_F32, 2, {4096, 6, 1}, {512, 6, 1}, CONV, ZIPFFT_REGION_FULL, ZIPFFT_STORAGE_F16, 2, 2},

@@ -508,8 +508,8 @@ static const real_case row_pair_cases[] = {
 };
 
 /* R2C and C2R kernels that ask L2 for a later block's input (ZIPFFT_PREFETCH_AHEAD, applied
- * on the CPU too, where the prefetch does nothing; by default C2R only at 2 or 3 blocks per
- * multiprocessor, test_generator): half-length and odd lengths, mirrored, in place; and
+ * on the CPU too, where the prefetch only reads the bytes it names; by default C2R only at 2 or 3
+ * blocks per multiprocessor, test_generator): half-length and odd lengths, mirrored, in place; and
  * kernels that must not prefetch: strided rows (GAPS: not one contiguous range per block). */
 static const real_case prefetch_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {4096}, 3, DENSE}, {ZIPFFT_R2C, ZIPFFT_F64, 1, {1001}, 3, INPLACE},

@@ -286,7 +286,7 @@ enum { prefetch_bytes_slow_memory = 2 << 20 };
 
 /* Blocks ahead a kernel that can prefetch asks for (0: none): ZIPFFT_PREFETCH_AHEAD
  * (tuning; eighths of the resident blocks, 0: off) when set, which also applies it on the
- * CPU, where the prefetch does nothing (for the tests); else on CUDA the distance
+ * CPU, where the prefetch only reads the bytes it names (for the tests); else on CUDA the distance
  * zipfft__prefetch_distance_of gives for its blocks per multiprocessor: on a device of slow
  * memory, where that says so and the kernel is not fused, prefetch_bytes_slow_memory of
  * input (ZIPFFT_PREFETCH_BYTES, tuning, overrides it) at most half the resident blocks

@@ -1400,9 +1400,9 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
   }
   const zipfft__expr *inside = bin(c, ZIPFFT__OP_LT, e, i64(c, elements));
   if (position_base) /* a chirp load: the user's row ends at Bluestein's length */
-    inside = bin(c, ZIPFFT__OP_AND, inside,
-                 bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e),
-                     i64(c, s->chirp_n)));
+    inside =
+        bin(c, ZIPFFT__OP_AND, inside,
+            bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e), i64(c, s->chirp_n)));
   zipfft__block *g = open_if(c, loop, inside);
   const zipfft__expr *at =
       bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->in_stride)));

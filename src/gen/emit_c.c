@@ -206,12 +206,13 @@ char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   }
   zipfft__emit_callback_prelude(&sb, "static inline", k);
   if (k->uses_statistics || k->uses_prefetch)
-    zipfft__sb_printf(&sb,
-                      "static inline void zprefetch(const unsigned char *p, long long byte,"
-                      " long long bytes) {\n  (void)*(const volatile unsigned char *)(p + byte);\n"
-                      "  if (bytes > 0) (void)*(const volatile unsigned char *)(p + byte + bytes - 1);\n}\n"
-                      "static inline void zprefetch_line(const unsigned char *p, long long byte)"
-                      " {\n  (void)*(const volatile unsigned char *)(p + byte);\n}\n");
+    zipfft__sb_printf(
+        &sb,
+        "static inline void zprefetch(const unsigned char *p, long long byte,"
+        " long long bytes) {\n  (void)*(const volatile unsigned char *)(p + byte);\n"
+        "  if (bytes > 0) (void)*(const volatile unsigned char *)(p + byte + bytes - 1);\n}\n"
+        "static inline void zprefetch_line(const unsigned char *p, long long byte)"
+        " {\n  (void)*(const volatile unsigned char *)(p + byte);\n}\n");
   if (k->uses_statistics)
     zipfft__sb_printf(&sb, "#define ZSTAT static inline\n%s", zipfft__stats_prelude);
   if (k->uses_pair) zipfft__sb_printf(&sb, "%s", c_pair_prelude);
