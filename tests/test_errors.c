@@ -728,6 +728,110 @@ static void check_status_names(void) {
            "unknown status has no description");
 }
 
+/* A call of the random descriptions: whatever its status, nothing printed, a known status
+ * name, and a detail exactly when it failed. */
+static void expect_either(quiet *q, zipfft_status got, const char *what) {
+  char detail[512];
+  snprintf(detail, sizeof detail, "%s", zipfft_last_error());
+  long printed = quiet_end(q);
+  cases++;
+  ZT_CHECK(printed == 0, "%s: %s printed %ld bytes", where, what, printed);
+  ZT_CHECK(strcmp(zipfft_status_name(got), "ZIPFFT_UNKNOWN_STATUS") != 0, "%s: %s returned %d",
+           where, what, (int)got);
+  ZT_CHECK((got == ZIPFFT_SUCCESS) == (detail[0] == '\0'), "%s: %s returned %s with detail \"%s\"",
+           where, what, zipfft_status_name(got), detail);
+}
+
+/* Runs a call with output captured and checks it with expect_either. */
+#define EXPECT_EITHER(call)        \
+  do {                             \
+    quiet q_;                      \
+    quiet_begin(&q_);              \
+    zipfft_status s_ = (call);     \
+    expect_either(&q_, s_, #call); \
+    last_status = s_;              \
+  } while (0)
+
+static uint64_t random_state = 0x9e3779b97f4a7c15ull;
+/* xorshift64: the random descriptions' deterministic choices. */
+static uint64_t next_random(void) {
+  random_state ^= random_state << 13;
+  random_state ^= random_state >> 7;
+  random_state ^= random_state << 17;
+  return random_state;
+}
+
+/* A value for a description: mostly a small plausible one (from `good`), else an extreme. */
+static int64_t random_value(const int64_t *good, size_t good_count) {
+  static const int64_t extreme[] = {0,         -1,        -7,        INT64_MAX, INT64_MIN,
+                                    1LL << 33, 1LL << 58, 1LL << 60, 65537,     (1LL << 40) + 1};
+  if (next_random() % 4) return good[next_random() % good_count];
+  return extreme[next_random() % (sizeof extreme / sizeof *extreme)];
+}
+
+/* Random descriptions mixing valid and bad values (types, ranks, lengths, batches, layouts,
+ * placements, scales, storage, extents, devices) on the CPU backend: every setter and
+ * zipfft_plan_create return a known status without printing, with a detail exactly on
+ * failure; a failed create leaves the caller's handle as it was; plans that are made
+ * print and are destroyed. Both outcomes must occur often (the test is not vacuous). */
+static void check_random_descriptions(void) {
+  static const int64_t lengths[] = {1, 4, 5, 7, 8, 12, 16, 64}, strides[] = {1, 2, 3};
+  static const double scales[] = {NAN, INFINITY, 1e300, 0.5, -2, 0};
+  int made = 0, refused = 0;
+  for (int i = 0; i < 160; i++) {
+    snprintf(where, sizeof where, "(random description %d)", i);
+    zipfft_status last_status;
+    int64_t n[4], in_strides[4], out_strides[4], extent[4];
+    for (int a = 0; a < 4; a++) {
+      n[a] = random_value(lengths, 8);
+      in_strides[a] = random_value(strides, 3);
+      out_strides[a] = random_value(strides, 3);
+      extent[a] = random_value(lengths, 8);
+    }
+    int type = (int)(next_random() % 4), rank = (int)(next_random() % 5);
+    zipfft_desc d = sentinel();
+    EXPECT_EITHER(
+        zipfft_desc_create(&d, (zipfft_type)type, (zipfft_precision)(next_random() % 3), rank, n));
+    if (last_status != ZIPFFT_SUCCESS) {
+      ZT_CHECK(d == sentinel(), "%s: a failed zipfft_desc_create changed the handle", where);
+      refused++;
+      continue;
+    }
+    if (next_random() % 2) EXPECT_EITHER(zipfft_desc_set_batch(d, random_value(lengths, 8)));
+    if (next_random() % 3 == 0)
+      EXPECT_EITHER(zipfft_desc_set_direction(d, (zipfft_direction)((int)(next_random() % 5) - 2)));
+    if (next_random() % 3 == 0)
+      EXPECT_EITHER(zipfft_desc_set_layout(d, in_strides, random_value(lengths, 8) % 3 * 100,
+                                           out_strides, random_value(lengths, 8) % 3 * 100));
+    if (next_random() % 3 == 0)
+      EXPECT_EITHER(zipfft_desc_set_placement(d, (zipfft_placement)(next_random() % 3)));
+    if (next_random() % 4 == 0) EXPECT_EITHER(zipfft_desc_set_scale(d, scales[next_random() % 6]));
+    if (next_random() % 4 == 0)
+      EXPECT_EITHER(zipfft_desc_set_storage(d, (zipfft_storage)(next_random() % 4),
+                                            (zipfft_storage)(next_random() % 4)));
+    if (next_random() % 5 == 0) EXPECT_EITHER(zipfft_desc_set_input_extent(d, extent));
+    if (next_random() % 5 == 0) EXPECT_EITHER(zipfft_desc_set_output_extent(d, extent));
+    EXPECT_EITHER(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, next_random() % 8 ? 0 : 3));
+    zipfft_plan p = sentinel();
+    EXPECT_EITHER(zipfft_plan_create(&p, d));
+    if (last_status == ZIPFFT_SUCCESS) {
+      char text[64];
+      size_t needed = 0;
+      EXPECT_EITHER(zipfft_plan_print(p, text, sizeof text, &needed));
+      ZT_CHECK(needed > 0, "%s: the plan's text has no length", where);
+      EXPECT_EITHER(zipfft_plan_destroy(p));
+      made++;
+    } else {
+      ZT_CHECK(p == sentinel(), "%s: a failed zipfft_plan_create changed the handle", where);
+      refused++;
+    }
+    EXPECT_EITHER(zipfft_desc_destroy(d));
+  }
+  where[0] = '\0';
+  ZT_CHECK(made >= 16 && refused >= 16, "random descriptions: %d plans made, %d refused", made,
+           refused);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_errors", 0);
   check_desc_create();
@@ -741,5 +845,6 @@ int main(void) {
   check_corr_create();
   check_null_handles();
   check_status_names();
+  check_random_descriptions();
   return zt_finish("test_errors", cases);
 }
