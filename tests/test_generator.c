@@ -488,11 +488,11 @@ static void test_fused_bluestein_specs(void) {
   zipfft__table_layout l = zipfft__table_layout_of(&s);
   ZT_CHECK(l.filter - l.chirp == 1048573 && l.count == l.filter, "chirp load's table: %lld, %lld",
            (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
-  /* its prefetch stops at the user's row ends (test_c2c run_quick_chirp_prefetch); the real
-   * and Hermitian chirp loads have none */
+  /* its prefetch stops at the user's row ends (test_c2c run_quick_chirp_prefetch, test_real
+   * check_chirp_prefetch); the Hermitian chirp load has none */
   ZT_CHECK(zipfft__can_prefetch_ahead(&s), "a complex chirp load does not prefetch");
   s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_REAL;
-  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a real chirp load prefetches");
+  ZT_CHECK(zipfft__can_prefetch_ahead(&s), "a real chirp load does not prefetch");
   s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN;
   ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a chirp load from the Hermitian half prefetches");
   s.bluestein_load = ZIPFFT__BLUESTEIN_FILTER;

@@ -519,6 +519,15 @@ static const real_case prefetch_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {1001}, 2, DENSE},
 };
 
+/* Bluestein's three kernels of R2C, fp32 131 (270 = 15 x 18) and fp64 61 (125 = 5 x 25)
+ * under a single-kernel limit of 32, whose first column kernel loads the rows' reals times
+ * the chirp. */
+static const real_case chirp_prefetch_cases[] = {
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 3, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {61}, 3, INPLACE},
+};
+
 /* 1 when the printed plan of c (on the CPU backend, which plans as an H100) contains
  * needle; the plan goes to printed. */
 static int plan_mentions(const real_case *c, const char *needle, char *printed, size_t len) {
@@ -531,6 +540,26 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
   if (plan) ZT_OK(zipfft_plan_print(plan, printed, len, NULL));
   zipfft_plan_destroy(plan);
   return strstr(printed, needle) != NULL;
+}
+
+/* With ZIPFFT_PREFETCH_AHEAD set: R2C's first Bluestein column kernel (the rows' reals times
+ * the chirp) asks L2 for a later block's columns only below Bluestein's length, where each
+ * user row ends (chirp_prefetch_cases). The CPU's prefetch reads the byte it names, and in
+ * sanitizer builds (ZIPFFT_TEST_SANITIZER_CC) these kernels are instrumented, so a prefetch
+ * past the last row's end is a reported overflow. */
+static void check_chirp_prefetch(void) {
+  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
+  if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
+  char printed[8192];
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU)
+    ZT_CHECK(plan_mentions(&chirp_prefetch_cases[0], "_bq30_131_270_0_1_18p0p1_pa1_", printed,
+                           sizeof printed),
+             "R2C 131: the chirp-loading column kernel does not prefetch:\n%s", printed);
+  for (size_t i = 0; i < sizeof chirp_prefetch_cases / sizeof *chirp_prefetch_cases; i++)
+    run_case(&chirp_prefetch_cases[i]);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  if (sanitizer && *sanitizer) unsetenv("ZIPFFT_CC");
 }
 
 /* By default the rows of a batch stay independent through a full-length route (fp64 R2C
@@ -1109,6 +1138,7 @@ int main(void) {
   setenv("ZIPFFT_PREFETCH_AHEAD", "2", 1);
   for (size_t i = 0; i < sizeof prefetch_cases / sizeof *prefetch_cases; i++)
     check_prefetch_plan(&prefetch_cases[i]), run_case(&prefetch_cases[i]);
+  check_chirp_prefetch();
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
   check_self_conjugate_imaginary();
   check_pointer_offsets();

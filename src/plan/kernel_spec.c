@@ -455,22 +455,27 @@ static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
   return (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
 }
 
+/* 1 for the chirp loads of a row's own elements (complex, or R2C's reals), which read the
+ * user's rows only below Bluestein's length. */
+static int chirp_load(const zipfft__kernel_spec *s) {
+  return s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP ||
+         s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL;
+}
+
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
-  /* a complex chirp load reads the user's rows only below Bluestein's length, so its
-   * prefetch stops there too (build_stockham.c prefetch_columns); the real and Hermitian
-   * chirp loads (R2C, C2R) have none */
+  /* a chirp load's prefetch stops at the user's row ends too (build_stockham.c
+   * prefetch_columns); a load from the Hermitian half (C2R) reads two places and has none */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
-                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER ||
-                s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP) &&
+                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || chirp_load(s)) &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
-  if (!fused && s->bluestein_load != ZIPFFT__BLUESTEIN_CHIRP && s->in_stride == 1 &&
+  if (!fused && !chirp_load(s) && s->in_stride == 1 &&
       s->batch_dims == 1 && s->load_extent == 0 && innermost >= zipfft__input_row_elements(s))
     return ZIPFFT__BLOCK_INPUT_RANGE;
   if (s->in_stride > 1 && innermost == 1 && block_run_bytes(s) >= 32)
@@ -500,7 +505,9 @@ static int plain_columns(const zipfft__kernel_spec *s) {
  * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike).
  * Bluestein's first column kernel (chirp loads, bounded to the user's rows) gains too (session
  * 61, docs/perf/2026-12-04-h200-chirp-prefetch.md): fp32 C2C 131101 10.1 -> 10.7% of copy,
- * 1048573 12.5 -> 13.2%, 65537 and 4194319 within 0.1; at 33 blocks 1048573 lost (12.2). Every
+ * 1048573 12.5 -> 13.2%, 65537 and 4194319 within 0.1; at 33 blocks 1048573 lost (12.2);
+ * R2C's, whose reals give 64-byte runs, fp32 R2C 1048573 6.8 -> 7.3% (1.23x -> 1.31x cuFFT),
+ * 65537 and fp64 1048573 within 0.1. Every
  * kernel of shorter runs lost with a prefetch at the start: 2D 4096^2 (4 columns of 4096
  * points) 34.4 -> 29.7-30.7 on the H200 and 40.5 -> 34.6 on the H100 (session 43); 3D 256^3
  * and the split 65536 stayed within 0.4 points. */
@@ -509,8 +516,10 @@ static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spe
                                                         int slow_memory) {
   zipfft__prefetch_distance none = {0, 0, 0}, half_after_loads = {4, 0, 1};
   enum { line_bytes = 128 };
-  int pays = !slow_memory && blocks_per_multiprocessor == 1 &&
-             block_run_bytes(s) % line_bytes == 0 && s->twiddle_length > 0;
+  /* R2C's chirp load reads reals: 64-byte runs at the block's 16 fp32 (8 fp64) columns */
+  int64_t run = s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL ? line_bytes / 2 : line_bytes;
+  int pays = !slow_memory && blocks_per_multiprocessor == 1 && block_run_bytes(s) % run == 0 &&
+             s->twiddle_length > 0;
   return pays ? half_after_loads : none;
 }
 
