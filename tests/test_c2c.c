@@ -841,8 +841,7 @@ static void run_quick_column_prefetch(void) {
  * row's end is a reported overflow. */
 static void run_quick_chirp_prefetch(void) {
   static const size_t variants[] = {0, 2, 5, 6, 11, 15};
-  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
-  if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
+  zt_sanitized_kernels_begin();
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
   c2c_case f32 = basic_case(ZIPFFT_F32, 131, 3, ZIPFFT_FORWARD);
   c2c_case f64 = basic_case(ZIPFFT_F64, 61, 3, ZIPFFT_INVERSE);
@@ -852,7 +851,7 @@ static void run_quick_chirp_prefetch(void) {
     run_short_variants(p ? ZIPFFT_F64 : ZIPFFT_F32, p ? 61 : 131, variants,
                        sizeof variants / sizeof variants[0]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  if (sanitizer && *sanitizer) unsetenv("ZIPFFT_CC");
+  zt_sanitized_kernels_end();
 }
 
 /* Quick tier: kernels that ask L2 for a later block's input as they start

@@ -548,8 +548,7 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
  * sanitizer builds (ZIPFFT_TEST_SANITIZER_CC) these kernels are instrumented, so a prefetch
  * past the last row's end is a reported overflow. */
 static void check_chirp_prefetch(void) {
-  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
-  if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
+  zt_sanitized_kernels_begin();
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
   char printed[8192];
   if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU)
@@ -559,7 +558,7 @@ static void check_chirp_prefetch(void) {
   for (size_t i = 0; i < sizeof chirp_prefetch_cases / sizeof *chirp_prefetch_cases; i++)
     run_case(&chirp_prefetch_cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
-  if (sanitizer && *sanitizer) unsetenv("ZIPFFT_CC");
+  zt_sanitized_kernels_end();
 }
 
 /* By default the rows of a batch stay independent through a full-length route (fp64 R2C

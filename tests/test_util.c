@@ -128,6 +128,16 @@ int zt_sweep_first(int (*sweep)(void), int *swept) {
   return one_part;
 }
 
+void zt_sanitized_kernels_begin(void) {
+  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
+  if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
+}
+
+void zt_sanitized_kernels_end(void) {
+  const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
+  if (sanitizer && *sanitizer) unsetenv("ZIPFFT_CC");
+}
+
 size_t zt_host_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;

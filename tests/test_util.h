@@ -132,4 +132,10 @@ size_t zt_host_memory(void);
 /* Removes a directory tree this test created (files and subdirectories). */
 void zt_remove_tree(const char *path);
 
+/* In sanitizer builds (CMake sets ZIPFFT_TEST_SANITIZER_CC), the CPU kernels compiled from
+ * here to zt_sanitized_kernels_end are instrumented (ZIPFFT_CC), so that an access past a
+ * caller's array is reported; elsewhere both do nothing. */
+void zt_sanitized_kernels_begin(void);
+void zt_sanitized_kernels_end(void);
+
 #endif
