@@ -480,7 +480,6 @@ static void test_fused_bluestein_specs(void) {
                            .bluestein_load = ZIPFFT__BLUESTEIN_CHIRP,
                            .chirp_n = 1048573,
                            .filter_n = 2097152,
-                           .position_unit = 1,
                            .position_step = 2048,
                            .position_steps = {0, 1}};
   const char *refused = zipfft__check_spec(&s);
@@ -488,13 +487,22 @@ static void test_fused_bluestein_specs(void) {
   zipfft__table_layout l = zipfft__table_layout_of(&s);
   ZT_CHECK(l.filter - l.chirp == 1048573 && l.count == l.filter, "chirp load's table: %lld, %lld",
            (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
-  /* its prefetch stops at the user's row ends (test_c2c run_quick_chirp_prefetch, test_real
-   * check_chirp_prefetch); the Hermitian chirp load has none */
+  /* its prefetch stops at the convolution's inputs (test_c2c run_quick_chirp_prefetch,
+   * test_real check_chirp_prefetch), for the C2R half read as it lies too */
   ZT_CHECK(zipfft__can_prefetch_ahead(&s), "a complex chirp load does not prefetch");
   s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_REAL;
-  ZT_CHECK(zipfft__can_prefetch_ahead(&s), "a real chirp load does not prefetch");
-  s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN;
-  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a chirp load from the Hermitian half prefetches");
+  s.chirp_half = ZIPFFT__CHIRP_HALF_OUT;
+  ZT_CHECK(zipfft__can_prefetch_ahead(&s) && zipfft__check_spec(&s) == NULL,
+           "a real chirp load does not prefetch");
+  s.filter_n = 1048573 + 524287 - 1; /* R2C's outputs are the half: N + N/2 points suffice */
+  ZT_CHECK(zipfft__check_spec(&s) == NULL, "R2C's padding to N + N/2 refused");
+  s.filter_n -= 1;
+  ZT_CHECK(zipfft__check_spec(&s) != NULL, "R2C's padding below N + N/2 accepted");
+  s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_HALF, s.chirp_half = ZIPFFT__CHIRP_HALF_IN;
+  s.filter_n += 1;
+  ZT_CHECK(zipfft__can_prefetch_ahead(&s) && zipfft__check_spec(&s) == NULL,
+           "a chirp load of the C2R half does not prefetch or is refused");
+  s.chirp_half = ZIPFFT__CHIRP_FULL, s.filter_n = 2097152;
   s.bluestein_load = ZIPFFT__BLUESTEIN_FILTER;
   l = zipfft__table_layout_of(&s);
   ZT_CHECK(zipfft__check_spec(&s) == NULL && l.count - l.filter == 2097152 && l.filter == l.chirp &&
@@ -505,16 +513,25 @@ static void test_fused_bluestein_specs(void) {
     int64_t filter_n;
     zipfft__kernel_kind kind;
     zipfft__bluestein_step load;
+    zipfft__chirp_half half;
   } bad[] = {
-      {ZIPFFT__BLUESTEIN_CHIRP, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER},
-      {ZIPFFT__BLUESTEIN_NONE, 2097144, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER},
-      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_R2C, ZIPFFT__BLUESTEIN_CHIRP},
-      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN}};
+      {ZIPFFT__BLUESTEIN_CHIRP, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097144, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_R2C, ZIPFFT__BLUESTEIN_CHIRP,
+       ZIPFFT__CHIRP_FULL},
+      /* the C2R half's load where the inputs are not the half, and the other way round */
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP_HALF,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP,
+       ZIPFFT__CHIRP_HALF_IN},
+      {ZIPFFT__BLUESTEIN_CHIRP_HALF, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_NONE,
+       ZIPFFT__CHIRP_HALF_IN}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     zipfft__kernel_spec b = s;
     b.bluestein_store = bad[i].store, b.filter_n = bad[i].filter_n, b.kind = bad[i].kind;
-    b.bluestein_load = bad[i].load, b.position_bound = 1048573;
-    b.position_unit = bad[i].load == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN ? 0 : 1;
+    b.bluestein_load = bad[i].load, b.chirp_half = bad[i].half;
     refused = zipfft__check_spec(&b);
     ZT_CHECK(refused && strstr(refused, "fused Bluestein"), "bad fused spec %zu: %s", i,
              refused ? refused : "accepted");
@@ -555,11 +572,18 @@ static void test_bluestein_middle_spec(void) {
                !zipfft__fused_with_spectrum(&s),
            "middle kernel's table: %lld chirp, %lld filter entries",
            (long long)(l.filter - l.chirp), (long long)(l.count - l.filter));
-  for (int i = 0; i < 3; i++) {
+  zipfft__kernel_spec half = s;
+  half.chirp_half = ZIPFFT__CHIRP_HALF_IN, half.filter_n = 1572864; /* C2R's 3 x 2^19 */
+  half.n = 1536, half.radices[0] = 12, half.threads_per_fft = 128;
+  half.batch_in_strides[1] = half.batch_out_strides[1] = half.position_steps[1] = 1536;
+  refused = zipfft__check_spec(&half);
+  ZT_CHECK(refused == NULL, "C2R's middle kernel of 1024 x 1536 refused: %s", refused);
+  for (int i = 0; i < 4; i++) {
     zipfft__kernel_spec b = s;
     if (i == 0) b.fft_major = 1, b.ffts_per_block = 2;
     if (i == 1) b.filter_n = 2 * b.chirp_n - 2;
     if (i == 2) b.chirp_n = 0;
+    if (i == 3) b = half, b.filter_n = b.chirp_n + b.chirp_n / 2 - 1;
     refused = zipfft__check_spec(&b);
     ZT_CHECK(refused && strstr(refused, "fused Bluestein kernel"), "bad middle spec %d: %s", i,
              refused ? refused : "accepted");

@@ -42,23 +42,36 @@ static void reverse_complex(double *x, int64_t count) {
     }
 }
 
-/* Fills the backend buffer with the filter's source sequence x (n entries): x[m] = x[n-m]
- * for m < big, zero between. The entries below big are computed chunk by chunk, each
- * chunk uploaded twice (the second time reversed, to n - m: one chirp per two entries),
+/* The first `limit` of count entries from `first` (0 to count). */
+static int64_t entries_below(int64_t limit, int64_t first, int64_t count) {
+  int64_t below = limit - first;
+  return below < 0 ? 0 : below < count ? below : count;
+}
+
+/* Fills the backend buffer with the filter's source sequence x (n entries): conj(c_m) at m
+ * for m below the convolution's outputs and at n - m for 0 < m below its inputs
+ * (zipfft__chirp_outputs, zipfft__chirp_inputs), zeros between. The chirps are computed
+ * chunk by chunk, each chunk uploaded to both places it lies (the second time reversed),
  * and the zeros are set on the backend. */
 static zipfft_status upload_source(const zipfft__kernel_spec *s, zipfft__backend *b, char *buffer,
                                    double *chunk) {
-  int64_t big = zipfft__chirp_length(s), n = zipfft__filter_length(s), zeros = n - 2 * big + 1;
+  int64_t big = zipfft__chirp_length(s), n = zipfft__filter_length(s);
+  int64_t outputs = zipfft__chirp_outputs(big, s->chirp_half),
+          inputs = zipfft__chirp_inputs(big, s->chirp_half), zeros = n - outputs - inputs + 1;
   zipfft_status st =
-      zeros > 0 ? b->ops->zero(b, buffer + big * 16, (size_t)zeros * 16) : ZIPFFT_SUCCESS;
+      zeros > 0 ? b->ops->zero(b, buffer + outputs * 16, (size_t)zeros * 16) : ZIPFFT_SUCCESS;
   for (int64_t first = 0; st == ZIPFFT_SUCCESS && first < big; first += filter_chunk) {
-    int64_t count = chunk_length(big, first), end = first + count;
-    zipfft__bluestein_filter_source(big, n, s->sign, first, count, chunk);
-    st = b->ops->upload(b, buffer + first * 16, chunk, (size_t)count * 16);
-    int skip = first == 0; /* x[0] has no mirror */
-    reverse_complex(chunk, count);
-    if (st == ZIPFFT_SUCCESS && count > skip)
-      st = b->ops->upload(b, buffer + (n - end + 1) * 16, chunk, (size_t)(count - skip) * 16);
+    int64_t count = chunk_length(big, first);
+    zipfft__bluestein_conj_chirps(big, s->sign, first, count, chunk);
+    int64_t at_m = entries_below(outputs, first, count);
+    if (at_m > 0) st = b->ops->upload(b, buffer + first * 16, chunk, (size_t)at_m * 16);
+    int64_t skip = first == 0, mirrored = entries_below(inputs, first, count) - skip;
+    if (st == ZIPFFT_SUCCESS && mirrored > 0) { /* m = first + skip .. at n - m, descending */
+      double *from = chunk + 2 * skip;
+      reverse_complex(from, mirrored);
+      st = b->ops->upload(b, buffer + (n - first - skip - mirrored + 1) * 16, from,
+                          (size_t)mirrored * 16);
+    }
   }
   return st;
 }

@@ -427,11 +427,33 @@ void zipfft__emit_chirp_multiply(zipfft__stockham_build *c, zipfft__block *g, co
   zipfft__s_assign(c->a, g, x->im->u.var, prod.im);
 }
 
+/* x times the weight of position p of a C2R half read as it lies (chirp_half HALF_IN, n the
+ * user's length): 2, but 1 at p = 0 and p = n/2. */
+static void weigh_half_position(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                                const zipfft__expr *p, int64_t n) {
+  const zipfft__expr *edge = bin(c, ZIPFFT__OP_EQ, p, zipfft__e_int(c->a, p->type, 0));
+  if (n % 2 == 0)
+    edge = bin(c, ZIPFFT__OP_OR, edge, bin(c, ZIPFFT__OP_EQ, p, zipfft__e_int(c->a, p->type, n / 2)));
+  const zipfft__expr *w =
+      let(c, g, "hw", zipfft__e_select(c->a, edge, zipfft__e_real(c->a, 1), zipfft__e_real(c->a, 2)));
+  zipfft__s_assign(c->a, g, x->re->u.var, bin(c, ZIPFFT__OP_MUL, var(c, x->re->u.var), w));
+  zipfft__s_assign(c->a, g, x->im->u.var, bin(c, ZIPFFT__OP_MUL, var(c, x->im->u.var), w));
+}
+
 void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                              const zipfft__expr *base, const zipfft__expr *e,
                              zipfft__access access) {
-  zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, c->s->bluestein_n)));
-  zipfft__emit_load_element(c, inside, x, base, e, access);
+  int64_t n = c->s->bluestein_n, inputs = zipfft__chirp_inputs(n, c->s->chirp_half);
+  zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, inputs)));
+  if (c->s->chirp_half == ZIPFFT__CHIRP_HALF_IN) { /* X[e] of the half as it lies */
+    zipfft__s_load_complex(c->a, zipfft__open_within(c, inside, e, c->s->load_extent),
+                           x->re->u.var, x->im->u.var, c->in,
+                           zipfft__global_offset(c, base, e, c->s->in_stride), access,
+                           c->s->in_storage);
+    weigh_half_position(c, inside, x, e, n);
+  } else {
+    zipfft__emit_load_element(c, inside, x, base, e, access);
+  }
   zipfft__emit_chirp_multiply(c, inside, x, e);
 }
 
@@ -453,7 +475,8 @@ zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__b
                                             const zipfft__expr *e) {
   if (c->s->bluestein_store == ZIPFFT__BLUESTEIN_NONE) return g;
   const zipfft__expr *p = bluestein_position(c, c->store_position, e);
-  return open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->position_bound)));
+  int64_t outputs = zipfft__chirp_outputs(c->s->chirp_n, c->s->chirp_half);
+  return open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, outputs)));
 }
 
 /* v becomes conj(v times the filter's entry at), Bluestein's or Rader's multiply between
@@ -466,44 +489,25 @@ static void multiply_by_conj_filter(zipfft__stockham_build *c, zipfft__block *g,
   zipfft__s_assign(c->a, g, v->im->u.var, zipfft__e_neg(c->a, z.im));
 }
 
-/* Loads X[p] of a row at p <= N/2 of the Hermitian half, else conj(X[N - p]) (a C2R chirp
- * load: element e at p lies position_unit * p elements into its row). */
-static void load_hermitian_position(zipfft__stockham_build *c, zipfft__block *g,
-                                    const zipfft__cval *x, const zipfft__expr *base,
-                                    const zipfft__expr *e, const zipfft__expr *p,
-                                    zipfft__access access) {
-  int64_t n = c->s->chirp_n;
-  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
-  const zipfft__expr *low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, p, i64(c, n / 2)));
-  const zipfft__expr *mirror = bin(
-      c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_SUB, i64(c, n), bin(c, ZIPFFT__OP_MUL, p, i64(c, 2))),
-      i64(c, c->s->position_unit));
-  const zipfft__expr *at = zipfft__global_offset(c, base, e, c->s->in_stride);
-  at = zipfft__e_select(c->a, low, at, bin(c, ZIPFFT__OP_ADD, at, mirror));
-  zipfft__s_load_complex(c->a, g, re, im, c->in, at, access, c->s->in_storage);
-  zipfft__s_assign(c->a, g, im,
-                   zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
-}
-
 /* A fused Bluestein kernel's load of element e (position base + e * position_step): x[p]
- * times the chirp for p below Bluestein's length (CHIRP: complex, CHIRP_REAL: real,
- * CHIRP_HERMITIAN: from the Hermitian half; zeros beyond, never read), or conj(v[p] times
- * the filter) (FILTER). */
+ * times the chirp for p below the convolution's inputs (CHIRP: complex, CHIRP_REAL: real,
+ * CHIRP_HALF: the C2R half as it lies, weighted; zeros beyond, never read), or conj(v[p]
+ * times the filter) (FILTER). */
 static void emit_bluestein_load(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                 const zipfft__expr *base, const zipfft__expr *position_base,
                                 const zipfft__expr *e, zipfft__access access) {
   const zipfft__expr *p = let(c, g, "pq", bluestein_position(c, position_base, e));
   zipfft__bluestein_step step = c->s->bluestein_load;
   if (step != ZIPFFT__BLUESTEIN_FILTER) {
-    zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, c->s->chirp_n)));
+    int64_t inputs = zipfft__chirp_inputs(c->s->chirp_n, c->s->chirp_half);
+    zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, p, i64(c, inputs)));
     if (step == ZIPFFT__BLUESTEIN_CHIRP_REAL)
       zipfft__s_load_real(c->a, inside, x->re->u.var, c->in,
                           zipfft__global_offset(c, base, e, c->s->in_stride), access,
                           c->s->in_storage);
-    else if (step == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN)
-      load_hermitian_position(c, inside, x, base, e, p, access);
     else
       zipfft__emit_load_element(c, inside, x, base, e, access);
+    if (step == ZIPFFT__BLUESTEIN_CHIRP_HALF) weigh_half_position(c, inside, x, p, c->s->chirp_n);
     zipfft__emit_chirp_multiply(c, inside, x, p);
     return;
   }
@@ -968,7 +972,8 @@ static zipfft__cval chained_twiddle(zipfft__stockham_build *c, zipfft__block *g,
 
 int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
   int64_t extent = s->store_extent;
-  if (s->bluestein_n > 0 && (extent == 0 || extent > s->bluestein_n)) extent = s->bluestein_n;
+  int64_t outputs = zipfft__chirp_outputs(s->bluestein_n, s->chirp_half);
+  if (s->bluestein_n > 0 && (extent == 0 || extent > outputs)) extent = outputs;
   if (extent == 0) return s->n;
   if (s->kind == ZIPFFT__KIND_C2R_HALF) extent = (extent + 1) / 2;
   return extent < s->n ? extent : s->n;
@@ -997,8 +1002,8 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
         chain.count++; /* the rest is cropped */
       for (int r = 0; r < chain.count; r++) {
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-        zipfft__block *g = c->s->bluestein_n > 0 /* Bluestein stores its first bluestein_n */
-                               ? zipfft__open_within(c, gb, e, c->s->bluestein_n)
+        zipfft__block *g = c->s->bluestein_n > 0 /* Bluestein stores its outputs only */
+                               ? zipfft__open_within(c, gb, e, zipfft__store_bound(c->s))
                                : zipfft__open_stored_position(c, gb, e);
         zipfft__cval w, *chained = NULL;
         if (column && c->s->twiddle_chain > 1) w = chained_twiddle(c, g, &chain, r), chained = &w;
@@ -1253,6 +1258,15 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     zipfft__emit_stage_out(c, body);
 }
 
+/* 1 when a fused chirp load reads what its convolution's inputs are: the C2R half
+ * (CHIRP_HALF) exactly where they are the half (chirp_half HALF_IN). */
+static int chirp_load_fits_half(const zipfft__kernel_spec *s) {
+  int half_load = s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HALF;
+  int chirp_load = s->bluestein_load != ZIPFFT__BLUESTEIN_NONE &&
+                   s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER;
+  return !chirp_load || half_load == (s->chirp_half == ZIPFFT__CHIRP_HALF_IN);
+}
+
 /* Rejects specs the builder cannot turn into a kernel. */
 const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   int64_t product = 1;
@@ -1318,23 +1332,29 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";
+  if (s->bluestein_n > 0 &&
+      (s->n < zipfft__chirp_least_padding(s->bluestein_n, s->chirp_half) ||
+       (s->chirp_half != ZIPFFT__CHIRP_FULL && s->pointwise != ZIPFFT__PW_FILTER &&
+        s->kind != (s->chirp_half == ZIPFFT__CHIRP_HALF_OUT ? ZIPFFT__KIND_R2C : ZIPFFT__KIND_C2R))))
+    return "a Bluestein kernel pads to its convolution's inputs plus outputs less one, and "
+           "only R2C stores (C2R loads) a half";
   if ((s->bluestein_load || s->bluestein_store) &&
       (s->kind != ZIPFFT__KIND_C2C || s->bluestein_n > 0 || s->rader_n > 0 || s->cluster > 1 ||
        s->fused != ZIPFFT__FUSED_NONE || s->statistics || s->stage_io || s->mirrored ||
        s->load_extent > 0 || s->store_extent > 0 || (s->bluestein_load && s->bluestein_store) ||
        s->bluestein_store == ZIPFFT__BLUESTEIN_FILTER ||
-       s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN || s->chirp_n < 1 ||
-       (s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN && s->position_unit < 1) ||
-       s->filter_n < 2 * s->chirp_n - 1 || s->position_step < 1 ||
-       (s->bluestein_load && s->load_callback.function) ||
-       (s->bluestein_store && (s->store_callback.function || s->out_tile > 1 ||
-                               s->position_bound < 1 || s->position_bound > s->chirp_n))))
+       s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_HALF || s->chirp_n < 1 ||
+       !chirp_load_fits_half(s) ||
+       s->filter_n < zipfft__chirp_least_padding(s->chirp_n, s->chirp_half) ||
+       s->position_step < 1 || (s->bluestein_load && s->load_callback.function) ||
+       (s->bluestein_store && (s->store_callback.function || s->out_tile > 1))))
     return "fused Bluestein steps need a plain C2C kernel of the padded length's four-step: a "
            "chirp or filter load, or a chirp store, with no callback, extent or tile there";
   if (s->fused == ZIPFFT__FUSED_BLUESTEIN &&
       (s->kind != ZIPFFT__KIND_C2C || s->fft_major || s->store_major || s->statistics ||
        s->aux_pairs || s->cluster > 1 || s->load_extent > 0 || s->store_extent > 0 ||
-       s->chirp_n < 1 || s->filter_n < 2 * s->chirp_n - 1 || s->position_step < 1 ||
+       s->chirp_n < 1 || s->filter_n < zipfft__chirp_least_padding(s->chirp_n, s->chirp_half) ||
+       s->position_step < 1 ||
        s->load_callback.function || s->store_callback.function))
     return "a fused Bluestein kernel is a plain C2C row kernel of the padded length's split in "
            "two, its filter's positions mapped";
@@ -1399,10 +1419,10 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
             bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, var(c, round), i64(c, threads)), e));
   }
   const zipfft__expr *inside = bin(c, ZIPFFT__OP_LT, e, i64(c, elements));
-  if (position_base) /* a chirp load: the user's row ends at Bluestein's length */
-    inside =
-        bin(c, ZIPFFT__OP_AND, inside,
-            bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e), i64(c, s->chirp_n)));
+  if (position_base) /* a chirp load: the user's row ends at the convolution's inputs */
+    inside = bin(c, ZIPFFT__OP_AND, inside,
+                 bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e),
+                     i64(c, zipfft__chirp_inputs(s->chirp_n, s->chirp_half))));
   zipfft__block *g = open_if(c, loop, inside);
   const zipfft__expr *at =
       bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->in_stride)));

@@ -132,17 +132,22 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                           ? "input rows copied, and the split's outputs stored,"
                           : "input and output rows copied");
   if (s->bluestein_n)
-    zipfft__sb_printf(sb, "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp\n",
-                      (long long)s->n, (long long)s->n);
+    zipfft__sb_printf(sb,
+                      "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp "
+                      "(%lld inputs, %lld outputs)\n",
+                      (long long)s->n, (long long)s->n,
+                      (long long)zipfft__chirp_inputs(s->bluestein_n, s->chirp_half),
+                      (long long)zipfft__chirp_outputs(s->bluestein_n, s->chirp_half));
   static const char *const chirp_loads[] = {
       [ZIPFFT__BLUESTEIN_CHIRP] = "",
       [ZIPFFT__BLUESTEIN_CHIRP_REAL] = " real inputs",
-      [ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN] = " from the Hermitian half"};
+      [ZIPFFT__BLUESTEIN_CHIRP_HALF] = " from the Hermitian half, weighted 2 but 1 at 0 and n/2"};
   if (s->bluestein_load != ZIPFFT__BLUESTEIN_NONE && s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb,
                       "      Bluestein's chirp times the first %lld positions of each padded row "
                       "as it loads%s (the rest zeros, never read)\n",
-                      (long long)s->chirp_n, chirp_loads[s->bluestein_load]);
+                      (long long)zipfft__chirp_inputs(s->chirp_n, s->chirp_half),
+                      chirp_loads[s->bluestein_load]);
   if (s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb, "      Bluestein's filter multiply (%lld points) as it loads\n",
                       (long long)s->filter_n);
@@ -158,7 +163,7 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       "      Bluestein's chirp times the outputs as it stores%s, only the first "
                       "%lld positions of each padded row\n",
                       s->bluestein_store == ZIPFFT__BLUESTEIN_CHIRP_REAL ? " as reals" : "",
-                      (long long)s->position_bound);
+                      (long long)zipfft__chirp_outputs(s->chirp_n, s->chirp_half));
   if (s->rader_n)
     zipfft__sb_printf(sb,
                       "      Rader: input permuted by the powers of %lld, %lld-point FFT, "

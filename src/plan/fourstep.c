@@ -341,7 +341,7 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * its rows first (kernel_spec ZIPFFT__FUSED_BLUESTEIN). The filter's table is in the rows'
  * order (row k0's entries at slots k0 * N1 + k). */
 static void filter_row_spec(const zipfft__fourstep_job *job, const split *sp, int64_t chirp_n,
-                            zipfft__kernel_spec *s) {
+                            zipfft__chirp_half half, zipfft__kernel_spec *s) {
   int64_t n = job->n, n0 = sp->factors[0], n1 = sp->factors[1];
   *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
                              .precision = job->precision,
@@ -356,6 +356,7 @@ static void filter_row_spec(const zipfft__fourstep_job *job, const split *sp, in
                              .twiddle_chain = twiddle_chain_period(),
                              .fused = ZIPFFT__FUSED_BLUESTEIN,
                              .chirp_n = chirp_n,
+                             .chirp_half = half,
                              .filter_n = n,
                              .position_step = 1,
                              .position_steps = {0, n1},
@@ -428,7 +429,8 @@ int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipff
 }
 
 zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,
-                                                const zipfft__target *t, zipfft__array src,
+                                                zipfft__chirp_half half, const zipfft__target *t,
+                                                zipfft__array src,
                                                 zipfft__array via, zipfft__array dst,
                                                 zipfft__decomposition *out) {
   split sp = bluestein_split(job, t);
@@ -442,7 +444,7 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
     int at = out->kernel_count++;
     zipfft__kernel_spec *s = &out->kernels[at];
     if (i == 0) column_spec(job, &sp, 0, s);
-    if (i == 1) filter_row_spec(job, &sp, chirp_n, s);
+    if (i == 1) filter_row_spec(job, &sp, chirp_n, half, s);
     if (i == 2) last_column_spec(job, &sp, s);
     out->transforms[at] = job->batch * (job->n / s->n);
     if (!zipfft__size_single_kernel(s, out->transforms[at], t))

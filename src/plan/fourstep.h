@@ -39,7 +39,7 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
 int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t);
 
 /* Appends Bluestein's convolution of the job's length (the padded length; chirp_n the
- * user's length) as three kernels of its split in two N0 x N1: the N0-point columns of src
+ * user's length, half which end covers only its Hermitian half) as three kernels of its split in two N0 x N1: the N0-point columns of src
  * into via (four-step twiddles on the stores), the N1-point rows of via in place (forward
  * FFT, conj(Z * filter), forward FFT, twiddles: kernel_spec ZIPFFT__FUSED_BLUESTEIN, the
  * filter filled by the plan), and the N0-point columns of via into dst in natural order.
@@ -51,9 +51,9 @@ int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipff
  * not split in two (zipfft__fourstep_bluestein_fits), UNSUPPORTED_LENGTH past
  * ZIPFFT__MAX_KERNELS. */
 zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,
-                                                const zipfft__target *t, zipfft__array src,
-                                                zipfft__array via, zipfft__array dst,
-                                                zipfft__decomposition *dec);
+                                                zipfft__chirp_half half, const zipfft__target *t,
+                                                zipfft__array src, zipfft__array via,
+                                                zipfft__array dst, zipfft__decomposition *dec);
 
 /* Runs the last two kernels of dec, the last of a four-step of the job whose first kernel is
  * dec's kernel split_first (a split in two or three), as one pair kernel (plan/pair.h)

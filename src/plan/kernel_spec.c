@@ -85,6 +85,24 @@ int64_t zipfft__chirp_length(const zipfft__kernel_spec *s) {
   return s->bluestein_n > 0 ? s->bluestein_n : s->chirp_n;
 }
 
+zipfft__chirp_half zipfft__chirp_half_of(zipfft__kernel_kind kind) {
+  return kind == ZIPFFT__KIND_R2C   ? ZIPFFT__CHIRP_HALF_OUT
+         : kind == ZIPFFT__KIND_C2R ? ZIPFFT__CHIRP_HALF_IN
+                                    : ZIPFFT__CHIRP_FULL;
+}
+
+int64_t zipfft__chirp_inputs(int64_t n, zipfft__chirp_half half) {
+  return half == ZIPFFT__CHIRP_HALF_IN ? n / 2 + 1 : n;
+}
+
+int64_t zipfft__chirp_outputs(int64_t n, zipfft__chirp_half half) {
+  return half == ZIPFFT__CHIRP_HALF_OUT ? n / 2 + 1 : n;
+}
+
+int64_t zipfft__chirp_least_padding(int64_t n, zipfft__chirp_half half) {
+  return zipfft__chirp_inputs(n, half) + zipfft__chirp_outputs(n, half) - 1;
+}
+
 int64_t zipfft__filter_length(const zipfft__kernel_spec *s) {
   return s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || s->fused == ZIPFFT__FUSED_BLUESTEIN
              ? s->filter_n
@@ -103,6 +121,12 @@ int64_t zipfft__half_points(const zipfft__kernel_spec *s) {
 
 int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
   int64_t bound = zipfft__logical_length(s), extent = s->load_extent;
+  if (s->bluestein_n > 0 && (s->kind != ZIPFFT__KIND_C2R || s->chirp_half == ZIPFFT__CHIRP_HALF_IN)) {
+    /* Bluestein's kernel: the elements beyond its inputs are the padding (the C2R half
+     * read as it lies) */
+    bound = zipfft__chirp_inputs(s->bluestein_n, s->chirp_half);
+    return extent > 0 && extent < bound ? extent : bound;
+  }
   if (s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF || extent == 0 ||
       s->rader_n > 0)
     return s->n; /* the Hermitian half is read mirrored, Rader's input permuted: any
@@ -366,10 +390,10 @@ static void append_fused_parts(const zipfft__kernel_spec *s, char *buf, size_t l
   if (s->cluster > 1) append(buf, len, "_grp%d", s->cluster);
   if (s->store_major) append(buf, len, "_sm");
   if (s->bluestein_n) append(buf, len, "_bl%lld", (long long)s->bluestein_n);
+  if (s->chirp_half) append(buf, len, "_ch%d", (int)s->chirp_half);
   if (s->bluestein_load || s->bluestein_store || s->fused == ZIPFFT__FUSED_BLUESTEIN) {
-    append(buf, len, "_bq%d%d_%lld_%lld_%lld_%lld_%lld", (int)s->bluestein_load,
-           (int)s->bluestein_store, (long long)s->chirp_n, (long long)s->filter_n,
-           (long long)s->position_bound, (long long)s->position_unit, (long long)s->position_step);
+    append(buf, len, "_bq%d%d_%lld_%lld_%lld", (int)s->bluestein_load, (int)s->bluestein_store,
+           (long long)s->chirp_n, (long long)s->filter_n, (long long)s->position_step);
     for (int i = 0; i < s->batch_dims; i++)
       append(buf, len, "p%lld", (long long)s->position_steps[i]);
   }
@@ -459,14 +483,15 @@ static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
  * user's rows only below Bluestein's length. */
 static int chirp_load(const zipfft__kernel_spec *s) {
   return s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP ||
-         s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL;
+         s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL ||
+         s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HALF;
 }
 
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int plain = s->kind == ZIPFFT__KIND_C2C,
       real = s->kind != ZIPFFT__KIND_C2C && s->kind != ZIPFFT__KIND_R2R; /* R2C, C2R */
-  /* a chirp load's prefetch stops at the user's row ends too (build_stockham.c
-   * prefetch_columns); a load from the Hermitian half (C2R) reads two places and has none */
+  /* a chirp load's prefetch stops at the convolution's inputs too (build_stockham.c
+   * prefetch_columns) */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
                 s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || chirp_load(s)) &&

@@ -88,9 +88,22 @@ typedef enum zipfft__bluestein_step {
   ZIPFFT__BLUESTEIN_NONE,
   ZIPFFT__BLUESTEIN_CHIRP,
   ZIPFFT__BLUESTEIN_FILTER,
-  ZIPFFT__BLUESTEIN_CHIRP_REAL,     /* R2C's real loads, C2R's real stores */
-  ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN /* C2R's loads of the Hermitian half */
+  ZIPFFT__BLUESTEIN_CHIRP_REAL, /* R2C's real loads, C2R's real stores */
+  ZIPFFT__BLUESTEIN_CHIRP_HALF  /* C2R's loads of the Hermitian half, weighted */
 } zipfft__bluestein_step;
+
+/* Which end of Bluestein's convolution covers only positions 0..N/2 (N the user's
+ * length; kernel_spec chirp_half). FULL: every input and output (C2C, and real rows taken
+ * in pairs). HALF_OUT (R2C): the outputs, the Hermitian half being all it stores. HALF_IN
+ * (C2R): the inputs, y[n] = sum over k <= N/2 of w_k X[k] exp(sign 2 pi i n k / N), w_k = 2
+ * but 1 at k = 0 and k = N/2, whose real part is the C2R output, so the half is read as it
+ * lies, without its mirror. A convolution of I inputs and O outputs needs a padded length
+ * of I + O - 1 points, so the real halves need N + N/2 instead of 2N - 1. */
+typedef enum zipfft__chirp_half {
+  ZIPFFT__CHIRP_FULL,
+  ZIPFFT__CHIRP_HALF_OUT,
+  ZIPFFT__CHIRP_HALF_IN
+} zipfft__chirp_half;
 
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
  * even with a single pass. */
@@ -151,16 +164,22 @@ typedef struct zipfft__kernel_spec {
    * element in its padded row, p = e * position_step + sum_d digit_d * position_steps[d] (e
    * the element, digit_d the batch digits; the user's batch digits step 0), a kernel's
    * loads (bluestein_load) or stores (bluestein_store) do the work of the pointwise passes:
-   * - load CHIRP (the first kernel of the first split): x[p] * chirp[p] for p < N, zeros
-   *   beyond (never read); CHIRP_REAL the same of a real x[p] (R2C, the strides in reals);
-   *   CHIRP_HERMITIAN of X[p] from the Hermitian half (C2R: X[p] for p <= N/2, else
-   *   conj(X[N - p]), read position_unit * (N - 2p) elements further on);
+   * - load CHIRP (the first kernel of the first split): x[p] * chirp[p] for p below the
+   *   convolution's inputs (zipfft__chirp_inputs), zeros beyond (never read); CHIRP_REAL
+   *   the same of a real x[p] (R2C, the strides in reals); CHIRP_HALF the same of X[p] of
+   *   the Hermitian half times its weight (C2R, chirp_half HALF_IN);
    * - load FILTER (the first kernel of the second split): conj(v[p] * filter[p]);
    * - store CHIRP (the last kernel of the second split): conj(y) * chirp[p], scaled, stored
-   *   only for p < position_bound (N, or N/2 + 1 for the Hermitian half of an R2C pass);
-   *   CHIRP_REAL stores its real part as a real (C2R, the strides in reals). */
+   *   only for p below the convolution's outputs (zipfft__chirp_outputs: N, or N/2 + 1 for
+   *   the Hermitian half of an R2C pass); CHIRP_REAL stores its real part as a real (C2R,
+   *   the strides in reals). */
   zipfft__bluestein_step bluestein_load, bluestein_store;
-  int64_t chirp_n, filter_n, position_bound, position_unit;
+  int64_t chirp_n, filter_n;
+  /* Which end of Bluestein's convolution covers only the Hermitian half (single kernels
+   * with bluestein_n, and the kernels of a route through the workspace with chirp_n or a
+   * filter): the chirp loads stop at zipfft__chirp_inputs, the stores at
+   * zipfft__chirp_outputs, and the filter (plan/twiddle.c) is laid out for both. */
+  zipfft__chirp_half chirp_half;
   int64_t position_step, position_steps[ZIPFFT__MAX_BATCH_DIMS];
   /* When > 0, a prime p: the kernel computes a transform of length p by Rader's method, n =
    * p - 1. Element g^r mod p of the input (g a primitive root) becomes FFT element r (the
@@ -398,6 +417,13 @@ int64_t zipfft__logical_length(const zipfft__kernel_spec *s);
  * kernel's table (filter_n for a FILTER load, else n). */
 int64_t zipfft__chirp_length(const zipfft__kernel_spec *s);
 int64_t zipfft__filter_length(const zipfft__kernel_spec *s);
+/* The chirp half of a user's kind: HALF_OUT for R2C, HALF_IN for C2R, else FULL. */
+zipfft__chirp_half zipfft__chirp_half_of(zipfft__kernel_kind kind);
+/* Positions of Bluestein's convolution of length n that hold inputs and that are outputs,
+ * and the fewest padded points that convolution needs (inputs + outputs - 1). */
+int64_t zipfft__chirp_inputs(int64_t n, zipfft__chirp_half half);
+int64_t zipfft__chirp_outputs(int64_t n, zipfft__chirp_half half);
+int64_t zipfft__chirp_least_padding(int64_t n, zipfft__chirp_half half);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);

@@ -26,12 +26,13 @@
 #include "plan/single.h"
 
 /* Length of the rows in the workspace: n when it splits, else Bluestein's padded length
- * when that splits, else 0; *split gets the number of kernels of that split. */
-static int64_t workspace_length(zipfft_precision precision, int64_t n, const zipfft__target *t,
-                                int *split) {
+ * (its convolution covering `half`) when that splits, else 0; *split gets the number of
+ * kernels of that split. */
+static int64_t workspace_length(zipfft_precision precision, int64_t n, zipfft__chirp_half half,
+                                const zipfft__target *t, int *split) {
   *split = zipfft__fourstep_kernels(precision, n, 0, 0, t);
   if (*split > 0) return n;
-  int64_t m = zipfft__bluestein_length(n);
+  int64_t m = zipfft__bluestein_length(n, half);
   *split = zipfft__fourstep_kernels(precision, m, 0, 0, t);
   return *split > 0 ? m : 0;
 }
@@ -40,7 +41,9 @@ int zipfft__long_axis_possible(zipfft_precision precision, int64_t n, int real,
                                const zipfft__target *t) {
   int split;
   if (real && n % 2 == 0 && zipfft__fourstep_kernels(precision, n / 2, 0, 0, t) > 0) return 1;
-  return workspace_length(precision, n, t, &split) > 0;
+  /* R2C and C2R pad alike (n + n/2); rows in pairs that cannot pad fully are not paired */
+  return workspace_length(precision, n, real ? ZIPFFT__CHIRP_HALF_OUT : ZIPFFT__CHIRP_FULL, t,
+                          &split) > 0;
 }
 
 /* How a pass moves through the workspace: the rows' length there, and the kind, operation
@@ -55,6 +58,7 @@ typedef struct route {
   int short_first; /* the split's zipfft__fourstep_job short_first */
   int64_t pair_apart, pairs_present; /* the gather's and scatter's row pairs (pair_rows) */
   int pair_dim;
+  zipfft__chirp_half half; /* Bluestein's: the kernels' chirp_half */
 } route;
 
 /* fp32 R2C routes whose half length has no split in two within the good sizes take a split
@@ -121,9 +125,11 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    .scatter_range = half,
                    .split = split,
                    .short_first = short_first};
-  int64_t length = workspace_length(pass->precision, n, t, &split);
+  zipfft__chirp_half chirp_half = zipfft__chirp_half_of(pass->kind);
+  int64_t length = workspace_length(pass->precision, n, chirp_half, t, &split);
   int bluestein = length != n;
   return (route){.length = length,
+                 .half = bluestein ? chirp_half : ZIPFFT__CHIRP_FULL,
                  .gather_kind = pass->kind,
                  .scatter_kind = pass->kind,
                  .gather = bluestein ? ZIPFFT__PW_CHIRP_GATHER : ZIPFFT__PW_GATHER,
@@ -141,15 +147,21 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
  * then share their rounding (row a's error scales with row b's size) and a NaN or Inf in
  * one reaches the other, where users expect the rows of a batch to be independent. Fills
  * r's pair fields (pair_apart 0: none) and returns the rows the route's FFTs run on. */
-static int64_t pair_rows(const zipfft__kernel_spec *pass, int64_t rows, route *r) {
+static int64_t pair_rows(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
+                         route *r) {
   const char *env = getenv("ZIPFFT_REAL_ROW_PAIRS");
   int full_real = r->gather_kind == ZIPFFT__KIND_R2C || r->gather_kind == ZIPFFT__KIND_C2R;
-  int dim = 0;
+  int dim = 0, split = 0;
   while (dim < pass->batch_dims && pass->batch_counts[dim] < 2) dim++;
   r->pair_apart = r->pairs_present = 0, r->pair_dim = dim;
   if (!env || strcmp(env, "1") != 0 || !full_real || dim == pass->batch_dims ||
       rows % pass->batch_counts[dim] != 0)
     return rows;
+  if (r->half != ZIPFFT__CHIRP_FULL) { /* a pair's rows need every input and output */
+    int64_t full = workspace_length(pass->precision, pass->n, ZIPFFT__CHIRP_FULL, t, &split);
+    if (full == 0) return rows;
+    r->length = r->gather_range = full, r->split = split, r->half = ZIPFFT__CHIRP_FULL;
+  }
   int64_t count = pass->batch_counts[dim];
   r->pair_apart = (count + 1) / 2;
   r->pairs_present = count - r->pair_apart;
@@ -188,16 +200,19 @@ static void transfer_spec(const zipfft__kernel_spec *pass, const route *r, int t
   }
   int chirp = s->pointwise == ZIPFFT__PW_CHIRP_GATHER || s->pointwise == ZIPFFT__PW_CHIRP_SCATTER;
   s->bluestein_n = chirp ? pass->n : 0;
+  s->chirp_half = chirp ? r->half : ZIPFFT__CHIRP_FULL;
 }
 
-/* Bluestein's filter multiply, in place over `rows` contiguous rows of length m. */
-static void filter_spec(const zipfft__kernel_spec *pass, int64_t m, int64_t rows,
+/* Bluestein's filter multiply, in place over `rows` contiguous rows of the route's length. */
+static void filter_spec(const zipfft__kernel_spec *pass, const route *r, int64_t rows,
                         zipfft__kernel_spec *s) {
+  int64_t m = r->length;
   *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
                              .precision = pass->precision,
                              .sign = pass->sign,
                              .n = m,
                              .bluestein_n = pass->n,
+                             .chirp_half = r->half,
                              .in_stride = 1,
                              .out_stride = 1,
                              .batch_dims = 1,
@@ -318,7 +333,7 @@ static int scatter_fuses(const route *r, int pairs_out) {
 static zipfft__bluestein_step chirp_step(zipfft__kernel_kind kind, int out) {
   if (kind == ZIPFFT__KIND_R2C && !out) return ZIPFFT__BLUESTEIN_CHIRP_REAL;
   if (kind == ZIPFFT__KIND_C2R)
-    return out ? ZIPFFT__BLUESTEIN_CHIRP_REAL : ZIPFFT__BLUESTEIN_CHIRP_HERMITIAN;
+    return out ? ZIPFFT__BLUESTEIN_CHIRP_REAL : ZIPFFT__BLUESTEIN_CHIRP_HALF;
   return ZIPFFT__BLUESTEIN_CHIRP;
 }
 
@@ -569,20 +584,18 @@ static int merge_in_first_kernel(const zipfft__kernel_spec *pass, const route *r
 }
 
 /* Sets a four-step kernel's fused Bluestein step on its loads (out 0) or stores (out 1):
- * lengths, the stores' bound (R2C: the Hermitian half), and the padded row's position map,
- * its element's and row digits' strides in units of the job's element stride (digit 0, the
- * job's batch, steps 0). */
+ * lengths, the convolution's half, and the padded row's position map, its element's and
+ * row digits' strides in units of the job's element stride (digit 0, the job's batch,
+ * steps 0). */
 static void fuse_bluestein_step(zipfft__kernel_spec *s, const zipfft__kernel_spec *pass,
-                                int64_t padded, zipfft__bluestein_step step, int out,
+                                const route *r, zipfft__bluestein_step step, int out,
                                 int64_t unit) {
   const int64_t *strides = out ? s->batch_out_strides : s->batch_in_strides;
-  s->chirp_n = pass->n, s->filter_n = padded, s->position_unit = unit;
-  if (out) {
+  s->chirp_n = pass->n, s->filter_n = r->length, s->chirp_half = r->half;
+  if (out)
     s->bluestein_store = step;
-    s->position_bound = pass->kind == ZIPFFT__KIND_R2C ? pass->n / 2 + 1 : pass->n;
-  } else {
+  else
     s->bluestein_load = step;
-  }
   s->position_step = (out ? s->out_stride : s->in_stride) / unit;
   s->position_steps[0] = 0;
   for (int d = 1; d < s->batch_dims; d++) s->position_steps[d] = strides[d] / unit;
@@ -610,7 +623,7 @@ static zipfft_status append_convolution(const zipfft__kernel_spec *pass, int64_t
   zipfft__array from = e->direct_in ? src : a, to = e->direct_out ? dst : a;
   zipfft__fourstep_job job = job_of(pass, r, rows, e);
   if (bluestein_middle() && zipfft__fourstep_bluestein_fits(&job, t))
-    return zipfft__fourstep_bluestein_append(&job, pass->n, t, from, b, to, dec);
+    return zipfft__fourstep_bluestein_append(&job, pass->n, r->half, t, from, b, to, dec);
   ends in_end = {.direct_in = e->direct_in, .in_stride = e->in_stride, .in_dist = e->in_dist};
   ends out_end = {
       .direct_out = e->direct_out, .out_stride = e->out_stride, .out_dist = e->out_dist};
@@ -620,7 +633,7 @@ static zipfft_status append_convolution(const zipfft__kernel_spec *pass, int64_t
   int at = dec->kernel_count;
   if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(&second, t, a, b, to, dec);
   if (status == ZIPFFT_SUCCESS)
-    fuse_bluestein_step(&dec->kernels[at], pass, r->length, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
+    fuse_bluestein_step(&dec->kernels[at], pass, r, ZIPFFT__BLUESTEIN_FILTER, 0, 1);
   return status;
 }
 
@@ -639,11 +652,11 @@ static zipfft_status append_bluestein(const zipfft__kernel_spec *pass, int64_t r
   int first = dec->kernel_count;
   if (status == ZIPFFT_SUCCESS) status = append_convolution(pass, rows, t, r, e, src, dst, dec);
   if (status == ZIPFFT_SUCCESS && e->direct_in)
-    fuse_bluestein_step(&dec->kernels[first], pass, r->length, chirp_step(pass->kind, 0), 0,
+    fuse_bluestein_step(&dec->kernels[first], pass, r, chirp_step(pass->kind, 0), 0,
                         e->in_stride);
   if (status == ZIPFFT_SUCCESS && e->direct_out)
-    fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r->length,
-                        chirp_step(pass->kind, 1), 1, e->out_stride);
+    fuse_bluestein_step(&dec->kernels[dec->kernel_count - 1], pass, r, chirp_step(pass->kind, 1),
+                        1, e->out_stride);
   if (status == ZIPFFT_SUCCESS && !e->direct_out)
     status = append_transfer(pass, r, 0, rows, src, dst, dec);
   return status;
@@ -676,7 +689,7 @@ static zipfft_status append_route(const zipfft__kernel_spec *pass, int64_t rows,
       merge_in_first_kernel(pass, r, first, t, dec))
     dec->src[first - 1] = src;
   if (status == ZIPFFT_SUCCESS && r->gather == ZIPFFT__PW_CHIRP_GATHER) {
-    filter_spec(pass, r->length, rows, &s);
+    filter_spec(pass, r, rows, &s);
     status = append_pointwise(&s, rows, a, a, dec);
     if (status == ZIPFFT_SUCCESS) status = zipfft__fourstep_append(job, t, a, b, a, dec);
   }
@@ -712,7 +725,7 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   if (r.length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
-  rows = pair_rows(pass, rows, &r);
+  rows = pair_rows(pass, rows, t, &r);
   ends e = ends_of(pass, &r);
   int bluestein = r.gather == ZIPFFT__PW_CHIRP_GATHER, fused = bluestein && fused_bluestein();
   int kernels = !e.direct_in + !e.direct_out + r.split + (bluestein ? !fused + r.split : 0);

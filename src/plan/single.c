@@ -685,17 +685,21 @@ int64_t zipfft__smooth_length(int64_t at_least) {
   }
 }
 
-int64_t zipfft__bluestein_length(int64_t n) { return zipfft__smooth_length(2 * n - 1); }
+int64_t zipfft__bluestein_length(int64_t n, zipfft__chirp_half half) {
+  return zipfft__smooth_length(zipfft__chirp_least_padding(n, half));
+}
 
-/* The padded length of a Bluestein kernel for n: the smallest 7-smooth length >= 2n - 1;
+/* The padded length of a Bluestein kernel for n: the smallest 7-smooth length of at least
+ * its convolution's least (2n - 1 for C2C, n + n/2 for R2C and C2R);
  * but where that kernel would have a multiprocessor to itself (so that every pass's barrier
  * stalls it), the smallest radix16_length up to 1/8 longer, if any: it runs in fewer
  * passes whose butterflies the threads share evenly.
  * Measured on an H200, fp32 10007 (20013 at least): 20160 = 9x8x8x7x5 1.52x cuFFT, 20736
  * = 12^4 2.11x, 20480 = 16x16x16x5 2.32x; fp32 4099 (66 KiB, several blocks per
  * multiprocessor): 8232 = 7x7x7x6x4 2.15x, 8640, 9216, 8748 2.09x, 2.04x, 1.76x. */
-static int64_t bluestein_kernel_length(zipfft_precision precision, int64_t n) {
-  int64_t least = 2 * n - 1, smooth = zipfft__bluestein_length(n);
+static int64_t bluestein_kernel_length(zipfft_precision precision, int64_t n,
+                                       zipfft__chirp_half half) {
+  int64_t least = zipfft__chirp_least_padding(n, half), smooth = zipfft__bluestein_length(n, half);
   if (!bluestein_alone(precision, smooth)) return smooth;
   for (int64_t m = least; m <= least + least / 8; m++)
     if (radix16_length(m)) return m;
@@ -927,11 +931,15 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
    * merge writes them. */
   if (size_rader(s, transforms, t)) return 1;
   if (zipfft__kind_is_half(s->kind)) return 0;
-  if (2 * s->n - 1 > 32 * max_threads_per_fft) return 0;
   /* A prime factor above 31: Bluestein's method inside the kernel. */
   int64_t n = s->n; /* the preferred padded length, then the 7-smooth one */
-  const int64_t padded[2] = {bluestein_kernel_length(s->precision, n), zipfft__bluestein_length(n)};
+  zipfft__chirp_half half = zipfft__chirp_half_of(s->kind);
+  if (zipfft__chirp_least_padding(n, half) > 32 * max_threads_per_fft) return 0;
+  const int64_t padded[2] = {bluestein_kernel_length(s->precision, n, half),
+                             zipfft__bluestein_length(n, half)};
+  zipfft__chirp_half given = s->chirp_half;
   s->bluestein_n = n;
+  s->chirp_half = half;
   for (int i = 0; i < 2 && (i == 0 || padded[1] != padded[0]); i++) {
     s->n = padded[i];
     f = factorize(s);
@@ -942,5 +950,6 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   }
   s->n = n;
   s->bluestein_n = 0;
+  s->chirp_half = given;
   return 0;
 }

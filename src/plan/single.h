@@ -44,9 +44,11 @@ void zipfft__limit_major_rows(zipfft__kernel_spec *s, int64_t transforms, const 
 /* The smallest 7-smooth length (prime factors 2, 3, 5, 7: the cheapest radices) at least
  * at_least. */
 int64_t zipfft__smooth_length(int64_t at_least);
-/* The FFT length of Bluestein's method for a length n: the smallest 7-smooth length of at
- * least 2n - 1 (radices 2..7 are the cheapest butterflies). */
-int64_t zipfft__bluestein_length(int64_t n);
+/* The FFT length of Bluestein's method for a length n whose convolution covers `half`
+ * (kernel_spec.h zipfft__chirp_half): the smallest 7-smooth length of at least
+ * zipfft__chirp_least_padding (2n - 1, or n + n/2 for a real half; radices 2..7 are the
+ * cheapest butterflies). */
+int64_t zipfft__bluestein_length(int64_t n, zipfft__chirp_half half);
 
 /* The compiled plain C2C row kernel s with its last, smallest radix moved first (9x9x9x3
  * -> 3x9x9x9) in *out, its other choices kept (threads, transforms per block, blocks asked

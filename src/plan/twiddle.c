@@ -271,35 +271,47 @@ static void write_double(void *b, int64_t i, long double re, long double im) {
   ((double *)b)[2 * i] = (double)re, ((double *)b)[2 * i + 1] = (double)im;
 }
 
-/* Writes entries first .. first + count - 1 of the n-entry sequence x[e] = x[n-e] =
- * conj(c_e) for e < big, zeros elsewhere, to b[0 .. count). */
-static void filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
-                          complex_writer write, void *b) {
-  for (int64_t i = first; i < first + count; i++) {
-    int64_t e = i < big ? i : i > n - big ? n - i : -1;
-    long double c = 0, sn = 0;
-    if (e >= 0) chirp(big, e, sign, &c, &sn);
-    write(b, i - first, c, -sn);
+/* Writes Bluestein's conj(c_e) for e = first .. first + count - 1 (chirp length big) to
+ * b[0 .. count). */
+static void conj_chirps(int64_t big, int sign, int64_t first, int64_t count, complex_writer write,
+                        void *b) {
+  for (int64_t e = first; e < first + count; e++) {
+    long double c, sn;
+    chirp(big, e, sign, &c, &sn);
+    write(b, e - first, c, -sn);
   }
 }
 
-/* A chunk of the filter's source sequence, entries [first, end) of the chunk. */
-typedef struct source_fill {
-  int64_t big, n, first;
-  int sign;
-  double *b;
-} source_fill;
-
-static void put_source_range(void *context, int64_t first, int64_t end) {
-  const source_fill *f = context;
-  filter_source(f->big, f->n, f->sign, f->first + first, end - first, write_double,
-                f->b + 2 * first);
+/* Writes the n-entry sequence whose n-point FFT, divided by n, is Bluestein's filter for
+ * length big and the given half to b[0 .. n): conj(c_m) at m for m < the convolution's
+ * outputs and at n - m for 0 < m < its inputs (the differences output - input it spans),
+ * zeros between. */
+static void filter_source(int64_t big, zipfft__chirp_half half, int64_t n, int sign,
+                          complex_writer write, void *b) {
+  int64_t outputs = zipfft__chirp_outputs(big, half), inputs = zipfft__chirp_inputs(big, half);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t e = i < outputs ? i : i > n - inputs ? n - i : -1;
+    long double c = 0, sn = 0;
+    if (e >= 0) chirp(big, e, sign, &c, &sn);
+    write(b, i, c, -sn);
+  }
 }
 
-void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
-                                     double *b) {
-  source_fill fill = {big, n, first, sign, b};
-  zipfft__host_parallel_for(count, min_entries_per_thread, put_source_range, &fill);
+/* A chunk of conj(c_e), entries [first, end) of the chunk. */
+typedef struct chirps_fill {
+  int64_t big, first;
+  int sign;
+  double *b;
+} chirps_fill;
+
+static void put_chirps_range(void *context, int64_t first, int64_t end) {
+  const chirps_fill *f = context;
+  conj_chirps(f->big, f->sign, f->first + first, end - first, write_double, f->b + 2 * first);
+}
+
+void zipfft__bluestein_conj_chirps(int64_t big, int sign, int64_t first, int64_t count, double *b) {
+  chirps_fill fill = {big, first, sign, b};
+  zipfft__host_parallel_for(count, min_entries_per_thread, put_chirps_range, &fill);
 }
 
 /* The table slot of the filter's entry at spectrum position p: p, or in a fused Bluestein
@@ -368,7 +380,7 @@ static void rader_source(int64_t p, int sign, long double *b) {
 }
 
 /* The filter of a Bluestein or Rader kernel: the kernel's n-point FFT of b, divided by n,
- * computed in long double. Bluestein's b[m] = b[n-m] = conj(c_m) for m < N, else 0;
+ * computed in long double. Bluestein's b as filter_source says;
  * Rader's as rader_source says. Entry k goes where the kernel reads it: in the
  * digit-reversed order of a kernel whose passes run in place (zipfft__in_place_entry).
  * Returns 0 when memory runs out. */
@@ -381,7 +393,7 @@ static int put_filter(const zipfft__kernel_spec *s, void *table) {
   int ok = b && roots && scratch;
   if (ok && s->rader_n > 0) rader_source(s->rader_n, s->sign, b);
   if (ok && s->bluestein_n > 0)
-    filter_source(s->bluestein_n, n, s->sign, 0, n, write_long_double, b);
+    filter_source(s->bluestein_n, s->chirp_half, n, s->sign, write_long_double, b);
   for (int64_t k = 0; ok && k < n; k++) {
     long double c, sn;
     zipfft__unit_root(k, n, &c, &sn);

@@ -41,17 +41,16 @@ int zipfft__needs_filter(const struct zipfft__kernel_spec *s);
  * made: pointwise FILTER kernels, and fused Bluestein four-steps' FILTER loads. */
 int zipfft__filter_from_plan(const struct zipfft__kernel_spec *s);
 
-/* Entries first .. first + count - 1 of the n-entry sequence whose n-point FFT (sign
- * given), divided by n, is Bluestein's filter for length big: x[m] = x[n-m] = conj(c_m) for
- * m < big, else 0, each rounded once from long double. Written to b[0 .. 2 count) as
- * interleaved complex doubles. */
-void zipfft__bluestein_filter_source(int64_t big, int64_t n, int sign, int64_t first, int64_t count,
-                                     double *b);
+/* Bluestein's conj(c_m) for chirp length big and sign, m = first .. first + count - 1, each
+ * rounded once from long double, written to b[0 .. 2 count) as interleaved complex
+ * doubles: the entries of the sequence whose FFT is the filter (api/bluestein_filter.c
+ * places them at m and at n - m). */
+void zipfft__bluestein_conj_chirps(int64_t big, int sign, int64_t first, int64_t count, double *b);
 
 /* Writes entries first .. first + count - 1 of the filter part of a kernel's table from
- * spectrum (count interleaved complex values of the n-point FFT of
- * zipfft__bluestein_filter_source's sequence, from entry first), divided by n in double
- * precision, rounded to the kernel's precision. */
+ * spectrum (count interleaved complex values of the n-point FFT of the filter's source
+ * sequence, from entry first), divided by n in double precision, rounded to the kernel's
+ * precision. */
 void zipfft__put_filter_spectrum(const struct zipfft__kernel_spec *s, int64_t first, int64_t count,
                                  const double *spectrum, void *table);
 
