@@ -519,13 +519,13 @@ static const real_case prefetch_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {1001}, 2, DENSE},
 };
 
-/* Bluestein's three kernels of R2C, fp32 131 (270 = 15 x 18) and fp64 61 (125 = 5 x 25)
- * under a single-kernel limit of 32, whose first column kernel loads the rows' reals times
- * the chirp. */
+/* Bluestein's three kernels of R2C and C2R, fp32 131 (196 = 14 x 14) and fp64 61 (96 = 8 x
+ * 12) under a single-kernel limit of 32, whose first column kernel loads the rows' reals
+ * (R2C) or the Hermitian half's first 66 and 31 values (C2R) times the chirp. */
 static const real_case chirp_prefetch_cases[] = {
-    {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 3, DENSE},
-    {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 2, GAPS},
-    {ZIPFFT_R2C, ZIPFFT_F64, 1, {61}, 3, INPLACE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 3, DENSE},  {ZIPFFT_R2C, ZIPFFT_F32, 1, {131}, 2, GAPS},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {61}, 3, INPLACE}, {ZIPFFT_C2R, ZIPFFT_F32, 1, {131}, 3, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {131}, 2, GAPS},   {ZIPFFT_C2R, ZIPFFT_F64, 1, {61}, 3, INPLACE},
 };
 
 /* 1 when the printed plan of c (on the CPU backend, which plans as an H100) contains
@@ -542,18 +542,23 @@ static int plan_mentions(const real_case *c, const char *needle, char *printed, 
   return strstr(printed, needle) != NULL;
 }
 
-/* With ZIPFFT_PREFETCH_AHEAD set: R2C's first Bluestein column kernel (the rows' reals times
- * the chirp) asks L2 for a later block's columns only below Bluestein's length, where each
- * user row ends (chirp_prefetch_cases). The CPU's prefetch reads the byte it names, and in
- * sanitizer builds the caller has these kernels instrumented (zt_sanitized_kernels_begin),
- * so a prefetch past the last row's end is a reported overflow. */
+/* With ZIPFFT_PREFETCH_AHEAD set: the first Bluestein column kernel of R2C (the rows' reals
+ * times the chirp) and of C2R (the half's values) asks L2 for a later block's columns only
+ * below the convolution's inputs, where each user row ends (chirp_prefetch_cases). The CPU's
+ * prefetch reads the byte it names, and in sanitizer builds the caller has these kernels
+ * instrumented (zt_sanitized_kernels_begin), so a prefetch past the last row's end is a reported
+ * overflow. */
 static void check_chirp_prefetch(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "32", 1);
   char printed[8192];
-  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU)
-    ZT_CHECK(plan_mentions(&chirp_prefetch_cases[0], "_bq30_131_270_0_1_18p0p1_pa1_", printed,
+  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
+    ZT_CHECK(plan_mentions(&chirp_prefetch_cases[0], "_ch1_bq30_131_196_14p0p1_pa1_", printed,
                            sizeof printed),
              "R2C 131: the chirp-loading column kernel does not prefetch:\n%s", printed);
+    ZT_CHECK(plan_mentions(&chirp_prefetch_cases[3], "_ch2_bq40_131_196_14p0p1_pa1_", printed,
+                           sizeof printed),
+             "C2R 131: the chirp-loading column kernel does not prefetch:\n%s", printed);
+  }
   for (size_t i = 0; i < sizeof chirp_prefetch_cases / sizeof *chirp_prefetch_cases; i++)
     run_case(&chirp_prefetch_cases[i]);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
@@ -610,10 +615,12 @@ static void check_row_pair_plans(void) {
 
 /* On the CPU backend: a Bluestein length through the workspace (fp32 1009 under a limit of
  * 64 points) has its chirps and filter in its kernels' loads and stores, no pointwise pass:
- * R2C loads real inputs and stores the half spectrum's 505 positions only, C2R loads from
- * the Hermitian half and stores real parts. By default the padded 2025 = 45 x 45 runs as
- * three kernels (the filter between the middle kernel's FFTs), with
- * ZIPFFT_BLUESTEIN_MIDDLE=0 as two four-steps (the filter on the second's loads). */
+ * R2C loads real inputs and stores the half spectrum's 505 positions only, C2R loads the
+ * Hermitian half's 505 values as they lie and stores real parts. Either convolution has a
+ * half end, so it pads to 1536 = 32 x 48 (at least 1009 + 504), not to C2C's 2025 = 45 x 45
+ * (at least 2017). By default it runs as three kernels (the filter between the middle
+ * kernel's FFTs), with ZIPFFT_BLUESTEIN_MIDDLE=0 as two four-steps (the filter on the
+ * second's loads). */
 static void check_fused_bluestein_plans(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
   static const struct {
@@ -623,12 +630,13 @@ static void check_fused_bluestein_plans(void) {
                 "as it loads real inputs",
                 "as it stores, only the first 505 positions"},
                {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1009}, 2, DENSE},
-                "as it loads from the Hermitian half",
+                "the first 505 positions of each padded row as it loads from the Hermitian half, "
+                "weighted",
                 "as it stores as reals, only the first 1009 positions"}};
   /* by default the three kernels of 2025 = 45 x 45, else the two four-steps */
   static const char *const filters[] = {
-      "(2025 points, read in the rows' order) between two 45-point FFTs",
-      "filter multiply (2025 points) as it loads"};
+      "(1536 points, read in the rows' order) between two 48-point FFTs",
+      "filter multiply (1536 points) as it loads"};
   char printed[8192];
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   for (int middle = 1; middle >= 0; middle--) {
@@ -642,6 +650,40 @@ static void check_fused_bluestein_plans(void) {
                fused[i].c.type == ZIPFFT_R2C ? "R2C" : "C2R", middle, printed);
   }
   unsetenv("ZIPFFT_BLUESTEIN_MIDDLE");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
+/* On the CPU backend: R2C and C2R Bluestein kernels pad to their convolution's inputs plus
+ * outputs less one, the half being one end: fp32 1019 in one kernel to 1536 (C2C: 2048),
+ * and fp64 2038 (even: its half has no kernel) to 3072 = 1020 + 2038 + 14 (C2C: 4096);
+ * real rows in pairs (ZIPFFT_REAL_ROW_PAIRS=1, fp32 1009 under a limit of 64) need every
+ * output and input, so they pad as C2C does (2025). */
+static void check_real_bluestein_padding(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU) return;
+  static const struct {
+    real_case c;
+    const char *needle;
+  } padded[] = {
+      {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1019}, 2, DENSE},
+       "1536-point FFT, chirp (1019 inputs, 510 outputs)"},
+      {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1019}, 2, GAPS},
+       "1536-point FFT, chirp (510 inputs, 1019 outputs)"},
+      {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2038}, 1, INPLACE},
+       "3072-point FFT, chirp (1020 inputs, 2038 outputs)"},
+  };
+  char printed[8192];
+  for (size_t i = 0; i < sizeof padded / sizeof *padded; i++) {
+    ZT_CHECK(plan_mentions(&padded[i].c, padded[i].needle, printed, sizeof printed),
+             "real Bluestein kernel %zu not padded to its half:\n%s", i, printed);
+    run_case(&padded[i].c);
+  }
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  setenv("ZIPFFT_REAL_ROW_PAIRS", "1", 1);
+  ZT_CHECK(
+      plan_mentions(&row_pair_cases[4], "2025 positions of 3 rows (two real rows a complex row)",
+                    printed, sizeof printed),
+      "R2C 1009 in row pairs not padded as C2C:\n%s", printed);
+  unsetenv("ZIPFFT_REAL_ROW_PAIRS");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
@@ -1125,6 +1167,7 @@ int main(void) {
   }
   unsetenv("ZIPFFT_REAL_ROW_PAIRS");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  if (zt_in_first_part()) check_real_bluestein_padding();
   for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++) run_case(&long_cases[i]);
   for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++)
     run_case(&half_kernel_cases[i]);
