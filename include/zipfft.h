@@ -118,8 +118,9 @@ const char *zipfft_last_error(void);
  *   p - 1 by Rader's method (a convolution of length p - 1; for R2C and C2R also twice
  *   such a prime, through its half length) within the same limits; and other lengths with
  *   a larger prime factor by Bluestein's method when its padded length (the smallest
- *   7-smooth length >= 2n-1, or for the largest a slightly longer 2^a, 3*2^a or 5*2^a)
- *   fits, up to about 13100 in fp32 and 7000 in fp64;
+ *   7-smooth length >= 2n-1, or n + n/2 for R2C and C2R, whose convolutions need only half
+ *   their outputs or inputs; for the largest a slightly longer 2^a, 3*2^a or 5*2^a) fits,
+ *   up to about 13100 in fp32 and 7000 in fp64 (R2C and C2R about 17400 and 8700);
  * - rank-1 C2C lengths beyond that which factor into such lengths: 2 to 4 kernels with a
  *   workspace (2^27 and beyond);
  * - any other axis (real axes, axes of 2D/3D transforms, lengths with a large prime

@@ -170,7 +170,8 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
 const zipfft__expr *zipfft__bluestein_base(zipfft__stockham_build *c, zipfft__block *b,
                                            const zipfft__thread_coords *k);
 /* g, or for a CHIRP store a branch of g where element e's position (from c->store_position)
- * lies below position_bound: the elements beyond are not stored. */
+ * lies below the convolution's outputs (zipfft__chirp_outputs): the elements beyond are not
+ * stored. */
 zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__block *g,
                                             const zipfft__expr *e);
 /* The value stored for output element e: Bluestein's conj(y) times the chirp (when
