@@ -22,22 +22,32 @@ static const struct {
 } kinds[] = {{ZIPFFT_C2C, ZIPFFT_F32}, {ZIPFFT_C2C, ZIPFFT_F64}, {ZIPFFT_R2C, ZIPFFT_F32},
              {ZIPFFT_R2C, ZIPFFT_F64}, {ZIPFFT_C2R, ZIPFFT_F32}, {ZIPFFT_C2R, ZIPFFT_F64}};
 
+/* The decomposition of length n of kind k on target t, as a 1D transform (rows 0) or as
+ * the first axis of an n x rows 2D one; *strategy NULL when none applies. */
+static zipfft_status decompose(int k, int64_t n, int64_t rows, const zipfft__target *t,
+                               const zipfft__strategy **strategy, zipfft__decomposition *dec) {
+  zipfft_desc d = NULL;
+  zipfft__layout layout;
+  int64_t shape[2] = {n, rows};
+  *strategy = NULL;
+  zipfft_status s = zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, rows ? 2 : 1, shape);
+  if (s == ZIPFFT_SUCCESS) s = zipfft__desc_layout(d, &layout);
+  if (s == ZIPFFT_SUCCESS) *strategy = zipfft__choose_strategy(d, t, &s);
+  if (*strategy) s = (*strategy)->make(d, &layout, t, dec);
+  zipfft_desc_destroy(d);
+  return s;
+}
+
 /* Plans length n of kind k on target t, as a 1D transform (rows 0) or as the first axis of
  * an n x rows 2D one; reports and returns 0 when planning fails or a kernel is one the
  * generator refuses. */
 static int plans_valid(int k, int64_t n, int64_t rows, const zipfft__target *t) {
-  zipfft_desc d = NULL;
-  zipfft__layout layout;
   zipfft__decomposition dec;
-  int64_t shape[2] = {n, rows};
-  zipfft_status s = zipfft_desc_create(&d, kinds[k].type, kinds[k].precision, rows ? 2 : 1, shape);
-  if (s == ZIPFFT_SUCCESS) s = zipfft__desc_layout(d, &layout);
-  const zipfft__strategy *strategy = s == ZIPFFT_SUCCESS ? zipfft__choose_strategy(d, t, &s) : NULL;
-  if (strategy) s = strategy->make(d, &layout, t, &dec);
+  const zipfft__strategy *strategy;
+  zipfft_status s = decompose(k, n, rows, t, &strategy, &dec);
   const char *refused = NULL;
   for (int i = 0; strategy && s == ZIPFFT_SUCCESS && !refused && i < dec.kernel_count; i++)
     refused = zipfft__check_spec(&dec.kernels[i]);
-  zipfft_desc_destroy(d);
   ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s %s n=%lld x %lld (%s memory): %s",
            kinds[k].type == ZIPFFT_C2C   ? "c2c"
            : kinds[k].type == ZIPFFT_R2C ? "r2c"
@@ -50,7 +60,39 @@ static int plans_valid(int k, int64_t n, int64_t rows, const zipfft__target *t) 
   return strategy && s == ZIPFFT_SUCCESS && !refused;
 }
 
+/* Bluestein's padded lengths through the workspace on the H200's target (the kinds' index,
+ * the kernels, the first two kernels' lengths): R2C and C2R pad to N + N/2 (fp32 1048573:
+ * 1024 x 1536 against C2C's 1024 x 2048); where the smallest 7-smooth length has no split
+ * in two, to N0 times the longest power-of-two row, in three kernels (fp32 16777259: C2C
+ * 2058 x 16384, R2C 1568 x 16384; fp64 4194319: C2C 1029 x 8192, C2R 784 x 8192), and with
+ * ZIPFFT_BLUESTEIN_LONG_ROWS=0 as two four-steps of the smooth length (6 kernels). */
+static void check_bluestein_lengths(void) {
+  static const struct {
+    int kind, kernels;
+    int64_t n, first, middle;
+  } expected[] = {{0, 3, 1048573, 1024, 2048},   {2, 3, 1048573, 1024, 1536},
+                  {4, 3, 1048573, 1024, 1536},   {0, 3, 16777259, 2058, 16384},
+                  {2, 3, 16777259, 1568, 16384}, {1, 3, 4194319, 1029, 8192},
+                  {5, 3, 4194319, 784, 8192},    {0, 6, 16777259, 320, 324}};
+  for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
+    int smooth = expected[i].kernels == 6;
+    if (smooth) setenv("ZIPFFT_BLUESTEIN_LONG_ROWS", "0", 1);
+    zipfft__decomposition dec;
+    const zipfft__strategy *strategy;
+    zipfft_status s = decompose(expected[i].kind, expected[i].n, 0, &targets[1], &strategy, &dec);
+    unsetenv("ZIPFFT_BLUESTEIN_LONG_ROWS");
+    int64_t count = 0, first = 0, middle = 0;
+    if (strategy && s == ZIPFFT_SUCCESS && dec.kernel_count > 1)
+      count = dec.kernel_count, first = dec.kernels[0].n, middle = dec.kernels[1].n;
+    ZT_CHECK(
+        count == expected[i].kernels && first == expected[i].first && middle == expected[i].middle,
+        "Bluestein length %lld (kind %d): %lld kernels, %lld x %lld", (long long)expected[i].n,
+        expected[i].kind, (long long)count, (long long)first, (long long)middle);
+  }
+}
+
 int main(void) {
+  check_bluestein_lengths();
   int full = zt_full_tier();
   int64_t last = full ? 70000 : 30000, failed = 0;
   static const int64_t rows[] = {0, 3, 1000}; /* 1D; columns of n x 3 and n x 1000 */

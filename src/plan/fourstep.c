@@ -408,8 +408,13 @@ static int bluestein_streams(int i, const zipfft__fourstep_job *job, int64_t chi
   return (mask >> i) & 1;
 }
 
+/* Rows of Bluestein's middle kernel beyond the good sizes: one row a block, in place, a
+ * multiprocessor's shared memory to itself (zipfft__fourstep_long_row_points). */
+enum { long_row_bytes = 128 * 1024 };
+
 /* The split in two of Bluestein's three kernels: the job's own where it splits in two,
- * else one with columns as large as the rows may be (count 0: none). Measured on an H200
+ * else one with columns as large as the rows may be, else columns within those limits
+ * and rows of zipfft__fourstep_long_row_points (count 0: none). Measured on an H200
  * against the two four-steps of a split in three (cuFFT ratio): fp64 C2C 1048573 as 1024 x
  * 2048 1.37x instead of 1.08x, R2C 0.90x instead of 0.64x, fp32 C2C 4194319 as 2880 x 2916
  * 1.67x instead of 1.23x; splits with wider columns lost (fp32 16777259 as 5760 x 5832
@@ -420,12 +425,23 @@ static split bluestein_split(const zipfft__fourstep_job *job, const zipfft__targ
   if (s.count == 2) return s;
   s.count = 0;
   if (split_into(job->precision, job->n, 2, wide_column_limits, t, &s)) return s;
+  int64_t row = zipfft__fourstep_long_row_points(job->precision, t), n = job->n;
+  int64_t bytes = (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (row > 0 && n % row == 0 && (n / row) * bytes <= good_row_bytes &&
+      fits_one_kernel(job->precision, n / row, t))
+    return (split){.count = 2, .factors = {n / row, row}};
   s.count = 0;
   return s;
 }
 
 int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t) {
   return bluestein_split(job, t).count == 2;
+}
+
+int64_t zipfft__fourstep_long_row_points(zipfft_precision precision, const zipfft__target *t) {
+  int64_t bytes = (int64_t)zipfft__complex_bytes(precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t row = long_row_bytes / bytes;
+  return fits_one_kernel(precision, row, t) ? row : 0;
 }
 
 zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job, int64_t chirp_n,

@@ -38,6 +38,12 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
  * zipfft__fourstep_bluestein_append needs. */
 int zipfft__fourstep_bluestein_fits(const zipfft__fourstep_job *job, const zipfft__target *t);
 
+/* The longest power-of-two row of Bluestein's middle kernel (128 KiB: fp32 16384, fp64
+ * 8192 points) where it fits one kernel on the target, else 0: a padded length that is a
+ * multiple of it splits in two with those rows (plan/long_axis.c pads to one where no
+ * other split in two exists). */
+int64_t zipfft__fourstep_long_row_points(zipfft_precision precision, const zipfft__target *t);
+
 /* Appends Bluestein's convolution of the job's length (the padded length; chirp_n the
  * user's length, half which end covers only its Hermitian half) as three kernels of its split in two N0 x N1: the N0-point columns of src
  * into via (four-step twiddles on the stores), the N1-point rows of via in place (forward
