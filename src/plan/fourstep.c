@@ -413,8 +413,8 @@ static int bluestein_streams(int i, const zipfft__fourstep_job *job, int64_t chi
 enum { long_row_bytes = 128 * 1024 };
 
 /* The split in two of Bluestein's three kernels: the job's own where it splits in two,
- * else one with columns as large as the rows may be, else columns within those limits
- * and rows of zipfft__fourstep_long_row_points (count 0: none). Measured on an H200
+ * else rows of zipfft__fourstep_long_row_points with columns as large as good rows, else
+ * columns as large as the rows may be (count 0: none). Measured on an H200
  * against the two four-steps of a split in three (cuFFT ratio): fp64 C2C 1048573 as 1024 x
  * 2048 1.37x instead of 1.08x, R2C 0.90x instead of 0.64x, fp32 C2C 4194319 as 2880 x 2916
  * 1.67x instead of 1.23x; splits with wider columns lost (fp32 16777259 as 5760 x 5832
@@ -423,13 +423,13 @@ static split bluestein_split(const zipfft__fourstep_job *job, const zipfft__targ
   split s =
       choose_split(job->precision, job->n, job->square_split, job->loose_two, job->short_first, t);
   if (s.count == 2) return s;
-  s.count = 0;
-  if (split_into(job->precision, job->n, 2, wide_column_limits, t, &s)) return s;
   int64_t row = zipfft__fourstep_long_row_points(job->precision, t), n = job->n;
   int64_t bytes = (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   if (row > 0 && n % row == 0 && (n / row) * bytes <= good_row_bytes &&
       fits_one_kernel(job->precision, n / row, t))
     return (split){.count = 2, .factors = {n / row, row}};
+  s.count = 0;
+  if (split_into(job->precision, job->n, 2, wide_column_limits, t, &s)) return s;
   s.count = 0;
   return s;
 }

@@ -49,7 +49,7 @@ static int64_t long_row_length(zipfft_precision precision, int64_t n, zipfft__ch
   int64_t row = zipfft__fourstep_long_row_points(precision, t),
           least = zipfft__chirp_least_padding(n, half);
   if ((env && *env == '0') || !bluestein_middle() || row == 0 ||
-      bluestein_splits(precision, smooth, t))
+      zipfft__fourstep_kernels(precision, smooth, 0, 0, t) == 2)
     return smooth;
   int64_t m = zipfft__smooth_length((least + row - 1) / row) * row;
   return m <= smooth + smooth / 8 && bluestein_splits(precision, m, t) ? m : smooth;
