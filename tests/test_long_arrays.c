@@ -43,6 +43,10 @@ static const long_case cpu_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, L1(9765625), 1, 1},
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {1200, 360, 1}, 3, 1},
     {ZIPFFT_R2C, ZIPFFT_F32, 3, {24, 35, 49}, 2, 0},
+    /* a Bluestein prime whose padded length takes the middle kernel's longest
+     * power-of-two rows: C2C fp64 1029 x 8192, R2C and C2R fp32 392 x 16384 (N + N/2) */
+    {ZIPFFT_C2C, ZIPFFT_F64, L1(4194319), 1, 0},
+    {ZIPFFT_R2C, ZIPFFT_F32, L1(4194319), 1, 1},
 };
 
 /* CUDA: past 2^31 elements, to the largest the device holds (each skipped, with a message,
