@@ -62,18 +62,21 @@ static int plans_valid(int k, int64_t n, int64_t rows, const zipfft__target *t) 
 
 /* Bluestein's padded lengths through the workspace on the H200's target (the kinds' index,
  * the kernels, the first two kernels' lengths): R2C and C2R pad to N + N/2 (fp32 1048573:
- * 1024 x 1536 against C2C's 1024 x 2048); where the smallest 7-smooth length has no split
- * in two, to N0 times the longest power-of-two row, in three kernels (fp32 16777259: C2C
- * 2058 x 16384, R2C 1568 x 16384; fp64 4194319: C2C 1029 x 8192, C2R 784 x 8192), and with
- * ZIPFFT_BLUESTEIN_LONG_ROWS=0 as two four-steps of the smooth length (6 kernels). */
+ * 1024 x 1536 against C2C's 1024 x 2048); where the smallest 7-smooth length has no good
+ * split in two, to N0 times the longest power-of-two row, in three kernels (fp32 16777259:
+ * C2C 2058 x 16384, R2C 1568 x 16384; fp64 4194319: C2C 1029 x 8192, C2R 784 x 8192; fp32
+ * 4194319 C2C 525 x 16384 and R2C 392 x 16384, fp64 524309 135 x 8192, which had wide
+ * splits), and with ZIPFFT_BLUESTEIN_LONG_ROWS=0 as two four-steps of the smooth length
+ * (6 kernels). */
 static void check_bluestein_lengths(void) {
   static const struct {
     int kind, kernels;
     int64_t n, first, middle;
-  } expected[] = {{0, 3, 1048573, 1024, 2048},   {2, 3, 1048573, 1024, 1536},
-                  {4, 3, 1048573, 1024, 1536},   {0, 3, 16777259, 2058, 16384},
-                  {2, 3, 16777259, 1568, 16384}, {1, 3, 4194319, 1029, 8192},
-                  {5, 3, 4194319, 784, 8192},    {0, 6, 16777259, 320, 324}};
+  } expected[] = {
+      {0, 3, 1048573, 1024, 2048},   {2, 3, 1048573, 1024, 1536},   {4, 3, 1048573, 1024, 1536},
+      {0, 3, 16777259, 2058, 16384}, {2, 3, 16777259, 1568, 16384}, {1, 3, 4194319, 1029, 8192},
+      {5, 3, 4194319, 784, 8192},    {0, 6, 16777259, 320, 324},    {0, 3, 4194319, 525, 16384},
+      {2, 3, 4194319, 392, 16384},   {1, 3, 524309, 135, 8192}};
   for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
     int smooth = expected[i].kernels == 6;
     if (smooth) setenv("ZIPFFT_BLUESTEIN_LONG_ROWS", "0", 1);

@@ -33,16 +33,22 @@ static int bluestein_splits(zipfft_precision precision, int64_t m, const zipfft_
   return zipfft__fourstep_bluestein_fits(&job, t);
 }
 
-/* Bluestein's padded length where the smallest 7-smooth one has no split in two (so its
- * convolution would run as two four-steps of three kernels each): N0 x R, R the longest
- * power-of-two row of the middle kernel (zipfft__fourstep_long_row_points) and N0 the
- * smallest 7-smooth length that makes it long enough, if that is at most 1/8 longer. Its
- * three kernels move fewer bytes, and power-of-two rows run faster than the mixed-radix
- * rows of the same length's other splits. Measured on an H200 (session 62, cuFFT ratio):
- * fp32 C2C 16777259 as 2058 x 16384 1.77-1.78x instead of 1.15x (33592320 as 2160 x 15552:
- * 1.44x), R2C 16777259 as 1568 x 16384 1.65x instead of 0.97x (25194240 as 1620 x 15552:
- * 1.30x, 1029 x 24576 1.03x). ZIPFFT_BLUESTEIN_LONG_ROWS=0 (tuning) keeps the smooth
- * length. */
+/* Bluestein's padded length where the smallest 7-smooth one has no good split in two (its
+ * convolution would run as two four-steps of three kernels each, or three kernels of wide
+ * columns): N0 x R, R the longest power-of-two row of the middle kernel
+ * (zipfft__fourstep_long_row_points) and N0 the smallest 7-smooth length that makes it
+ * long enough, if that is at most 1/8 longer; plan/fourstep.c splits it N0 x R. Measured
+ * on an H200 (session 62, cuFFT ratio, against ZIPFFT_BLUESTEIN_LONG_ROWS=0):
+ * - where there was no split in two: fp32 C2C 16777259 as 2058 x 16384 1.15x -> 1.78x, R2C
+ *   as 1568 x 16384 0.97x -> 1.65x, C2R 0.97x -> 1.55x; fp64 C2C 4194319 as 1029 x 8192
+ *   1.20x -> 1.46x, R2C as 784 x 8192 0.94x -> 1.17x; fp32 C2C 8388617 as 1029 x 16384
+ *   1.17x -> 2.00x;
+ * - where there was a wide split: fp32 C2C 4194319 as 525 x 16384 1.63x -> 1.77x (2880 x
+ *   2916 before), R2C as 392 x 16384 1.29x -> 1.64x, C2R 1.13x -> 1.69x; fp32 R2C 8388617
+ *   1.13x -> 1.62x; fp64 C2C 524309 as 135 x 8192 1.91x -> 2.00x;
+ * - the same lengths' mixed-radix rows lost: fp32 R2C 16777259 as 1620 x 15552 1.30x, 1029 x
+ *   24576 1.03x; C2C as 2160 x 15552 1.44x.
+ * ZIPFFT_BLUESTEIN_LONG_ROWS=0 (tuning) keeps the smooth length. */
 static int64_t long_row_length(zipfft_precision precision, int64_t n, zipfft__chirp_half half,
                                int64_t smooth, const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_BLUESTEIN_LONG_ROWS");
