@@ -614,7 +614,8 @@ static void check_row_pair_plans(void) {
 }
 
 /* On the CPU backend: a Bluestein length through the workspace (fp32 1009 under a limit of
- * 64 points) has its chirps and filter in its kernels' loads and stores, no pointwise pass:
+ * 64 points), run in each form against the reference, has its chirps and filter in its
+ * kernels' loads and stores, no pointwise pass:
  * R2C loads real inputs and stores the half spectrum's 505 positions only, C2R loads the
  * Hermitian half's 505 values as they lie and stores real parts. Either convolution has a
  * half end, so it pads to 1536 = 32 x 48 (at least 1009 + 504), not to C2C's 2025 = 45 x 45
@@ -633,7 +634,7 @@ static void check_fused_bluestein_plans(void) {
                 "the first 505 positions of each padded row as it loads from the Hermitian half, "
                 "weighted",
                 "as it stores as reals, only the first 1009 positions"}};
-  /* by default the three kernels of 2025 = 45 x 45, else the two four-steps */
+  /* by default the three kernels of 1536 = 32 x 48, else the two four-steps */
   static const char *const filters[] = {
       "(1536 points, read in the rows' order) between two 48-point FFTs",
       "filter multiply (1536 points) as it loads"};
@@ -641,15 +642,27 @@ static void check_fused_bluestein_plans(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
   for (int middle = 1; middle >= 0; middle--) {
     if (!middle) setenv("ZIPFFT_BLUESTEIN_MIDDLE", "0", 1);
-    for (size_t i = 0; i < sizeof fused / sizeof *fused; i++)
+    for (size_t i = 0; i < sizeof fused / sizeof *fused; i++) {
       ZT_CHECK(plan_mentions(&fused[i].c, fused[i].load, printed, sizeof printed) &&
                    strstr(printed, fused[i].store) && !strstr(printed, "times chirp") &&
                    strstr(printed, filters[!middle]) &&
                    strstr(printed, middle ? "3 kernels" : "4 kernels"),
                "%s 1009 without its chirps and filter fused (ZIPFFT_BLUESTEIN_MIDDLE=%d):\n%s",
                fused[i].c.type == ZIPFFT_R2C ? "R2C" : "C2R", middle, printed);
+      run_case(&fused[i].c);
+    }
   }
   unsetenv("ZIPFFT_BLUESTEIN_MIDDLE");
+  /* the pointwise passes of before (the C2R gather loads the half as it lies, weighted) */
+  setenv("ZIPFFT_FUSED_BLUESTEIN", "0", 1);
+  for (size_t i = 0; i < sizeof fused / sizeof *fused; i++) {
+    ZT_CHECK(plan_mentions(&fused[i].c, "gather times chirp", printed, sizeof printed) &&
+                 strstr(printed, "1536 positions"),
+             "%s 1009 with ZIPFFT_FUSED_BLUESTEIN=0 not in pointwise passes:\n%s",
+             fused[i].c.type == ZIPFFT_R2C ? "R2C" : "C2R", printed);
+    run_case(&fused[i].c);
+  }
+  unsetenv("ZIPFFT_FUSED_BLUESTEIN");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
