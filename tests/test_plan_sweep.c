@@ -94,8 +94,35 @@ static void check_bluestein_lengths(void) {
   }
 }
 
+/* 1 when n is prime (trial division: n below 2^31). */
+static int is_prime(int64_t n) {
+  if (n < 2) return 0;
+  for (int64_t d = 2; d * d <= n; d++)
+    if (n % d == 0) return 0;
+  return 1;
+}
+
+/* Lengths beyond one kernel with a large prime factor (the primes after 2^j (1 + q/4), and
+ * twice and three times them: even real lengths whose half is Bluestein's), 2^19 to 2^27,
+ * plan on both targets for every kind: Bluestein's padded lengths, their splits (long rows
+ * included) and the route around them. */
+static void check_long_bluestein_plans(void) {
+  int64_t failed = 0, lengths = 0;
+  for (int j = 19; j <= 26; j++)
+    for (int q = 0; q < 4; q++) {
+      int64_t p = ((int64_t)1 << j) + ((int64_t)q << (j - 2)) + 1;
+      while (!is_prime(p)) p++;
+      for (int64_t times = 1; times <= 3; times++, lengths++)
+        for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+          for (size_t k = 0; k < sizeof kinds / sizeof *kinds && failed < 20; k++)
+            failed += !plans_valid((int)k, p * times, 0, &targets[t]);
+    }
+  printf("test_plan_sweep: %lld long Bluestein lengths, 6 kinds, 2 targets\n", (long long)lengths);
+}
+
 int main(void) {
   check_bluestein_lengths();
+  check_long_bluestein_plans();
   int full = zt_full_tier();
   int64_t last = full ? 70000 : 30000, failed = 0;
   static const int64_t rows[] = {0, 3, 1000}; /* 1D; columns of n x 3 and n x 1000 */
