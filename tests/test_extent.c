@@ -239,6 +239,9 @@ static const ext_case cases[] = {
     {ZIPFFT_R2C, F32, 2, {16, 20, 1}, {6, 8, 1}, {16, 11, 1}, 2, 0},
     {ZIPFFT_R2C, F64, 2, {12, 16, 1}, {12, 16, 1}, {5, 4, 1}, 1, 1},
     {ZIPFFT_R2C, F32, 3, {6, 8, 10}, {2, 3, 4}, {6, 8, 6}, 1, 1},
+    /* Bluestein, its convolution's outputs the half (padded to 125 and 250) */
+    {ZIPFFT_R2C, F32, 1, {83, 1, 1}, {50, 1, 1}, {30, 1, 1}, 2, 0},
+    {ZIPFFT_R2C, F64, 1, {166, 1, 1}, {166, 1, 1}, {61, 1, 1}, 1, 1},
     /* through the workspace: the split in the four-step's last kernel, cropped there */
     {ZIPFFT_R2C, F32, 1, {4096, 1, 1}, {3000, 1, 1}, {1500, 1, 1}, 2, 1},
     /* and the merge in its first kernel, padded there */
@@ -251,6 +254,11 @@ static const ext_case cases[] = {
     {ZIPFFT_C2R, F32, 2, {8, 10, 1}, {8, 6, 1}, {3, 4, 1}, 1, 1},
     {ZIPFFT_C2R, F32, 2, {8, 10, 1}, {3, 6, 1}, {8, 10, 1}, 1, 0},
     {ZIPFFT_C2R, F32, 3, {4, 6, 8}, {2, 3, 5}, {4, 5, 7}, 2, 1},
+    /* Bluestein, its convolution's inputs the half read as it lies, weighted (padded to 125;
+     * 166: even, the weight at N/2) */
+    {ZIPFFT_C2R, F32, 1, {83, 1, 1}, {20, 1, 1}, {70, 1, 1}, 2, 1},
+    {ZIPFFT_C2R, F64, 1, {166, 1, 1}, {84, 1, 1}, {150, 1, 1}, 1, 0},
+    {ZIPFFT_C2R, F32, 1, {166, 1, 1}, {60, 1, 1}, {166, 1, 1}, 2, 1},
 };
 
 /* R2C with the split in the last pass's registers (mirrored kernels, forced below their
