@@ -219,6 +219,18 @@ zipfft__block *zipfft__open_within(zipfft__stockham_build *c, zipfft__block *g,
   return extent > 0 ? open_if(c, g, bin(c, ZIPFFT__OP_LT, index, i32(c, extent))) : g;
 }
 
+/* Loads complex element e of the row at base into x, when it lies within the load extent;
+ * returns the branch it loaded in. */
+static zipfft__block *load_complex_within(zipfft__stockham_build *c, zipfft__block *g,
+                                          const zipfft__cval *x, const zipfft__expr *base,
+                                          const zipfft__expr *e, zipfft__access access) {
+  g = zipfft__open_within(c, g, e, c->s->load_extent);
+  zipfft__s_load_complex(c->a, g, x->re->u.var, x->im->u.var, c->in,
+                         zipfft__global_offset(c, base, e, c->s->in_stride), access,
+                         c->s->in_storage);
+  return g;
+}
+
 /* Loads real element `at` of the row at base into re, when it lies within the load extent. */
 static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const zipfft__var *re,
                              const zipfft__expr *base, const zipfft__expr *at,
@@ -368,9 +380,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, n), e));
     if (c->s->load_extent > 0) e = let(c, g, "a", e);
   }
-  g = zipfft__open_within(c, g, e, c->s->load_extent);
-  zipfft__s_load_complex(c->a, g, re, im, c->in, zipfft__global_offset(c, base, e, c->s->in_stride),
-                         access, c->s->in_storage);
+  g = load_complex_within(c, g, x, base, e, access);
   if (low)
     zipfft__s_assign(c->a, g, im,
                      zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
@@ -446,10 +456,7 @@ void zipfft__emit_chirp_load(zipfft__stockham_build *c, zipfft__block *g, const 
   int64_t n = c->s->bluestein_n, inputs = zipfft__chirp_inputs(n, c->s->chirp_half);
   zipfft__block *inside = open_if(c, g, bin(c, ZIPFFT__OP_LT, e, i32(c, inputs)));
   if (c->s->chirp_half == ZIPFFT__CHIRP_HALF_IN) { /* X[e] of the half as it lies */
-    zipfft__s_load_complex(c->a, zipfft__open_within(c, inside, e, c->s->load_extent),
-                           x->re->u.var, x->im->u.var, c->in,
-                           zipfft__global_offset(c, base, e, c->s->in_stride), access,
-                           c->s->in_storage);
+    load_complex_within(c, inside, x, base, e, access);
     weigh_half_position(c, inside, x, e, n);
   } else {
     zipfft__emit_load_element(c, inside, x, base, e, access);
@@ -1262,9 +1269,7 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
  * (CHIRP_HALF) exactly where they are the half (chirp_half HALF_IN). */
 static int chirp_load_fits_half(const zipfft__kernel_spec *s) {
   int half_load = s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HALF;
-  int chirp_load = s->bluestein_load != ZIPFFT__BLUESTEIN_NONE &&
-                   s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER;
-  return !chirp_load || half_load == (s->chirp_half == ZIPFFT__CHIRP_HALF_IN);
+  return !zipfft__loads_chirp(s) || half_load == (s->chirp_half == ZIPFFT__CHIRP_HALF_IN);
 }
 
 /* Rejects specs the builder cannot turn into a kernel. */

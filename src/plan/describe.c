@@ -142,7 +142,7 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
       [ZIPFFT__BLUESTEIN_CHIRP] = "",
       [ZIPFFT__BLUESTEIN_CHIRP_REAL] = " real inputs",
       [ZIPFFT__BLUESTEIN_CHIRP_HALF] = " from the Hermitian half, weighted 2 but 1 at 0 and n/2"};
-  if (s->bluestein_load != ZIPFFT__BLUESTEIN_NONE && s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER)
+  if (zipfft__loads_chirp(s))
     zipfft__sb_printf(sb,
                       "      Bluestein's chirp times the first %lld positions of each padded row "
                       "as it loads%s (the rest zeros, never read)\n",

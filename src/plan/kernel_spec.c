@@ -479,9 +479,7 @@ static int64_t block_run_bytes(const zipfft__kernel_spec *s) {
   return (int64_t)s->ffts_per_block * (int64_t)zipfft__element_bytes(s, 0);
 }
 
-/* 1 for the chirp loads of a row's own elements (complex, or R2C's reals), which read the
- * user's rows only below Bluestein's length. */
-static int chirp_load(const zipfft__kernel_spec *s) {
+int zipfft__loads_chirp(const zipfft__kernel_spec *s) {
   return s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP ||
          s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL ||
          s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_HALF;
@@ -494,14 +492,14 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
    * prefetch_columns) */
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
-                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || chirp_load(s)) &&
+                s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || zipfft__loads_chirp(s)) &&
                s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
                s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
-  if (!fused && !chirp_load(s) && s->in_stride == 1 &&
-      s->batch_dims == 1 && s->load_extent == 0 && innermost >= zipfft__input_row_elements(s))
+  if (!fused && !zipfft__loads_chirp(s) && s->in_stride == 1 && s->batch_dims == 1 &&
+      s->load_extent == 0 && innermost >= zipfft__input_row_elements(s))
     return ZIPFFT__BLOCK_INPUT_RANGE;
   if (s->in_stride > 1 && innermost == 1 && block_run_bytes(s) >= 32)
     return ZIPFFT__BLOCK_INPUT_COLUMNS;

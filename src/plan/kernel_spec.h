@@ -424,6 +424,10 @@ zipfft__chirp_half zipfft__chirp_half_of(zipfft__kernel_kind kind);
 int64_t zipfft__chirp_inputs(int64_t n, zipfft__chirp_half half);
 int64_t zipfft__chirp_outputs(int64_t n, zipfft__chirp_half half);
 int64_t zipfft__chirp_least_padding(int64_t n, zipfft__chirp_half half);
+/* 1 for a fused chirp load of a row's own elements (CHIRP complex, CHIRP_REAL R2C's reals,
+ * CHIRP_HALF C2R's half), which reads the user's rows only below the convolution's inputs;
+ * 0 for none and for the FILTER load. */
+int zipfft__loads_chirp(const zipfft__kernel_spec *s);
 /* The points of a half-length real kind's complex FFT: n (n * cluster for cluster kernels,
  * n * paired_rows for paired_rows kernels), or Rader's prime p (its FFTs take p - 1 points). */
 int64_t zipfft__half_points(const zipfft__kernel_spec *s);

@@ -63,9 +63,7 @@ int64_t zipfft__stockham_twiddle_offset(const zipfft__kernel_spec *s, int pass) 
 }
 
 int zipfft__needs_chirp(const zipfft__kernel_spec *s) {
-  return (s->bluestein_n > 0 && s->pointwise != ZIPFFT__PW_FILTER) ||
-         (s->bluestein_load != ZIPFFT__BLUESTEIN_NONE &&
-          s->bluestein_load != ZIPFFT__BLUESTEIN_FILTER) ||
+  return (s->bluestein_n > 0 && s->pointwise != ZIPFFT__PW_FILTER) || zipfft__loads_chirp(s) ||
          s->bluestein_store != ZIPFFT__BLUESTEIN_NONE;
 }
 
