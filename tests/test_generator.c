@@ -52,6 +52,64 @@ static void test_determinism_and_names(void) {
   zipfft_plan_destroy(a), zipfft_plan_destroy(b), zipfft_plan_destroy(c), zipfft_plan_destroy(e);
 }
 
+/* The CUDA source of a 1D real plan of n points (batch 4, CPU backend) whose real rows lie
+ * real_dist reals apart (0: dense), malloc'ed. */
+static char *real_source(zipfft_type type, zipfft_precision prec, int64_t n, int64_t real_dist,
+                         zipfft_storage storage) {
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  int64_t unit = 1, half_dist = n / 2 + 1;
+  ZT_OK(zipfft_desc_create(&d, type, prec, 1, &n));
+  ZT_OK(zipfft_desc_set_batch(d, 4));
+  if (real_dist)
+    ZT_OK(type == ZIPFFT_R2C ? zipfft_desc_set_layout(d, &unit, real_dist, &unit, half_dist)
+                             : zipfft_desc_set_layout(d, &unit, half_dist, &unit, real_dist));
+  if (storage != ZIPFFT_STORAGE_DEFAULT) ZT_OK(zipfft_desc_set_storage(d, storage, storage));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  char *text = p ? source_of(p, 1) : calloc(1, 1);
+  zipfft_plan_destroy(p);
+  return text;
+}
+
+/* An even-length real kernel moves each pair of reals of its real side as one complex
+ * vector access where the rows start at even offsets (R2C's loads, C2R's stores, in the
+ * precision's or a 16-bit storage's type), and as two real accesses where a row starts at
+ * an odd offset. */
+static void test_real_pair_accesses(void) {
+  static const struct {
+    zipfft_type type;
+    zipfft_precision prec;
+    int64_t n, real_dist;
+    zipfft_storage storage;
+    const char *present, *absent;
+  } cases[] = {
+      {ZIPFFT_R2C, ZIPFFT_F32, 1024, 0, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, (ib",
+       "zload_real_vec(in"},
+      {ZIPFFT_C2R, ZIPFFT_F32, 1024, 0, ZIPFFT_STORAGE_DEFAULT, "zstore_vec(out, (ob",
+       "zstore_real_vec(out"},
+      {ZIPFFT_R2C, ZIPFFT_F64, 512, 1026, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, (ib",
+       "zload_real_vec(in"},
+      {ZIPFFT_R2C, ZIPFFT_F32, 256, 0, ZIPFFT_STORAGE_F16, "zload_f16_vec(in, (ib",
+       "zload_real_f16_vec(in"},
+      {ZIPFFT_C2R, ZIPFFT_F32, 256, 0, ZIPFFT_STORAGE_BF16, "zstore_bf16_vec(out, (ob",
+       "zstore_real_bf16_vec(out"},
+      {ZIPFFT_R2C, ZIPFFT_F32, 1024, 1025, ZIPFFT_STORAGE_DEFAULT, "zload_real_vec(in",
+       "zload_vec(in, (ib"},
+      {ZIPFFT_C2R, ZIPFFT_F64, 512, 513, ZIPFFT_STORAGE_DEFAULT, "zstore_real_vec(out",
+       "zstore_vec(out, (ob"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *cuda =
+        real_source(cases[i].type, cases[i].prec, cases[i].n, cases[i].real_dist, cases[i].storage);
+    ZT_CHECK(strstr(cuda, cases[i].present) != NULL, "real pairs %zu: no '%s'", i,
+             cases[i].present);
+    ZT_CHECK(strstr(cuda, cases[i].absent) == NULL, "real pairs %zu: '%s'", i, cases[i].absent);
+    free(cuda);
+  }
+}
+
 /* ZIPFFT_DUMP_DIR receives NAME.cu and NAME.c for every kernel a plan compiles. */
 static void test_dump_dir(void) {
   char dir[] = "/tmp/zipfft-dump-XXXXXX";
@@ -603,5 +661,6 @@ int main(void) {
   test_awkward_tmpdir();
   test_prefetch_rule();
   test_butterfly_arithmetic();
-  return zt_finish("test_generator", 12);
+  test_real_pair_accesses();
+  return zt_finish("test_generator", 13);
 }

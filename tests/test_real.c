@@ -11,7 +11,9 @@
 #include "reference.h"
 #include "test_util.h"
 
-typedef enum layout_kind { DENSE, GAPS, INPLACE } layout_kind;
+/* SHIFTED: dense elements, but each row of the last axis one element longer than it needs
+ * (an odd row distance for an even length), so that pairs of reals start at odd offsets. */
+typedef enum layout_kind { DENSE, GAPS, INPLACE, SHIFTED } layout_kind;
 
 typedef struct real_case {
   zipfft_type type;
@@ -34,15 +36,15 @@ static void lengths_of(const real_case *c, int complex_side, int64_t *lengths) {
   if (complex_side) lengths[c->rank - 1] = c->lengths[c->rank - 1] / 2 + 1;
 }
 
-/* Row-major strides over `lengths`, with the last axis padded to `row` elements and an
- * element stride `step` (GAPS: 2). */
+/* Row-major strides over `lengths`, with the last axis padded to `row` elements (SHIFTED:
+ * one more) and an element stride `step` (GAPS: 2). */
 static void make_array(const real_case *c, int real, int64_t row, int64_t step, array *a) {
   lengths_of(c, !real, a->lengths);
   a->real = real;
   int64_t s = step;
   for (int k = c->rank - 1; k >= 0; k--) {
     a->strides[k] = s;
-    s *= k == c->rank - 1 ? row : a->lengths[k];
+    s *= k == c->rank - 1 ? row + (c->layout == SHIFTED) : a->lengths[k];
     if (c->layout == GAPS) s += 1;
   }
   a->dist = s + (c->layout == GAPS ? 3 : 0);
@@ -205,7 +207,7 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
 }
 
 static void describe(const real_case *c, char *buf, size_t len) {
-  static const char *const layouts[] = {"dense", "gaps", "inplace"};
+  static const char *const layouts[] = {"dense", "gaps", "inplace", "shifted"};
   snprintf(buf, len, "%s %s n=%lldx%lldx%lld (rank %d) batch=%lld %s",
            c->type == ZIPFFT_R2C ? "r2c" : "c2r", c->prec == ZIPFFT_F32 ? "f32" : "f64",
            (long long)c->lengths[0], (long long)c->lengths[1], (long long)c->lengths[2], c->rank,
@@ -327,6 +329,12 @@ static const real_case cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 2, {6, 166}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {82}, 2, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F64, 2, {107, 12}, 1, GAPS},
+    /* even lengths whose pairs of reals start at odd offsets (each pair two reals, not one
+     * vector access): one kernel, ranks 1 and 2 */
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, SHIFTED},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {1024}, 3, SHIFTED},
+    {ZIPFFT_R2C, ZIPFFT_F64, 2, {3, 256}, 2, SHIFTED},
+    {ZIPFFT_C2R, ZIPFFT_F64, 2, {5, 512}, 1, SHIFTED},
 };
 
 /* Round trips: R2C, then C2R scaled by 1/N on its output, gives the input back, within the
@@ -416,6 +424,7 @@ static const real_case long_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE},
     {ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 65536}, 1, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 2, SHIFTED}, /* pairs of reals at odd offsets */
     /* through the workspace, the split row kernel widened to 16 rows per block */
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {262144}, 1, DENSE},
     /* the same lengths strided: through the workspace */

@@ -641,10 +641,11 @@ static zipfft_status check_execute_args(zipfft_plan p, const void *in, void *out
   return ZIPFFT_SUCCESS;
 }
 
-/* 1 when the element bytes of `spec` divide both addresses (vector accesses). */
+/* 1 when both addresses are aligned as the kernel's vector accesses need (its elements,
+ * or pairs of reals: zipfft__vector_bytes); byte accesses otherwise. */
 static int32_t aligned_for(const zipfft__kernel_spec *s, const void *in, const void *out) {
-  return (uintptr_t)in % zipfft__element_bytes(s, 0) == 0 &&
-         (uintptr_t)out % zipfft__element_bytes(s, 1) == 0;
+  return (uintptr_t)in % zipfft__vector_bytes(s, 0) == 0 &&
+         (uintptr_t)out % zipfft__vector_bytes(s, 1) == 0;
 }
 
 /* Launches kernel i over all its transforms (those of `count` of the plan's batch), in

@@ -75,6 +75,27 @@ size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out) {
   return real ? complex_bytes / 2 : complex_bytes;
 }
 
+int zipfft__real_pairs_as_vectors(const zipfft__kernel_spec *s, int out) {
+  zipfft__kernel_kind half = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
+  zipfft_storage storage = out ? s->out_storage : s->in_storage;
+  const zipfft__callback *callback = out ? &s->store_callback : &s->load_callback;
+  int64_t stride = out ? s->out_stride : s->in_stride;
+  int64_t extent = out ? s->store_extent : s->load_extent;
+  if (s->kind != half || s->pointwise != ZIPFFT__PW_NONE || s->paired_rows > 0 || s->stage_io ||
+      stride != 1 || extent % 2 != 0 || callback->function || storage == ZIPFFT__STORAGE_CALLBACK)
+    return 0;
+  const int64_t *row_strides = out ? s->batch_out_strides : s->batch_in_strides;
+  for (int d = 0; d < s->batch_dims; d++)
+    if (s->batch_counts[d] != 1 && row_strides[d] % 2 != 0) return 0; /* 0: the outermost */
+  if (!out && s->in_tile > 1 && s->in_tile_shift % 2 != 0) return 0;
+  return out || s->loop_in_stride % 2 == 0;
+}
+
+size_t zipfft__vector_bytes(const zipfft__kernel_spec *s, int out) {
+  if (!zipfft__real_pairs_as_vectors(s, out)) return zipfft__element_bytes(s, out);
+  return zipfft__complex_bytes(s->precision, out ? s->out_storage : s->in_storage);
+}
+
 int64_t zipfft__logical_length(const zipfft__kernel_spec *s) {
   return s->bluestein_n > 0 ? s->bluestein_n
          : s->rader_n > 0   ? s->rader_n

@@ -558,6 +558,15 @@ size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage);
 /* Bytes of one element of the kernel's input (out = 0) or output (out = 1) array: a real
  * for the real side of R2C and C2R, else a complex value. */
 size_t zipfft__element_bytes(const zipfft__kernel_spec *s, int out);
+/* 1 when the real side of a half-length real kernel (R2C_HALF's input, out = 0; C2R_HALF's
+ * output, out = 1) moves each pair (x[2e], x[2e+1]) as one complex vector access: reals
+ * side by side (stride 1) in rows that start at even offsets, an even extent, and the
+ * storage's own accessors (no callback). Such a kernel's vector branch then needs its
+ * pointer aligned to the pair (zipfft__vector_bytes). */
+int zipfft__real_pairs_as_vectors(const zipfft__kernel_spec *s, int out);
+/* The alignment the kernel's vector accesses of its input (out = 0) or output (out = 1)
+ * need: the element's bytes, or a pair's where zipfft__real_pairs_as_vectors. */
+size_t zipfft__vector_bytes(const zipfft__kernel_spec *s, int out);
 /* Shared memory holds interleaved complex values. The first pass stores with a stride of
  * one radix; an odd stride puts every 8- or 16-byte access of a warp's phase in a
  * different bank. So an even first radix gets one padding element after every `period` =
