@@ -570,8 +570,13 @@ static int short_c2r_mirrored(const zipfft__kernel_spec *s) {
  * split's exchange through shared memory weighs more. Measured on an H200 (session 35):
  * the 2DTM R2C pass (2048 points from 512 of 4096 reals, 128 threads, 1 group) 52.8 ->
  * 47.2 us, the search +0.4%.
+ * On devices of fast memory fp64 C2R kernels mirror wherever the generator can, where
+ * they merged on load: measured on an H200 (session 63, % of copy bandwidth, plan ->
+ * mirrored) fp64 C2R 4096 (half 2048, 128 threads, 1 group; merging on load it ran at 4
+ * blocks per multiprocessor, latency-bound) 71.1 -> 97.6, 0.87x -> 1.19x cuFFT; C2R 2048
+ * (half 1024, 64 threads) 97.5 -> 97.3 (the other lengths of 1024 to 8192 it cannot mirror).
  * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
-static void choose_mirrored(zipfft__kernel_spec *s) {
+static void choose_mirrored(zipfft__kernel_spec *s, const zipfft__target *t) {
   enum { min_warp_groups = 16, warp = 32 };
   const char *env = getenv("ZIPFFT_MIRRORED");
   int mode = env && *env ? atoi(env) : 1;
@@ -580,7 +585,9 @@ static void choose_mirrored(zipfft__kernel_spec *s) {
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
   int padded = s->kind == ZIPFFT__KIND_R2C_HALF && s->load_extent > 0;
-  s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) ||
+  int fast_fp64_c2r =
+      s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F64 && !zipfft__slow_memory(t);
+  s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) || fast_fp64_c2r ||
                 (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
 
@@ -667,7 +674,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
   s->merge_on_load = 0; /* decided after mirroring, which a kernel merging on load cannot */
-  choose_mirrored(s);
+  choose_mirrored(s, t);
   choose_merge_on_load(s);
   choose_stage_io(s);
   choose_split_by_element(s);
