@@ -20,7 +20,9 @@ extern "C" {
  * - Strides and distances count elements of the array's own type (reals for the real array
  *   of R2C/C2R, complex elements for complex arrays), are 64-bit, and may describe any layout
  *   whose output axes nest (see zipfft_desc_set_layout), so that no two outputs overlap.
- *   Pointers may have any alignment; naturally aligned data is fastest.
+ *   Pointers may have any alignment; naturally aligned data is fastest (the real array of
+ *   an even-length R2C or C2R whose rows start at even element offsets: aligned to two
+ *   reals, as cudaMalloc and malloc give).
  * - Every function returns a zipfft_status. On failure, zipfft_last_error() describes the
  *   offending value, nothing the caller owns is modified, and nothing is printed.
  */
