@@ -85,8 +85,8 @@ int zipfft__real_pairs_as_vectors(const zipfft__kernel_spec *s, int out) {
       stride != 1 || extent % 2 != 0 || callback->function || storage == ZIPFFT__STORAGE_CALLBACK)
     return 0;
   const int64_t *row_strides = out ? s->batch_out_strides : s->batch_in_strides;
-  for (int d = 0; d < s->batch_dims; d++)
-    if (s->batch_counts[d] != 1 && row_strides[d] % 2 != 0) return 0; /* 0: the outermost */
+  for (int d = 0; d < s->batch_dims; d++) /* an inner digit of count 1 is always 0 */
+    if ((d == 0 || s->batch_counts[d] != 1) && row_strides[d] % 2 != 0) return 0;
   if (!out && s->in_tile > 1 && s->in_tile_shift % 2 != 0) return 0;
   return out || s->loop_in_stride % 2 == 0;
 }
