@@ -1427,10 +1427,8 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
   const zipfft__kernel_spec *s = c->s;
   zipfft__thread_coords k = {.g = next};
   const zipfft__expr *first = zipfft__batch_offset_with(c, b, &k, s->batch_in_strides, "gr");
-  int chirp = s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP ||
-              s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL;
   const zipfft__expr *position_base =
-      chirp ? zipfft__batch_offset_with(c, b, &k, s->position_steps, "gp") : NULL;
+      zipfft__loads_chirp(s) ? zipfft__batch_offset_with(c, b, &k, s->position_steps, "gp") : NULL;
   int64_t elements = zipfft__input_row_elements(s), threads = zipfft__c2c_block_threads(s);
   int64_t rounds = (elements + threads - 1) / threads;
   const zipfft__expr *e = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a));
