@@ -195,9 +195,9 @@ static void run_setup(const c2c_case *c, run_data *r) {
   if (c->place != PL_OUT) return;
   r->out = zt_buffer_alloc((size_t)extent(c, c->ostride, c->odist) * 2 * rs, c->misalign);
   zt_buffer_poison(&r->out, rs);
-  r->in_snapshot = malloc(r->in.bytes + 2 * r->in.guard);
+  r->in_snapshot = malloc(zt_buffer_span(&r->in));
   if (!r->in_snapshot) exit(2);
-  memcpy(r->in_snapshot, r->in.data - r->in.guard, r->in.bytes + 2 * r->in.guard);
+  zt_buffer_copy_span(&r->in, r->in_snapshot);
 }
 
 /* Frees the buffers of a run. */
@@ -216,8 +216,7 @@ static void check_memory(const c2c_case *c, run_data *r, zt_buffer *out) {
   if (!zt_buffer_guards_intact(&r->in)) case_fail(c, "guard band of the input was written");
   if (out != &r->in && !zt_buffer_guards_intact(out))
     case_fail(c, "guard band of the output was written");
-  if (r->in_snapshot &&
-      memcmp(r->in_snapshot, r->in.data - r->in.guard, r->in.bytes + 2 * r->in.guard) != 0)
+  if (r->in_snapshot && !zt_buffer_span_equals(&r->in, r->in_snapshot))
     case_fail(c, "out-of-place input was modified");
   unsigned char *mask = calloc((size_t)span, 1);
   if (!mask) exit(2);

@@ -528,7 +528,7 @@ static zt_buffer data_buffer(uint64_t seed) {
 
 /* 1 when the buffer's region, guards included, equals the snapshot. */
 static int unchanged(const zt_buffer *b, const unsigned char *snapshot) {
-  return memcmp(b->data - b->guard, snapshot, b->bytes + 2 * b->guard) == 0;
+  return zt_buffer_span_equals(b, snapshot);
 }
 
 /* zipfft_execute: every misuse fails with its status and leaves both buffers untouched;
@@ -550,11 +550,11 @@ static void check_execute(void) {
                           small_plan(zt_zipfft_backend(), ZIPFFT_INPLACE),
                           small_plan(ZIPFFT_BACKEND_CPU, ZIPFFT_OUTOFPLACE)};
   zt_buffer bufs[3] = {{0}, data_buffer(1), data_buffer(2)};
-  size_t span = bufs[A].bytes + 2 * bufs[A].guard;
-  unsigned char snap_a[1024], snap_b[1024];
-  if (span > sizeof snap_a) exit(2);
-  memcpy(snap_a, bufs[A].data - bufs[A].guard, span);
-  memcpy(snap_b, bufs[B].data - bufs[B].guard, span);
+  unsigned char *snap_a = malloc(zt_buffer_span(&bufs[A])),
+                *snap_b = malloc(zt_buffer_span(&bufs[B]));
+  if (!snap_a || !snap_b) exit(2);
+  zt_buffer_copy_span(&bufs[A], snap_a);
+  zt_buffer_copy_span(&bufs[B], snap_b);
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     zt_buffer *in = rows[i].in ? &bufs[rows[i].in] : NULL;
     zt_buffer *out = rows[i].out ? &bufs[rows[i].out] : NULL;
@@ -571,6 +571,7 @@ static void check_execute(void) {
   for (int i = 1; i < 4; i++) zipfft_plan_destroy(plans[i]);
   zt_buffer_free(&bufs[A]);
   zt_buffer_free(&bufs[B]);
+  free(snap_a), free(snap_b);
 }
 
 typedef struct stack_job {

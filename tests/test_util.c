@@ -12,6 +12,28 @@ int zt_failures = 0;
 
 static const unsigned char guard_byte = 0xA5;
 
+/* Under AddressSanitizer a buffer's guard bands are poisoned whenever no helper here reads
+ * or writes them, so that an instrumented kernel or the library touching one (a load,
+ * store or prefetch past the caller's array) is reported where it happens, not only a
+ * write, found afterwards by zt_buffer_guards_intact. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+static void guards_poisoned(const zt_buffer *b, int poisoned) {
+  if (poisoned) {
+    ASAN_POISON_MEMORY_REGION(b->data - b->guard, b->guard);
+    ASAN_POISON_MEMORY_REGION(b->data + b->bytes, b->guard);
+  } else {
+    ASAN_UNPOISON_MEMORY_REGION(b->data - b->guard, b->guard);
+    ASAN_UNPOISON_MEMORY_REGION(b->data + b->bytes, b->guard);
+  }
+}
+/* Guards of 4 KiB, so that an access even 4 KiB past the array lands in one. */
+enum { guard_bytes = 4096 };
+#else
+static void guards_poisoned(const zt_buffer *b, int poisoned) { (void)b, (void)poisoned; }
+enum { guard_bytes = 256 };
+#endif
+
 int zt_finish(const char *test_name, int cases) {
   int failed = zt_failures > 0 ? 1 : 0;
   printf("%s: %d cases, %d failed checks\n", test_name, cases, zt_failures);
@@ -51,7 +73,7 @@ double zt_uniform(uint64_t seed, uint64_t index) {
 
 zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign) {
   zt_buffer b;
-  b.guard = 256;
+  b.guard = guard_bytes;
   b.bytes = bytes;
   b.base = malloc(bytes + 2 * b.guard + 128);
   if (!b.base) {
@@ -60,12 +82,15 @@ zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign) {
   }
   uintptr_t start = ((uintptr_t)b.base + b.guard + 63) & ~(uintptr_t)63;
   b.data = (unsigned char *)start + misalign;
+  guards_poisoned(&b, 1);
   return b;
 }
 
 void zt_buffer_poison(zt_buffer *b, size_t real_size) {
+  guards_poisoned(b, 0);
   memset(b->data - b->guard, guard_byte, b->guard);
   memset(b->data + b->bytes, guard_byte, b->guard);
+  guards_poisoned(b, 1);
   /* NaNs into a first block, then that block copied on (gigabytes at memcpy's speed) */
   size_t end = b->bytes - b->bytes % real_size, block = end < 65536 ? end : 65536;
   if (real_size == 4) {
@@ -80,11 +105,28 @@ void zt_buffer_poison(zt_buffer *b, size_t real_size) {
 }
 
 int zt_buffer_guards_intact(const zt_buffer *b) {
-  for (size_t i = 0; i < b->guard; i++) {
-    if (b->data[-(ptrdiff_t)b->guard + (ptrdiff_t)i] != guard_byte) return 0;
-    if (b->data[b->bytes + i] != guard_byte) return 0;
-  }
-  return 1;
+  int intact = 1;
+  guards_poisoned(b, 0);
+  for (size_t i = 0; i < b->guard && intact; i++)
+    intact = b->data[-(ptrdiff_t)b->guard + (ptrdiff_t)i] == guard_byte &&
+             b->data[b->bytes + i] == guard_byte;
+  guards_poisoned(b, 1);
+  return intact;
+}
+
+size_t zt_buffer_span(const zt_buffer *b) { return b->bytes + 2 * b->guard; }
+
+void zt_buffer_copy_span(const zt_buffer *b, unsigned char *to) {
+  guards_poisoned(b, 0);
+  memcpy(to, b->data - b->guard, zt_buffer_span(b));
+  guards_poisoned(b, 1);
+}
+
+int zt_buffer_span_equals(const zt_buffer *b, const unsigned char *snapshot) {
+  guards_poisoned(b, 0);
+  int equal = memcmp(b->data - b->guard, snapshot, zt_buffer_span(b)) == 0;
+  guards_poisoned(b, 1);
+  return equal;
 }
 
 void zt_buffer_free(zt_buffer *b) {

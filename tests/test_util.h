@@ -71,6 +71,13 @@ zt_buffer zt_buffer_alloc(size_t bytes, size_t misalign);
 void zt_buffer_poison(zt_buffer *b, size_t real_size);
 /* 1 when both guard bands still hold the pattern. */
 int zt_buffer_guards_intact(const zt_buffer *b);
+/* Bytes of the buffer's region with its guards (bytes + 2 * guard). Under AddressSanitizer
+ * the guards are poisoned: read the span only through the two helpers below. */
+size_t zt_buffer_span(const zt_buffer *b);
+/* Copies the span (guards included) to `to`. */
+void zt_buffer_copy_span(const zt_buffer *b, unsigned char *to);
+/* 1 when the span (guards included) equals a copy taken by zt_buffer_copy_span. */
+int zt_buffer_span_equals(const zt_buffer *b, const unsigned char *snapshot);
 void zt_buffer_free(zt_buffer *b);
 
 /* Bytes of one real of the precision (4 or 8). */
