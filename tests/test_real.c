@@ -994,8 +994,8 @@ static void check_split_by_element(void) {
  * short_c2r_mirrored); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
  * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64
- * C2R kernels mirror where they can on fast memory and merge on load on slow (4096, 2048,
- * the rows of rank 2; choose_mirrored). Long
+ * C2R kernels of whole warps mirror where they can on fast memory and merge on load on
+ * slow (4096, 2048, the rows of rank 2; 256, of 8 threads, does not; choose_mirrored). Long
  * ones (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C
  * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
@@ -1026,6 +1026,7 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, DENSE}, 1, "_mir_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, SHIFTED}, 0, "_mol_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 4096}, 1, INPLACE}, 1, "_mir_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {256}, 3, DENSE}, 1, "_mir_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, DENSE}, 0, "_r8x8x8_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 1, "_r2ch_f32_fwd_n1024_r32x32_t32_f16_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, INPLACE},

@@ -570,11 +570,12 @@ static int short_c2r_mirrored(const zipfft__kernel_spec *s) {
  * split's exchange through shared memory weighs more. Measured on an H200 (session 35):
  * the 2DTM R2C pass (2048 points from 512 of 4096 reals, 128 threads, 1 group) 52.8 ->
  * 47.2 us, the search +0.4%.
- * On devices of fast memory fp64 C2R kernels mirror wherever the generator can, where
- * they merged on load: measured on an H200 (session 63, % of copy bandwidth, plan ->
- * mirrored) fp64 C2R 4096 (half 2048, 128 threads, 1 group; merging on load it ran at 4
- * blocks per multiprocessor, latency-bound) 71.1 -> 97.6, 0.87x -> 1.19x cuFFT; C2R 2048
- * (half 1024, 64 threads) 97.5 -> 97.3 (the other lengths of 1024 to 8192 it cannot mirror).
+ * On devices of fast memory fp64 C2R kernels of whole warps mirror wherever the generator
+ * can, where they merged on load: measured on an H200 (session 63, % of copy bandwidth,
+ * plan -> mirrored) fp64 C2R 4096 (half 2048, 128 threads, 1 group; merging on load it ran
+ * at 4 blocks per multiprocessor, latency-bound) 71.1 -> 97.6, 0.87x -> 1.19x cuFFT; C2R
+ * 2048 (half 1024, 64 threads) 97.5 -> 97.3 (the other lengths of 1024 to 8192 it cannot
+ * mirror). Kernels of part of a warp (C2R 64, 256) keep their plans: not measured.
  * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s, const zipfft__target *t) {
   enum { min_warp_groups = 16, warp = 32 };
@@ -585,8 +586,8 @@ static void choose_mirrored(zipfft__kernel_spec *s, const zipfft__target *t) {
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
   int padded = s->kind == ZIPFFT__KIND_R2C_HALF && s->load_extent > 0;
-  int fast_fp64_c2r =
-      s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F64 && !zipfft__slow_memory(t);
+  int fast_fp64_c2r = s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F64 &&
+                      whole_warps && !zipfft__slow_memory(t);
   s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) || fast_fp64_c2r ||
                 (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
