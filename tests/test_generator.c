@@ -510,6 +510,62 @@ static void test_prefetch_rule(void) {
   test_cluster_prefetch_rule();
 }
 
+/* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to
+ * a transform, element-major: transform l / T, thread l % T) accesses its row's element
+ * thread * step at the kernel's transform stride: 1 is conflict-free. */
+static int phase_conflicts(const zipfft__kernel_spec *s, int64_t step) {
+  int64_t width = 2 * (int64_t)zipfft__real_size(s->precision), slots = 128 / width;
+  int64_t stride = zipfft__c2c_shared_stride(s), worst = 0;
+  for (int64_t bank = 0; bank < slots; bank++) {
+    int64_t lanes = 0;
+    for (int64_t l = 0; l < slots; l++) {
+      int64_t at = (l / s->threads_per_fft) * stride +
+                   zipfft__shared_pad(s, (l % s->threads_per_fft) * step);
+      lanes += at % slots == bank;
+    }
+    worst = lanes > worst ? lanes : worst;
+  }
+  return (int)worst;
+}
+
+/* Short kernels with few threads a transform (the staged 16-point transforms) spread a
+ * phase's transforms over the banks, both where a pass loads (element t) and where the
+ * first pass stores (element t times its radix). Before, fp64 C2R 16's rows of 8 complex
+ * doubles put a phase's 8 lanes in one bank. */
+static void test_short_kernel_banks(void) {
+  static const struct {
+    zipfft__kernel_kind kind;
+    zipfft_precision precision;
+    int64_t n;
+    int threads, ffts, radices[2];
+  } cases[] = {
+      {ZIPFFT__KIND_C2R_HALF, ZIPFFT_F64, 8, 1, 64, {8, 0}},
+      {ZIPFFT__KIND_R2C_HALF, ZIPFFT_F32, 8, 1, 128, {8, 0}},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F32, 16, 4, 64, {4, 4}},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F64, 16, 4, 32, {4, 4}},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F32, 64, 8, 8, {8, 8}},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F64, 32, 4, 16, {8, 4}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    zipfft__kernel_spec s = {.kind = cases[i].kind,
+                             .precision = cases[i].precision,
+                             .n = cases[i].n,
+                             .pass_count = cases[i].radices[1] ? 2 : 1,
+                             .radices = {cases[i].radices[0], cases[i].radices[1]},
+                             .threads_per_fft = cases[i].threads,
+                             .ffts_per_block = cases[i].ffts,
+                             .batch_dims = 1,
+                             .in_stride = 1,
+                             .out_stride = 1};
+    int loads = phase_conflicts(&s, 1), stores = phase_conflicts(&s, s.radices[0]);
+    ZT_CHECK(loads == 1 && stores == 1,
+             "n=%lld, %d threads a transform: stride %lld puts %d lanes of a phase's loads and "
+             "%d of its first stores in one bank",
+             (long long)s.n, s.threads_per_fft, (long long)zipfft__c2c_shared_stride(&s), loads,
+             stores);
+  }
+}
+
 /* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
  * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
  * table, and does not prefetch (its columns would run past the user's rows); loading the
@@ -662,5 +718,6 @@ int main(void) {
   test_prefetch_rule();
   test_butterfly_arithmetic();
   test_real_pair_accesses();
-  return zt_finish("test_generator", 13);
+  test_short_kernel_banks();
+  return zt_finish("test_generator", 14);
 }

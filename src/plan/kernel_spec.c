@@ -299,18 +299,27 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
 
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
-  if (!(s->fft_major || s->store_major) || s->ffts_per_block == 1) return stride;
-  /* Transform-major threads: a 128-byte access phase holds `slots` lanes made of F
-   * transforms times slots/F neighbouring elements. A stride of slots/F (mod slots) puts
-   * them in distinct banks; with F >= slots any odd stride does. (Measured on an H200: an
-   * odd stride with F = 4 left 8-way conflicts and the 4096-point column pass at 31% of
-   * DRAM bandwidth.) */
+  if (s->ffts_per_block == 1) return stride;
+  /* A 128-byte access phase of shared memory serves `slots` lanes. */
   int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
-  /* paired_rows kernels access F/2 transforms at a time in their split or merge phase
-   * (one of each row pair) */
-  int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
-  int64_t want = across < slots ? slots / across : 1;
-  while (stride % slots != want % slots) stride++;
+  int64_t threads = s->threads_per_fft;
+  if (s->fft_major || s->store_major) {
+    /* Transform-major threads: a phase holds F transforms times slots/F neighbouring
+     * elements. A stride of slots/F (mod slots) puts them in distinct banks; with
+     * F >= slots any odd stride does. (Measured on an H200: an odd stride with F = 4 left
+     * 8-way conflicts and the 4096-point column pass at 31% of DRAM bandwidth.)
+     * paired_rows kernels access F/2 transforms at a time in their split or merge phase
+     * (one of each row pair). */
+    int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
+    int64_t want = across < slots ? slots / across : 1;
+    while (stride % slots != want % slots) stride++;
+  } else if (threads < slots && (threads & (threads - 1)) == 0) {
+    /* Element-major threads, T (a power of two) to a transform: a phase holds slots/T
+     * transforms, whose threads t = 0..T-1 access element t + c of their rows. A stride of
+     * T times an odd number puts them in distinct banks; the unpadded stride of a short row
+     * (e.g. 8 complex doubles at T = 1) put them all in one. */
+    while (stride % threads != 0 || (stride / threads) % 2 == 0) stride++;
+  }
   return stride;
 }
 
