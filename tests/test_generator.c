@@ -564,6 +564,23 @@ static void test_short_kernel_banks(void) {
              (long long)s.n, s.threads_per_fft, (long long)zipfft__c2c_shared_stride(&s), loads,
              stores);
   }
+  /* Where spreading would add more than T slots a row (fp64 C2C 24: 29 -> 36, fewer
+   * blocks a multiprocessor), and in mirrored kernels, the padded stride stays. */
+  zipfft__kernel_spec wide = {.kind = ZIPFFT__KIND_C2C,
+                              .precision = ZIPFFT_F64,
+                              .n = 24,
+                              .pass_count = 2,
+                              .radices = {4, 6},
+                              .threads_per_fft = 4,
+                              .ffts_per_block = 16,
+                              .batch_dims = 1,
+                              .in_stride = 1,
+                              .out_stride = 1};
+  ZT_CHECK(zipfft__c2c_shared_stride(&wide) == 29, "fp64 C2C 24: stride %lld, not 29",
+           (long long)zipfft__c2c_shared_stride(&wide));
+  wide.n = 32, wide.radices[1] = 8, wide.mirrored = 1;
+  ZT_CHECK(zipfft__c2c_shared_stride(&wide) == 39, "mirrored n=32: stride %lld, not 39",
+           (long long)zipfft__c2c_shared_stride(&wide));
 }
 
 /* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
