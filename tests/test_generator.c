@@ -556,7 +556,8 @@ static void test_short_kernel_banks(void) {
                              .ffts_per_block = cases[i].ffts,
                              .batch_dims = 1,
                              .in_stride = 1,
-                             .out_stride = 1};
+                             .out_stride = 1,
+                             .split_by_element = cases[i].kind == ZIPFFT__KIND_R2C_HALF};
     int loads = phase_conflicts(&s, 1), stores = phase_conflicts(&s, s.radices[0]);
     ZT_CHECK(loads == 1 && stores == 1,
              "n=%lld, %d threads a transform: stride %lld puts %d lanes of a phase's loads and "
@@ -565,7 +566,8 @@ static void test_short_kernel_banks(void) {
              stores);
   }
   /* Where spreading would add more than T slots a row (fp64 C2C 24: 29 -> 36, fewer
-   * blocks a multiprocessor), and in mirrored kernels, the padded stride stays. */
+   * blocks a multiprocessor), in mirrored kernels and in R2C kernels that split in
+   * registers, the padded stride stays. */
   zipfft__kernel_spec wide = {.kind = ZIPFFT__KIND_C2C,
                               .precision = ZIPFFT_F64,
                               .n = 24,
@@ -580,6 +582,12 @@ static void test_short_kernel_banks(void) {
            (long long)zipfft__c2c_shared_stride(&wide));
   wide.n = 32, wide.radices[1] = 8, wide.mirrored = 1;
   ZT_CHECK(zipfft__c2c_shared_stride(&wide) == 39, "mirrored n=32: stride %lld, not 39",
+           (long long)zipfft__c2c_shared_stride(&wide));
+  wide.mirrored = 0, wide.kind = ZIPFFT__KIND_R2C_HALF, wide.radices[0] = 8, wide.radices[1] = 4;
+  ZT_CHECK(zipfft__c2c_shared_stride(&wide) == 35, "R2C split in registers: stride %lld, not 35",
+           (long long)zipfft__c2c_shared_stride(&wide));
+  wide.split_by_element = 1;
+  ZT_CHECK(zipfft__c2c_shared_stride(&wide) == 36, "R2C split by element: stride %lld, not 36",
            (long long)zipfft__c2c_shared_stride(&wide));
 }
 

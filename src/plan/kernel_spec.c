@@ -313,7 +313,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
     int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;
     while (stride % slots != want % slots) stride++;
-  } else if (threads < slots && (threads & (threads - 1)) == 0 && !s->mirrored) {
+  } else if (threads < slots && (threads & (threads - 1)) == 0 && !s->mirrored &&
+             !(s->kind == ZIPFFT__KIND_R2C_HALF && !s->split_by_element && !s->stage_io)) {
     /* Element-major threads, T (a power of two) to a transform: a phase holds slots/T
      * transforms, whose threads t = 0..T-1 access element t + c of their rows. A stride of
      * T times an odd number puts them in distinct banks; the unpadded stride of a short row
@@ -321,7 +322,10 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * 82.8% of copy). Taken where it adds at most T slots a row: fp64 C2C 24 (29 -> 36)
      * fell from 27 to 22 blocks a multiprocessor and 97.4% to 81.4%. Mirrored kernels,
      * whose threads pair butterflies j and R - j, keep the padded stride (fp32 C2R 64 at
-     * 44: 88.6% -> 75.7%). */
+     * 44: 88.6% -> 75.7%), and so do R2C kernels that load their own rows and split in
+     * registers: fp64 R2C 64 (35 -> 36) lost 3-4 points of copy, fp32 R2C 96 about 2,
+     * with fewer conflicts but more resident blocks on a larger shared-memory carveout (L1
+     * hit rate 33% -> 22%, docs/perf/2026-12-04-h200-short-kernel-banks.md). */
     int64_t spread = stride;
     while (spread % threads != 0 || (spread / threads) % 2 == 0) spread++;
     if (spread - stride <= threads) stride = spread;

@@ -576,7 +576,8 @@ size_t zipfft__vector_bytes(const zipfft__kernel_spec *s, int out);
 int64_t zipfft__shared_pad_period(const zipfft__kernel_spec *s);
 /* Padded shared-memory position (complex elements) of element i of a transform. */
 int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
-/* Shared-memory stride of one transform (complex elements, padded). */
+/* Shared-memory stride of one transform (complex elements, padded), chosen so that the
+ * transforms sharing a 128-byte phase of accesses fall in distinct banks where that pays. */
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 /* Statistics kernels: output reals per slot of the last pass (2 for C2R_HALF's pairs),
  * and output reals a thread folds (slots of the last pass times that; 0 for other
