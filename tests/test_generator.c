@@ -75,8 +75,8 @@ static char *real_source(zipfft_type type, zipfft_precision prec, int64_t n, int
 
 /* An even-length real kernel moves each pair of reals of its real side as one complex
  * vector access where the rows start at even offsets (R2C's loads, C2R's stores, in the
- * precision's or a 16-bit storage's type), and as two real accesses where a row starts at
- * an odd offset. */
+ * precision's or a 16-bit storage's type, staged or not), and as two real accesses where a
+ * row starts at an odd offset. */
 static void test_real_pair_accesses(void) {
   static const struct {
     zipfft_type type;
@@ -99,6 +99,13 @@ static void test_real_pair_accesses(void) {
        "zload_vec(in, (ib"},
       {ZIPFFT_C2R, ZIPFFT_F64, 512, 513, ZIPFFT_STORAGE_DEFAULT, "zstore_real_vec(out",
        "zstore_vec(out, (ob"},
+      /* short kernels staged through shared memory copy the pairs too */
+      {ZIPFFT_R2C, ZIPFFT_F32, 24, 0, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, (ib",
+       "zload_real_vec(in"},
+      {ZIPFFT_C2R, ZIPFFT_F64, 16, 0, ZIPFFT_STORAGE_DEFAULT, "zstore_vec(out, (ob",
+       "zstore_real_vec(out"},
+      {ZIPFFT_R2C, ZIPFFT_F32, 24, 25, ZIPFFT_STORAGE_DEFAULT, "zload_real_vec(in",
+       "zload_vec(in, (ib"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *cuda =

@@ -143,6 +143,10 @@ const zipfft__expr *zipfft__tile_row(zipfft__stockham_build *c, const zipfft__th
 /* Global element offset (I64) of element e of a transform starting at base. */
 const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipfft__expr *base,
                                           const zipfft__expr *e, int64_t stride);
+/* The complex index of the pair of reals (x[2e], x[2e+1]) of the row at base, a real offset
+ * that zipfft__real_pairs_as_vectors makes even. */
+const zipfft__expr *zipfft__real_pair_index(zipfft__stockham_build *c, const zipfft__expr *base,
+                                            const zipfft__expr *e);
 /* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
 const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft__thread_coords *k,
                                          const zipfft__expr *e);

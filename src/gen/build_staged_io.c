@@ -9,18 +9,22 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
   return let(c, b, "sb", bin(c, ZIPFFT__OP_ADD, row, i32(c, zipfft__stage_slot(c->s))));
 }
 
-/* What one copy moves: reals on the real side of a half-length kind (R2C_HALF's input,
- * C2R_HALF's output), so that a warp's 32 accesses are 128 contiguous bytes, else complex
- * elements. */
+/* What one copy moves: on the real side of a half-length kind (R2C_HALF's input,
+ * C2R_HALF's output), a pair of reals as one complex access where
+ * zipfft__real_pairs_as_vectors allows it and the branch's accesses are vectors, else one
+ * real (a warp's 32 accesses then 128 contiguous bytes); complex elements elsewhere. */
 typedef struct stage_copy {
   int out;     /* 0: global input -> stage; 1: stage -> global output */
   int reals;   /* elements are reals (2 per complex slot) */
+  int pairs;   /* elements are pairs of reals of the real side, a complex slot each */
   int64_t row; /* elements per transform */
 } stage_copy;
 
-static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out) {
+static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__access access) {
   zipfft__kernel_kind real_side = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
-  stage_copy p = {.out = out, .reals = s->kind == real_side};
+  int pairs = access == ZIPFFT__ACCESS_VECTOR && zipfft__real_pairs_as_vectors(s, out);
+  stage_copy p = {.out = out, .reals = s->kind == real_side && !pairs};
+  p.pairs = s->kind == real_side && pairs;
   p.row = zipfft__stage_io_row(s, out) * (p.reals ? 2 : 1);
   return p;
 }
@@ -48,6 +52,7 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
     return;
   }
   const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, slot, at);
+  if (p->pairs) g_at = zipfft__real_pair_index(c, base, at);
   zipfft__cval v = zipfft__zero_value(c, g, "sv", 0);
   const zipfft__var *re = v.re->u.var, *im = v.im->u.var;
   if (p->out) {
@@ -61,15 +66,16 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
   }
 }
 
-/* The block's F rows of p->row elements, element e = tid + i B of them (B threads) being
- * element e mod row of transform e / row: every thread's copies, all of one alignment
- * branch's kind. */
-static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, const stage_copy *p) {
-  int64_t total = (int64_t)c->s->ffts_per_block * p->row;
+/* The block's F rows into the stage (out = 0) or out of it, in each alignment branch as
+ * that branch's copy moves them (stage_copy_of): element e = tid + i B (B threads) of the
+ * F rows of `row` elements being element e mod row of transform e / row. */
+static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, int out) {
   int64_t threads = zipfft__c2c_block_threads(c->s);
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++) {
+    stage_copy copy = stage_copy_of(c->s, out, access_of_branch[v]), *p = &copy;
+    int64_t total = (int64_t)c->s->ffts_per_block * p->row;
     for (int64_t i = 0; i * threads < total; i++) {
       const zipfft__expr *e = let(
           c, targets[v], "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
@@ -87,14 +93,12 @@ static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, const st
 
 void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "the block's input rows into shared memory, by element");
-  stage_copy p = stage_copy_of(c->s, 0);
-  emit_copies(c, body, &p);
+  emit_copies(c, body, 0);
   zipfft__s_barrier(c->a, body);
 }
 
 void zipfft__emit_stage_out(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_barrier(c->a, body);
   zipfft__s_comment(c->a, body, "the block's output rows from shared memory, by element");
-  stage_copy p = stage_copy_of(c->s, 1);
-  emit_copies(c, body, &p);
+  emit_copies(c, body, 1);
 }

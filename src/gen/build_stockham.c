@@ -231,10 +231,8 @@ static zipfft__block *load_complex_within(zipfft__stockham_build *c, zipfft__blo
   return g;
 }
 
-/* The complex index of the pair of reals (x[2e], x[2e+1]) of the row at base, a real offset
- * that zipfft__real_pairs_as_vectors makes even. */
-static const zipfft__expr *real_pair_index(zipfft__stockham_build *c, const zipfft__expr *base,
-                                           const zipfft__expr *e) {
+const zipfft__expr *zipfft__real_pair_index(zipfft__stockham_build *c, const zipfft__expr *base,
+                                            const zipfft__expr *e) {
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_SHR, base, i32(c, 1)),
              zipfft__e_cast(c->a, ZIPFFT__T_I64, e));
 }
@@ -375,7 +373,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     if (access == ZIPFFT__ACCESS_VECTOR && zipfft__real_pairs_as_vectors(c->s, 0)) {
       zipfft__s_load_complex(c->a, zipfft__open_within(c, g, even, c->s->load_extent), re, im,
-                             c->in, real_pair_index(c, base, e), access, c->s->in_storage);
+                             c->in, zipfft__real_pair_index(c, base, e), access, c->s->in_storage);
       return;
     }
     load_real_within(c, g, re, base, even, access);
@@ -422,7 +420,8 @@ void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zip
     const zipfft__expr *even = bin(c, ZIPFFT__OP_MUL, e, i32(c, 2));
     if (access == ZIPFFT__ACCESS_VECTOR && zipfft__real_pairs_as_vectors(c->s, 1)) {
       zipfft__s_store_complex(c->a, zipfft__open_within(c, g, even, c->s->store_extent), c->out,
-                              real_pair_index(c, base, e), y.re, y.im, access, c->s->out_storage);
+                              zipfft__real_pair_index(c, base, e), y.re, y.im, access,
+                              c->s->out_storage);
       return;
     }
     store_real_within(c, g, base, even, y.re, access);

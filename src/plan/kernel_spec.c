@@ -81,8 +81,8 @@ int zipfft__real_pairs_as_vectors(const zipfft__kernel_spec *s, int out) {
   const zipfft__callback *callback = out ? &s->store_callback : &s->load_callback;
   int64_t stride = out ? s->out_stride : s->in_stride;
   int64_t extent = out ? s->store_extent : s->load_extent;
-  if (s->kind != half || s->pointwise != ZIPFFT__PW_NONE || s->paired_rows > 0 || s->stage_io ||
-      stride != 1 || extent % 2 != 0 || callback->function || storage == ZIPFFT__STORAGE_CALLBACK)
+  if (s->kind != half || s->pointwise != ZIPFFT__PW_NONE || s->paired_rows > 0 || stride != 1 ||
+      extent % 2 != 0 || callback->function || storage == ZIPFFT__STORAGE_CALLBACK)
     return 0;
   const int64_t *row_strides = out ? s->batch_out_strides : s->batch_in_strides;
   for (int d = 0; d < s->batch_dims; d++) /* an inner digit of count 1 is always 0 */
