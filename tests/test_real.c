@@ -1001,7 +1001,9 @@ static void check_split_by_element(void) {
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
  * block, on slow memory), and C2R 2^22's merge kernel of 512-point columns (512 x 4096)
  * takes 8 columns a block; fp64 C2R 2^22 splits in two as 512 x 4096 (three kernels of 128
- * points on slow memory).
+ * points on slow memory). Staged kernels of one thread a transform take whole warps
+ * (choose_ffts_per_block): fp32 R2C 24 128 transforms a block (97 before), C2R 12 256
+ * (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64.
  * Plans checked on every backend; each case runs under the rules it was checked with (odd
  * batches, strided rows, in place, rank 2). */
 static const struct {
@@ -1037,6 +1039,10 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 1, "_c2rh_f64_inv_n512_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n128_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {24}, 300, SHIFTED}, 0, "_t1_f128_sbe_sio_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12}, 300, DENSE}, 1, "_t1_f256_sio_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {12}, 130, INPLACE}, 0, "_t1_f128_sbe_sio_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {24}, 70, DENSE}, 1, "_t1_f64_sio_", 1},
 };
 
 static void check_real_rules_by_device(void) {

@@ -193,10 +193,11 @@ enum {
   major_shared_bytes = 72 * 1024
 };
 
-/* Whether f transforms of t threads fill a power-of-two number of warps. */
-static int power_of_two_warps(int64_t f, int64_t t) {
+/* Whether f transforms of t threads fill a power-of-two number of warps; whole warps
+ * only, when `whole`. */
+static int power_of_two_warps(int64_t f, int64_t t, int whole) {
   int64_t warps = (f * t + 31) / 32;
-  return (warps & (warps - 1)) == 0;
+  return (warps & (warps - 1)) == 0 && (!whole || f * t % 32 == 0);
 }
 
 /* The fewest threads of a block of s: min_block_threads, but a kernel that stages its inputs
@@ -222,22 +223,30 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
 
 /* Transforms per block: the fewest that give the block at least ZIPFFT_BLOCK_MIN_THREADS
  * threads (tuning; default min_block_threads), or up to twice that many where that makes
- * the block's warps a power of two; at most the batch, within the preferred shared memory
- * (one transform always). A block's barriers wait for all its transforms, so fewer per
- * block keep them out of each other's way, and 32 resident blocks of 64 threads still fill
- * a multiprocessor's 2048. Power-of-two warps divide the warps that registers leave: fp64
- * 667 (29 threads, 254 registers, 8 warps per multiprocessor) runs 8 transforms at 4 per
- * block but 6 at 3 (H200 88.8 -> 77.3% of copy bandwidth). Against the former rule (about
- * 256 threads, whole warps preferred), % of copy bandwidth: H200 fp32 1000 (100 threads)
- * 81.9 -> 94.9, 1984 92.1 -> 96.0, 512 97.8 -> 99.3, C2R 4096 87.8 -> 92.1, R2C 4096 86.1
- * -> 88.8, but 128 96.5 -> 95.2; H100 R2C 514 78.0 -> 84.9, fp64 257 85.7 -> 88.2, fp32 667
- * 93.4 -> 95.8, 1000 98.2 -> 99.2, the others within 0.4 (docs/perf). */
+ * the block's warps a power of two (whole warps for a staged kernel of one thread a
+ * transform); at most the batch, within the preferred shared memory (one transform
+ * always). A block's barriers wait for all its transforms, so fewer per block keep them out
+ * of each other's way, and 32 resident blocks of 64 threads still fill a multiprocessor's
+ * 2048. Power-of-two warps divide the warps that registers leave: fp64 667 (29 threads,
+ * 254 registers, 8 warps per multiprocessor) runs 8 transforms at 4 per block but 6 at 3
+ * (H200 88.8 -> 77.3% of copy bandwidth). Against the former rule (about 256 threads, whole
+ * warps preferred), % of copy bandwidth: H200 fp32 1000 (100 threads) 81.9 -> 94.9, 1984
+ * 92.1 -> 96.0, 512 97.8 -> 99.3, C2R 4096 87.8 -> 92.1, R2C 4096 86.1 -> 88.8, but 128
+ * 96.5 -> 95.2; H100 R2C 514 78.0 -> 84.9, fp64 257 85.7 -> 88.2, fp32 667 93.4 -> 95.8,
+ * 1000 98.2 -> 99.2, the others within 0.4 (docs/perf).
+ * A staged kernel copies its rows by element over the block's threads, so a last warp left
+ * nearly empty also shifts every warp's copies off the lines; at one thread a transform
+ * (the staged real kernels of 10 to 30 points) it takes whole warps. H200, session 64, %
+ * of copy (docs/perf/2026-12-04-h200-short-kernel-banks.md): fp32 R2C 24 (97 -> 128
+ * threads) 59.3 -> 73.6, C2R 24 64.6 -> 67.5, R2C 12 (225 -> 256) 73.4 -> 82.5, C2R 12
+ * 76.2 -> 82.6, fp64 R2C 12 (97 -> 128) 84.8 -> 86.6, C2R 12 85.9 -> 86.4. */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
   int64_t fewest = (least + t - 1) / t, f = fewest;
-  while (f < 2 * fewest && !power_of_two_warps(f, t)) f++;
-  if (!power_of_two_warps(f, t)) f = fewest;
+  int whole = stage_io_wanted(s) && t == 1;
+  while (f < 2 * fewest && !power_of_two_warps(f, t, whole)) f++;
+  if (!power_of_two_warps(f, t, whole)) f = fewest;
   if (f > batch) f = batch;
   if (f > max_block_threads / t) f = max_block_threads / t;
   for (; f > 1; f--) {
