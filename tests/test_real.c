@@ -839,7 +839,8 @@ static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512
 /* Arrays at pointer offsets users pass: one real element past 64-byte alignment (4 bytes
  * in fp32, 8 in fp64), so that complex elements lose their natural alignment, and 2 bytes,
  * less than a real element. Single kernels (odd, even, 2D, in place, strided), the
- * mirrored and cluster kernels, and the four-step with the paired rows (limit 64). */
+ * mirrored and cluster kernels, short kernels staged through shared memory (whose vector
+ * branch copies pairs of reals), and the four-step with the paired rows (limit 64). */
 static const real_case offset_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {1000}, 2, INPLACE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 2, GAPS},
@@ -848,6 +849,9 @@ static const real_case offset_cases[] = {
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {16384}, 2, DENSE},
     {ZIPFFT_R2C, ZIPFFT_F32, 1, {65536}, 1, DENSE},
     {ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 1, DENSE},
+    {ZIPFFT_C2R, ZIPFFT_F32, 1, {16}, 300, DENSE},
+    {ZIPFFT_R2C, ZIPFFT_F64, 1, {24}, 70, INPLACE},
+    {ZIPFFT_C2R, ZIPFFT_F64, 1, {12}, 130, DENSE},
 };
 
 static void check_pointer_offsets(void) {

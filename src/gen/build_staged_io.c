@@ -36,7 +36,8 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
                          zipfft__access access) {
   const zipfft__var *global = p->out ? c->out : c->in;
   zipfft_storage storage = p->out ? c->s->out_storage : c->s->in_storage;
-  const zipfft__expr *g_at = zipfft__global_offset(c, base, at, 1);
+  const zipfft__expr *g_at =
+      p->pairs ? zipfft__real_pair_index(c, base, at) : zipfft__global_offset(c, base, at, 1);
   if (p->reals) {
     const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, slot, i32(c, 2)), at);
     const zipfft__var *v = zipfft__var_new(c->a, "sv", ZIPFFT__T_REAL);
@@ -52,7 +53,6 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
     return;
   }
   const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, slot, at);
-  if (p->pairs) g_at = zipfft__real_pair_index(c, base, at);
   zipfft__cval v = zipfft__zero_value(c, g, "sv", 0);
   const zipfft__var *re = v.re->u.var, *im = v.im->u.var;
   if (p->out) {
