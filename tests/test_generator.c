@@ -191,10 +191,11 @@ static void test_paired_loads(void) {
     int shared;
     zipfft_storage storage;
     const char *cuda, *c; /* NULL: refused */
-  } cases[] = {{0, ZIPFFT_STORAGE_DEFAULT, "zload_pair_vec(aux, 6, &", "zload_pair(aux, 6, &"},
-               {0, ZIPFFT_STORAGE_F16, "zload_pair_f16_vec(aux, 6, &", "zload_pair_f16(aux, 6, &"},
-               {1, ZIPFFT_STORAGE_DEFAULT, NULL, NULL},
-               {0, ZIPFFT__STORAGE_CALLBACK, NULL, NULL}};
+  } cases[] = {
+      {0, ZIPFFT_STORAGE_DEFAULT, "zload_pair_vec(aux, 6, &", "zload_pair_vec(aux, 6, &"},
+      {0, ZIPFFT_STORAGE_F16, "zload_pair_f16_vec(aux, 6, &", "zload_pair_f16_vec(aux, 6, &"},
+      {1, ZIPFFT_STORAGE_DEFAULT, NULL, NULL},
+      {0, ZIPFFT__STORAGE_CALLBACK, NULL, NULL}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     zipfft__kernel_ast k = {.name = "k", .precision = ZIPFFT_F32, .block_threads = 32};
     const zipfft__var *v[4];

@@ -19,7 +19,7 @@ static const zipfft__dialect c_dialect = {
     .per_thread_live_vars = 1,
     .global_load = "zload",
     .global_store = "zstore",
-    .access_suffix = {"", ""},
+    .access_suffix = {"_vec", ""},
     .shared_load = "zload",
     .shared_store = "zstore",
     .shared_load_cast = "(const unsigned char *)",
@@ -62,9 +62,17 @@ static void open_thread_loop(zipfft__strbuf *sb, const zipfft__kernel_ast *k, in
   zipfft__sb_printf(sb, "(void)zlt; (void)zrank; (void)%s;\n", k->shared->name);
 }
 
-/* Complex element access through memcpy: any alignment, no aliasing assumptions. */
+/* Complex element access through memcpy: any alignment, no aliasing assumptions. The
+ * vector accessors (the aligned branch's, "_vec") are the same, but compiled with
+ * -DZIPFFT_CHECK_ALIGNMENT (the tests' ZIPFFT_CFLAGS) they trap where the address lacks the
+ * alignment the CUDA kernel's vector access needs: the launch's alignment flag and the
+ * generator's choice of accesses are then checked on the CPU too. */
 static const char c_prelude[] =
     "#include <stdint.h>\n#include <string.h>\n"
+    "#ifdef ZIPFFT_CHECK_ALIGNMENT\n"
+    "#define ZALIGNED(q, n) do { if ((uintptr_t)(q) % (uintptr_t)(n) != 0) __builtin_trap(); }"
+    " while (0)\n"
+    "#else\n#define ZALIGNED(q, n) ((void)0)\n#endif\n"
     "static inline void zload(const unsigned char *p, int64_t i, zreal *re, zreal *im) {\n"
     "  memcpy(re, p + i * 2 * (int64_t)sizeof(zreal), sizeof(zreal));\n"
     "  memcpy(im, p + (i * 2 + 1) * (int64_t)sizeof(zreal), sizeof(zreal));\n}\n"
@@ -77,7 +85,21 @@ static const char c_prelude[] =
     "  memcpy(p + i * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n}\n"
     "static inline void zstore(unsigned char *p, int64_t i, zreal re, zreal im) {\n"
     "  memcpy(p + i * 2 * (int64_t)sizeof(zreal), &re, sizeof(zreal));\n"
-    "  memcpy(p + (i * 2 + 1) * (int64_t)sizeof(zreal), &im, sizeof(zreal));\n}\n";
+    "  memcpy(p + (i * 2 + 1) * (int64_t)sizeof(zreal), &im, sizeof(zreal));\n}\n"
+    "static inline void zload_vec(const unsigned char *p, int64_t i, zreal *re, zreal *im) {\n"
+    "  ZALIGNED(p + i * 2 * (int64_t)sizeof(zreal), 2 * sizeof(zreal));\n"
+    "  zload(p, i, re, im);\n}\n"
+    "static inline void zstore_vec(unsigned char *p, int64_t i, zreal re, zreal im) {\n"
+    "  ZALIGNED(p + i * 2 * (int64_t)sizeof(zreal), 2 * sizeof(zreal));\n"
+    "  zstore(p, i, re, im);\n}\n"
+    "static inline void zload_pair_vec(const unsigned char *p, int64_t i, zreal *r0, zreal *i0,"
+    " zreal *r1, zreal *i1) {\n" /* CUDA's zreal4 is 16-byte aligned */
+    "  ZALIGNED(p + i * 2 * (int64_t)sizeof(zreal), 16);\n"
+    "  zload_pair(p, i, r0, i0, r1, i1);\n}\n"
+    "static inline void zload_real_vec(const unsigned char *p, int64_t i, zreal *re) {\n"
+    "  ZALIGNED(p + i * (int64_t)sizeof(zreal), sizeof(zreal));\n  zload_real(p, i, re);\n}\n"
+    "static inline void zstore_real_vec(unsigned char *p, int64_t i, zreal re) {\n"
+    "  ZALIGNED(p + i * (int64_t)sizeof(zreal), sizeof(zreal));\n  zstore_real(p, i, re);\n}\n";
 
 /* Declares one array per live-across-barrier variable declared anywhere in a block. */
 static void declare_live_vars(zipfft__strbuf *sb, const zipfft__block *b, unsigned threads) {
@@ -193,7 +215,17 @@ static const char c_word_prelude[] =
     "  p[0] = w & 0xff; p[1] = (w >> 8) & 0xff; p[2] = (w >> 16) & 0xff; p[3] = w >> 24;\n}\n"
     "ZDEV unsigned int zhalf_load(const unsigned char *p) { return p[0] | (p[1] << 8); }\n"
     "ZDEV void zhalf_store(unsigned char *p, unsigned int h) {\n"
-    "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n";
+    "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n"
+    "ZDEV unsigned int zword_load_vec(const unsigned char *p) {\n"
+    "  ZALIGNED(p, 4);\n  return zword_load(p);\n}\n"
+    "ZDEV void zwords_load_vec(const unsigned char *p, unsigned int *w0, unsigned int *w1) {\n"
+    "  ZALIGNED(p, 8);\n  zwords_load(p, w0, w1);\n}\n"
+    "ZDEV void zword_store_vec(unsigned char *p, unsigned int w) {\n"
+    "  ZALIGNED(p, 4);\n  zword_store(p, w);\n}\n"
+    "ZDEV unsigned int zhalf_load_vec(const unsigned char *p) {\n"
+    "  ZALIGNED(p, 2);\n  return zhalf_load(p);\n}\n"
+    "ZDEV void zhalf_store_vec(unsigned char *p, unsigned int h) {\n"
+    "  ZALIGNED(p, 2);\n  zhalf_store(p, h);\n}\n";
 
 char *zipfft__emit_c(const zipfft__kernel_ast *k) {
   zipfft__strbuf sb = {0};

@@ -71,7 +71,7 @@ void zipfft__emit_storage_prelude(zipfft__strbuf *sb, const zipfft__dialect *d) 
                     bf16_conversions, d->bf16_rounding ? d->bf16_rounding : bf16_integer_rounding);
   for (int f = 0; f < 2; f++) {
     print_accessors(sb, formats[f], d->access_suffix[0]);
-    if (d->access_suffix[1][0] && strcmp(d->access_suffix[1], d->access_suffix[0]) != 0)
+    if (strcmp(d->access_suffix[1], d->access_suffix[0]) != 0)
       print_accessors(sb, formats[f], d->access_suffix[1]);
   }
 }
