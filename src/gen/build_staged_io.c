@@ -22,9 +22,9 @@ typedef struct stage_copy {
 
 static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__access access) {
   zipfft__kernel_kind real_side = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
+  /* zipfft__real_pairs_as_vectors holds only on the real side */
   int pairs = access == ZIPFFT__ACCESS_VECTOR && zipfft__real_pairs_as_vectors(s, out);
-  stage_copy p = {.out = out, .reals = s->kind == real_side && !pairs};
-  p.pairs = s->kind == real_side && pairs;
+  stage_copy p = {.out = out, .reals = s->kind == real_side && !pairs, .pairs = pairs};
   p.row = zipfft__stage_io_row(s, out) * (p.reals ? 2 : 1);
   return p;
 }
