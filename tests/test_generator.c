@@ -100,11 +100,14 @@ static void test_real_pair_accesses(void) {
        "zload_vec(in, (ib", 0},
       {ZIPFFT_C2R, ZIPFFT_F64, 512, 513, ZIPFFT_STORAGE_DEFAULT, "zstore_real_vec(out",
        "zstore_vec(out, (ob", 0},
-      /* short kernels staged through shared memory copy the pairs too */
-      {ZIPFFT_R2C, ZIPFFT_F32, 24, 0, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, (ib",
+      /* short kernels staged through shared memory copy the pairs too: rows back to back
+       * from the block's first element (gb), rows apart from each row's offset */
+      {ZIPFFT_R2C, ZIPFFT_F32, 24, 0, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, gb",
        "zload_real_vec(in", 1},
-      {ZIPFFT_C2R, ZIPFFT_F64, 16, 0, ZIPFFT_STORAGE_DEFAULT, "zstore_vec(out, (ob",
+      {ZIPFFT_C2R, ZIPFFT_F64, 16, 0, ZIPFFT_STORAGE_DEFAULT, "zstore_vec(out, gb",
        "zstore_real_vec(out", 1},
+      {ZIPFFT_R2C, ZIPFFT_F32, 24, 26, ZIPFFT_STORAGE_DEFAULT, "zload_vec(in, (ib",
+       "zload_vec(in, gb", 1},
       {ZIPFFT_R2C, ZIPFFT_F32, 24, 25, ZIPFFT_STORAGE_DEFAULT, "zload_real_vec(in",
        "zload_vec(in, (ib", 1},
   };
@@ -524,9 +527,9 @@ static void test_prefetch_rule(void) {
 /* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to
  * a transform, element-major: transform l / T, thread l % T) accesses its row's element
  * thread * step at the kernel's transform stride: 1 is conflict-free. */
-static int phase_conflicts(const zipfft__kernel_spec *s, int64_t step) {
+static int phase_conflicts(const zipfft__kernel_spec *s, int64_t stride, int64_t step) {
   int64_t width = 2 * (int64_t)zipfft__real_size(s->precision), slots = 128 / width;
-  int64_t stride = zipfft__c2c_shared_stride(s), worst = 0;
+  int64_t worst = 0;
   for (int64_t bank = 0; bank < slots; bank++) {
     int64_t lanes = 0;
     for (int64_t l = 0; l < slots; l++) {
@@ -537,6 +540,64 @@ static int phase_conflicts(const zipfft__kernel_spec *s, int64_t step) {
     worst = lanes > worst ? lanes : worst;
   }
   return (int)worst;
+}
+
+/* The most lanes of one 128-byte phase of the by-element stage copies (lane l copying
+ * element l + e0 of the block's rows of `row` elements, e0 a multiple of the phase) that
+ * meet in one bank, over every phase of the block. */
+static int copy_conflicts(const zipfft__kernel_spec *s, int64_t pitch, int64_t row) {
+  int64_t slots = 128 / (2 * (int64_t)zipfft__real_size(s->precision)), worst = 1;
+  for (int64_t e0 = 0; e0 < s->ffts_per_block * row; e0 += slots)
+    for (int64_t bank = 0; bank < slots; bank++) {
+      int64_t lanes = 0;
+      for (int64_t e = e0; e < e0 + slots; e++)
+        lanes += (e / row * pitch + e % row) % slots == bank;
+      worst = lanes > worst ? lanes : worst;
+    }
+  return (int)worst;
+}
+
+/* Staged kernels of T > 1 threads a transform read their staged rows as their exchange
+ * rows (element t + c): the stage pitch puts a phase's lanes in distinct banks, and the
+ * by-element copies of whole-phase rows stay conflict-free. Before, fp32 C2C 16's pitch 17 put up
+ * to 4 lanes of its stage reads in one bank. */
+static void test_staged_row_banks(void) {
+  static const struct {
+    zipfft__kernel_kind kind;
+    zipfft_precision precision;
+    int64_t n;
+    int threads, ffts;
+  } cases[] = {
+      {ZIPFFT__KIND_C2C, ZIPFFT_F32, 16, 4, 64},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F64, 16, 4, 32},
+      {ZIPFFT__KIND_R2C_HALF, ZIPFFT_F32, 16, 4, 64},
+      {ZIPFFT__KIND_C2R_HALF, ZIPFFT_F64, 16, 4, 32},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    zipfft__kernel_spec s = {.kind = cases[i].kind,
+                             .precision = cases[i].precision,
+                             .n = cases[i].n,
+                             .pass_count = 2,
+                             .radices = {4, 4},
+                             .threads_per_fft = cases[i].threads,
+                             .ffts_per_block = cases[i].ffts,
+                             .batch_dims = 1,
+                             .in_stride = 1,
+                             .out_stride = 1,
+                             .stage_io = 1,
+                             .split_by_element = cases[i].kind == ZIPFFT__KIND_R2C_HALF};
+    int64_t pitch = zipfft__stage_io_pitch(&s);
+    int reads = phase_conflicts(&s, pitch, 1);
+    int copies_in = copy_conflicts(&s, pitch, zipfft__stage_io_row(&s, 0));
+    int copies_out = copy_conflicts(&s, pitch, zipfft__stage_io_row(&s, 1));
+    /* a Hermitian row (n + 1 slots) ends mid-phase, so a phase across its gap may meet
+     * itself once; rows of whole phases copy conflict-free */
+    int copies_bound = s.kind == ZIPFFT__KIND_C2C ? 1 : 2;
+    ZT_CHECK(reads == 1 && copies_in <= copies_bound && copies_out <= copies_bound,
+             "staged n=%lld, %d threads a transform: pitch %lld puts %d lanes of a phase's reads, "
+             "%d of its input copies and %d of its output copies in one bank",
+             (long long)s.n, s.threads_per_fft, (long long)pitch, reads, copies_in, copies_out);
+  }
 }
 
 /* Short kernels with few threads a transform (the staged 16-point transforms) spread a
@@ -569,13 +630,15 @@ static void test_short_kernel_banks(void) {
                              .in_stride = 1,
                              .out_stride = 1,
                              .split_by_element = cases[i].kind == ZIPFFT__KIND_R2C_HALF};
-    int loads = phase_conflicts(&s, 1), stores = phase_conflicts(&s, s.radices[0]);
+    int64_t stride = zipfft__c2c_shared_stride(&s);
+    int loads = phase_conflicts(&s, stride, 1), stores = phase_conflicts(&s, stride, s.radices[0]);
     ZT_CHECK(loads == 1 && stores == 1,
              "n=%lld, %d threads a transform: stride %lld puts %d lanes of a phase's loads and "
              "%d of its first stores in one bank",
              (long long)s.n, s.threads_per_fft, (long long)zipfft__c2c_shared_stride(&s), loads,
              stores);
   }
+  test_staged_row_banks();
   /* Where spreading would add more than T slots a row (fp64 C2C 24: 29 -> 36, fewer
    * blocks a multiprocessor), in mirrored kernels and in R2C kernels that split in
    * registers, the padded stride stays. */

@@ -3,6 +3,10 @@
  * whole runs however few threads share a transform. */
 #include "gen/build_context.h"
 
+static const zipfft__expr *i64_of(zipfft__stockham_build *c, int64_t v) {
+  return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
+}
+
 const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
                                           const zipfft__thread_coords *k) {
   const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, zipfft__stage_io_pitch(c->s)));
@@ -29,17 +33,15 @@ static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__a
   return p;
 }
 
-/* Copies element `at` of a transform between its row in global memory (at base) and its
- * slots in the stage (from slot), the global access of the alignment branch's kind. */
+/* Copies one element between global memory (index g_at, in the copy's units) and the stage
+ * (s_at: a complex slot, or a real index for real copies), the global access of the
+ * alignment branch's kind. */
 static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stage_copy *p,
-                         const zipfft__expr *base, const zipfft__expr *slot, const zipfft__expr *at,
+                         const zipfft__expr *g_at, const zipfft__expr *s_at,
                          zipfft__access access) {
   const zipfft__var *global = p->out ? c->out : c->in;
   zipfft_storage storage = p->out ? c->s->out_storage : c->s->in_storage;
-  const zipfft__expr *g_at =
-      p->pairs ? zipfft__real_pair_index(c, base, at) : zipfft__global_offset(c, base, at, 1);
   if (p->reals) {
-    const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, slot, i32(c, 2)), at);
     const zipfft__var *v = zipfft__var_new(c->a, "sv", ZIPFFT__T_REAL);
     zipfft__s_decl(c->a, g, v, zipfft__e_real(c->a, 0));
     if (p->out) {
@@ -52,7 +54,6 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
     }
     return;
   }
-  const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, slot, at);
   zipfft__cval v = zipfft__zero_value(c, g, "sv", 0);
   const zipfft__var *re = v.re->u.var, *im = v.im->u.var;
   if (p->out) {
@@ -66,28 +67,90 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
   }
 }
 
-/* The block's F rows into the stage (out = 0) or out of it, in each alignment branch as
- * that branch's copy moves them (stage_copy_of): element e = tid + i B (B threads) of the
- * F rows of `row` elements being element e mod row of transform e / row. */
-static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, int out) {
+/* The stage's index of element k of the row whose slot is `slot`, in the copy's units. */
+static const zipfft__expr *stage_index(zipfft__stockham_build *c, const stage_copy *p,
+                                       const zipfft__expr *slot, const zipfft__expr *k) {
+  return bin(c, ZIPFFT__OP_ADD, p->reals ? bin(c, ZIPFFT__OP_MUL, slot, i32(c, 2)) : slot, k);
+}
+
+/* Whether the block's rows lie back to back in global memory: the one batch digit's
+ * distance is a row of the copy's units (pairs of reals: two reals each). */
+static int rows_back_to_back(const zipfft__kernel_spec *s, const stage_copy *p) {
+  int64_t distance = p->out ? s->batch_out_strides[0] : s->batch_in_strides[0];
+  if (p->pairs) distance = distance % 2 == 0 ? distance / 2 : 0;
+  return s->batch_dims == 1 && distance == p->row;
+}
+
+/* Element e = tid + i B of the block's F rows (B threads) is element e mod row of transform
+ * e / row. Rows elsewhere in memory: each element's transform, its activity and its row's
+ * offset. */
+static void emit_scattered_copies(zipfft__stockham_build *c, zipfft__block *target,
+                                  const stage_copy *p, zipfft__access access) {
   int64_t threads = zipfft__c2c_block_threads(c->s);
+  int64_t total = (int64_t)c->s->ffts_per_block * p->row;
+  for (int64_t i = 0; i * threads < total; i++) {
+    const zipfft__expr *e =
+        let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
+    zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, i32(c, total)));
+    const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row)));
+    const zipfft__expr *at =
+        let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->row))));
+    zipfft__thread_coords k = zipfft__emit_coords_of(c, in, i32(c, 0), f);
+    zipfft__block *g = open_if(c, in, k.active);
+    const zipfft__expr *base = zipfft__batch_offset(c, g, &k, p->out);
+    const zipfft__expr *g_at =
+        p->pairs ? zipfft__real_pair_index(c, base, at) : zipfft__global_offset(c, base, at, 1);
+    copy_element(c, g, p, g_at, stage_index(c, p, zipfft__stage_io_base(c, g, &k), at), access);
+  }
+}
+
+/* Rows back to back: element e of the block lies at the block's first element plus e, and
+ * the active transforms' elements are those below one bound, so an element costs one
+ * comparison, its global index a constant offset, and its slot a division by the row
+ * (none where the pitch is the row). */
+static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *target,
+                                   const stage_copy *p, zipfft__access access) {
+  int64_t threads = zipfft__c2c_block_threads(c->s), f_count = c->s->ffts_per_block;
+  int64_t total = f_count * p->row, units = p->reals ? 2 : 1;
+  int64_t pitch = zipfft__stage_io_pitch(c->s) * units, gap = pitch - p->row;
+  zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
+  const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
+  const zipfft__expr *bound = let_bounded(
+      c, target, "lim",
+      zipfft__e_cast(
+          c->a, ZIPFFT__T_I32,
+          zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64_of(c, f_count)),
+                           bin(c, ZIPFFT__OP_MUL, left, i64_of(c, p->row)), i64_of(c, total))),
+      total + 1);
+  const zipfft__expr *row_start =
+      let(c, target, "gb",
+          bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64_of(c, p->row)),
+              zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a))));
+  for (int64_t i = 0; i * threads < total; i++) {
+    const zipfft__expr *e =
+        let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
+    zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, bound));
+    const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__stage_slot(c->s) * units), e);
+    if (gap != 0) {
+      const zipfft__expr *f = bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row));
+      s_at = bin(c, ZIPFFT__OP_ADD, s_at, bin(c, ZIPFFT__OP_MUL, f, i32(c, gap)));
+    }
+    const zipfft__expr *g_at = bin(c, ZIPFFT__OP_ADD, row_start, i64_of(c, i * threads));
+    copy_element(c, in, p, g_at, s_at, access);
+  }
+}
+
+/* The block's F rows into the stage (out = 0) or out of it, in each alignment branch as
+ * that branch's copy moves them (stage_copy_of). */
+static void emit_copies(zipfft__stockham_build *c, zipfft__block *body, int out) {
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++) {
-    stage_copy copy = stage_copy_of(c->s, out, access_of_branch[v]), *p = &copy;
-    int64_t total = (int64_t)c->s->ffts_per_block * p->row;
-    for (int64_t i = 0; i * threads < total; i++) {
-      const zipfft__expr *e = let(
-          c, targets[v], "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
-      zipfft__block *in = open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, e, i32(c, total)));
-      const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row)));
-      const zipfft__expr *at =
-          let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p->row))));
-      zipfft__thread_coords k = zipfft__emit_coords_of(c, in, i32(c, 0), f);
-      zipfft__block *g = open_if(c, in, k.active);
-      copy_element(c, g, p, zipfft__batch_offset(c, g, &k, p->out), zipfft__stage_io_base(c, g, &k),
-                   at, access_of_branch[v]);
-    }
+    stage_copy copy = stage_copy_of(c->s, out, access_of_branch[v]);
+    if (rows_back_to_back(c->s, &copy))
+      emit_contiguous_copies(c, targets[v], &copy, access_of_branch[v]);
+    else
+      emit_scattered_copies(c, targets[v], &copy, access_of_branch[v]);
   }
 }
 
