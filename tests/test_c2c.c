@@ -660,12 +660,13 @@ static void run_quick_variants(void) {
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
  * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
- * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads),
- * batches of several blocks with the last partly idle, in place, a distance beyond the
- * length, misaligned (the stage's byte-wise copies); 32 (4 threads of 8 bytes) stays
- * unstaged. */
+ * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads), 22 (two
+ * threads a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix
+ * 31), batches of several blocks with the last partly idle (rows back to back), in place, a
+ * distance beyond the length (rows apart), misaligned (the stage's byte-wise copies); 64
+ * (8 threads of 8 bytes) stays unstaged. */
 static void run_quick_staged(void) {
-  static const int64_t lengths[] = {2, 4, 8, 12, 16};
+  static const int64_t lengths[] = {2, 4, 8, 12, 16, 22, 32, 124};
   static const variant staged[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
                                    {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
                                    {77, 1, 1, 3, 1, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
@@ -677,7 +678,7 @@ static void run_quick_staged(void) {
         if (v == 0) check_plan_says(&c, lengths[i] == 16 ? sixteen : "_sio_");
         run_case(&c);
       }
-  c2c_case longer = basic_case(ZIPFFT_F32, 32, 300, ZIPFFT_FORWARD);
+  c2c_case longer = basic_case(ZIPFFT_F32, 64, 300, ZIPFFT_FORWARD);
   check_plan_lacks(&longer, "_sio_");
 }
 

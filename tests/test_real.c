@@ -1006,8 +1006,9 @@ static void check_split_by_element(void) {
 }
 
 /* Real kernels' rules by device. Short ones (plan/single.c): fp32 R2C 64 splits by element
- * and fp32 C2R 64 mirrors its first pass on every device (choose_split_by_element,
- * short_c2r_mirrored); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
+ * on every device and fp32 C2R 64 mirrors its first pass where its rows cannot be staged
+ * (rank 2 with gaps; choose_split_by_element, short_c2r_mirrored), staged at four threads
+ * a transform otherwise (stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
  * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64
  * C2R kernels of whole warps mirror where they can on fast memory and merge on load on
@@ -1031,7 +1032,7 @@ static const struct {
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {64}, 9, GAPS}, 0, "_sbe_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 64}, 2, INPLACE}, 0, "_sbe_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {128}, 3, DENSE}, 0, "_sbe_", 0},
-    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {64}, 9, INPLACE}, 0, "_mir_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {64}, 9, INPLACE}, 0, "_t4_f9_sio_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 64}, 2, GAPS}, 0, "_mir_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 5, DENSE}, 1, "_r32x16_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 1024}, 1, INPLACE}, 1, "_r32x16_", 1},
@@ -1059,6 +1060,11 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12}, 300, DENSE}, 1, "_t1_f256_sio_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {12}, 130, INPLACE}, 0, "_t1_f128_sbe_sio_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {24}, 70, DENSE}, 1, "_t1_f64_sio_", 1},
+    /* staged at four threads a transform (rows apart in place, and back to back with the
+     * last block partly idle), but not with a radix above 16 */
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {64}, 70, INPLACE}, 1, "_t4_f16_sbe_sio_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {104}, 130, DENSE}, 1, "_t4_f32_sio_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {248}, 9, DENSE}, 1, "_sio_", 0},
 };
 
 static void check_real_rules_by_device(void) {

@@ -118,6 +118,8 @@ static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
 enum {
   stage_io_run_bytes = 32,  /* neighbouring elements a transform's threads access at a time */
   stage_io_short = 16,      /* lengths staged whatever their runs */
+  stage_io_threads = 4,     /* threads a transform staged whatever their runs */
+  stage_io_real_radix = 16, /* the largest radix of a real kernel staged for its threads */
   staged_radix_cap = 4,     /* the largest radix of 16-point staged kernels */
   staged_block_bytes = 8192 /* the least data of a block of staged kernels */
 };
@@ -148,14 +150,28 @@ static int stage_io_possible(const zipfft__kernel_spec *s) {
  * 1.04x, 16 0.28x -> 0.84x, 32 0.21x -> 0.57x; fp64 C2C 4 0.66x -> 0.97x, 8 0.55x -> 1.06x,
  * C2R 4 0.72x -> 0.99x; but fp32 R2C 4 1.42x -> 1.29x and C2R 4 1.96x -> 1.56x, and kernels
  * of longer runs lose (C2C 32, 4 threads of 8 bytes: 1.20x -> 0.86x; R2C 128 0.99x ->
- * 0.59x). */
+ * 0.59x).
+ * Since the staged copies of back-to-back rows cost a comparison and a constant offset an
+ * element (session 65), kernels of at most stage_io_threads threads a transform are staged
+ * too, but real kernels with a radix above 16. H200, % of copy, run rule -> staged
+ * (docs/perf/2026-12-04-h200-staged-copies.md): fp32 C2C 32 90.8 -> 99.6 (1.32x), 124 56.6
+ * -> 95.9, 52 89.6 -> 99.0, fp64 C2C 22 70.8 -> 98.7, 62 64.6 -> 87.4, 18 82.8 -> 96.1,
+ * fp32 R2C 88 61.2 -> 91.5, 136 62.7 -> 83.6, C2R 104 61.3 -> 89.9, 56 73.3 -> 93.2, fp64
+ * R2C 64 80.5 -> 94.1, C2R 102 73.8 -> 81.8; but R2C with radices of 17 or 31 lost (fp64
+ * 102 71.0 -> 60.7, 124 63.8 -> 52.7, 248 80.8 -> 54.1, fp32 248 61.5 -> 56.2), and fp64
+ * C2R 248 73.8 -> 62.5, so real kernels of such radices keep the run rule. */
 static int stage_io_wanted(const zipfft__kernel_spec *s) {
   if (!stage_io_possible(s)) return 0;
   if (stage_io_mode() != 1) return 1;
   int64_t run =
       s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
-  return (run < stage_io_run_bytes || s->n <= stage_io_short) && !whole_rows;
+  int largest = 0;
+  for (int p = 0; p < s->pass_count; p++)
+    largest = s->radices[p] > largest ? s->radices[p] : largest;
+  int few_threads = s->threads_per_fft <= stage_io_threads &&
+                    (s->kind == ZIPFFT__KIND_C2C || largest <= stage_io_real_radix);
+  return (run < stage_io_run_bytes || few_threads || s->n <= stage_io_short) && !whole_rows;
 }
 
 /* The radix cap of a 16-point kernel that stages its inputs and outputs: 4 (4x4, four threads
