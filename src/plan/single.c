@@ -256,8 +256,10 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
  * of copy (docs/perf/2026-12-04-h200-short-kernel-banks.md): fp32 R2C 24 (97 -> 128
  * threads) 59.3 -> 73.6, C2R 24 64.6 -> 67.5, R2C 12 (225 -> 256) 73.4 -> 82.5, C2R 12
  * 76.2 -> 82.6, fp64 R2C 12 (97 -> 128) 84.8 -> 86.6, C2R 12 85.9 -> 86.4. So do staged
- * kernels of T = 2 (a power of two of threads a transform, whose whole warps power-of-two
- * blocks reach): fp32 C2C 22 and 26 (98 -> 128 threads), H200, session 65, MEASURE. */
+ * kernels of any power of two of threads a transform (whole warps power-of-two blocks then
+ * reach); it changes fp32 C2C 22 and 26 and real 44 and 52 (98 -> 128 threads), measured
+ * only together with session 65's stage pitch and copies: fp32 C2C 22 68.8 -> 99.1, 26
+ * 64.9 -> 98.7 (docs/perf/2026-12-04-h200-staged-copies.md). */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
