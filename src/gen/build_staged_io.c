@@ -74,11 +74,14 @@ static const zipfft__expr *stage_index(zipfft__stockham_build *c, const stage_co
 }
 
 /* Whether the block's rows lie back to back in global memory: the one batch digit's
- * distance is a row of the copy's units (pairs of reals: two reals each). */
+ * distance is a row of the copy's units (pairs of reals: two reals each), and no tiles,
+ * paired rows or statistics loop map a transform elsewhere (zipfft__can_stage_io excludes
+ * them today; should it not, those rows take the per-element form). */
 static int rows_back_to_back(const zipfft__kernel_spec *s, const stage_copy *p) {
   int64_t distance = p->out ? s->batch_out_strides[0] : s->batch_in_strides[0];
   if (p->pairs) distance = distance % 2 == 0 ? distance / 2 : 0;
-  return s->batch_dims == 1 && distance == p->row;
+  int mapped = s->in_tile > 1 || s->out_tile > 1 || s->paired_rows > 0 || s->statistics;
+  return s->batch_dims == 1 && !mapped && distance == p->row;
 }
 
 /* Element e = tid + i B of the block's F rows (B threads) is element e mod row of transform
