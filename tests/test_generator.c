@@ -557,35 +557,43 @@ static int copy_conflicts(const zipfft__kernel_spec *s, int64_t pitch, int64_t r
   return (int)worst;
 }
 
+/* A short element-major kernel for the bank checks: its kind, precision, length, threads a
+ * transform, transforms a block and up to two pass radices. */
+typedef struct short_kernel {
+  zipfft__kernel_kind kind;
+  zipfft_precision precision;
+  int64_t n;
+  int threads, ffts, radices[2];
+} short_kernel;
+
+static zipfft__kernel_spec short_kernel_spec(const short_kernel *k) {
+  return (zipfft__kernel_spec){.kind = k->kind,
+                               .precision = k->precision,
+                               .n = k->n,
+                               .pass_count = k->radices[1] ? 2 : 1,
+                               .radices = {k->radices[0], k->radices[1]},
+                               .threads_per_fft = k->threads,
+                               .ffts_per_block = k->ffts,
+                               .batch_dims = 1,
+                               .in_stride = 1,
+                               .out_stride = 1,
+                               .split_by_element = k->kind == ZIPFFT__KIND_R2C_HALF};
+}
+
 /* Staged kernels of T > 1 threads a transform read their staged rows as their exchange
  * rows (element t + c): the stage pitch puts a phase's lanes in distinct banks, and the
- * by-element copies of whole-phase rows stay conflict-free. Before, fp32 C2C 16's pitch 17 put up
- * to 4 lanes of its stage reads in one bank. */
+ * by-element copies of whole-phase rows stay conflict-free. Before, fp32 C2C 16's pitch 17
+ * put up to 4 lanes of its stage reads in one bank. */
 static void test_staged_row_banks(void) {
-  static const struct {
-    zipfft__kernel_kind kind;
-    zipfft_precision precision;
-    int64_t n;
-    int threads, ffts;
-  } cases[] = {
-      {ZIPFFT__KIND_C2C, ZIPFFT_F32, 16, 4, 64},
-      {ZIPFFT__KIND_C2C, ZIPFFT_F64, 16, 4, 32},
-      {ZIPFFT__KIND_R2C_HALF, ZIPFFT_F32, 16, 4, 64},
-      {ZIPFFT__KIND_C2R_HALF, ZIPFFT_F64, 16, 4, 32},
+  static const short_kernel cases[] = {
+      {ZIPFFT__KIND_C2C, ZIPFFT_F32, 16, 4, 64, {4, 4}},
+      {ZIPFFT__KIND_C2C, ZIPFFT_F64, 16, 4, 32, {4, 4}},
+      {ZIPFFT__KIND_R2C_HALF, ZIPFFT_F32, 16, 4, 64, {4, 4}},
+      {ZIPFFT__KIND_C2R_HALF, ZIPFFT_F64, 16, 4, 32, {4, 4}},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    zipfft__kernel_spec s = {.kind = cases[i].kind,
-                             .precision = cases[i].precision,
-                             .n = cases[i].n,
-                             .pass_count = 2,
-                             .radices = {4, 4},
-                             .threads_per_fft = cases[i].threads,
-                             .ffts_per_block = cases[i].ffts,
-                             .batch_dims = 1,
-                             .in_stride = 1,
-                             .out_stride = 1,
-                             .stage_io = 1,
-                             .split_by_element = cases[i].kind == ZIPFFT__KIND_R2C_HALF};
+    zipfft__kernel_spec s = short_kernel_spec(&cases[i]);
+    s.stage_io = 1;
     int64_t pitch = zipfft__stage_io_pitch(&s);
     int reads = phase_conflicts(&s, pitch, 1);
     int copies_in = copy_conflicts(&s, pitch, zipfft__stage_io_row(&s, 0));
@@ -605,12 +613,7 @@ static void test_staged_row_banks(void) {
  * first pass stores (element t times its radix). Before, fp64 C2R 16's rows of 8 complex
  * doubles put a phase's 8 lanes in one bank. */
 static void test_short_kernel_banks(void) {
-  static const struct {
-    zipfft__kernel_kind kind;
-    zipfft_precision precision;
-    int64_t n;
-    int threads, ffts, radices[2];
-  } cases[] = {
+  static const short_kernel cases[] = {
       {ZIPFFT__KIND_C2R_HALF, ZIPFFT_F64, 8, 1, 64, {8, 0}},
       {ZIPFFT__KIND_R2C_HALF, ZIPFFT_F32, 8, 1, 128, {8, 0}},
       {ZIPFFT__KIND_C2C, ZIPFFT_F32, 16, 4, 64, {4, 4}},
@@ -619,24 +622,13 @@ static void test_short_kernel_banks(void) {
       {ZIPFFT__KIND_C2C, ZIPFFT_F64, 32, 4, 16, {8, 4}},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    zipfft__kernel_spec s = {.kind = cases[i].kind,
-                             .precision = cases[i].precision,
-                             .n = cases[i].n,
-                             .pass_count = cases[i].radices[1] ? 2 : 1,
-                             .radices = {cases[i].radices[0], cases[i].radices[1]},
-                             .threads_per_fft = cases[i].threads,
-                             .ffts_per_block = cases[i].ffts,
-                             .batch_dims = 1,
-                             .in_stride = 1,
-                             .out_stride = 1,
-                             .split_by_element = cases[i].kind == ZIPFFT__KIND_R2C_HALF};
+    zipfft__kernel_spec s = short_kernel_spec(&cases[i]);
     int64_t stride = zipfft__c2c_shared_stride(&s);
     int loads = phase_conflicts(&s, stride, 1), stores = phase_conflicts(&s, stride, s.radices[0]);
     ZT_CHECK(loads == 1 && stores == 1,
              "n=%lld, %d threads a transform: stride %lld puts %d lanes of a phase's loads and "
              "%d of its first stores in one bank",
-             (long long)s.n, s.threads_per_fft, (long long)zipfft__c2c_shared_stride(&s), loads,
-             stores);
+             (long long)s.n, s.threads_per_fft, (long long)stride, loads, stores);
   }
   test_staged_row_banks();
   /* Where spreading would add more than T slots a row (fp64 C2C 24: 29 -> 36, fewer

@@ -68,6 +68,9 @@ typedef struct pass_shape {
 static inline const zipfft__expr *i32(zipfft__stockham_build *c, int64_t v) {
   return zipfft__e_i32(c->a, v);
 }
+static inline const zipfft__expr *i64(zipfft__stockham_build *c, int64_t v) {
+  return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
+}
 static inline const zipfft__expr *var(zipfft__stockham_build *c, const zipfft__var *v) {
   return zipfft__e_var(c->a, v);
 }

@@ -34,23 +34,24 @@ static void call_by_first_thread(zipfft__arena *a, zipfft__block *b, const zipff
   zipfft__s_call(a, &zipfft__s_if(a, b, first)->u.if_.then_block, function, count, args);
 }
 
-/* i64(x) */
-static const zipfft__expr *i64(zipfft__arena *a, int64_t x) {
+/* i64_in(a, x): the 64-bit integer x, in arena a */
+static const zipfft__expr *i64_in(zipfft__arena *a, int64_t x) {
   return zipfft__e_int(a, ZIPFFT__T_I64, x);
 }
 
 /* Dependency group of the item `item` of a member (counter index: 1 + group). */
 static const zipfft__expr *counter_of(zipfft__arena *a, const zipfft__kernel_spec *s, int64_t group,
                                       const zipfft__expr *item) {
-  const zipfft__expr *g = zipfft__e_bin(a, ZIPFFT__OP_DIV, item, i64(a, group / s->ffts_per_block));
-  return zipfft__e_bin(a, ZIPFFT__OP_ADD, g, i64(a, 1));
+  const zipfft__expr *g =
+      zipfft__e_bin(a, ZIPFFT__OP_DIV, item, i64_in(a, group / s->ffts_per_block));
+  return zipfft__e_bin(a, ZIPFFT__OP_ADD, g, i64_in(a, 1));
 }
 
 /* item * ffts_per_block < batch: the item holds transforms. */
 static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel_spec *s,
                                           const zipfft__expr *item, const zipfft__var *batch) {
   return zipfft__e_bin(a, ZIPFFT__OP_LT,
-                       zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
+                       zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64_in(a, s->ffts_per_block)),
                        zipfft__e_var(a, batch));
 }
 
@@ -76,13 +77,13 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
                        *line = zipfft__e_bin(a, ZIPFFT__OP_MOD, index, zipfft__e_i32(a, per_row));
     zipfft__thread_coords k = {0};
     k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD,
-                        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64(a, s->ffts_per_block)),
+                        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64_in(a, s->ffts_per_block)),
                         zipfft__e_cast(a, ZIPFFT__T_I64, f));
     k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_BATCH_OFFSET]));
     const zipfft__expr *row = zipfft__batch_offset_with(&c, at, &k, s->batch_in_strides, "db");
     const zipfft__expr *byte = zipfft__e_bin(
-        a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, row, i64(a, bytes)),
-        zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_cast(a, ZIPFFT__T_I64, line), i64(a, 128)));
+        a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, row, i64_in(a, bytes)),
+        zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_cast(a, ZIPFFT__T_I64, line), i64_in(a, 128)));
     const zipfft__expr *args[2] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_MID]), byte};
     zipfft__s_call(a, at, "zpair_discard", 2, args);
   }
@@ -141,7 +142,7 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
       zipfft__e_bin(a, ZIPFFT__OP_AND, started,
                     has_transforms(a, &p->second, item, v[ZIPFFT__PAIR_ARG_SECOND_BATCH]));
   const zipfft__expr *wait[3] = {take[0], counter_of(a, &p->second, p->second_group, item),
-                                 i64(a, zipfft__pair_items_per_group(p))};
+                                 i64_in(a, zipfft__pair_items_per_group(p))};
   call_by_first_thread(a, b, due, "zpair_wait", 3, wait);
   zipfft__s_barrier(a, b);
   /* Before its start the second member's item is one past its transforms: idle. */
@@ -158,11 +159,11 @@ static void emit_round(zipfft__arena *a, zipfft__block *b, const zipfft__pair_sp
 static const zipfft__expr *cluster_item(zipfft__arena *a, const zipfft__pair_spec *p,
                                         const zipfft__var *j) {
   int64_t per_block = zipfft__pair_items_per_group(p) / p->cluster;
-  const zipfft__expr *group =
-      zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_block(a), i64(a, zipfft__pair_items_per_group(p)));
+  const zipfft__expr *group = zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_block(a),
+                                            i64_in(a, zipfft__pair_items_per_group(p)));
   const zipfft__expr *rank = zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_rank(a));
   const zipfft__expr *in_group =
-      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, rank, i64(a, per_block)),
+      zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, rank, i64_in(a, per_block)),
                     zipfft__e_cast(a, ZIPFFT__T_I64, zipfft__e_var(a, j)));
   return zipfft__e_bin(a, ZIPFFT__OP_ADD, group, in_group);
 }

@@ -3,10 +3,6 @@
  * whole runs however few threads share a transform. */
 #include "gen/build_context.h"
 
-static const zipfft__expr *i64_of(zipfft__stockham_build *c, int64_t v) {
-  return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
-}
-
 const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
                                           const zipfft__thread_coords *k) {
   const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, zipfft__stage_io_pitch(c->s)));
@@ -120,14 +116,13 @@ static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *tar
   const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
   const zipfft__expr *bound = let_bounded(
       c, target, "lim",
-      zipfft__e_cast(
-          c->a, ZIPFFT__T_I32,
-          zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64_of(c, f_count)),
-                           bin(c, ZIPFFT__OP_MUL, left, i64_of(c, p->row)), i64_of(c, total))),
+      zipfft__e_cast(c->a, ZIPFFT__T_I32,
+                     zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, f_count)),
+                                      bin(c, ZIPFFT__OP_MUL, left, i64(c, p->row)), i64(c, total))),
       total + 1);
   const zipfft__expr *row_start =
       let(c, target, "gb",
-          bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64_of(c, p->row)),
+          bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64(c, p->row)),
               zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a))));
   for (int64_t i = 0; i * threads < total; i++) {
     const zipfft__expr *e =
@@ -138,7 +133,7 @@ static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *tar
       const zipfft__expr *f = bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row));
       s_at = bin(c, ZIPFFT__OP_ADD, s_at, bin(c, ZIPFFT__OP_MUL, f, i32(c, gap)));
     }
-    const zipfft__expr *g_at = bin(c, ZIPFFT__OP_ADD, row_start, i64_of(c, i * threads));
+    const zipfft__expr *g_at = bin(c, ZIPFFT__OP_ADD, row_start, i64(c, i * threads));
     copy_element(c, in, p, g_at, s_at, access);
   }
 }

@@ -21,10 +21,6 @@ static const zipfft__expr *quotient(zipfft__stockham_build *c, zipfft__binop op,
   return bin(c, ZIPFFT__OP_SHR, x, i32(c, shift));
 }
 
-static const zipfft__expr *i64(zipfft__stockham_build *c, int64_t v) {
-  return zipfft__e_int(c->a, ZIPFFT__T_I64, v);
-}
-
 /* paired_rows kernels: transform f of the block whose first transform is `first` (a multiple
  * of F = ffts_per_block; the rows a multiple of F). The block holds F/2 slots s = (first %
  * rows) / 2 + f % (F/2); transform f < F/2 is row s, f >= F/2 row rows - s (rows/2 for

@@ -234,25 +234,26 @@ int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
   return s->n + (hermitian ? 1 : 0);
 }
 
-/* The smallest stride of at least `row` slots that is T (threads a transform, a power of
- * two) times an odd number: the T threads of each of a phase's slots/T transforms, reading
- * element t + c of their rows, then fall in distinct banks. */
-static int64_t spread_stride(int64_t row, int64_t threads) {
+/* The smallest stride of at least `row` slots that is T (threads a transform) times an odd
+ * number, where T is a power of two below a phase's `slots` and that adds at most T slots;
+ * 0 elsewhere. The T threads of each of a phase's slots/T transforms, reading element t + c
+ * of their rows, then fall in distinct banks (at T = 1: the row made odd). */
+static int64_t bank_spread(int64_t row, int64_t threads, int64_t slots) {
+  if (threads >= slots || (threads & (threads - 1)) != 0) return 0;
   int64_t spread = row;
   while (spread % threads != 0 || (spread / threads) % 2 == 0) spread++;
-  return spread;
+  return spread - row <= threads ? spread : 0;
 }
 
 int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s) {
   int64_t in = zipfft__stage_io_row(s, 0), out = zipfft__stage_io_row(s, 1);
   int64_t row = s->kind == ZIPFFT__KIND_R2C_HALF || in > out ? in : out; /* R2C: by element */
-  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision)), t = s->threads_per_fft;
+  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
   /* An odd pitch suits one thread a transform; with T > 1 it left fp32 C2C 16 (T = 4,
    * pitch 17) up to 4 lanes a bank on its reads of the stage. As for the exchange rows
    * (zipfft__c2c_shared_stride), the spread is taken where it adds at most T slots. */
-  if (t > 1 && t < slots && (t & (t - 1)) == 0 && spread_stride(row, t) - row <= t)
-    return spread_stride(row, t);
-  return row | 1;
+  int64_t spread = bank_spread(row, s->threads_per_fft, slots);
+  return spread ? spread : row | 1;
 }
 
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
@@ -328,7 +329,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
     int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;
     while (stride % slots != want % slots) stride++;
-  } else if (threads < slots && (threads & (threads - 1)) == 0 && !s->mirrored &&
+  } else if (!s->mirrored &&
              !(s->kind == ZIPFFT__KIND_R2C_HALF && !s->split_by_element && !s->stage_io)) {
     /* Element-major threads, T (a power of two) to a transform: a phase holds slots/T
      * transforms, whose threads t = 0..T-1 access element t + c of their rows. A stride of
@@ -341,8 +342,8 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * registers: fp64 R2C 64 (35 -> 36) lost 3-4 points of copy, fp32 R2C 96 about 2,
      * with fewer conflicts but more resident blocks on a larger shared-memory carveout (L1
      * hit rate 33% -> 22%, docs/perf/2026-12-04-h200-short-kernel-banks.md). */
-    int64_t spread = spread_stride(stride, threads);
-    if (spread - stride <= threads) stride = spread;
+    int64_t spread = bank_spread(stride, threads, slots);
+    if (spread) stride = spread;
   }
   return stride;
 }
