@@ -969,7 +969,10 @@ static const real_case split_by_element_cases[] = {
  * (plan/single.c, stage_io_wanted): R2C and C2R of 8 to 32 points (in blocks of 8 KB of
  * data, least_block_threads; half length 16 as 4x4), fp64, in place, batches of several
  * blocks with the last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are
- * read whole). */
+ * read whole). Odd lengths (the full-length kinds: a row of reals two to a slot, the
+ * Hermitian half mirrored from the stage) as well: one pass (19, 9) and two (21, 27, 15),
+ * rows back to back, in place (rows apart) and at shifted pointers; with gaps between the
+ * elements they cannot stage. */
 static const struct {
   real_case c;
   int staged;
@@ -981,7 +984,14 @@ static const struct {
                        {{ZIPFFT_C2R, ZIPFFT_F64, 1, {32}, 65, DENSE}, 1},
                        {{ZIPFFT_R2C, ZIPFFT_F64, 1, {4}, 100, INPLACE}, 1},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {4}, 100, DENSE}, 0},
-                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2}, 33, DENSE}, 0}};
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2}, 33, DENSE}, 0},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {19}, 300, DENSE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {19}, 130, DENSE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {21}, 100, INPLACE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F64, 1, {27}, 70, INPLACE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {9}, 257, SHIFTED}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 200, SHIFTED}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 40, GAPS}, 0}};
 
 static void check_staged_io(void) {
   char printed[8192];

@@ -382,8 +382,8 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
 /* stage_io kernels: the block's input rows copied into the stage by element, then a barrier
  * (before the first pass or the C2R merge, which read them there). */
 void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body);
-/* stage_io kernels (C2C, C2R_HALF): after the last pass wrote its outputs into the stage, a
- * barrier, then the block's output rows copied from there to global memory by element. */
+/* stage_io kernels (C2C, R2C, C2R, C2R_HALF): after the last pass wrote its outputs into the stage,
+ * a barrier, then the block's output rows copied from there to global memory by element. */
 void zipfft__emit_stage_out(zipfft__stockham_build *c, zipfft__block *body);
 
 #endif

@@ -9,10 +9,10 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
   return let(c, b, "sb", bin(c, ZIPFFT__OP_ADD, row, i32(c, zipfft__stage_slot(c->s))));
 }
 
-/* What one copy moves: on the real side of a half-length kind (R2C_HALF's input,
- * C2R_HALF's output), a pair of reals as one complex access where
- * zipfft__real_pairs_as_vectors allows it and the branch's accesses are vectors, else one
- * real (a warp's 32 accesses then 128 contiguous bytes); complex elements elsewhere. */
+/* What one copy moves: on the real side (R2C's and R2C_HALF's input, C2R's and C2R_HALF's
+ * output), a pair of reals as one complex access where zipfft__real_pairs_as_vectors allows
+ * it (half-length kinds) and the branch's accesses are vectors, else one real (a warp's 32
+ * accesses then 128 contiguous bytes); complex elements elsewhere. */
 typedef struct stage_copy {
   int out;     /* 0: global input -> stage; 1: stage -> global output */
   int reals;   /* elements are reals (2 per complex slot) */
@@ -21,11 +21,12 @@ typedef struct stage_copy {
 } stage_copy;
 
 static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__access access) {
-  zipfft__kernel_kind real_side = out ? ZIPFFT__KIND_C2R_HALF : ZIPFFT__KIND_R2C_HALF;
   /* zipfft__real_pairs_as_vectors holds only on the real side */
   int pairs = access == ZIPFFT__ACCESS_VECTOR && zipfft__real_pairs_as_vectors(s, out);
-  stage_copy p = {.out = out, .reals = s->kind == real_side && !pairs, .pairs = pairs};
-  p.row = zipfft__stage_io_row(s, out) * (p.reals ? 2 : 1);
+  stage_copy p = {
+      .out = out, .reals = zipfft__stage_io_real_side(s, out) && !pairs, .pairs = pairs};
+  int64_t reals = zipfft__kind_is_half(s->kind) ? 2 * s->n : s->n;
+  p.row = p.reals ? reals : zipfft__stage_io_row(s, out);
   return p;
 }
 

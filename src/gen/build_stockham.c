@@ -349,6 +349,39 @@ static void load_signal_pair(zipfft__stockham_build *c, zipfft__block *g, const 
   zipfft__s_assign(c->a, g, im, bin(c, ZIPFFT__OP_ADD, ia, var(c, br)));
 }
 
+/* C2R's element e of the whole spectrum is X[e] for e <= n/2, else conj(X[n - e]): sets *e
+ * to the Hermitian half's element to read and returns whether it is the low one (as is). */
+static const zipfft__expr *hermitian_element(zipfft__stockham_build *c, zipfft__block *g,
+                                             const zipfft__expr **e) {
+  int64_t n = zipfft__logical_length(c->s);
+  const zipfft__expr *low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, *e, i32(c, n / 2)));
+  *e = zipfft__e_select(c->a, low, *e, bin(c, ZIPFFT__OP_SUB, i32(c, n), *e));
+  return low;
+}
+
+/* The conjugate of the value just read where hermitian_element read it mirrored. */
+static void conjugate_unless(zipfft__stockham_build *c, zipfft__block *g, const zipfft__var *im,
+                             const zipfft__expr *low) {
+  zipfft__s_assign(c->a, g, im,
+                   zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
+}
+
+/* Loads element e from the staged row whose first slot is base: complex slots, R2C's reals
+ * two to a slot (the imaginary part stays zero), C2R's Hermitian half mirrored. */
+static void load_staged_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
+                                const zipfft__expr *base, const zipfft__expr *e) {
+  const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
+  if (c->s->kind == ZIPFFT__KIND_R2C) {
+    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, base, i32(c, 2)), e);
+    zipfft__s_load_real(c->a, g, re, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    return;
+  }
+  const zipfft__expr *low = c->s->kind == ZIPFFT__KIND_C2R ? hermitian_element(c, g, &e) : NULL;
+  zipfft__s_load_complex(c->a, g, re, im, c->smem, bin(c, ZIPFFT__OP_ADD, base, e),
+                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  if (low) conjugate_unless(c, g, im, low);
+}
+
 /* Loads element e of the transform into x: a complex element (C2C), a real one with zero
  * imaginary part (R2C), or for C2R the Hermitian half: X[e] for e <= n/2, else
  * conj(X[n - e]). Elements at or beyond the load extent are not read (x keeps its zeros). */
@@ -357,8 +390,7 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
                                zipfft__access access) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
   if (c->s->stage_io) { /* base: the staged row's slot; a pair of reals is one slot */
-    zipfft__s_load_complex(c->a, g, re, im, c->smem, bin(c, ZIPFFT__OP_ADD, base, e),
-                           ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    load_staged_element(c, g, x, base, e);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C || c->s->kind == ZIPFFT__KIND_R2R) {
@@ -382,15 +414,11 @@ void zipfft__emit_load_element(zipfft__stockham_build *c, zipfft__block *g, cons
   }
   const zipfft__expr *low = NULL;
   if (c->s->kind == ZIPFFT__KIND_C2R) {
-    int64_t n = zipfft__logical_length(c->s);
-    low = let(c, g, "h", bin(c, ZIPFFT__OP_LE, e, i32(c, n / 2)));
-    e = zipfft__e_select(c->a, low, e, bin(c, ZIPFFT__OP_SUB, i32(c, n), e));
+    low = hermitian_element(c, g, &e);
     if (c->s->load_extent > 0) e = let(c, g, "a", e);
   }
   g = load_complex_within(c, g, x, base, e, access);
-  if (low)
-    zipfft__s_assign(c->a, g, im,
-                     zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
+  if (low) conjugate_unless(c, g, im, low);
 }
 
 /* Stores real element `at` of the row at base, when it lies within the store extent. */
@@ -402,14 +430,28 @@ static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const
                        c->s->out_storage);
 }
 
+/* Stores element e into the staged row whose first slot is base: complex slots (a pair of
+ * reals is one), R2C's Hermitian half only, C2R's real parts two to a slot. */
+static void store_staged_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
+                                 const zipfft__expr *base, const zipfft__expr *e) {
+  if (c->s->kind == ZIPFFT__KIND_C2R) {
+    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, base, i32(c, 2)), e);
+    zipfft__s_store_real(c->a, g, c->smem, at, y.re, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    return;
+  }
+  if (c->s->kind == ZIPFFT__KIND_R2C)
+    g = open_if(c, g, bin(c, ZIPFFT__OP_LE, e, i32(c, zipfft__logical_length(c->s) / 2)));
+  zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, base, e), y.re, y.im,
+                          ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+}
+
 /* Stores element e of the transform: complex (C2C), only e <= n/2 (R2C, the Hermitian
  * half), or the real part (C2R); nothing at or beyond the store extent. */
 void zipfft__emit_store_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                 const zipfft__expr *base, const zipfft__expr *e,
                                 zipfft__access access) {
-  if (c->s->stage_io) { /* base: the staged row's slot; a pair of reals is one slot */
-    zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, base, e), y.re, y.im,
-                            ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+  if (c->s->stage_io) {
+    store_staged_element(c, g, y, base, e);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_C2R_HALF && !c->s->paired_rows) { /* the pair (x[2e], x[2e+1]) */
@@ -1346,7 +1388,7 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
            "R2C_HALF kernel of one block that splits through shared memory";
   if (s->stage_io && (!zipfft__can_stage_io(s) || zipfft__stores_from_shared(s)))
     return "staged inputs and outputs need what zipfft__can_stage_io allows: a plain C2C, "
-           "R2C_HALF or C2R_HALF kernel of one block over unit-stride rows";
+           "R2C, C2R, R2C_HALF or C2R_HALF kernel of one block over unit-stride rows";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";

@@ -217,7 +217,8 @@ int zipfft__can_split_by_element(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
-  int kind = s->kind == ZIPFFT__KIND_C2C ||
+  int kind = s->kind == ZIPFFT__KIND_C2C || s->kind == ZIPFFT__KIND_R2C ||
+             s->kind == ZIPFFT__KIND_C2R ||
              ((s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF) &&
               !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
   return kind && s->cluster <= 1 && s->batch_dims == 1 && s->in_stride == 1 && s->out_stride == 1 &&
@@ -229,9 +230,16 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
          !s->load_callback.function && !s->store_callback.function;
 }
 
+int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out) {
+  return out ? s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF
+             : s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
+}
+
 int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
-  int hermitian = s->kind == (out ? ZIPFFT__KIND_R2C_HALF : ZIPFFT__KIND_C2R_HALF);
-  return s->n + (hermitian ? 1 : 0);
+  int real = zipfft__stage_io_real_side(s, out);
+  if (s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind)) /* half: n pairs, n + 1 */
+    return s->n + (s->kind != ZIPFFT__KIND_C2C && !real ? 1 : 0);
+  return real ? (s->n + 1) / 2 : s->n / 2 + 1; /* R2C, C2R: n reals, n / 2 + 1 complex */
 }
 
 /* The smallest stride of at least `row` slots that is T (threads a transform) times an odd
@@ -395,8 +403,9 @@ int64_t zipfft__stage_row_slots(const zipfft__kernel_spec *s) {
 /* The complex slots a kernel's shared memory takes before any staged rows: exchange areas,
  * Rader's slots, the sums of squares and the staged twiddles. */
 static int64_t slots_before_stage(const zipfft__kernel_spec *s) {
-  /* a staged C2C kernel of one pass exchanges nothing: its stage starts at slot 0 */
-  if (s->stage_io && s->kind == ZIPFFT__KIND_C2C && s->pass_count == 1) return 0;
+  /* a staged kernel of one pass over the whole length (C2C, R2C, C2R) exchanges nothing:
+   * its stage starts at slot 0 */
+  if (s->stage_io && !zipfft__kind_is_half(s->kind) && s->pass_count == 1) return 0;
   int64_t twiddles = s->shared_twiddles ? zipfft__shared_twiddle_slot(s, s->pass_count, 1) : 0;
   return zipfft__shared_twiddle_base(s) + twiddles;
 }

@@ -305,7 +305,8 @@ typedef struct zipfft__kernel_spec {
   /* 1 (short kernels, zipfft__can_stage_io): the block's input rows come into shared memory
    * element by element before the first pass, neighbouring threads on neighbouring elements
    * over all the block's transforms, and the first pass (or the C2R merge) reads them there;
-   * the last pass writes its outputs there (C2C, C2R_HALF) and they leave the same way, so
+   * the last pass writes its outputs there (C2C, R2C, C2R, C2R_HALF) and they leave the
+   * same way (R2C and C2R: the real rows as reals, two to a complex slot), so
    * that a warp's accesses are whole runs however few threads share a transform. R2C_HALF
    * kernels split by element instead (split_by_element). */
   int stage_io;
@@ -449,15 +450,18 @@ int zipfft__can_merge_on_load(const zipfft__kernel_spec *s);
  * length. */
 int zipfft__can_split_by_element(const zipfft__kernel_spec *s);
 /* 1 when a kernel may stage its input and outputs element by element (stage_io): a C2C,
- * R2C_HALF or C2R_HALF kernel of one block per transform in the default storage, with unit
- * element strides, one batch dimension and nothing else fused, padded, cropped, tiled,
- * mirrored, merged on load, paired, clustered, convolved or called back. */
+ * R2C, C2R, R2C_HALF or C2R_HALF kernel of one block per transform in the default storage,
+ * with unit element strides, one batch dimension and nothing else fused, padded, cropped,
+ * tiled, mirrored, merged on load, paired, clustered, convolved or called back. */
 int zipfft__can_stage_io(const zipfft__kernel_spec *s);
 /* stage_io kernels: complex slots per transform in the staging area (the longer of the input
- * and output rows, odd so that one thread per transform reads without bank conflicts), and
- * the rows' lengths in complex slots (R2C_HALF input and C2R_HALF output: pairs of reals). */
+ * and output rows, spread over the banks: zipfft__stage_io_pitch), and the rows' lengths in
+ * complex slots (zipfft__stage_io_row: a row of reals takes half as many, rounded up; R2C_HALF
+ * input and C2R_HALF output are pairs of reals). zipfft__stage_io_real_side: 1 where side
+ * `out` is a row of reals (R2C's and R2C_HALF's input, C2R's and C2R_HALF's output). */
 int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s);
 int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out);
+int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out);
 
 /* 1 when a kernel may run its passes in place (passes_in_place), of at least two passes in
  * one block without clusters, statistics or row pairs: a C2C fused correlation kernel or
