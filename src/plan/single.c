@@ -260,13 +260,26 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
  * reach); it changes fp32 C2C 22 and 26 and real 44 and 52 (98 -> 128 threads), measured
  * only together with session 65's stage pitch and copies: fp32 C2C 22 68.8 -> 99.1, 26
  * 64.9 -> 98.7 (docs/perf/2026-12-04-h200-staged-copies.md). */
+/* ZIPFFT_STAGE_WHOLE_WARPS (tuning): 1 gives staged kernels of a number of threads a
+ * transform that is not a power of two (3, 5, 6, ...) whole warps, any number of them,
+ * instead of a power of two of warps with the last one partly idle. */
+static int staged_whole_warps(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_STAGE_WHOLE_WARPS");
+  int64_t t = s->threads_per_fft;
+  return env && *env && atoi(env) == 1 && (t & (t - 1)) != 0 && stage_io_wanted(s);
+}
+
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
   int64_t fewest = (least + t - 1) / t, f = fewest;
   int whole = stage_io_wanted(s) && (t & (t - 1)) == 0;
-  while (f < 2 * fewest && !power_of_two_warps(f, t, whole)) f++;
-  if (!power_of_two_warps(f, t, whole)) f = fewest;
+  if (staged_whole_warps(s)) {
+    while (f * t % 32 != 0) f++;
+  } else {
+    while (f < 2 * fewest && !power_of_two_warps(f, t, whole)) f++;
+    if (!power_of_two_warps(f, t, whole)) f = fewest;
+  }
   if (f > batch) f = batch;
   if (f > max_block_threads / t) f = max_block_threads / t;
   for (; f > 1; f--) {
