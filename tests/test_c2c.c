@@ -660,13 +660,14 @@ static void run_quick_variants(void) {
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
  * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
- * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads), 22 (two
- * threads a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix
+ * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads), 21 (three
+ * threads a transform, whole warps: 6 or 3 of them, staged_whole_warps), 22 (two threads
+ * a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix
  * 31), batches of several blocks with the last partly idle (rows back to back), in place, a
  * distance beyond the length (rows apart), misaligned (the stage's byte-wise copies); 64
  * (8 threads of 8 bytes) stays unstaged. */
 static void run_quick_staged(void) {
-  static const int64_t lengths[] = {2, 4, 8, 12, 16, 22, 32, 124};
+  static const int64_t lengths[] = {2, 4, 8, 12, 16, 21, 22, 32, 124};
   static const variant staged[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
                                    {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
                                    {77, 1, 1, 3, 1, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
@@ -675,7 +676,9 @@ static void run_quick_staged(void) {
       for (size_t v = 0; v < sizeof staged / sizeof *staged; v++) {
         c2c_case c = variant_case(&staged[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[i]);
         const char *sixteen = p == 0 ? "r4x4_t4_f64_sio_" : "r4x4_t4_f32_sio_";
-        if (v == 0) check_plan_says(&c, lengths[i] == 16 ? sixteen : "_sio_");
+        const char *whole = p == 0 ? "_t3_f64_sio_" : "_t3_f32_sio_"; /* 6 or 3 warps */
+        if (v == 0)
+          check_plan_says(&c, lengths[i] == 16 ? sixteen : lengths[i] == 21 ? whole : "_sio_");
         run_case(&c);
       }
   c2c_case longer = basic_case(ZIPFFT_F32, 64, 300, ZIPFFT_FORWARD);
