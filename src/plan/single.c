@@ -120,6 +120,7 @@ enum {
   stage_io_short = 16,      /* lengths staged whatever their runs */
   stage_io_threads = 4,     /* threads a transform staged whatever their runs */
   stage_io_real_radix = 16, /* the largest radix of a real kernel staged for its threads */
+  stage_io_least_odd = 7,   /* the shortest full-length (odd) real kernel staged */
   staged_radix_cap = 4,     /* the largest radix of 16-point staged kernels */
   staged_block_bytes = 8192 /* the least data of a block of staged kernels */
 };
@@ -159,13 +160,22 @@ static int stage_io_possible(const zipfft__kernel_spec *s) {
  * fp32 R2C 88 61.2 -> 91.5, 136 62.7 -> 83.6, C2R 104 61.3 -> 89.9, 56 73.3 -> 93.2, fp64
  * R2C 64 80.5 -> 94.1, C2R 102 73.8 -> 81.8; but R2C with radices of 17 or 31 lost (fp64
  * 102 71.0 -> 60.7, 124 63.8 -> 52.7, 248 80.8 -> 54.1, fp32 248 61.5 -> 56.2), and fp64
- * C2R 248 73.8 -> 62.5, so real kernels of such radices keep the run rule. */
+ * C2R 248 73.8 -> 62.5, so real kernels of such radices keep the run rule.
+ * Odd real lengths (the full-length R2C and C2R kernels) are staged by the same rule since
+ * session 66, from 7 points: H200, % of copy, unstaged -> staged
+ * (docs/perf/2026-12-04-h200-staged-odd-real.md): fp32 C2R 19 15.6 -> 83.0 (0.16x ->
+ * 0.85x), R2C 19 30.1 -> 86.4, C2R 13 18.9 -> 99.2, R2C 7 46.0 -> 98.9, fp64 C2R 17 23.0 ->
+ * 98.3, R2C 11 52.0 -> 97.8, C2R 27 55.4 -> 76.5; but fp32 R2C 21 78.8 -> 75.1 and 27
+ * 65.8 -> 63.4 (before whole warps at three threads, staged_whole_warps). 3 and 5 points
+ * were not measured staged (fp32 5 runs at 98-100% of copy unstaged), so they are not. */
 static int stage_io_wanted(const zipfft__kernel_spec *s) {
   if (!stage_io_possible(s)) return 0;
   if (stage_io_mode() != 1) return 1;
   int64_t run =
       s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
+  int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
+  if (full_real && s->n < stage_io_least_odd) return 0;
   int largest = 0;
   for (int p = 0; p < s->pass_count; p++)
     largest = s->radices[p] > largest ? s->radices[p] : largest;
