@@ -35,8 +35,7 @@ static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block
 /* tw[b] = exp(sign 2 pi i b k / (n cluster)), b = 1..cluster-1: block b's twiddle at k. */
 static void cluster_twiddles(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *kk,
                              zipfft__cval *tw) {
-  for (int b = 1; b < c->s->cluster; b++)
-    tw[b] = zipfft__large_twiddle(c, g, zipfft__e_int(c->a, ZIPFFT__T_I64, b), kk);
+  for (int b = 1; b < c->s->cluster; b++) tw[b] = zipfft__large_twiddle(c, g, i64(c, b), kk);
 }
 
 /* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k in

@@ -73,9 +73,9 @@ static void emit_signal_sum_at(zipfft__stockham_build *c, zipfft__block *blk, co
   const zipfft__var *signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   zipfft__s_decl(c->a, blk, sum, zipfft__e_real(c->a, 0));
   zipfft__block *loop = &zipfft__s_for(c->a, blk, signal, var(c, c->loop_count))->u.for_.body;
-  const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
-                               bin(c, ZIPFFT__OP_MUL, var(c, signal),
-                                   zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride)));
+  const zipfft__expr *at =
+      bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
+          bin(c, ZIPFFT__OP_MUL, var(c, signal), i64(c, c->s->loop_in_stride)));
   const zipfft__var *x = zipfft__var_new(c->a, "x", ZIPFFT__T_REAL);
   zipfft__s_decl(c->a, loop, x, NULL);
   zipfft__s_load_real(c->a, loop, x, c->in, at, access, c->s->in_storage);
@@ -90,8 +90,8 @@ void zipfft__emit_pointwise(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "pointwise: one chunk of one row per block");
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   int64_t chunks = s->batch_counts[s->batch_dims - 1];
-  const zipfft__expr *chunk = zipfft__e_cast(
-      c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_MOD, k.g, zipfft__e_int(c->a, ZIPFFT__T_I64, chunks)));
+  const zipfft__expr *chunk =
+      zipfft__e_cast(c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_MOD, k.g, i64(c, chunks)));
   const zipfft__expr *first =
       let(c, body, "p",
           bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, chunk, i32(c, zipfft__pointwise_chunk(s))),

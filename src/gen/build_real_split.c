@@ -366,10 +366,9 @@ static row_slot open_row_slot(zipfft__stockham_build *c, zipfft__block *body, in
   r.p0 = let(c, body, "p", bin(c, ZIPFFT__OP_DIV, tid, i32(c, half)));
   zipfft__thread_coords k = zipfft__emit_coords_of(c, body, i32(c, 0), r.sigma);
   r.base = zipfft__batch_offset(c, body, &k, out);
-  r.row = let(c, body, "r",
-              zipfft__e_cast(c->a, ZIPFFT__T_I32,
-                             bin(c, ZIPFFT__OP_MOD, k.g,
-                                 zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->paired_rows))));
+  r.row = let(
+      c, body, "r",
+      zipfft__e_cast(c->a, ZIPFFT__T_I32, bin(c, ZIPFFT__OP_MOD, k.g, i64(c, c->s->paired_rows))));
   r.dc = let(c, body, "d", bin(c, ZIPFFT__OP_EQ, r.row, i32(c, 0)));
   r.active = open_if(c, body, k.active);
   return r;

@@ -14,12 +14,9 @@ zipfft__row_pair zipfft__row_pair_of(zipfft__stockham_build *c, zipfft__block *b
   int64_t shift =
       s->row_pair_apart * (gather ? s->batch_in_strides[dim] : s->batch_out_strides[dim]);
   const zipfft__expr *base =
-      let(c, blk, "rb",
-          bin(c, ZIPFFT__OP_ADD, gather ? in : out, zipfft__e_int(c->a, ZIPFFT__T_I64, shift)));
+      let(c, blk, "rb", bin(c, ZIPFFT__OP_ADD, gather ? in : out, i64(c, shift)));
   const zipfft__expr *present =
-      let(c, blk, "rq",
-          bin(c, ZIPFFT__OP_LT, k->g,
-              zipfft__e_int(c->a, ZIPFFT__T_I64, s->row_pairs_present * inner)));
+      let(c, blk, "rq", bin(c, ZIPFFT__OP_LT, k->g, i64(c, s->row_pairs_present * inner)));
   return (zipfft__row_pair){base, present};
 }
 

@@ -132,15 +132,12 @@ static void emit_row_prefetches(zipfft__stockham_build *c, zipfft__block *loop,
   int64_t bytes = (int64_t)zipfft__element_bytes(s, 0);
   int per_iteration = s->signal_pairs ? 2 : 1;
   for (int w = 0; w < per_iteration; w++) {
-    const zipfft__expr *signal =
-        bin(c, ZIPFFT__OP_ADD, next, zipfft__e_int(c->a, ZIPFFT__T_I64, w));
+    const zipfft__expr *signal = bin(c, ZIPFFT__OP_ADD, next, i64(c, w));
     const zipfft__expr *wanted = bin(c, ZIPFFT__OP_LT, signal, var(c, c->loop_count));
     int64_t shift = (per_iteration + w) * s->loop_in_stride;
-    const zipfft__expr *at = bin(
-        c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_ADD, row, zipfft__e_int(c->a, ZIPFFT__T_I64, shift)),
-        zipfft__e_int(c->a, ZIPFFT__T_I64, bytes));
-    const zipfft__expr *args[] = {
-        var(c, c->in), at, zipfft__e_int(c->a, ZIPFFT__T_I64, prefetched_row_elements(s) * bytes)};
+    const zipfft__expr *at =
+        bin(c, ZIPFFT__OP_MUL, bin(c, ZIPFFT__OP_ADD, row, i64(c, shift)), i64(c, bytes));
+    const zipfft__expr *args[] = {var(c, c->in), at, i64(c, prefetched_row_elements(s) * bytes)};
     zipfft__block *g =
         open_if(c, loop, bin(c, ZIPFFT__OP_AND, prefetching_thread(c, k, 32 * w), wanted));
     zipfft__s_call(c->a, g, "zprefetch", 3, args);
@@ -152,13 +149,12 @@ static void emit_row_prefetches(zipfft__stockham_build *c, zipfft__block *loop,
 static void emit_statistics_prefetch(zipfft__stockham_build *c, zipfft__block *loop,
                                      const zipfft__thread_coords *k, const zipfft__expr *next) {
   const zipfft__kernel_spec *s = c->s;
-  const zipfft__expr *later =
-      bin(c, ZIPFFT__OP_LT, zipfft__e_int(c->a, ZIPFFT__T_I64, 0), var(c, c->signal));
+  const zipfft__expr *later = bin(c, ZIPFFT__OP_LT, i64(c, 0), var(c, c->signal));
   const zipfft__expr *last =
       bin(c, ZIPFFT__OP_AND, later, bin(c, ZIPFFT__OP_LE, var(c, c->loop_count), next));
-  const zipfft__expr *args[] = {var(c, c->out), zipfft__e_int(c->a, ZIPFFT__T_I64, s->stats_plane),
+  const zipfft__expr *args[] = {var(c, c->out), i64(c, s->stats_plane),
                                 zipfft__batch_offset(c, loop, k, 1),
-                                zipfft__e_int(c->a, ZIPFFT__T_I64, statistics_row_reals(s))};
+                                i64(c, statistics_row_reals(s))};
   zipfft__block *g = open_if(c, loop, bin(c, ZIPFFT__OP_AND, prefetching_thread(c, k, 64), last));
   zipfft__s_call(c->a, g, "zstats_prefetch", 4, args);
 }
@@ -179,11 +175,9 @@ static void emit_stage_copy(zipfft__stockham_build *c, zipfft__block *lane0,
   const zipfft__kernel_spec *s = c->s;
   const zipfft__expr *tile_row = zipfft__tile_row(c, k);
   if (tile_row) row = bin(c, ZIPFFT__OP_SUB, row, tile_row);
-  const zipfft__expr *bytes =
-      zipfft__e_int(c->a, ZIPFFT__T_I64, (int64_t)zipfft__element_bytes(s, 0));
-  const zipfft__expr *row_b =
-      bin(c, ZIPFFT__OP_ADD, row, zipfft__e_int(c->a, ZIPFFT__T_I64, s->loop_in_stride));
-  const zipfft__expr *second = bin(c, ZIPFFT__OP_ADD, first, zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+  const zipfft__expr *bytes = i64(c, (int64_t)zipfft__element_bytes(s, 0));
+  const zipfft__expr *row_b = bin(c, ZIPFFT__OP_ADD, row, i64(c, s->loop_in_stride));
+  const zipfft__expr *second = bin(c, ZIPFFT__OP_ADD, first, i64(c, 1));
   const zipfft__expr *args[] = {
       var(c, c->in),
       bin(c, ZIPFFT__OP_MUL, row, bytes),
@@ -206,7 +200,7 @@ static void emit_stage_start(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__block *lane0 = open_if(c, body, prefetching_thread(c, &k, 0));
   const zipfft__expr *begin[] = {var(c, c->smem), i32(c, stage_barrier_slot(c->s))};
   zipfft__s_call(c->a, lane0, "zstage_begin", 2, begin);
-  emit_stage_copy(c, lane0, &k, row, zipfft__e_int(c->a, ZIPFFT__T_I64, 0));
+  emit_stage_copy(c, lane0, &k, row, i64(c, 0));
   zipfft__s_barrier(c->a, body);
 }
 
@@ -217,19 +211,17 @@ static void emit_stage_wait(zipfft__stockham_build *c, zipfft__block *loop) {
   zipfft__thread_coords k = zipfft__emit_coords(c, loop);
   const zipfft__expr *tile_row = zipfft__tile_row(c, &k);
   c->stage_tile_row = tile_row ? let(c, loop, "tr", tile_row) : NULL;
-  const zipfft__expr *args[] = {
-      var(c, c->smem), i32(c, stage_barrier_slot(c->s)),
-      bin(c, ZIPFFT__OP_BITAND, var(c, c->signal), zipfft__e_int(c->a, ZIPFFT__T_I64, 1))};
+  const zipfft__expr *args[] = {var(c, c->smem), i32(c, stage_barrier_slot(c->s)),
+                                bin(c, ZIPFFT__OP_BITAND, var(c, c->signal), i64(c, 1))};
   zipfft__s_call(c->a, open_if(c, loop, k.active), "zstage_wait", 3, args);
 }
 
 void zipfft__emit_stage_next(zipfft__stockham_build *c, zipfft__block *body) {
   if (!c->s->stage_rows || !c->signal) return;
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
-  const zipfft__expr *first =
-      bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0), zipfft__e_int(c->a, ZIPFFT__T_I64, 2));
+  const zipfft__expr *first = bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0), i64(c, 2));
   const zipfft__expr *row = bin(c, ZIPFFT__OP_ADD, zipfft__batch_offset(c, body, &k, 0),
-                                zipfft__e_int(c->a, ZIPFFT__T_I64, 2 * c->s->loop_in_stride));
+                                i64(c, 2 * c->s->loop_in_stride));
   zipfft__block *lane0 = open_if(c, body,
                                  bin(c, ZIPFFT__OP_AND, prefetching_thread(c, &k, 0),
                                      bin(c, ZIPFFT__OP_LT, first, var(c, c->loop_count))));
@@ -248,8 +240,8 @@ static void emit_prefetches(zipfft__stockham_build *c, zipfft__block *loop) {
   if (prefetched_row_elements(c->s) == 0) return;
   zipfft__thread_coords k = zipfft__emit_coords(c, loop);
   const zipfft__expr *row = zipfft__batch_offset(c, loop, &k, 0);
-  const zipfft__expr *next = bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0),
-                                 zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->signal_pairs ? 2 : 1));
+  const zipfft__expr *next =
+      bin(c, ZIPFFT__OP_ADD, zipfft__loop_signal(c, 0), i64(c, c->s->signal_pairs ? 2 : 1));
   if (!c->s->stage_rows) emit_row_prefetches(c, loop, &k, row, next);
   if (c->s->out_stride == 1) emit_statistics_prefetch(c, loop, &k, next);
 }
@@ -285,9 +277,7 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
   c->signal = zipfft__var_new(c->a, "sig", ZIPFFT__T_I64);
   const zipfft__expr *iterations = var(c, c->loop_count);
   if (c->s->signal_pairs) /* (loop_count + 1) / 2 pairs */
-    iterations = bin(c, ZIPFFT__OP_SHR,
-                     bin(c, ZIPFFT__OP_ADD, iterations, zipfft__e_int(c->a, ZIPFFT__T_I64, 1)),
-                     zipfft__e_int(c->a, ZIPFFT__T_I64, 1));
+    iterations = bin(c, ZIPFFT__OP_SHR, bin(c, ZIPFFT__OP_ADD, iterations, i64(c, 1)), i64(c, 1));
   zipfft__block *loop = &zipfft__s_for(c->a, body, c->signal, iterations)->u.for_.body;
   if (c->s->stats_prefetch) emit_prefetches(c, loop);
   if (c->s->stage_rows) emit_stage_wait(c, loop);
@@ -315,8 +305,7 @@ static stats_pixel_args stats_args_of(zipfft__stockham_build *c, zipfft__block *
   return (stats_pixel_args){
       zipfft__global_offset(c, base, pixel, c->s->out_stride),
       ok ? zipfft__e_cast(c->a, ZIPFFT__T_I32, ok) : i32(c, 1), var(c, st->max[i]),
-      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, zipfft__e_int(c->a, ZIPFFT__T_I64, 0)),
-                       zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+      zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, index, i64(c, 0)), i64(c, -1),
                        bin(c, ZIPFFT__OP_ADD, var(c, c->first_index), index)),
       load_squares(c, blk, i)};
 }
@@ -327,9 +316,8 @@ static void emit_merge_call(zipfft__stockham_build *c, zipfft__block *blk,
   enum { per_pixel = 5 };
   const zipfft__expr *args[2 + 4 * per_pixel];
   args[0] = var(c, c->out);
-  args[1] = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->stats_plane);
-  const stats_pixel_args none = {zipfft__e_int(c->a, ZIPFFT__T_I64, 0), i32(c, 0),
-                                 zipfft__e_real(c->a, 0), zipfft__e_int(c->a, ZIPFFT__T_I64, -1),
+  args[1] = i64(c, c->s->stats_plane);
+  const stats_pixel_args none = {i64(c, 0), i32(c, 0), zipfft__e_real(c->a, 0), i64(c, -1),
                                  zipfft__e_real(c->a, 0)};
   for (int k = 0; k < 4; k++) {
     const stats_pixel_args *a = k < count ? &px[k] : &none;

@@ -152,16 +152,15 @@ static void declare_values(zipfft__stockham_build *c, zipfft__block *blk, const 
 const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
                                               const zipfft__thread_coords *k,
                                               const int64_t *strides, const char *name) {
-  const zipfft__expr *rest = k->g, *offset = zipfft__e_int(c->a, ZIPFFT__T_I64, 0);
+  const zipfft__expr *rest = k->g, *offset = i64(c, 0);
   for (int d = c->s->batch_dims - 1; d >= 0; d--) {
     const zipfft__expr *digit = rest;
     if (d > 0) {
-      const zipfft__expr *count = zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->batch_counts[d]);
+      const zipfft__expr *count = i64(c, c->s->batch_counts[d]);
       digit = bin(c, ZIPFFT__OP_MOD, rest, count);
       rest = let(c, b, "q", bin(c, ZIPFFT__OP_DIV, rest, count));
     }
-    offset = bin(c, ZIPFFT__OP_ADD, offset,
-                 bin(c, ZIPFFT__OP_MUL, digit, zipfft__e_int(c->a, ZIPFFT__T_I64, strides[d])));
+    offset = bin(c, ZIPFFT__OP_ADD, offset, bin(c, ZIPFFT__OP_MUL, digit, i64(c, strides[d])));
   }
   return let(c, b, name, offset);
 }
@@ -190,7 +189,7 @@ const zipfft__expr *zipfft__batch_offset(zipfft__stockham_build *c, zipfft__bloc
   if (out || !c->signal) return offset;
   const zipfft__expr *shift =
       bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, var(c, c->signal)),
-          zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride * (c->s->signal_pairs ? 2 : 1)));
+          i64(c, c->s->loop_in_stride * (c->s->signal_pairs ? 2 : 1)));
   return let(c, b, "is", bin(c, ZIPFFT__OP_ADD, offset, shift));
 }
 
@@ -205,8 +204,7 @@ const zipfft__expr *zipfft__global_offset(zipfft__stockham_build *c, const zipff
   int small = (2 * points) * stride < ((int64_t)1 << 31);
   const zipfft__expr *scaled =
       small ? zipfft__e_cast(c->a, ZIPFFT__T_I64, bin(c, ZIPFFT__OP_MUL, e, i32(c, stride)))
-            : bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
-                  zipfft__e_int(c->a, ZIPFFT__T_I64, stride));
+            : bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, e), i64(c, stride));
   return bin(c, ZIPFFT__OP_ADD, base, scaled);
 }
 
@@ -245,8 +243,7 @@ static void load_real_within(zipfft__stockham_build *c, zipfft__block *g, const 
 const zipfft__expr *zipfft__loop_signal(zipfft__stockham_build *c, int which) {
   const zipfft__expr *sig = var(c, c->signal);
   if (!c->s->signal_pairs) return sig;
-  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, zipfft__e_int(c->a, ZIPFFT__T_I64, 2)),
-             zipfft__e_int(c->a, ZIPFFT__T_I64, which));
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, sig, i64(c, 2)), i64(c, which));
 }
 
 const zipfft__expr *zipfft__second_signal_present(zipfft__stockham_build *c) {
@@ -292,8 +289,7 @@ static void load_pair_values(zipfft__stockham_build *c, zipfft__block *g, const 
     at_b = bin(c, ZIPFFT__OP_ADD, at_a, i32(c, per_slot * zipfft__stage_row_slots(c->s)));
     access = ZIPFFT__ACCESS_VECTOR;
   } else {
-    const zipfft__expr *base_b =
-        bin(c, ZIPFFT__OP_ADD, base, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->loop_in_stride));
+    const zipfft__expr *base_b = bin(c, ZIPFFT__OP_ADD, base, i64(c, c->s->loop_in_stride));
     at_a = zipfft__global_offset(c, base, at, c->s->in_stride);
     at_b = zipfft__global_offset(c, base_b, at, c->s->in_stride);
   }
@@ -848,8 +844,8 @@ static void emit_twiddle_copy(zipfft__stockham_build *c, zipfft__block *body, in
     const zipfft__expr *i = bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, first));
     zipfft__block *g =
         first + threads <= count ? body : open_if(c, body, bin(c, ZIPFFT__OP_LT, i, i32(c, count)));
-    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i),
-                                 zipfft__e_int(c->a, ZIPFFT__T_I64, from));
+    const zipfft__expr *at =
+        bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, i), i64(c, from));
     zipfft__cval w =
         zipfft__load_value(c, g, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     zipfft__s_store_complex(c->a, g, c->smem, bin(c, ZIPFFT__OP_ADD, i, i32(c, slot)), w.re, w.im,
@@ -928,8 +924,8 @@ zipfft__cval zipfft__load_value(zipfft__stockham_build *c, zipfft__block *blk,
 
 zipfft__cval zipfft__table_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t offset,
                                  const zipfft__expr *e) {
-  const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e),
-                               zipfft__e_int(c->a, ZIPFFT__T_I64, offset));
+  const zipfft__expr *at =
+      bin(c, ZIPFFT__OP_ADD, zipfft__e_cast(c->a, ZIPFFT__T_I64, e), i64(c, offset));
   return zipfft__load_value(c, blk, c->tw, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
 }
 
@@ -937,9 +933,7 @@ const zipfft__expr *zipfft__large_twiddle_column(zipfft__stockham_build *c, zipf
                                                  const zipfft__thread_coords *k) {
   if (c->s->twiddle_length == 0) return NULL;
   int inner = c->s->batch_dims - 1;
-  return let(
-      c, blk, "m",
-      bin(c, ZIPFFT__OP_MOD, k->g, zipfft__e_int(c->a, ZIPFFT__T_I64, c->s->batch_counts[inner])));
+  return let(c, blk, "m", bin(c, ZIPFFT__OP_MOD, k->g, i64(c, c->s->batch_counts[inner])));
 }
 
 zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
@@ -950,9 +944,8 @@ zipfft__cval zipfft__apply_large_twiddle(zipfft__stockham_build *c, zipfft__bloc
 
 zipfft__cval zipfft__two_level_value(zipfft__stockham_build *c, zipfft__block *blk, int64_t low_at,
                                      int64_t high_at, int shift, const zipfft__expr *x) {
-  const zipfft__expr *low =
-      bin(c, ZIPFFT__OP_BITAND, x, zipfft__e_int(c->a, ZIPFFT__T_I64, ((int64_t)1 << shift) - 1));
-  const zipfft__expr *high = bin(c, ZIPFFT__OP_SHR, x, zipfft__e_int(c->a, ZIPFFT__T_I64, shift));
+  const zipfft__expr *low = bin(c, ZIPFFT__OP_BITAND, x, i64(c, ((int64_t)1 << shift) - 1));
+  const zipfft__expr *high = bin(c, ZIPFFT__OP_SHR, x, i64(c, shift));
   return zipfft__cval_mul(c->a, zipfft__table_value(c, blk, low_at, low),
                           zipfft__table_value(c, blk, high_at, high));
 }
