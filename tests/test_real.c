@@ -996,6 +996,16 @@ static const struct {
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {5}, 300, DENSE}, 0},
                        {{ZIPFFT_C2R, ZIPFFT_F64, 1, {3}, 300, DENSE}, 0}};
 
+/* Odd real kernels the rule does not stage, staged by ZIPFFT_STAGE_IO=2 (3 and 5 points,
+ * 25 as 5x5 and 45 at five threads a transform in whole warps), and 21 at three threads in
+ * a power of two of warps (ZIPFFT_STAGE_WHOLE_WARPS=0: 75 transforms, 225 threads in 8 warps;
+ * 64 in 6 by default). */
+static const real_case forced_staged_cases[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {3}, 300, DENSE},
+                                                {ZIPFFT_C2R, ZIPFFT_F64, 1, {5}, 131, INPLACE},
+                                                {ZIPFFT_C2R, ZIPFFT_F32, 1, {25}, 70, DENSE},
+                                                {ZIPFFT_R2C, ZIPFFT_F64, 1, {45}, 40, SHIFTED}};
+static const real_case power_of_two_warps_case = {ZIPFFT_R2C, ZIPFFT_F32, 1, {21}, 100, INPLACE};
+
 static void check_staged_io(void) {
   char printed[8192];
   for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
@@ -1006,6 +1016,20 @@ static void check_staged_io(void) {
              c->prec == ZIPFFT_F32 ? "fp32" : "fp64", says, staged_io_cases[i].staged, printed);
     run_case(c);
   }
+  setenv("ZIPFFT_STAGE_IO", "2", 1);
+  for (size_t i = 0; i < sizeof forced_staged_cases / sizeof *forced_staged_cases; i++) {
+    const real_case *c = &forced_staged_cases[i];
+    ZT_CHECK(plan_mentions(c, "_sio_", printed, sizeof printed),
+             "odd length %lld with ZIPFFT_STAGE_IO=2 is not staged:\n%s", (long long)c->lengths[0],
+             printed);
+    run_case(c);
+  }
+  unsetenv("ZIPFFT_STAGE_IO");
+  setenv("ZIPFFT_STAGE_WHOLE_WARPS", "0", 1);
+  ZT_CHECK(plan_mentions(&power_of_two_warps_case, "_t3_f75_sio_", printed, sizeof printed),
+           "R2C 21 with ZIPFFT_STAGE_WHOLE_WARPS=0 does not take 75 transforms:\n%s", printed);
+  run_case(&power_of_two_warps_case);
+  unsetenv("ZIPFFT_STAGE_WHOLE_WARPS");
 }
 
 static void check_split_by_element(void) {
