@@ -247,6 +247,23 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
   return threads > min_block_threads ? threads : min_block_threads;
 }
 
+/* Whether a staged kernel whose threads a transform are not a power of two (3 by the rule;
+ * 5, 6, ... with ZIPFFT_STAGE_IO=2) takes whole warps, as many as they come to, instead of a
+ * power of two of warps whose last is partly idle: its copies by element then start each
+ * warp on a line. ZIPFFT_STAGE_WHOLE_WARPS=0 (tuning) turns it off. H200, session 66, % of
+ * copy, T = 3, power of two of warps -> whole warps
+ * (docs/perf/2026-12-04-h200-staged-odd-real.md): fp32 C2C 18 90.5 -> 98.4, 39 88.4 -> 97.5,
+ * 57 89.4 -> 97.2, 69 84.4 -> 94.5, R2C 51 73.3 -> 84.6, 27 63.2 -> 77.1, C2R 51 61.9 ->
+ * 76.5, 69 58.4 -> 72.6, fp64 R2C 42 84.1 -> 89.2, C2R 39 75.1 -> 82.1; fp32 C2C 40 (T = 5,
+ * staged by ZIPFFT_STAGE_IO=2) 88.4 -> 95.0. It lost 1 to 5 points at radices 11, 13, 23
+ * and 31: fp32 C2C 33 82.7 -> 79.9, 93 83.2 -> 80.1, R2C 33 66.0 -> 60.6, 39 71.0 -> 67.6,
+ * fp64 C2C 33 89.3 -> 86.2, 39 91.6 -> 87.8, 69 77.6 -> 76.3. */
+static int staged_whole_warps(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_STAGE_WHOLE_WARPS");
+  int64_t t = s->threads_per_fft;
+  return !(env && *env && atoi(env) == 0) && (t & (t - 1)) != 0 && stage_io_wanted(s);
+}
+
 /* Transforms per block: the fewest that give the block at least ZIPFFT_BLOCK_MIN_THREADS
  * threads (tuning; default min_block_threads), or up to twice that many where that makes
  * the block's warps a power of two (whole warps for a staged kernel of one thread a
@@ -269,24 +286,8 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
  * kernels of any power of two of threads a transform (whole warps power-of-two blocks then
  * reach); it changes fp32 C2C 22 and 26 and real 44 and 52 (98 -> 128 threads), measured
  * only together with session 65's stage pitch and copies: fp32 C2C 22 68.8 -> 99.1, 26
- * 64.9 -> 98.7 (docs/perf/2026-12-04-h200-staged-copies.md). */
-/* Whether a staged kernel whose threads a transform are not a power of two (3 by the rule;
- * 5, 6, ... with ZIPFFT_STAGE_IO=2) takes whole warps, as many as they come to, instead of a
- * power of two of warps whose last is partly idle: its copies by element then start each
- * warp on a line. ZIPFFT_STAGE_WHOLE_WARPS=0 (tuning) turns it off. H200, session 66, % of
- * copy, T = 3, power of two of warps -> whole warps
- * (docs/perf/2026-12-04-h200-staged-odd-real.md): fp32 C2C 18 90.5 -> 98.4, 39 88.4 -> 97.5,
- * 57 89.4 -> 97.2, 69 84.4 -> 94.5, R2C 51 73.3 -> 84.6, 27 63.2 -> 77.1, C2R 51 61.9 ->
- * 76.5, 69 58.4 -> 72.6, fp64 R2C 42 84.1 -> 89.2, C2R 39 75.1 -> 82.1; fp32 C2C 40 (T = 5,
- * staged by ZIPFFT_STAGE_IO=2) 88.4 -> 95.0. It lost 1 to 5 points at radices 11, 13, 23
- * and 31: fp32 C2C 33 82.7 -> 79.9, 93 83.2 -> 80.1, R2C 33 66.0 -> 60.6, 39 71.0 -> 67.6,
- * fp64 C2C 33 89.3 -> 86.2, 39 91.6 -> 87.8, 69 77.6 -> 76.3. */
-static int staged_whole_warps(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_STAGE_WHOLE_WARPS");
-  int64_t t = s->threads_per_fft;
-  return !(env && *env && atoi(env) == 0) && (t & (t - 1)) != 0 && stage_io_wanted(s);
-}
-
+ * 64.9 -> 98.7 (docs/perf/2026-12-04-h200-staged-copies.md). Staged kernels of other
+ * numbers of threads a transform take whole warps however many (staged_whole_warps). */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
