@@ -996,7 +996,8 @@ static const struct {
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {5}, 300, DENSE}, 0},
                        {{ZIPFFT_C2R, ZIPFFT_F64, 1, {3}, 300, DENSE}, 0}};
 
-/* Odd real kernels the rule does not stage, staged by ZIPFFT_STAGE_IO=2 (3 and 5 points,
+/* The odd staged rows above again with their real rows packed (ZIPFFT_STAGE_PACKED_REALS=1);
+ * odd real kernels the rule does not stage, staged by ZIPFFT_STAGE_IO=2 (3 and 5 points,
  * 25 as 5x5 and 45 at five threads a transform in whole warps), and 21 at three threads in
  * a power of two of warps (ZIPFFT_STAGE_WHOLE_WARPS=0: 75 transforms, 225 threads in 8 warps;
  * 64 in 6 by default). */
@@ -1025,6 +1026,16 @@ static void check_staged_io(void) {
     run_case(c);
   }
   unsetenv("ZIPFFT_STAGE_IO");
+  setenv("ZIPFFT_STAGE_PACKED_REALS", "1", 1); /* the odd ones' real rows packed */
+  for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
+    const real_case *c = &staged_io_cases[i].c;
+    if (!staged_io_cases[i].staged || c->lengths[0] % 2 == 0) continue;
+    ZT_CHECK(plan_mentions(c, "_sio_srp_", printed, sizeof printed),
+             "odd length %lld with ZIPFFT_STAGE_PACKED_REALS=1 does not pack its real rows:\n%s",
+             (long long)c->lengths[0], printed);
+    run_case(c);
+  }
+  unsetenv("ZIPFFT_STAGE_PACKED_REALS");
   setenv("ZIPFFT_STAGE_WHOLE_WARPS", "0", 1);
   ZT_CHECK(plan_mentions(&power_of_two_warps_case, "_t3_f75_sio_", printed, sizeof printed),
            "R2C 21 with ZIPFFT_STAGE_WHOLE_WARPS=0 does not take 75 transforms:\n%s", printed);

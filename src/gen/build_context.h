@@ -375,10 +375,14 @@ void zipfft__emit_mirrored_merge_loads(zipfft__stockham_build *c, zipfft__block 
                                        const zipfft__thread_coords *k, const pass_shape *ps,
                                        const zipfft__expr **j, const zipfft__cval *x,
                                        const zipfft__expr *base, zipfft__access access);
-/* gen/build_staged_io.c. stage_io kernels: the shared-memory slot (I32) where transform
- * k->f's staged row starts. */
+/* gen/build_staged_io.c. stage_io kernels: where transform k->f's staged row of side `out`
+ * (0 input, 1 output) starts (I32): a complex slot, or with stage_packed_reals on the real
+ * side a real index. zipfft__stage_real_at: the real index of element e of a real row whose
+ * start that gave. */
 const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
-                                          const zipfft__thread_coords *k);
+                                          const zipfft__thread_coords *k, int out);
+const zipfft__expr *zipfft__stage_real_at(zipfft__stockham_build *c, const zipfft__expr *base,
+                                          const zipfft__expr *e);
 /* stage_io kernels: the block's input rows copied into the stage by element, then a barrier
  * (before the first pass or the C2R merge, which read them there). */
 void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body);

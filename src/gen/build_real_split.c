@@ -259,7 +259,7 @@ void zipfft__emit_merge(zipfft__stockham_build *c, zipfft__block *body) {
   enum { max_pairs = 64 };
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   const zipfft__expr *base =
-      c->s->stage_io ? zipfft__stage_io_base(c, body, &k) : zipfft__batch_offset(c, body, &k, 0);
+      c->s->stage_io ? zipfft__stage_io_base(c, body, &k, 0) : zipfft__batch_offset(c, body, &k, 0);
   int pairs = (int)(zipfft__half_points(c->s) / 2 + 1),
       per = (pairs + c->s->threads_per_fft - 1) / c->s->threads_per_fft;
   const zipfft__expr *kk[max_pairs];

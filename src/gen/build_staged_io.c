@@ -3,10 +3,25 @@
  * whole runs however few threads share a transform. */
 #include "gen/build_context.h"
 
+/* Whether side `out`'s staged rows are the packed real rows (stage_packed_reals). */
+static int packed_side(const zipfft__kernel_spec *s, int out) {
+  return s->stage_packed_reals && zipfft__stage_io_real_side(s, out);
+}
+
 const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__block *b,
-                                          const zipfft__thread_coords *k) {
+                                          const zipfft__thread_coords *k, int out) {
+  if (packed_side(c->s, out)) {
+    const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, zipfft__stage_real_pitch(c->s)));
+    return let(c, b, "sr", bin(c, ZIPFFT__OP_ADD, row, i32(c, 2 * zipfft__stage_slot(c->s))));
+  }
   const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, zipfft__stage_io_pitch(c->s)));
-  return let(c, b, "sb", bin(c, ZIPFFT__OP_ADD, row, i32(c, zipfft__stage_slot(c->s))));
+  return let(c, b, "sb", bin(c, ZIPFFT__OP_ADD, row, i32(c, zipfft__stage_complex_slot(c->s))));
+}
+
+const zipfft__expr *zipfft__stage_real_at(zipfft__stockham_build *c, const zipfft__expr *base,
+                                          const zipfft__expr *e) {
+  if (!c->s->stage_packed_reals) base = bin(c, ZIPFFT__OP_MUL, base, i32(c, 2));
+  return bin(c, ZIPFFT__OP_ADD, base, e);
 }
 
 /* What one copy moves: on the real side (R2C's and R2C_HALF's input, C2R's and C2R_HALF's
@@ -14,10 +29,12 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
  * it (half-length kinds) and the branch's accesses are vectors, else one real (a warp's 32
  * accesses then 128 contiguous bytes); complex elements elsewhere. */
 typedef struct stage_copy {
-  int out;     /* 0: global input -> stage; 1: stage -> global output */
-  int reals;   /* elements are reals (2 per complex slot) */
-  int pairs;   /* elements are pairs of reals of the real side, a complex slot each */
-  int64_t row; /* elements per transform */
+  int out;       /* 0: global input -> stage; 1: stage -> global output */
+  int reals;     /* elements are reals (2 per complex slot) */
+  int pairs;     /* elements are pairs of reals of the real side, a complex slot each */
+  int64_t row;   /* elements per transform */
+  int64_t start; /* the stage index of the block's first row, in elements */
+  int64_t pitch; /* elements from one staged row to the next */
 } stage_copy;
 
 static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__access access) {
@@ -27,6 +44,8 @@ static stage_copy stage_copy_of(const zipfft__kernel_spec *s, int out, zipfft__a
       .out = out, .reals = zipfft__stage_io_real_side(s, out) && !pairs, .pairs = pairs};
   int64_t reals = zipfft__kind_is_half(s->kind) ? 2 * s->n : s->n;
   p.row = p.reals ? reals : zipfft__stage_io_row(s, out);
+  p.start = p.reals ? 2 * zipfft__stage_slot(s) : zipfft__stage_complex_slot(s);
+  p.pitch = p.reals ? zipfft__stage_real_pitch(s) : zipfft__stage_io_pitch(s);
   return p;
 }
 
@@ -64,10 +83,11 @@ static void copy_element(zipfft__stockham_build *c, zipfft__block *g, const stag
   }
 }
 
-/* The stage's index of element k of the row whose slot is `slot`, in the copy's units. */
+/* The stage's index of element k of the row that starts at `base` (zipfft__stage_io_base),
+ * in the copy's units. */
 static const zipfft__expr *stage_index(zipfft__stockham_build *c, const stage_copy *p,
-                                       const zipfft__expr *slot, const zipfft__expr *k) {
-  return bin(c, ZIPFFT__OP_ADD, p->reals ? bin(c, ZIPFFT__OP_MUL, slot, i32(c, 2)) : slot, k);
+                                       const zipfft__expr *base, const zipfft__expr *k) {
+  return p->reals ? zipfft__stage_real_at(c, base, k) : bin(c, ZIPFFT__OP_ADD, base, k);
 }
 
 /* Whether the block's rows lie back to back in global memory: the one batch digit's
@@ -100,7 +120,8 @@ static void emit_scattered_copies(zipfft__stockham_build *c, zipfft__block *targ
     const zipfft__expr *base = zipfft__batch_offset(c, g, &k, p->out);
     const zipfft__expr *g_at =
         p->pairs ? zipfft__real_pair_index(c, base, at) : zipfft__global_offset(c, base, at, 1);
-    copy_element(c, g, p, g_at, stage_index(c, p, zipfft__stage_io_base(c, g, &k), at), access);
+    copy_element(c, g, p, g_at, stage_index(c, p, zipfft__stage_io_base(c, g, &k, p->out), at),
+                 access);
   }
 }
 
@@ -111,8 +132,7 @@ static void emit_scattered_copies(zipfft__stockham_build *c, zipfft__block *targ
 static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *target,
                                    const stage_copy *p, zipfft__access access) {
   int64_t threads = zipfft__c2c_block_threads(c->s), f_count = c->s->ffts_per_block;
-  int64_t total = f_count * p->row, units = p->reals ? 2 : 1;
-  int64_t pitch = zipfft__stage_io_pitch(c->s) * units, gap = pitch - p->row;
+  int64_t total = f_count * p->row, gap = p->pitch - p->row;
   zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
   const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
   const zipfft__expr *bound = let_bounded(
@@ -129,7 +149,7 @@ static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *tar
     const zipfft__expr *e =
         let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
     zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, bound));
-    const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, i32(c, zipfft__stage_slot(c->s) * units), e);
+    const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, i32(c, p->start), e);
     if (gap != 0) {
       const zipfft__expr *f = bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row));
       s_at = bin(c, ZIPFFT__OP_ADD, s_at, bin(c, ZIPFFT__OP_MUL, f, i32(c, gap)));

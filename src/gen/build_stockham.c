@@ -362,14 +362,14 @@ static void conjugate_unless(zipfft__stockham_build *c, zipfft__block *g, const 
                    zipfft__e_select(c->a, low, var(c, im), zipfft__e_neg(c->a, var(c, im))));
 }
 
-/* Loads element e from the staged row whose first slot is base: complex slots, R2C's reals
- * two to a slot (the imaginary part stays zero), C2R's Hermitian half mirrored. */
+/* Loads element e from the staged row that starts at base (zipfft__stage_io_base): complex
+ * slots, R2C's reals (the imaginary part stays zero), C2R's Hermitian half mirrored. */
 static void load_staged_element(zipfft__stockham_build *c, zipfft__block *g, const zipfft__cval *x,
                                 const zipfft__expr *base, const zipfft__expr *e) {
   const zipfft__var *re = x->re->u.var, *im = x->im->u.var;
   if (c->s->kind == ZIPFFT__KIND_R2C) {
-    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, base, i32(c, 2)), e);
-    zipfft__s_load_real(c->a, g, re, c->smem, at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_load_real(c->a, g, re, c->smem, zipfft__stage_real_at(c, base, e),
+                        ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     return;
   }
   const zipfft__expr *low = c->s->kind == ZIPFFT__KIND_C2R ? hermitian_element(c, g, &e) : NULL;
@@ -426,13 +426,13 @@ static void store_real_within(zipfft__stockham_build *c, zipfft__block *g, const
                        c->s->out_storage);
 }
 
-/* Stores element e into the staged row whose first slot is base: complex slots (a pair of
- * reals is one), R2C's Hermitian half only, C2R's real parts two to a slot. */
+/* Stores element e into the staged row that starts at base (zipfft__stage_io_base): complex
+ * slots (a pair of reals is one), R2C's Hermitian half only, C2R's real parts. */
 static void store_staged_element(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval y,
                                  const zipfft__expr *base, const zipfft__expr *e) {
   if (c->s->kind == ZIPFFT__KIND_C2R) {
-    const zipfft__expr *at = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, base, i32(c, 2)), e);
-    zipfft__s_store_real(c->a, g, c->smem, at, y.re, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    zipfft__s_store_real(c->a, g, c->smem, zipfft__stage_real_at(c, base, e), y.re,
+                         ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     return;
   }
   if (c->s->kind == ZIPFFT__KIND_R2C)
@@ -580,7 +580,7 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__expr **j, zipfft__cval *x) {
   int staged = c->s->stage_io; /* from the stage: one branch */
   const zipfft__expr *base =
-      staged ? zipfft__stage_io_base(c, blk, k) : zipfft__batch_offset(c, blk, k, 0);
+      staged ? zipfft__stage_io_base(c, blk, k, 0) : zipfft__batch_offset(c, blk, k, 0);
   const zipfft__expr *position_base =
       c->s->bluestein_load ? zipfft__bluestein_base(c, blk, k) : NULL;
   zipfft__block *targets[2];
@@ -1040,7 +1040,7 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__expr **j, const zipfft__cval *y) {
   int one_branch = c->stats || c->s->stage_io; /* no global accesses */
   const zipfft__expr *base = c->stats         ? NULL
-                             : c->s->stage_io ? zipfft__stage_io_base(c, blk, k)
+                             : c->s->stage_io ? zipfft__stage_io_base(c, blk, k, 1)
                                               : zipfft__batch_offset(c, blk, k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, blk, k);
   if (c->s->bluestein_store) c->store_position = zipfft__bluestein_base(c, blk, k);
@@ -1382,6 +1382,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->stage_io && (!zipfft__can_stage_io(s) || zipfft__stores_from_shared(s)))
     return "staged inputs and outputs need what zipfft__can_stage_io allows: a plain C2C, "
            "R2C, C2R, R2C_HALF or C2R_HALF kernel of one block over unit-stride rows";
+  if (s->stage_packed_reals &&
+      (!s->stage_io || (s->kind != ZIPFFT__KIND_R2C && s->kind != ZIPFFT__KIND_C2R)))
+    return "packed real rows in the stage need a staged R2C or C2R kernel of the full length";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";

@@ -264,6 +264,17 @@ int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s) {
   return spread ? spread : row | 1;
 }
 
+int64_t zipfft__stage_real_pitch(const zipfft__kernel_spec *s) {
+  return s->stage_packed_reals ? s->n : 2 * zipfft__stage_io_pitch(s);
+}
+
+int64_t zipfft__stage_complex_slot(const zipfft__kernel_spec *s) {
+  if (!s->stage_packed_reals) return zipfft__stage_slot(s);
+  int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
+  int64_t real_slots = (s->ffts_per_block * s->n + 1) / 2;
+  return zipfft__stage_slot(s) + (real_slots + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+}
+
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int two = zipfft__two_ffts(s);
   int fused = two && s->fused != ZIPFFT__FUSED_NONE && !zipfft__convolution_kernel(s);
@@ -423,9 +434,9 @@ size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {
     return 0;
   int64_t end = s->stage_rows /* two rows, then the barrier */
                     ? zipfft__stage_slot(s) + 2 * zipfft__stage_row_slots(s) + 1
-                    : s->stage_io
-                          ? zipfft__stage_slot(s) + s->ffts_per_block * zipfft__stage_io_pitch(s)
-                          : slots_before_stage(s);
+                    : s->stage_io ? zipfft__stage_complex_slot(s) +
+                                        s->ffts_per_block * zipfft__stage_io_pitch(s)
+                                  : slots_before_stage(s);
   return (size_t)(2 * end) * zipfft__real_size(s->precision);
 }
 
@@ -492,6 +503,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->merge_on_load) append(buf, len, "_mol");
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
+  if (s->stage_packed_reals) append(buf, len, "_srp");
   if (s->passes_in_place) append(buf, len, "_ip");
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->streaming_io) append(buf, len, "_cs");

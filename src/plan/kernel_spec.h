@@ -310,6 +310,11 @@ typedef struct zipfft__kernel_spec {
    * that a warp's accesses are whole runs however few threads share a transform. R2C_HALF
    * kernels split by element instead (split_by_element). */
   int stage_io;
+  /* 1 (stage_io R2C and C2R kernels, tuning): the block's real rows lie in the stage packed
+   * at n reals apart (odd n: a thread a transform reads them without bank conflicts, and the
+   * block's reals are as contiguous there as in memory), its Hermitian rows after them,
+   * instead of each transform's two sides sharing one row of zipfft__stage_io_pitch slots. */
+  int stage_packed_reals;
   /* 1 (fused correlation, Bluestein and store_major kernels, zipfft__can_pass_in_place):
    * every pass reads its values from the shared-memory slots it then writes its outputs to,
    * so that no barrier guards shared memory against being overwritten before other threads
@@ -462,6 +467,12 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s);
 int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s);
 int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out);
 int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out);
+/* stage_io kernels: the slot where the staged complex rows start (after the packed real rows
+ * with stage_packed_reals, else zipfft__stage_slot), and the reals between the staged real
+ * rows of neighbouring transforms (n packed, else twice zipfft__stage_io_pitch; a real row
+ * starts at real index 2 zipfft__stage_slot plus its transform times this). */
+int64_t zipfft__stage_complex_slot(const zipfft__kernel_spec *s);
+int64_t zipfft__stage_real_pitch(const zipfft__kernel_spec *s);
 
 /* 1 when a kernel may run its passes in place (passes_in_place), of at least two passes in
  * one block without clusters, statistics or row pairs: a C2C fused correlation kernel or

@@ -690,11 +690,22 @@ static void choose_split_by_element(zipfft__kernel_spec *s) {
                         zipfft__can_split_by_element(s);
 }
 
+/* ZIPFFT_STAGE_PACKED_REALS (tuning): 1 packs the staged real rows of full-length R2C and
+ * C2R kernels (odd lengths) n reals apart (spec field stage_packed_reals), for the
+ * measurement that session 66's record asks for (its real copies then have no index
+ * arithmetic, its stage reads no bank conflicts); not measured, so off by default. */
+static int stage_packed_reals_wanted(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_STAGE_PACKED_REALS");
+  int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
+  return full_real && env && *env && atoi(env) == 1;
+}
+
 /* Stages a short kernel's inputs and outputs through shared memory by element (spec field
  * stage_io; an R2C kernel then splits by element, a C2R kernel merges in a phase). */
 static void choose_stage_io(zipfft__kernel_spec *s) {
   s->stage_io = stage_io_wanted(s);
   if (s->stage_io) s->mirrored = s->merge_on_load = 0;
+  s->stage_packed_reals = s->stage_io && stage_packed_reals_wanted(s);
 }
 
 /* Fused correlation kernels whose rows the block's thread limit keeps below a 32-byte
