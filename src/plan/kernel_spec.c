@@ -231,8 +231,7 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out) {
-  return out ? s->kind == ZIPFFT__KIND_C2R || s->kind == ZIPFFT__KIND_C2R_HALF
-             : s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_R2C_HALF;
+  return out ? zipfft__kind_real_out(s->kind) : zipfft__kind_real_in(s->kind);
 }
 
 int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
@@ -268,11 +267,15 @@ int64_t zipfft__stage_real_pitch(const zipfft__kernel_spec *s) {
   return s->stage_packed_reals ? s->n : 2 * zipfft__stage_io_pitch(s);
 }
 
+/* slots rounded up to whole 16 bytes of s's complex slots. */
+static int64_t whole_16_bytes(const zipfft__kernel_spec *s, int64_t slots) {
+  int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
+  return (slots + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+}
+
 int64_t zipfft__stage_complex_slot(const zipfft__kernel_spec *s) {
   if (!s->stage_packed_reals) return zipfft__stage_slot(s);
-  int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
-  int64_t real_slots = (s->ffts_per_block * s->n + 1) / 2;
-  return zipfft__stage_slot(s) + (real_slots + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  return zipfft__stage_slot(s) + whole_16_bytes(s, (s->ffts_per_block * s->n + 1) / 2);
 }
 
 int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
@@ -422,9 +425,7 @@ static int64_t slots_before_stage(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__stage_slot(const zipfft__kernel_spec *s) {
-  int64_t end = slots_before_stage(s);
-  int64_t per_16_bytes = 16 / (2 * (int64_t)zipfft__real_size(s->precision));
-  return (end + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  return whole_16_bytes(s, slots_before_stage(s));
 }
 
 size_t zipfft__c2c_shared_bytes(const zipfft__kernel_spec *s) {

@@ -247,8 +247,8 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
   return threads > min_block_threads ? threads : min_block_threads;
 }
 
-/* Whether a staged kernel whose threads a transform are not a power of two (3 by the rule;
- * 5, 6, ... with ZIPFFT_STAGE_IO=2) takes whole warps, as many as they come to, instead of a
+/* Whether staged kernels whose threads a transform are not a power of two (3 by the rule;
+ * 5, 6, ... with ZIPFFT_STAGE_IO=2) take whole warps, as many as they come to, instead of a
  * power of two of warps whose last is partly idle: its copies by element then start each
  * warp on a line. ZIPFFT_STAGE_WHOLE_WARPS=0 (tuning) turns it off. H200, session 66, % of
  * copy, T = 3, power of two of warps -> whole warps
@@ -258,10 +258,9 @@ static int64_t least_block_threads(const zipfft__kernel_spec *s) {
  * staged by ZIPFFT_STAGE_IO=2) 88.4 -> 95.0. It lost 1 to 5 points at radices 11, 13, 23
  * and 31: fp32 C2C 33 82.7 -> 79.9, 93 83.2 -> 80.1, R2C 33 66.0 -> 60.6, 39 71.0 -> 67.6,
  * fp64 C2C 33 89.3 -> 86.2, 39 91.6 -> 87.8, 69 77.6 -> 76.3. */
-static int staged_whole_warps(const zipfft__kernel_spec *s) {
+static int staged_whole_warps(void) {
   const char *env = getenv("ZIPFFT_STAGE_WHOLE_WARPS");
-  int64_t t = s->threads_per_fft;
-  return !(env && *env && atoi(env) == 0) && (t & (t - 1)) != 0 && stage_io_wanted(s);
+  return !(env && *env && atoi(env) == 0);
 }
 
 /* Transforms per block: the fewest that give the block at least ZIPFFT_BLOCK_MIN_THREADS
@@ -292,8 +291,9 @@ static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
   const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft, least = env && *env ? atoi(env) : least_block_threads(s);
   int64_t fewest = (least + t - 1) / t, f = fewest;
-  int whole = stage_io_wanted(s) && (t & (t - 1)) == 0;
-  if (staged_whole_warps(s)) {
+  int staged = stage_io_wanted(s), power_of_two = (t & (t - 1)) == 0;
+  int whole = staged && power_of_two;
+  if (staged && !power_of_two && staged_whole_warps()) {
     while (f * t % 32 != 0) f++;
   } else {
     while (f < 2 * fewest && !power_of_two_warps(f, t, whole)) f++;
