@@ -685,6 +685,34 @@ static void run_quick_staged(void) {
   check_plan_lacks(&longer, "_sio_");
 }
 
+/* Rader kernels over rows back to back load and store by element over the block
+ * (rader_by_element): 37 (T = 6, 17 transforms a block), 41 (T = 5) and 257, in batches
+ * of several blocks with the last partly idle, in place normalised, misaligned by odd bytes
+ * (the byte-wise branch); rows apart (a distance beyond the length) and
+ * ZIPFFT_RADER_BY_ELEMENT=0 keep the loads and stores by transform. */
+static void run_quick_rader_by_element(void) {
+  static const int64_t lengths[] = {37, 41, 257};
+  static const variant by_element[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
+                                       {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
+                                       {77, 1, 1, 0, 0, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
+  for (int p = 0; p < 2; p++)
+    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
+      for (size_t v = 0; v < sizeof by_element / sizeof *by_element; v++) {
+        c2c_case c = variant_case(&by_element[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[i]);
+        if (v == 0) check_plan_says(&c, "_rbe_");
+        run_case(&c);
+      }
+  static const variant apart = {40, 1, 1, 2, 0, PL_OUT, 0, 0, ZIPFFT_INVERSE};
+  c2c_case rows_apart = variant_case(&apart, ZIPFFT_F64, 37);
+  check_plan_lacks(&rows_apart, "_rbe_");
+  run_case(&rows_apart);
+  c2c_case by_transform = basic_case(ZIPFFT_F32, 37, 100, ZIPFFT_FORWARD);
+  setenv("ZIPFFT_RADER_BY_ELEMENT", "0", 1);
+  check_plan_lacks(&by_transform, "_rbe_");
+  run_case(&by_transform);
+  unsetenv("ZIPFFT_RADER_BY_ELEMENT");
+}
+
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
  * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
@@ -1273,6 +1301,7 @@ static void run_tiers(void) {
     run_quick_prefetch();
     run_quick_rotation();
     run_quick_staged();
+    run_quick_rader_by_element();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {

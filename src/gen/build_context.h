@@ -383,6 +383,15 @@ const zipfft__expr *zipfft__stage_io_base(zipfft__stockham_build *c, zipfft__blo
                                           const zipfft__thread_coords *k, int out);
 const zipfft__expr *zipfft__stage_real_at(zipfft__stockham_build *c, const zipfft__expr *base,
                                           const zipfft__expr *e);
+/* Rows back to back (stage_io and rader_by_element kernels, copies by element over the
+ * block): `bound`, the block's elements that belong to active transforms (I32; `row`
+ * elements a transform), and `start`, the global index of the block's first element plus
+ * the thread's (I64): element tid + i B of the block (B threads) lies at start + i B. */
+typedef struct zipfft__block_rows {
+  const zipfft__expr *bound, *start;
+} zipfft__block_rows;
+zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__block *target,
+                                           int64_t row);
 /* stage_io kernels: the block's input rows copied into the stage by element, then a barrier
  * (before the first pass or the C2R merge, which read them there). */
 void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body);

@@ -1,7 +1,7 @@
 /* build_convolution.c - Bluestein's and Rader's two-FFT kernels (Rader's input staged in
- * generator order, the filter multiply between the FFTs) and the stores from shared memory
- * in natural order (with Rader's output permutation, also read by the R2C split; the C2R
- * merge writes Rader's input permutation). */
+ * generator order, by transform or by element over the block, the filter multiply between
+ * the FFTs) and the stores from shared memory in natural order (with Rader's output
+ * permutation, also read by the R2C split; the C2R merge writes Rader's input permutation). */
 #include "gen/build_context.h"
 #include "gen/butterfly.h"
 #include "plan/twiddle.h"
@@ -66,6 +66,64 @@ static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__
   return &first->u.if_.else_block;
 }
 
+/* rader_by_element: element e = tid + i B of the block's rows (B threads, rows back to back,
+ * `rows` from zipfft__emit_block_rows) is element e mod p of transform e / p. Opens its
+ * branch (e among the active transforms' elements) and gives that transform (*kf: f alone,
+ * what the shared-memory indices read), the element (*kk) and whether it is 0 (*zero). */
+static zipfft__block *open_block_element(zipfft__stockham_build *c, zipfft__block *target,
+                                         const zipfft__block_rows *rows, int64_t i,
+                                         zipfft__thread_coords *kf, const zipfft__expr **kk,
+                                         const zipfft__expr **zero) {
+  int64_t threads = zipfft__c2c_block_threads(c->s), p = c->s->rader_n;
+  const zipfft__expr *e =
+      let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
+  zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, rows->bound));
+  const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, p)));
+  *kf = (zipfft__thread_coords){.f = f};
+  *kk = let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p))));
+  *zero = let(c, in, "kz", bin(c, ZIPFFT__OP_EQ, *kk, i32(c, 0)));
+  return in;
+}
+
+/* The rounds of B elements that cover the block's rows. */
+static int64_t block_rounds(const zipfft__kernel_spec *s) {
+  int64_t threads = zipfft__c2c_block_threads(s);
+  return (s->ffts_per_block * s->rader_n + threads - 1) / threads;
+}
+
+/* Rader's element kk of a row: 1 stands in for 0 (its slot is apart), so that the index
+ * table is read without a branch. */
+static const zipfft__expr *nonzero_element(zipfft__stockham_build *c, const zipfft__expr *kk,
+                                           const zipfft__expr *zero) {
+  return zipfft__e_select(c->a, zero, i32(c, 1), kk);
+}
+
+/* rader_by_element, before the first FFT: each element of the block's rows loaded by
+ * element over the block and stored in its transform's generator order (x[0] in its slot). */
+static void emit_rader_loads_by_element(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++) {
+    zipfft__block_rows rows = zipfft__emit_block_rows(c, targets[v], c->s->rader_n);
+    for (int64_t i = 0; i < block_rounds(c->s); i++) {
+      zipfft__thread_coords kf;
+      const zipfft__expr *kk, *zero;
+      zipfft__block *in = open_block_element(c, targets[v], &rows, i, &kf, &kk, &zero);
+      zipfft__cval x = zipfft__zero_value(c, in, "x", 0);
+      const zipfft__expr *at =
+          bin(c, ZIPFFT__OP_ADD, rows.start, i64(c, i * zipfft__c2c_block_threads(c->s)));
+      zipfft__s_load_complex(c->a, in, x.re->u.var, x.im->u.var, c->in, at, access_of_branch[v],
+                             c->s->in_storage);
+      const zipfft__expr *slot = zipfft__e_select(
+          c->a, zero, rader_slot(c, in, &kf),
+          zipfft__shared_index(c, &kf, rader_index(c, in, nonzero_element(c, kk, zero), 0)));
+      zipfft__s_store_complex(c->a, in, c->smem, slot, x.re, x.im, ZIPFFT__ACCESS_VECTOR,
+                              ZIPFFT_STORAGE_DEFAULT);
+    }
+  }
+  zipfft__s_barrier(c->a, body);
+}
+
 /* Rader, before the first FFT (which starts from shared memory): each transform's row
  * loaded in natural order (coalesced) and stored in shared memory in generator order
  * (input element e at FFT element log_g(e)), x[0] in its slot. Measured on an H100
@@ -74,6 +132,10 @@ static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__
  * 0.4. */
 void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "Rader: the input in generator order in shared memory");
+  if (c->s->rader_by_element) {
+    emit_rader_loads_by_element(c, body);
+    return;
+  }
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 0);
   zipfft__block *targets[2];
@@ -174,11 +236,44 @@ static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
       e, access);
 }
 
+/* rader_by_element, after the second FFT: each element of the block's rows read from its
+ * transform's slots (X[0] from its own, else x[0] + conj(y[q])) and stored by element over
+ * the block. */
+static void emit_rader_stores_by_element(zipfft__stockham_build *c, zipfft__block *body) {
+  zipfft__block *targets[2];
+  open_alignment_branches(c, body, targets);
+  for (int v = 0; v < 2; v++) {
+    zipfft__block_rows rows = zipfft__emit_block_rows(c, targets[v], c->s->rader_n);
+    for (int64_t i = 0; i < block_rounds(c->s); i++) {
+      zipfft__thread_coords kf;
+      const zipfft__expr *kk, *zero;
+      zipfft__block *in = open_block_element(c, targets[v], &rows, i, &kf, &kk, &zero);
+      const zipfft__expr *slot = rader_slot(c, in, &kf);
+      zipfft__cval x0 = zipfft__cval_materialize(c->a, in, shared_value(c, in, slot));
+      const zipfft__expr *q = rader_index(c, in, nonzero_element(c, kk, zero), 1);
+      const zipfft__expr *at = zipfft__e_select(c->a, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
+                                                zipfft__shared_index(c, &kf, q));
+      zipfft__cval y = zipfft__cval_materialize(c->a, in, shared_value(c, in, at));
+      zipfft__cval out = {zipfft__e_select(c->a, zero, y.re, bin(c, ZIPFFT__OP_ADD, x0.re, y.re)),
+                          zipfft__e_select(c->a, zero, y.im, bin(c, ZIPFFT__OP_SUB, x0.im, y.im))};
+      out = zipfft__finish_output(c, in, NULL, kk, out);
+      const zipfft__expr *g_at =
+          bin(c, ZIPFFT__OP_ADD, rows.start, i64(c, i * zipfft__c2c_block_threads(c->s)));
+      zipfft__s_store_complex(c->a, in, c->out, g_at, out.re, out.im, access_of_branch[v],
+                              c->s->out_storage);
+    }
+  }
+}
+
 /* The store phase of kernels whose last pass left the result in shared memory (natural
  * order, or digit-reversed after passes in place): element e of each transform is read
  * back and stored, with neighbouring threads on neighbouring transforms when store_major. */
 void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "stores from shared memory");
+  if (c->s->rader_by_element) {
+    emit_rader_stores_by_element(c, body);
+    return;
+  }
   zipfft__thread_coords k =
       zipfft__emit_coords_mapped(c, body, c->s->store_major || c->s->fft_major);
   const zipfft__expr *base = zipfft__batch_offset(c, body, &k, 1);

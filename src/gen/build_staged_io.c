@@ -125,6 +125,24 @@ static void emit_scattered_copies(zipfft__stockham_build *c, zipfft__block *targ
   }
 }
 
+zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__block *target,
+                                           int64_t row) {
+  int64_t f_count = c->s->ffts_per_block, total = f_count * row;
+  zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
+  const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
+  zipfft__block_rows rows;
+  rows.bound = let_bounded(
+      c, target, "lim",
+      zipfft__e_cast(c->a, ZIPFFT__T_I32,
+                     zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, f_count)),
+                                      bin(c, ZIPFFT__OP_MUL, left, i64(c, row)), i64(c, total))),
+      total + 1);
+  rows.start = let(c, target, "gb",
+                   bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64(c, row)),
+                       zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a))));
+  return rows;
+}
+
 /* Rows back to back: element e of the block lies at the block's first element plus e, and
  * the active transforms' elements are those below one bound, so an element costs one
  * comparison, its global index a constant offset, and its slot a division by the row
@@ -133,18 +151,8 @@ static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *tar
                                    const stage_copy *p, zipfft__access access) {
   int64_t threads = zipfft__c2c_block_threads(c->s), f_count = c->s->ffts_per_block;
   int64_t total = f_count * p->row, gap = p->pitch - p->row;
-  zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
-  const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
-  const zipfft__expr *bound = let_bounded(
-      c, target, "lim",
-      zipfft__e_cast(c->a, ZIPFFT__T_I32,
-                     zipfft__e_select(c->a, bin(c, ZIPFFT__OP_LT, left, i64(c, f_count)),
-                                      bin(c, ZIPFFT__OP_MUL, left, i64(c, p->row)), i64(c, total))),
-      total + 1);
-  const zipfft__expr *row_start =
-      let(c, target, "gb",
-          bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64(c, p->row)),
-              zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a))));
+  zipfft__block_rows rows = zipfft__emit_block_rows(c, target, p->row);
+  const zipfft__expr *bound = rows.bound, *row_start = rows.start;
   for (int64_t i = 0; i * threads < total; i++) {
     const zipfft__expr *e =
         let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));

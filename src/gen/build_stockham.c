@@ -1385,6 +1385,9 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->stage_packed_reals &&
       (!s->stage_io || (s->kind != ZIPFFT__KIND_R2C && s->kind != ZIPFFT__KIND_C2R)))
     return "packed real rows in the stage need a staged R2C or C2R kernel of the full length";
+  if (s->rader_by_element && !zipfft__can_rader_by_element(s))
+    return "Rader by element needs what zipfft__can_rader_by_element allows: a plain C2C "
+           "Rader kernel over rows back to back";
   if (s->passes_in_place && !zipfft__can_pass_in_place(s))
     return "passes in place need what zipfft__can_pass_in_place allows: a fused, Bluestein, "
            "Rader or store_major kernel of one block";

@@ -170,6 +170,8 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       "filter, %lld-point FFT, output permuted\n",
                       (long long)zipfft__primitive_root(s->rader_n), (long long)s->n,
                       (long long)s->n);
+  if (s->rader_by_element)
+    zipfft__sb_printf(sb, "      Rader's rows loaded and stored by element over the block\n");
 }
 
 void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbuf *sb) {

@@ -230,6 +230,17 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
          !s->load_callback.function && !s->store_callback.function;
 }
 
+int zipfft__can_rader_by_element(const zipfft__kernel_spec *s) {
+  return s->kind == ZIPFFT__KIND_C2C && s->rader_n > 0 && s->bluestein_n == 0 && s->cluster <= 1 &&
+         s->batch_dims == 1 && s->batch_in_strides[0] == s->rader_n &&
+         s->batch_out_strides[0] == s->rader_n && s->in_stride == 1 && s->out_stride == 1 &&
+         !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
+         s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&
+         !s->statistics && s->pointwise == ZIPFFT__PW_NONE && s->paired_rows == 0 &&
+         s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
+         s->twiddle_length == 0 && !s->load_callback.function && !s->store_callback.function;
+}
+
 int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out) {
   return out ? zipfft__kind_real_out(s->kind) : zipfft__kind_real_in(s->kind);
 }
@@ -505,6 +516,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
   if (s->stage_packed_reals) append(buf, len, "_srp");
+  if (s->rader_by_element) append(buf, len, "_rbe");
   if (s->passes_in_place) append(buf, len, "_ip");
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->streaming_io) append(buf, len, "_cs");

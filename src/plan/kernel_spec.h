@@ -188,6 +188,11 @@ typedef struct zipfft__kernel_spec {
    * gives X[g^-q] - x[0] in slot q of shared memory; x[0] and X[0] = x[0] + the first FFT's
    * element 0 wait in two slots per transform after the transforms' exchange area. */
   int64_t rader_n;
+  /* 1 (Rader C2C kernels whose rows lie back to back, zipfft__can_rader_by_element): the
+   * rows come into Rader's order in shared memory, and leave it permuted back, by element
+   * over the block's rows (neighbouring threads on neighbouring elements of the block)
+   * instead of by each transform's T threads, so that a warp's accesses are whole runs. */
+  int rader_by_element;
   /* Not NONE: a pointwise kernel (pass_count 0) over pointwise_range positions per row.
    * Its kind applies to the loads of the gathers and to the stores of the scatters (the
    * workspace side is complex); n is the length whose Hermitian half a C2R gather expands
@@ -459,6 +464,11 @@ int zipfft__can_split_by_element(const zipfft__kernel_spec *s);
  * with unit element strides, one batch dimension and nothing else fused, padded, cropped,
  * tiled, mirrored, merged on load, paired, clustered, convolved or called back. */
 int zipfft__can_stage_io(const zipfft__kernel_spec *s);
+/* 1 when a Rader kernel may load and store by element over the block (rader_by_element): a
+ * C2C kernel of one batch dimension whose rows lie back to back (distance rader_n) on both
+ * sides, unit element strides, the default storage, and nothing fused, padded, cropped,
+ * tiled, clustered, twiddled or called back. */
+int zipfft__can_rader_by_element(const zipfft__kernel_spec *s);
 /* stage_io kernels: complex slots per transform in the staging area (the longer of the input
  * and output rows, spread over the banks: zipfft__stage_io_pitch), and the rows' lengths in
  * complex slots (zipfft__stage_io_row: a row of reals takes half as many, rounded up; R2C_HALF

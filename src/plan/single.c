@@ -850,6 +850,16 @@ void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s) {
   s->passes_in_place = zipfft__can_pass_in_place(s) && !(env && strcmp(env, "0") == 0);
 }
 
+/* Whether a Rader kernel loads and stores by element over the block's rows (spec field
+ * rader_by_element): wherever the generator can, unless ZIPFFT_RADER_BY_ELEMENT=0 (tuning).
+ * By each transform's T threads, a warp's accesses cover 32 / T rows in runs of T elements,
+ * and a row's last round leaves most threads idle (37 points, T = 6: 7 rounds, the last of
+ * one element). */
+static int rader_by_element_wanted(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_RADER_BY_ELEMENT");
+  return zipfft__can_rader_by_element(s) && !(env && *env && atoi(env) == 0);
+}
+
 /* Rader's method for a prime n whose n - 1 factorises (31-smooth): a convolution of
  * length n - 1 instead of Bluestein's of at least 2n - 1. ZIPFFT_RADER=0 (tuning) leaves
  * such primes to Bluestein. Returns 0 (spec unchanged) when that does not apply. */
@@ -862,6 +872,7 @@ static int size_rader(zipfft__kernel_spec *s, int64_t transforms, const zipfft__
   factorization f = factorize(s);
   if (f.count > 0 && size_smooth(s, f, transforms, t)) {
     zipfft__choose_convolution_in_place(s);
+    s->rader_by_element = rader_by_element_wanted(s);
     return 1;
   }
   s->rader_n = 0;
@@ -995,6 +1006,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                const zipfft__target *t) {
   s->bluestein_n = 0;
   s->rader_n = 0;
+  s->rader_by_element = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
   factorization f = named_radices(s);
   zipfft__kernel_spec named = *s; /* sized apart: a failed sizing leaves s as it was */
