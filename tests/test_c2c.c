@@ -686,27 +686,39 @@ static void run_quick_staged(void) {
 }
 
 /* Rader kernels over rows back to back load and store by element over the block
- * (rader_by_element): 37 (T = 6, 17 transforms a block), 41 (T = 5) and 257, in batches
- * of several blocks with the last partly idle, in place normalised, misaligned by odd bytes
- * (the byte-wise branch); rows apart (a distance beyond the length) and
- * ZIPFFT_RADER_BY_ELEMENT=0 keep the loads and stores by transform. */
+ * (rader_by_element): by rule fp32 47 and 59 (two threads a transform), forced
+ * (ZIPFFT_RADER_BY_ELEMENT=2) 37 (T = 6, 17 transforms a block), 41 (T = 5) and 257 in both
+ * precisions; in batches of several blocks with the last partly idle, in place normalised,
+ * misaligned by odd bytes (the byte-wise branch). Rows apart (a distance beyond the length)
+ * and ZIPFFT_RADER_BY_ELEMENT=0 keep the loads and stores by transform, as the rule does for
+ * fp32 37 (T = 6). */
 static void run_quick_rader_by_element(void) {
-  static const int64_t lengths[] = {37, 41, 257};
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+    int forced;
+  } lengths[] = {{ZIPFFT_F32, 47, 0},  {ZIPFFT_F32, 59, 0}, {ZIPFFT_F32, 37, 1},
+                 {ZIPFFT_F64, 37, 1},  {ZIPFFT_F32, 41, 1}, {ZIPFFT_F64, 41, 1},
+                 {ZIPFFT_F32, 257, 1}, {ZIPFFT_F64, 257, 1}};
   static const variant by_element[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
                                        {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
                                        {77, 1, 1, 0, 0, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
-  for (int p = 0; p < 2; p++)
-    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
-      for (size_t v = 0; v < sizeof by_element / sizeof *by_element; v++) {
-        c2c_case c = variant_case(&by_element[v], p == 0 ? ZIPFFT_F32 : ZIPFFT_F64, lengths[i]);
-        if (v == 0) check_plan_says(&c, "_rbe_");
-        run_case(&c);
-      }
+  for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++) {
+    if (lengths[i].forced) setenv("ZIPFFT_RADER_BY_ELEMENT", "2", 1);
+    for (size_t v = 0; v < sizeof by_element / sizeof *by_element; v++) {
+      c2c_case c = variant_case(&by_element[v], lengths[i].p, lengths[i].n);
+      if (v == 0) check_plan_says(&c, "_rbe_");
+      run_case(&c);
+    }
+    unsetenv("ZIPFFT_RADER_BY_ELEMENT");
+  }
   static const variant apart = {40, 1, 1, 2, 0, PL_OUT, 0, 0, ZIPFFT_INVERSE};
-  c2c_case rows_apart = variant_case(&apart, ZIPFFT_F64, 37);
+  c2c_case rows_apart = variant_case(&apart, ZIPFFT_F32, 47);
   check_plan_lacks(&rows_apart, "_rbe_");
   run_case(&rows_apart);
-  c2c_case by_transform = basic_case(ZIPFFT_F32, 37, 100, ZIPFFT_FORWARD);
+  c2c_case by_rule = basic_case(ZIPFFT_F32, 37, 100, ZIPFFT_FORWARD);
+  check_plan_lacks(&by_rule, "_rbe_");
+  c2c_case by_transform = basic_case(ZIPFFT_F32, 47, 100, ZIPFFT_FORWARD);
   setenv("ZIPFFT_RADER_BY_ELEMENT", "0", 1);
   check_plan_lacks(&by_transform, "_rbe_");
   run_case(&by_transform);

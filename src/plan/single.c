@@ -690,14 +690,17 @@ static void choose_split_by_element(zipfft__kernel_spec *s) {
                         zipfft__can_split_by_element(s);
 }
 
-/* ZIPFFT_STAGE_PACKED_REALS (tuning): 1 packs the staged real rows of full-length R2C and
- * C2R kernels (odd lengths) n reals apart (spec field stage_packed_reals), for the
- * measurement that session 66's record asks for (its real copies then have no index
- * arithmetic, its stage reads no bank conflicts); not measured, so off by default. */
+/* Full-length R2C and C2R kernels (odd lengths) keep their staged real rows packed n reals
+ * apart (spec field stage_packed_reals: the real copies then have no index arithmetic and
+ * the stage's reads no bank conflicts), unless ZIPFFT_STAGE_PACKED_REALS=0 (tuning). H200,
+ * session 67, fp32 % of copy, shared rows -> packed
+ * (docs/perf/2026-12-04-h200-packed-reals-rader.md): C2R 19 83.3 -> 95.7, 23 78.7 -> 94.5,
+ * 29 83.0 -> 92.4, 31 72.1 -> 90.6, 15 94.6 -> 99.4; R2C 19 86.1 -> 90.9, 23 78.3 -> 87.7,
+ * 31 71.6 -> 80.6, 27 76.7 -> 79.1; 21 and 25 unchanged. */
 static int stage_packed_reals_wanted(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_STAGE_PACKED_REALS");
   int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
-  return full_real && env && *env && atoi(env) == 1;
+  return full_real && !(env && *env && atoi(env) == 0);
 }
 
 /* Stages a short kernel's inputs and outputs through shared memory by element (spec field
@@ -851,13 +854,21 @@ void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s) {
 }
 
 /* Whether a Rader kernel loads and stores by element over the block's rows (spec field
- * rader_by_element): wherever the generator can, unless ZIPFFT_RADER_BY_ELEMENT=0 (tuning).
- * By each transform's T threads, a warp's accesses cover 32 / T rows in runs of T elements,
- * and a row's last round leaves most threads idle (37 points, T = 6: 7 rounds, the last of
- * one element). */
+ * rader_by_element), by ZIPFFT_RADER_BY_ELEMENT (tuning: 0 never, 1 the rule, 2 wherever
+ * the generator can): by rule where a transform's threads access fewer than
+ * stage_io_run_bytes of neighbouring elements at a time (fp32 of two threads a transform),
+ * as for staged short kernels. H200, session 67, % of copy, by transform -> by element
+ * (docs/perf/2026-12-04-h200-packed-reals-rader.md): fp32 47 (T = 2) 35.8 -> 46.8, 59 (T = 2)
+ * 36.2 -> 45.5, 53 (T = 4) 62.0 -> 63.9; but fp64 47 59.7 -> 56.1, 59 54.7 -> 46.9, fp64 37
+ * (T = 6) 59.0 -> 54.2, fp32 61 44.8 -> 39.1, and the longer kernels lose most (fp64 127
+ * 49.2 -> 27.7: 140 -> 186 registers; fp32 1009 50.0 -> 39.9). */
 static int rader_by_element_wanted(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_RADER_BY_ELEMENT");
-  return zipfft__can_rader_by_element(s) && !(env && *env && atoi(env) == 0);
+  int mode = env && *env ? atoi(env) : 1;
+  if (mode == 0 || !zipfft__can_rader_by_element(s)) return 0;
+  int64_t run =
+      s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  return mode != 1 || run < stage_io_run_bytes;
 }
 
 /* Rader's method for a prime n whose n - 1 factorises (31-smooth): a convolution of
