@@ -972,11 +972,12 @@ static const real_case split_by_element_cases[] = {
  * blocks with the last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are
  * read whole). Odd lengths (the full-length kinds: a row of reals two to a slot, the
  * Hermitian half mirrored from the stage) as well: one pass (19, 9) and two (21, 27, 15),
- * rows back to back, in place (rows apart) and at shifted pointers; with gaps between the
+ * rows back to back, in place (rows apart) and at shifted pointers, those of one thread a
+ * transform (19, 9, 15) with their real rows packed n apart; with gaps between the
  * elements they cannot stage, and below 7 points they are not staged (not measured). */
 static const struct {
   real_case c;
-  int staged;
+  int staged; /* 1: staged, 2: its real rows packed too */
 } staged_io_cases[] = {{{ZIPFFT_R2C, ZIPFFT_F32, 1, {8}, 300, DENSE}, 1},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {16}, 513, DENSE}, 1},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {32}, 257, INPLACE}, 1},
@@ -986,18 +987,19 @@ static const struct {
                        {{ZIPFFT_R2C, ZIPFFT_F64, 1, {4}, 100, INPLACE}, 1},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {4}, 100, DENSE}, 0},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2}, 33, DENSE}, 0},
-                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {19}, 300, DENSE}, 1},
-                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {19}, 130, DENSE}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {19}, 300, DENSE}, 2},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {19}, 130, DENSE}, 2},
                        {{ZIPFFT_R2C, ZIPFFT_F64, 1, {21}, 100, INPLACE}, 1},
                        {{ZIPFFT_C2R, ZIPFFT_F64, 1, {27}, 70, INPLACE}, 1},
-                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {9}, 257, SHIFTED}, 1},
-                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 200, SHIFTED}, 1},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {9}, 257, SHIFTED}, 2},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 200, SHIFTED}, 2},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 40, GAPS}, 0},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {5}, 300, DENSE}, 0},
                        {{ZIPFFT_C2R, ZIPFFT_F64, 1, {3}, 300, DENSE}, 0}};
 
-/* The odd staged rows above again with each transform's two sides sharing one row of the
- * stage (ZIPFFT_STAGE_PACKED_REALS=0; by default their real rows are packed, `_srp`);
+/* The odd staged rows above again, each transform's two sides sharing one row of the stage
+ * (ZIPFFT_STAGE_PACKED_REALS=0) and all of them packed (=2; by default only those of one
+ * thread a transform, staged 2 above, `_srp`);
  * odd real kernels the rule does not stage, staged by ZIPFFT_STAGE_IO=2 (3 and 5 points,
  * 25 as 5x5 and 45 at five threads a transform in whole warps), and 21 at three threads in
  * a power of two of warps (ZIPFFT_STAGE_WHOLE_WARPS=0: 75 transforms, 225 threads in 8 warps;
@@ -1012,8 +1014,8 @@ static void check_staged_io(void) {
   char printed[8192];
   for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
     const real_case *c = &staged_io_cases[i].c;
-    int odd = c->lengths[0] % 2 != 0; /* odd staged rows pack their reals by default */
-    int says = plan_mentions(c, odd ? "_sio_srp_" : "_sio_", printed, sizeof printed);
+    int says = plan_mentions(c, "_sio_", printed, sizeof printed);
+    says += says && plan_mentions(c, "_sio_srp_", printed, sizeof printed);
     ZT_CHECK(says == staged_io_cases[i].staged, "%s %lld (%s): staged %d, want %d:\n%s",
              c->type == ZIPFFT_R2C ? "R2C" : "C2R", (long long)c->lengths[0],
              c->prec == ZIPFFT_F32 ? "fp32" : "fp64", says, staged_io_cases[i].staged, printed);
@@ -1028,15 +1030,17 @@ static void check_staged_io(void) {
     run_case(c);
   }
   unsetenv("ZIPFFT_STAGE_IO");
-  setenv("ZIPFFT_STAGE_PACKED_REALS", "0", 1); /* the odd ones' two sides in one row */
-  for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
-    const real_case *c = &staged_io_cases[i].c;
-    if (!staged_io_cases[i].staged || c->lengths[0] % 2 == 0) continue;
-    ZT_CHECK(plan_mentions(c, "_sio_", printed, sizeof printed) &&
-                 !plan_mentions(c, "_srp", printed, sizeof printed),
-             "odd length %lld with ZIPFFT_STAGE_PACKED_REALS=0 is not staged in shared rows:\n%s",
-             (long long)c->lengths[0], printed);
-    run_case(c);
+  for (int packed = 0; packed < 2; packed++) { /* 0: shared rows, 1 (=2): every one packed */
+    setenv("ZIPFFT_STAGE_PACKED_REALS", packed ? "2" : "0", 1);
+    for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
+      const real_case *c = &staged_io_cases[i].c;
+      if (!staged_io_cases[i].staged || c->lengths[0] % 2 == 0) continue;
+      ZT_CHECK(plan_mentions(c, "_sio_", printed, sizeof printed) &&
+                   plan_mentions(c, "_srp", printed, sizeof printed) == packed,
+               "odd length %lld with ZIPFFT_STAGE_PACKED_REALS=%d: packed %d:\n%s",
+               (long long)c->lengths[0], packed ? 2 : 0, !packed, printed);
+      run_case(c);
+    }
   }
   unsetenv("ZIPFFT_STAGE_PACKED_REALS");
   setenv("ZIPFFT_STAGE_WHOLE_WARPS", "0", 1);

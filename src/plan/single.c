@@ -690,17 +690,22 @@ static void choose_split_by_element(zipfft__kernel_spec *s) {
                         zipfft__can_split_by_element(s);
 }
 
-/* Full-length R2C and C2R kernels (odd lengths) keep their staged real rows packed n reals
- * apart (spec field stage_packed_reals: the real copies then have no index arithmetic and
- * the stage's reads no bank conflicts), unless ZIPFFT_STAGE_PACKED_REALS=0 (tuning). H200,
- * session 67, fp32 % of copy, shared rows -> packed
- * (docs/perf/2026-12-04-h200-packed-reals-rader.md): C2R 19 83.3 -> 95.7, 23 78.7 -> 94.5,
- * 29 83.0 -> 92.4, 31 72.1 -> 90.6, 15 94.6 -> 99.4; R2C 19 86.1 -> 90.9, 23 78.3 -> 87.7,
- * 31 71.6 -> 80.6, 27 76.7 -> 79.1; 21 and 25 unchanged. */
+/* Whether a staged full-length R2C or C2R kernel (odd length) keeps its real rows packed n
+ * reals apart (spec field stage_packed_reals: the real copies then have no index arithmetic,
+ * and a thread a transform reads its row at an odd stride, where the shared rows' even
+ * stride of reals leaves 2-way bank conflicts), by ZIPFFT_STAGE_PACKED_REALS (tuning: 0
+ * never, 1 the rule, 2 every such kernel): by rule at one thread a transform. H200, session
+ * 67, % of copy, shared rows -> packed (docs/perf/2026-12-04-h200-packed-reals-rader.md):
+ * one thread a transform, fp32 C2R 19 83.3 -> 95.7, 23 78.7 -> 94.5, 31 72.1 -> 90.6, R2C 23
+ * 78.3 -> 87.7, 31 71.6 -> 80.6; fp64 R2C 19 90.4 -> 98.3, C2R 31 77.0 -> 92.5; but fp64
+ * C2R 9, 11 and 13 lost 3-4 points (98 -> 94-96). At three threads a transform it was mixed:
+ * fp32 R2C 33 60.6 -> 71.4, 39 67.6 -> 82.2, but 69 78.7 -> 70.9, 93 71.7 -> 63.3, fp64 R2C
+ * 27 89.1 -> 81.0, 33 73.9 -> 68.9. */
 static int stage_packed_reals_wanted(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_STAGE_PACKED_REALS");
+  int mode = env && *env ? atoi(env) : 1;
   int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
-  return full_real && !(env && *env && atoi(env) == 0);
+  return full_real && mode != 0 && (mode != 1 || s->threads_per_fft == 1);
 }
 
 /* Stages a short kernel's inputs and outputs through shared memory by element (spec field
