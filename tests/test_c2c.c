@@ -725,6 +725,29 @@ static void run_quick_rader_by_element(void) {
   unsetenv("ZIPFFT_RADER_BY_ELEMENT");
 }
 
+/* ZIPFFT_RADICES (tuning) may name any butterfly the generator has, the primes 37 to 61
+ * the planner leaves to Rader's or Bluestein's method too: fp64 37 and fp32 61 as one
+ * radix, a thread a transform; a radix above 64 is not taken. */
+static void run_named_prime_radices(void) {
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+    const char *radices, *says;
+  } named[] = {{ZIPFFT_F64, 37, "37", "radix 37,"},
+               {ZIPFFT_F32, 61, "61", "radix 61,"},
+               {ZIPFFT_F32, 74, "37x2", "radix 37x2,"}};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+    setenv("ZIPFFT_RADICES", named[i].radices, 1);
+    c2c_case c = basic_case(named[i].p, named[i].n, 70, i % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+    check_plan_says(&c, named[i].says);
+    run_case(&c);
+  }
+  setenv("ZIPFFT_RADICES", "67", 1);
+  c2c_case above = basic_case(ZIPFFT_F32, 67, 3, ZIPFFT_FORWARD);
+  check_plan_lacks(&above, "radix 67,");
+  unsetenv("ZIPFFT_RADICES");
+}
+
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
  * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
@@ -1314,6 +1337,7 @@ static void run_tiers(void) {
     run_quick_rotation();
     run_quick_staged();
     run_quick_rader_by_element();
+    run_named_prime_radices();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {

@@ -374,13 +374,6 @@ static factorization factorize_capped(const zipfft__kernel_spec *s, int half_cap
 
 static factorization factorize(const zipfft__kernel_spec *s) { return factorize_capped(s, 1); }
 
-/* Whether r is one of the radices. */
-static int is_radix(long r) {
-  for (size_t i = 0; i < sizeof radices / sizeof *radices; i++)
-    if (radices[i] == r) return 1;
-  return 0;
-}
-
 /* 1 for an fp32 fused correlation kernel of 4096-point columns: it runs as 64x64 (two
  * passes each way, 2 barriers instead of 4; 64 threads of 199-254 registers per column, 4
  * columns to a block). Measured on an H200 (2DTM 4096x4096/512, batch 16, corr/s,
@@ -405,9 +398,10 @@ static const char *radices_text(const zipfft__kernel_spec *s) {
   return env && *env ? env : fused_radix_64(s) ? "64x64" : NULL;
 }
 
-/* The pass radices radices_text names (first to last, such as 8x16x16x4, each one of the
- * radices, nothing else in the text) for a kernel whose length they multiply to; count 0
- * otherwise. */
+/* The pass radices radices_text names (first to last, such as 8x16x16x4, each a butterfly
+ * the generator has, 2 to ZIPFFT__MAX_RADIX: the primes 37 to 61 too, which the planner
+ * does not choose; nothing else in the text) for a kernel whose length they multiply to;
+ * count 0 otherwise. */
 static factorization named_radices(const zipfft__kernel_spec *s) {
   const char *at = radices_text(s);
   factorization f = {.cap = ZIPFFT__MAX_RADIX}, none = {0};
@@ -415,7 +409,7 @@ static factorization named_radices(const zipfft__kernel_spec *s) {
   while (at && *at) {
     char *end = NULL;
     long r = *at >= '0' && *at <= '9' ? strtol(at, &end, 10) : 0;
-    if (!is_radix(r) || f.count == ZIPFFT__MAX_PASSES || product > s->n / r ||
+    if (r < 2 || r > ZIPFFT__MAX_RADIX || f.count == ZIPFFT__MAX_PASSES || product > s->n / r ||
         (*end != 'x' && *end != '\0') || (*end == 'x' && end[1] == '\0'))
       return none;
     f.radices[f.count++] = (int)r;
