@@ -687,18 +687,18 @@ static void run_quick_staged(void) {
 
 /* Rader kernels over rows back to back load and store by element over the block
  * (rader_by_element): by rule fp32 47 and 59 (two threads a transform), forced
- * (ZIPFFT_RADER_BY_ELEMENT=2) 37 (T = 6, 17 transforms a block), 41 (T = 5) and 257 in both
- * precisions; in batches of several blocks with the last partly idle, in place normalised,
- * misaligned by odd bytes (the byte-wise branch). Rows apart (a distance beyond the length)
- * and ZIPFFT_RADER_BY_ELEMENT=0 keep the loads and stores by transform, as the rule does for
- * fp32 37 (T = 6). */
+ * (ZIPFFT_RADER_BY_ELEMENT=2) fp32 37 (T = 6, 17 transforms a block) and 41 (T = 5), fp64 53
+ * (T = 4) and 61 (T = 6), and 257 in both precisions; in batches of several blocks with the last
+ * partly idle, in place normalised, misaligned by odd bytes (the byte-wise branch). Rows apart (a
+ * distance beyond the length) and ZIPFFT_RADER_BY_ELEMENT=0 keep the loads and stores by transform,
+ * as the rule does for fp32 37 (T = 6). */
 static void run_quick_rader_by_element(void) {
   static const struct {
     zipfft_precision p;
     int64_t n;
     int forced;
   } lengths[] = {{ZIPFFT_F32, 47, 0},  {ZIPFFT_F32, 59, 0}, {ZIPFFT_F32, 37, 1},
-                 {ZIPFFT_F64, 37, 1},  {ZIPFFT_F32, 41, 1}, {ZIPFFT_F64, 41, 1},
+                 {ZIPFFT_F64, 53, 1},  {ZIPFFT_F32, 41, 1}, {ZIPFFT_F64, 61, 1},
                  {ZIPFFT_F32, 257, 1}, {ZIPFFT_F64, 257, 1}};
   static const variant by_element[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
                                        {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
@@ -725,23 +725,30 @@ static void run_quick_rader_by_element(void) {
   unsetenv("ZIPFFT_RADER_BY_ELEMENT");
 }
 
-/* ZIPFFT_RADICES (tuning) may name any butterfly the generator has, the primes 37 to 61
- * the planner leaves to Rader's or Bluestein's method too: fp64 37 and fp32 61 as one
- * radix, a thread a transform; a radix above 64 is not taken. */
-static void run_named_prime_radices(void) {
+/* Primes above 31 as one butterfly: fp64 C2C 37, 41 and 43 by rule (size_direct_prime;
+ * ZIPFFT_DIRECT_PRIME_F64=31 leaves them to Rader's method, and 47 stays with it), and
+ * ZIPFFT_RADICES (tuning) naming any butterfly the generator has: fp32 61 and 37x2 as
+ * named; a radix above 64 is not taken. */
+static void run_prime_radices_above_31(void) {
   static const struct {
     zipfft_precision p;
     int64_t n;
     const char *radices, *says;
-  } named[] = {{ZIPFFT_F64, 37, "37", "radix 37,"},
-               {ZIPFFT_F32, 61, "61", "radix 61,"},
+  } named[] = {{ZIPFFT_F64, 37, NULL, "radix 37,"},    {ZIPFFT_F64, 41, NULL, "radix 41,"},
+               {ZIPFFT_F64, 43, NULL, "radix 43,"},    {ZIPFFT_F64, 47, NULL, "Rader"},
+               {ZIPFFT_F32, 37, NULL, "Rader"},        {ZIPFFT_F32, 61, "61", "radix 61,"},
                {ZIPFFT_F32, 74, "37x2", "radix 37x2,"}};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
-    setenv("ZIPFFT_RADICES", named[i].radices, 1);
+    if (named[i].radices) setenv("ZIPFFT_RADICES", named[i].radices, 1);
     c2c_case c = basic_case(named[i].p, named[i].n, 70, i % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
     check_plan_says(&c, named[i].says);
     run_case(&c);
+    unsetenv("ZIPFFT_RADICES");
   }
+  setenv("ZIPFFT_DIRECT_PRIME_F64", "31", 1);
+  c2c_case rader = basic_case(ZIPFFT_F64, 41, 5, ZIPFFT_FORWARD);
+  check_plan_says(&rader, "Rader");
+  unsetenv("ZIPFFT_DIRECT_PRIME_F64");
   setenv("ZIPFFT_RADICES", "67", 1);
   c2c_case above = basic_case(ZIPFFT_F32, 67, 3, ZIPFFT_FORWARD);
   check_plan_lacks(&above, "radix 67,");
@@ -1337,7 +1344,7 @@ static void run_tiers(void) {
     run_quick_rotation();
     run_quick_staged();
     run_quick_rader_by_element();
-    run_named_prime_radices();
+    run_prime_radices_above_31();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {

@@ -98,9 +98,17 @@ static const zipfft__expr *nonzero_element(zipfft__stockham_build *c, const zipf
   return zipfft__e_select(c->a, zero, i32(c, 1), kk);
 }
 
-/* rader_by_element, before the first FFT: each element of the block's rows loaded by
- * element over the block and stored in its transform's generator order (x[0] in its slot). */
-static void emit_rader_loads_by_element(zipfft__stockham_build *c, zipfft__block *body) {
+/* What rader_by_element does with one element of the block's rows: *kf its transform (f
+ * alone), kk its element in the row, zero whether that is 0, at its global index. */
+typedef void (*rader_element_step)(zipfft__stockham_build *c, zipfft__block *in,
+                                   const zipfft__thread_coords *kf, const zipfft__expr *kk,
+                                   const zipfft__expr *zero, const zipfft__expr *at,
+                                   zipfft__access access);
+
+/* Runs `step` on every element of the block's rows (back to back in memory), element tid +
+ * i B at global index start + i B, in each alignment branch. */
+static void for_each_block_element(zipfft__stockham_build *c, zipfft__block *body,
+                                   rader_element_step step) {
   zipfft__block *targets[2];
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++) {
@@ -109,19 +117,26 @@ static void emit_rader_loads_by_element(zipfft__stockham_build *c, zipfft__block
       zipfft__thread_coords kf;
       const zipfft__expr *kk, *zero;
       zipfft__block *in = open_block_element(c, targets[v], &rows, i, &kf, &kk, &zero);
-      zipfft__cval x = zipfft__zero_value(c, in, "x", 0);
       const zipfft__expr *at =
           bin(c, ZIPFFT__OP_ADD, rows.start, i64(c, i * zipfft__c2c_block_threads(c->s)));
-      zipfft__s_load_complex(c->a, in, x.re->u.var, x.im->u.var, c->in, at, access_of_branch[v],
-                             c->s->in_storage);
-      const zipfft__expr *slot = zipfft__e_select(
-          c->a, zero, rader_slot(c, in, &kf),
-          zipfft__shared_index(c, &kf, rader_index(c, in, nonzero_element(c, kk, zero), 0)));
-      zipfft__s_store_complex(c->a, in, c->smem, slot, x.re, x.im, ZIPFFT__ACCESS_VECTOR,
-                              ZIPFFT_STORAGE_DEFAULT);
+      step(c, in, &kf, kk, zero, at, access_of_branch[v]);
     }
   }
-  zipfft__s_barrier(c->a, body);
+}
+
+/* rader_by_element, before the first FFT: an element loaded and stored in its transform's
+ * generator order (x[0] in its slot). */
+static void load_rader_element(zipfft__stockham_build *c, zipfft__block *in,
+                               const zipfft__thread_coords *kf, const zipfft__expr *kk,
+                               const zipfft__expr *zero, const zipfft__expr *at,
+                               zipfft__access access) {
+  zipfft__cval x = zipfft__zero_value(c, in, "x", 0);
+  zipfft__s_load_complex(c->a, in, x.re->u.var, x.im->u.var, c->in, at, access, c->s->in_storage);
+  const zipfft__expr *slot = zipfft__e_select(
+      c->a, zero, rader_slot(c, in, kf),
+      zipfft__shared_index(c, kf, rader_index(c, in, nonzero_element(c, kk, zero), 0)));
+  zipfft__s_store_complex(c->a, in, c->smem, slot, x.re, x.im, ZIPFFT__ACCESS_VECTOR,
+                          ZIPFFT_STORAGE_DEFAULT);
 }
 
 /* Rader, before the first FFT (which starts from shared memory): each transform's row
@@ -133,7 +148,8 @@ static void emit_rader_loads_by_element(zipfft__stockham_build *c, zipfft__block
 void zipfft__emit_rader_staging(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "Rader: the input in generator order in shared memory");
   if (c->s->rader_by_element) {
-    emit_rader_loads_by_element(c, body);
+    for_each_block_element(c, body, load_rader_element);
+    zipfft__s_barrier(c->a, body);
     return;
   }
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
@@ -236,33 +252,22 @@ static void emit_rader_store(zipfft__stockham_build *c, zipfft__block *g,
       e, access);
 }
 
-/* rader_by_element, after the second FFT: each element of the block's rows read from its
- * transform's slots (X[0] from its own, else x[0] + conj(y[q])) and stored by element over
- * the block. */
-static void emit_rader_stores_by_element(zipfft__stockham_build *c, zipfft__block *body) {
-  zipfft__block *targets[2];
-  open_alignment_branches(c, body, targets);
-  for (int v = 0; v < 2; v++) {
-    zipfft__block_rows rows = zipfft__emit_block_rows(c, targets[v], c->s->rader_n);
-    for (int64_t i = 0; i < block_rounds(c->s); i++) {
-      zipfft__thread_coords kf;
-      const zipfft__expr *kk, *zero;
-      zipfft__block *in = open_block_element(c, targets[v], &rows, i, &kf, &kk, &zero);
-      const zipfft__expr *slot = rader_slot(c, in, &kf);
-      zipfft__cval x0 = zipfft__cval_materialize(c->a, in, shared_value(c, in, slot));
-      const zipfft__expr *q = rader_index(c, in, nonzero_element(c, kk, zero), 1);
-      const zipfft__expr *at = zipfft__e_select(c->a, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
-                                                zipfft__shared_index(c, &kf, q));
-      zipfft__cval y = zipfft__cval_materialize(c->a, in, shared_value(c, in, at));
-      zipfft__cval out = {zipfft__e_select(c->a, zero, y.re, bin(c, ZIPFFT__OP_ADD, x0.re, y.re)),
-                          zipfft__e_select(c->a, zero, y.im, bin(c, ZIPFFT__OP_SUB, x0.im, y.im))};
-      out = zipfft__finish_output(c, in, NULL, kk, out);
-      const zipfft__expr *g_at =
-          bin(c, ZIPFFT__OP_ADD, rows.start, i64(c, i * zipfft__c2c_block_threads(c->s)));
-      zipfft__s_store_complex(c->a, in, c->out, g_at, out.re, out.im, access_of_branch[v],
-                              c->s->out_storage);
-    }
-  }
+/* rader_by_element, after the second FFT: an element read from its transform's slots (X[0]
+ * from its own, else x[0] + conj(y[q])) and stored. */
+static void store_rader_element(zipfft__stockham_build *c, zipfft__block *in,
+                                const zipfft__thread_coords *kf, const zipfft__expr *kk,
+                                const zipfft__expr *zero, const zipfft__expr *at,
+                                zipfft__access access) {
+  const zipfft__expr *slot = rader_slot(c, in, kf);
+  zipfft__cval x0 = zipfft__cval_materialize(c->a, in, shared_value(c, in, slot));
+  const zipfft__expr *q = rader_index(c, in, nonzero_element(c, kk, zero), 1);
+  const zipfft__expr *from = zipfft__e_select(c->a, zero, bin(c, ZIPFFT__OP_ADD, slot, i32(c, 1)),
+                                              zipfft__shared_index(c, kf, q));
+  zipfft__cval y = zipfft__cval_materialize(c->a, in, shared_value(c, in, from));
+  zipfft__cval out = {zipfft__e_select(c->a, zero, y.re, bin(c, ZIPFFT__OP_ADD, x0.re, y.re)),
+                      zipfft__e_select(c->a, zero, y.im, bin(c, ZIPFFT__OP_SUB, x0.im, y.im))};
+  out = zipfft__finish_output(c, in, NULL, kk, out);
+  zipfft__s_store_complex(c->a, in, c->out, at, out.re, out.im, access, c->s->out_storage);
 }
 
 /* The store phase of kernels whose last pass left the result in shared memory (natural
@@ -271,7 +276,7 @@ static void emit_rader_stores_by_element(zipfft__stockham_build *c, zipfft__bloc
 void zipfft__emit_staged_stores(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "stores from shared memory");
   if (c->s->rader_by_element) {
-    emit_rader_stores_by_element(c, body);
+    for_each_block_element(c, body, store_rader_element);
     return;
   }
   zipfft__thread_coords k =

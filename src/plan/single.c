@@ -870,6 +870,28 @@ static int rader_by_element_wanted(const zipfft__kernel_spec *s) {
   return mode != 1 || run < stage_io_run_bytes;
 }
 
+/* fp64 C2C of a prime length above largest_prime_radix and up to this runs as one
+ * butterfly of that radix, a thread a transform (ZIPFFT_DIRECT_PRIME_F64, tuning: the
+ * largest such prime; 31 leaves them all to Rader's method). H200, session 67, % of copy,
+ * Rader -> one butterfly (docs/perf/2026-12-04-h200-packed-reals-rader.md): fp64 37 59.0 ->
+ * 93.6 (0.61x -> 0.97x cuFFT; 255 registers, 56 bytes spilled, nvcc offline), 41 55.5 ->
+ * 75.7 (0.82x), 43 59.4 -> 64.4 (0.91x); but 47 59.7 -> 54.5. fp32 not measured. */
+enum { direct_prime_f64 = 43 };
+
+static int size_direct_prime(zipfft__kernel_spec *s, int64_t transforms, const zipfft__target *t) {
+  const char *env = getenv("ZIPFFT_DIRECT_PRIME_F64");
+  int64_t largest = env && *env ? atoll(env) : direct_prime_f64;
+  int64_t n = s->n;
+  if (s->kind != ZIPFFT__KIND_C2C || s->precision != ZIPFFT_F64 || n <= largest_prime_radix ||
+      n > largest || n > ZIPFFT__MAX_RADIX || largest_prime_factor(n) != n)
+    return 0;
+  factorization f = {.cap = (int)n, .count = 1, .radices = {(int)n}};
+  zipfft__kernel_spec direct = *s; /* sized apart: a failed sizing leaves s as it was */
+  if (!size_smooth(&direct, f, transforms, t)) return 0;
+  *s = direct;
+  return 1;
+}
+
 /* Rader's method for a prime n whose n - 1 factorises (31-smooth): a convolution of
  * length n - 1 instead of Bluestein's of at least 2n - 1. ZIPFFT_RADER=0 (tuning) leaves
  * such primes to Bluestein. Returns 0 (spec unchanged) when that does not apply. */
@@ -1029,6 +1051,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
       (size_mirrored_radix_16(s, transforms, t) || size_unstaged_large_radix(s, transforms, t)))
     return 1;
   if (f.count > 0) return size_smooth(s, f, transforms, t);
+  if (size_direct_prime(s, transforms, t)) return 1;
   /* Half-length real passes too: the R2C split reads Rader's permuted slots, the C2R
    * merge writes them. */
   if (size_rader(s, transforms, t)) return 1;
