@@ -1382,8 +1382,7 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->stage_io && (!zipfft__can_stage_io(s) || zipfft__stores_from_shared(s)))
     return "staged inputs and outputs need what zipfft__can_stage_io allows: a plain C2C, "
            "R2C, C2R, R2C_HALF or C2R_HALF kernel of one block over unit-stride rows";
-  if (s->stage_packed_reals &&
-      (!s->stage_io || (s->kind != ZIPFFT__KIND_R2C && s->kind != ZIPFFT__KIND_C2R)))
+  if (s->stage_packed_reals && (!s->stage_io || !zipfft__kind_is_full_real(s->kind)))
     return "packed real rows in the stage need a staged R2C or C2R kernel of the full length";
   if (s->rader_by_element && !zipfft__can_rader_by_element(s))
     return "Rader by element needs what zipfft__can_rader_by_element allows: a plain C2C "

@@ -16,6 +16,10 @@ int zipfft__kind_is_half(zipfft__kernel_kind k) {
   return k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_C2R_HALF;
 }
 
+int zipfft__kind_is_full_real(zipfft__kernel_kind k) {
+  return k == ZIPFFT__KIND_R2C || k == ZIPFFT__KIND_C2R;
+}
+
 int zipfft__kind_real_in(zipfft__kernel_kind k) {
   return k == ZIPFFT__KIND_R2C || k == ZIPFFT__KIND_R2C_HALF || k == ZIPFFT__KIND_R2R;
 }
@@ -217,10 +221,9 @@ int zipfft__can_split_by_element(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
-  int kind = s->kind == ZIPFFT__KIND_C2C || s->kind == ZIPFFT__KIND_R2C ||
-             s->kind == ZIPFFT__KIND_C2R ||
-             ((s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF) &&
-              !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
+  int kind =
+      s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_full_real(s->kind) ||
+      (zipfft__kind_is_half(s->kind) && !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
   return kind && s->cluster <= 1 && s->batch_dims == 1 && s->in_stride == 1 && s->out_stride == 1 &&
          !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
          s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&

@@ -108,6 +108,9 @@ typedef enum zipfft__chirp_half {
 /* 1 for the kinds whose real side has 2n reals and that exchange through shared memory
  * even with a single pass. */
 int zipfft__kind_is_half(zipfft__kernel_kind k);
+/* 1 for R2C and C2R at full length (odd lengths, or even ones kept so): n reals on the real
+ * side, one n-point complex FFT a row. */
+int zipfft__kind_is_full_real(zipfft__kernel_kind k);
 
 /* A batched 1D C2C transform done entirely inside one kernel: Stockham radix passes in
  * registers, exchanged through shared memory, several transforms per block. The batch may

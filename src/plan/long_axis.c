@@ -188,7 +188,7 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
 static int64_t pair_rows(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
                          route *r) {
   const char *env = getenv("ZIPFFT_REAL_ROW_PAIRS");
-  int full_real = r->gather_kind == ZIPFFT__KIND_R2C || r->gather_kind == ZIPFFT__KIND_C2R;
+  int full_real = zipfft__kind_is_full_real(r->gather_kind);
   int dim = 0, split = 0;
   while (dim < pass->batch_dims && pass->batch_counts[dim] < 2) dim++;
   r->pair_apart = r->pairs_present = 0, r->pair_dim = dim;

@@ -174,7 +174,7 @@ static int stage_io_wanted(const zipfft__kernel_spec *s) {
   int64_t run =
       s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
-  int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
+  int full_real = zipfft__kind_is_full_real(s->kind);
   if (full_real && s->n < stage_io_least_odd) return 0;
   int largest = 0;
   for (int p = 0; p < s->pass_count; p++)
@@ -698,7 +698,7 @@ static void choose_split_by_element(zipfft__kernel_spec *s) {
 static int stage_packed_reals_wanted(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_STAGE_PACKED_REALS");
   int mode = env && *env ? atoi(env) : 1;
-  int full_real = s->kind == ZIPFFT__KIND_R2C || s->kind == ZIPFFT__KIND_C2R;
+  int full_real = zipfft__kind_is_full_real(s->kind);
   return full_real && mode != 0 && (mode != 1 || s->threads_per_fft == 1);
 }
 
