@@ -113,7 +113,8 @@ const char *zipfft_last_error(void);
 /* Creates a description of a rank-dimensional transform of the given lengths (row-major,
  * lengths[rank-1] fastest). Every length is supported, memory permitting:
  * - one kernel per axis where it fits: lengths whose prime factors are at most 31 (the
- *   primes 17 to 31 as passes of their own radix) while one block's shared memory holds
+ *   primes 17 to 31 as passes of their own radix; in fp64 C2C also the primes 37, 41 and
+ *   43, as one pass) while one block's shared memory holds
  *   the transform (on a Hopper GPU powers of two to 16384 in fp32 and 8192 in fp64, other
  *   lengths to about 29000 and 14400) or, for C2C and half-length real rows, a
  *   thread-block cluster does (to 32768 in fp32, 16384 in fp64); primes p with such a
@@ -320,7 +321,8 @@ zipfft_status zipfft_corr_output_lengths(zipfft_corr c, int64_t *lengths);
 zipfft_status zipfft_corr_set_filter(zipfft_corr c, const void *filter);
 /* The FFT lengths of the plan (rank values): the filter's lengths, or for VALID along a
  * length with a prime factor above 13 the next 7-smooth length (the filter zero-padded).
- * FULL and SAME keep the lengths; the first axis must then have no prime factor above 31. */
+ * FULL and SAME keep the lengths; the first axis must then have no prime factor above 31
+ * (in fp64 it may also be the prime 37, 41 or 43). */
 zipfft_status zipfft_corr_fft_lengths(zipfft_corr c, int64_t *lengths);
 /* Keeps a filter spectrum given directly instead of a filter (e.g. an image spectrum
  * whitened or band-passed by the caller): the forward R2C spectrum of the filter zero-padded

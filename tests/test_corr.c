@@ -330,6 +330,9 @@ static const corr_case cases[] = {
      * statistics kernel's rows) */
     {ZIPFFT_F32, 2, {34, 19, 1}, {5, 4, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 2, 2},
     {ZIPFFT_F32, 1, {37, 1, 1}, {6, 1, 1}, CONV, ZIPFFT_REGION_VALID, DEF, 2, 2},
+    /* fp64 keeps the prime 37 as the fused axis: one butterfly of radix 37
+     * (size_direct_prime in plan/single.c) */
+    {ZIPFFT_F64, 2, {37, 12, 1}, {6, 4, 1}, CORR, ZIPFFT_REGION_FULL, DEF, 2, 2},
     /* a long first axis: the fused kernel's block (4 columns of 2048 points) takes a third
      * of a multiprocessor and reads its pass twiddles from shared memory */
     {ZIPFFT_F32, 2, {2048, 24, 1}, {40, 5, 1}, CORR, ZIPFFT_REGION_VALID, DEF, 2, 2},

@@ -118,7 +118,7 @@ static zipfft_status append(const zipfft__kernel_spec *pass, zipfft__array src, 
                         "correlation FFT length %lld (a filter length, or for VALID the 7-smooth "
                         "length it is padded to; zipfft_corr_fft_lengths): each axis must fit "
                         "one kernel, and the first axis (the fused one) must have no prime "
-                        "factor above 31",
+                        "factor above 31 (fp64: or be the prime 37, 41 or 43)",
                         (long long)pass->n);
   if (s.statistics && zipfft__stores_from_shared(&s))
     return zipfft__fail(
