@@ -386,12 +386,19 @@ const zipfft__expr *zipfft__stage_real_at(zipfft__stockham_build *c, const zipff
 /* Rows back to back (stage_io and rader_by_element kernels, copies by element over the
  * block): `bound`, the block's elements that belong to active transforms (I32; `row`
  * elements a transform), and `start`, the global index of the block's first element plus
- * the thread's (I64): element tid + i B of the block (B threads) lies at start + i B. */
+ * the thread's (I64): element tid + i B of the block (B threads) lies at start + i B, for
+ * i below `rounds`. */
 typedef struct zipfft__block_rows {
   const zipfft__expr *bound, *start;
+  int64_t threads, rounds;
 } zipfft__block_rows;
 zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__block *target,
                                            int64_t row);
+/* Element e = tid + i B of those rows (*e, I32; *at its global index): opens its branch,
+ * e below the bound. */
+zipfft__block *zipfft__open_block_element(zipfft__stockham_build *c, zipfft__block *target,
+                                          const zipfft__block_rows *rows, int64_t i,
+                                          const zipfft__expr **e, const zipfft__expr **at);
 /* stage_io kernels: the block's input rows copied into the stage by element, then a barrier
  * (before the first pass or the C2R merge, which read them there). */
 void zipfft__emit_stage_in(zipfft__stockham_build *c, zipfft__block *body);

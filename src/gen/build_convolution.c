@@ -68,27 +68,21 @@ static zipfft__block *branch_on_element_zero(zipfft__stockham_build *c, zipfft__
 
 /* rader_by_element: element e = tid + i B of the block's rows (B threads, rows back to back,
  * `rows` from zipfft__emit_block_rows) is element e mod p of transform e / p. Opens its
- * branch (e among the active transforms' elements) and gives that transform (*kf: f alone,
- * what the shared-memory indices read), the element (*kk) and whether it is 0 (*zero). */
-static zipfft__block *open_block_element(zipfft__stockham_build *c, zipfft__block *target,
+ * branch (zipfft__open_block_element) and gives that transform (*kf: f alone, what the
+ * shared-memory indices read), the element (*kk), whether it is 0 (*zero) and its global
+ * index (*at). */
+static zipfft__block *open_rader_element(zipfft__stockham_build *c, zipfft__block *target,
                                          const zipfft__block_rows *rows, int64_t i,
                                          zipfft__thread_coords *kf, const zipfft__expr **kk,
-                                         const zipfft__expr **zero) {
-  int64_t threads = zipfft__c2c_block_threads(c->s), p = c->s->rader_n;
-  const zipfft__expr *e =
-      let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
-  zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, rows->bound));
+                                         const zipfft__expr **zero, const zipfft__expr **at) {
+  int64_t p = c->s->rader_n;
+  const zipfft__expr *e;
+  zipfft__block *in = zipfft__open_block_element(c, target, rows, i, &e, at);
   const zipfft__expr *f = let(c, in, "f", bin(c, ZIPFFT__OP_DIV, e, i32(c, p)));
   *kf = (zipfft__thread_coords){.f = f};
   *kk = let(c, in, "k", bin(c, ZIPFFT__OP_SUB, e, bin(c, ZIPFFT__OP_MUL, f, i32(c, p))));
   *zero = let(c, in, "kz", bin(c, ZIPFFT__OP_EQ, *kk, i32(c, 0)));
   return in;
-}
-
-/* The rounds of B elements that cover the block's rows. */
-static int64_t block_rounds(const zipfft__kernel_spec *s) {
-  int64_t threads = zipfft__c2c_block_threads(s);
-  return (s->ffts_per_block * s->rader_n + threads - 1) / threads;
 }
 
 /* Rader's element kk of a row: 1 stands in for 0 (its slot is apart), so that the index
@@ -113,12 +107,10 @@ static void for_each_block_element(zipfft__stockham_build *c, zipfft__block *bod
   open_alignment_branches(c, body, targets);
   for (int v = 0; v < 2; v++) {
     zipfft__block_rows rows = zipfft__emit_block_rows(c, targets[v], c->s->rader_n);
-    for (int64_t i = 0; i < block_rounds(c->s); i++) {
+    for (int64_t i = 0; i < rows.rounds; i++) {
       zipfft__thread_coords kf;
-      const zipfft__expr *kk, *zero;
-      zipfft__block *in = open_block_element(c, targets[v], &rows, i, &kf, &kk, &zero);
-      const zipfft__expr *at =
-          bin(c, ZIPFFT__OP_ADD, rows.start, i64(c, i * zipfft__c2c_block_threads(c->s)));
+      const zipfft__expr *kk, *zero, *at;
+      zipfft__block *in = open_rader_element(c, targets[v], &rows, i, &kf, &kk, &zero, &at);
       step(c, in, &kf, kk, zero, at, access_of_branch[v]);
     }
   }

@@ -128,9 +128,10 @@ static void emit_scattered_copies(zipfft__stockham_build *c, zipfft__block *targ
 zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__block *target,
                                            int64_t row) {
   int64_t f_count = c->s->ffts_per_block, total = f_count * row;
+  int64_t threads = zipfft__c2c_block_threads(c->s);
   zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
   const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
-  zipfft__block_rows rows;
+  zipfft__block_rows rows = {.threads = threads, .rounds = (total + threads - 1) / threads};
   rows.bound = let_bounded(
       c, target, "lim",
       zipfft__e_cast(c->a, ZIPFFT__T_I32,
@@ -143,26 +144,31 @@ zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__bl
   return rows;
 }
 
+zipfft__block *zipfft__open_block_element(zipfft__stockham_build *c, zipfft__block *target,
+                                          const zipfft__block_rows *rows, int64_t i,
+                                          const zipfft__expr **e, const zipfft__expr **at) {
+  *e = let(c, target, "e",
+           bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * rows->threads)));
+  *at = bin(c, ZIPFFT__OP_ADD, rows->start, i64(c, i * rows->threads));
+  return open_if(c, target, bin(c, ZIPFFT__OP_LT, *e, rows->bound));
+}
+
 /* Rows back to back: element e of the block lies at the block's first element plus e, and
  * the active transforms' elements are those below one bound, so an element costs one
  * comparison, its global index a constant offset, and its slot a division by the row
  * (none where the pitch is the row). */
 static void emit_contiguous_copies(zipfft__stockham_build *c, zipfft__block *target,
                                    const stage_copy *p, zipfft__access access) {
-  int64_t threads = zipfft__c2c_block_threads(c->s), f_count = c->s->ffts_per_block;
-  int64_t total = f_count * p->row, gap = p->pitch - p->row;
+  int64_t gap = p->pitch - p->row;
   zipfft__block_rows rows = zipfft__emit_block_rows(c, target, p->row);
-  const zipfft__expr *bound = rows.bound, *row_start = rows.start;
-  for (int64_t i = 0; i * threads < total; i++) {
-    const zipfft__expr *e =
-        let(c, target, "e", bin(c, ZIPFFT__OP_ADD, zipfft__e_thread(c->a), i32(c, i * threads)));
-    zipfft__block *in = open_if(c, target, bin(c, ZIPFFT__OP_LT, e, bound));
+  for (int64_t i = 0; i < rows.rounds; i++) {
+    const zipfft__expr *e, *g_at;
+    zipfft__block *in = zipfft__open_block_element(c, target, &rows, i, &e, &g_at);
     const zipfft__expr *s_at = bin(c, ZIPFFT__OP_ADD, i32(c, p->start), e);
     if (gap != 0) {
       const zipfft__expr *f = bin(c, ZIPFFT__OP_DIV, e, i32(c, p->row));
       s_at = bin(c, ZIPFFT__OP_ADD, s_at, bin(c, ZIPFFT__OP_MUL, f, i32(c, gap)));
     }
-    const zipfft__expr *g_at = bin(c, ZIPFFT__OP_ADD, row_start, i64(c, i * threads));
     copy_element(c, in, p, g_at, s_at, access);
   }
 }

@@ -220,28 +220,31 @@ int zipfft__can_split_by_element(const zipfft__kernel_spec *s) {
          !s->statistics && s->pass_count >= 1;
 }
 
+/* Whether s's rows are plain for copies by element over the block (stage_io,
+ * rader_by_element): one block a transform, one batch dimension of unit-stride rows in the
+ * default storage, and nothing fused, padded, cropped, tiled, twiddled, looped over signals,
+ * pointwise or called back. */
+static int plain_unit_rows(const zipfft__kernel_spec *s) {
+  return s->cluster <= 1 && s->batch_dims == 1 && s->in_stride == 1 && s->out_stride == 1 &&
+         !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
+         s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&
+         !s->statistics && s->pointwise == ZIPFFT__PW_NONE && s->load_extent == 0 &&
+         s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 && s->twiddle_length == 0 &&
+         !s->load_callback.function && !s->store_callback.function;
+}
+
 int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
   int kind =
       s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_full_real(s->kind) ||
       (zipfft__kind_is_half(s->kind) && !s->mirrored && !s->merge_on_load && s->paired_rows == 0);
-  return kind && s->cluster <= 1 && s->batch_dims == 1 && s->in_stride == 1 && s->out_stride == 1 &&
-         !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
-         s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&
-         !zipfft__two_ffts(s) && !s->statistics && s->pointwise == ZIPFFT__PW_NONE &&
-         s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
-         s->twiddle_length == 0 && s->rader_n == 0 && s->bluestein_n == 0 && !s->passes_in_place &&
-         !s->load_callback.function && !s->store_callback.function;
+  return kind && plain_unit_rows(s) && !zipfft__two_ffts(s) && s->rader_n == 0 &&
+         s->bluestein_n == 0 && !s->passes_in_place;
 }
 
 int zipfft__can_rader_by_element(const zipfft__kernel_spec *s) {
-  return s->kind == ZIPFFT__KIND_C2C && s->rader_n > 0 && s->bluestein_n == 0 && s->cluster <= 1 &&
-         s->batch_dims == 1 && s->batch_in_strides[0] == s->rader_n &&
-         s->batch_out_strides[0] == s->rader_n && s->in_stride == 1 && s->out_stride == 1 &&
-         !s->fft_major && !s->store_major && s->in_storage == ZIPFFT_STORAGE_DEFAULT &&
-         s->out_storage == ZIPFFT_STORAGE_DEFAULT && s->fused == ZIPFFT__FUSED_NONE &&
-         !s->statistics && s->pointwise == ZIPFFT__PW_NONE && s->paired_rows == 0 &&
-         s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
-         s->twiddle_length == 0 && !s->load_callback.function && !s->store_callback.function;
+  return s->kind == ZIPFFT__KIND_C2C && s->rader_n > 0 && s->bluestein_n == 0 &&
+         s->paired_rows == 0 && plain_unit_rows(s) && s->batch_in_strides[0] == s->rader_n &&
+         s->batch_out_strides[0] == s->rader_n;
 }
 
 int zipfft__stage_io_real_side(const zipfft__kernel_spec *s, int out) {

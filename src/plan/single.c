@@ -125,6 +125,12 @@ enum {
   staged_block_bytes = 8192 /* the least data of a block of staged kernels */
 };
 
+/* Bytes of neighbouring elements a transform's threads access at a time (one complex
+ * element each). */
+static int64_t run_bytes(const zipfft__kernel_spec *s) {
+  return s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+}
+
 /* ZIPFFT_STAGE_IO (tuning): 0 never, 1 the rule (stage_io_wanted), 2 wherever the generator
  * can. */
 static int stage_io_mode(void) {
@@ -171,8 +177,7 @@ static int stage_io_possible(const zipfft__kernel_spec *s) {
 static int stage_io_wanted(const zipfft__kernel_spec *s) {
   if (!stage_io_possible(s)) return 0;
   if (stage_io_mode() != 1) return 1;
-  int64_t run =
-      s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t run = run_bytes(s);
   int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
   int full_real = zipfft__kind_is_full_real(s->kind);
   if (full_real && s->n < stage_io_least_odd) return 0;
@@ -865,9 +870,7 @@ static int rader_by_element_wanted(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_RADER_BY_ELEMENT");
   int mode = env && *env ? atoi(env) : 1;
   if (mode == 0 || !zipfft__can_rader_by_element(s)) return 0;
-  int64_t run =
-      s->threads_per_fft * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
-  return mode != 1 || run < stage_io_run_bytes;
+  return mode != 1 || run_bytes(s) < stage_io_run_bytes;
 }
 
 /* fp64 C2C of a prime length above largest_prime_radix and up to this runs as one
