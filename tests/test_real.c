@@ -1035,10 +1035,11 @@ static void check_staged_io(void) {
     for (size_t i = 0; i < sizeof staged_io_cases / sizeof *staged_io_cases; i++) {
       const real_case *c = &staged_io_cases[i].c;
       if (!staged_io_cases[i].staged || c->lengths[0] % 2 == 0) continue;
-      ZT_CHECK(plan_mentions(c, "_sio_", printed, sizeof printed) &&
-                   plan_mentions(c, "_srp", printed, sizeof printed) == packed,
-               "odd length %lld with ZIPFFT_STAGE_PACKED_REALS=%d: packed %d:\n%s",
-               (long long)c->lengths[0], packed ? 2 : 0, !packed, printed);
+      int staged = plan_mentions(c, "_sio_", printed, sizeof printed);
+      int got = plan_mentions(c, "_srp", printed, sizeof printed);
+      ZT_CHECK(staged && got == packed,
+               "odd length %lld with ZIPFFT_STAGE_PACKED_REALS=%d: staged %d, packed %d:\n%s",
+               (long long)c->lengths[0], packed ? 2 : 0, staged, got, printed);
       run_case(c);
     }
   }
