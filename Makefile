@@ -20,9 +20,8 @@ demo: build
 	$(BUILD)/zipfft match
 
 # The CI suite: the quick tier, plain and under AddressSanitizer + UndefinedBehaviorSanitizer,
-# the test programs in parallel (the quick tier's CPU kernels at -O0, tests/CMakeLists.txt;
-# cold cache on 2 cores, session 54: 25 minutes in all, 12.7 plain and 11.7 under the
-# sanitizers, whose instrumented kernels compile at -O0 too).
+# the test programs in parallel (the quick tier's CPU kernels at -O0, tests/CMakeLists.txt).
+# How long it takes on CI's 2 cores: docs/ci-times.md.
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DZIPFFT_WERROR=ON -DZIPFFT_SANITIZE=ON
