@@ -119,7 +119,10 @@ static inline void open_alignment_branches(zipfft__stockham_build *c, zipfft__bl
 zipfft__thread_coords zipfft__emit_coords(zipfft__stockham_build *c, zipfft__block *b);
 zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipfft__block *b,
                                                  int major);
-/* The coordinates of a thread given its place t in transform f of the block. */
+/* The global index (I64) of transform f of the block, as a let; zipfft__emit_coords_of:
+ * the coordinates of a thread given its place t in transform f of the block. */
+const zipfft__expr *zipfft__emit_transform_index(zipfft__stockham_build *c, zipfft__block *b,
+                                                 const zipfft__expr *f);
 zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__block *b,
                                              const zipfft__expr *t, const zipfft__expr *f);
 /* Declares a complex value initialised to zero, named prefix + r / i (live: kept across

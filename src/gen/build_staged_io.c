@@ -129,8 +129,8 @@ zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__bl
                                            int64_t row) {
   int64_t f_count = c->s->ffts_per_block, total = f_count * row;
   int64_t threads = zipfft__c2c_block_threads(c->s);
-  zipfft__thread_coords first = zipfft__emit_coords_of(c, target, i32(c, 0), i32(c, 0));
-  const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first.g);
+  const zipfft__expr *first = zipfft__emit_transform_index(c, target, i32(c, 0));
+  const zipfft__expr *left = bin(c, ZIPFFT__OP_SUB, var(c, c->batch), first);
   zipfft__block_rows rows = {.threads = threads, .rounds = (total + threads - 1) / threads};
   rows.bound = let_bounded(
       c, target, "lim",
@@ -139,7 +139,7 @@ zipfft__block_rows zipfft__emit_block_rows(zipfft__stockham_build *c, zipfft__bl
                                       bin(c, ZIPFFT__OP_MUL, left, i64(c, row)), i64(c, total))),
       total + 1);
   rows.start = let(c, target, "gb",
-                   bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first.g, i64(c, row)),
+                   bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, first, i64(c, row)),
                        zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a))));
   return rows;
 }

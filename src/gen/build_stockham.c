@@ -68,16 +68,21 @@ zipfft__thread_coords zipfft__emit_coords_mapped(zipfft__stockham_build *c, zipf
       c, b, t, per_block == 1 ? i32(c, 0) : let(c, b, "f", quotient(c, f_op, tid, f_by)));
 }
 
+const zipfft__expr *zipfft__emit_transform_index(zipfft__stockham_build *c, zipfft__block *b,
+                                                 const zipfft__expr *f) {
+  const zipfft__expr *block = block_index(c);
+  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, block, i64(c, c->s->ffts_per_block));
+  return let(
+      c, b, "g",
+      c->s->paired_rows > 0
+          ? paired_row(c, b, bin(c, ZIPFFT__OP_ADD, first, var(c, c->batch_offset)), f)
+          : bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, f), var(c, c->batch_offset)));
+}
+
 zipfft__thread_coords zipfft__emit_coords_of(zipfft__stockham_build *c, zipfft__block *b,
                                              const zipfft__expr *t, const zipfft__expr *f) {
   zipfft__thread_coords k = {.t = t, .f = f};
-  const zipfft__expr *block = block_index(c);
-  const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, block, i64(c, c->s->ffts_per_block));
-  k.g =
-      let(c, b, "g",
-          c->s->paired_rows > 0
-              ? paired_row(c, b, bin(c, ZIPFFT__OP_ADD, first, var(c, c->batch_offset)), f)
-              : bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_ADD, first, f), var(c, c->batch_offset)));
+  k.g = zipfft__emit_transform_index(c, b, f);
   k.active = let(c, b, "active", bin(c, ZIPFFT__OP_LT, k.g, var(c, c->batch)));
   return k;
 }
