@@ -5,7 +5,10 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 PACKAGES = gcc make cmake pkg-config libfftw3-dev
 
-.PHONY: all deps build demo test test-full clean
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+
+.PHONY: all deps build demo test test-full fuzz clean
 
 all: build
 
@@ -35,5 +38,18 @@ test-full: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
 	cmake -S . -B $(BUILD) -DZIPFFT_TEST_TIER=quick
 
+# The libFuzzer target over the public API (tests/test_fuzz_api.c) for FUZZ_SECONDS, under
+# ASan + UBSan, growing $(FUZZ_BUILD)/corpus from tests/fuzz_corpus: not part of CI. Inputs
+# that break an invariant land in $(FUZZ_BUILD)/artifacts; copy them into tests/fuzz_corpus
+# with the fix, so that test_fuzz_api replays them.
+fuzz: deps
+	@scripts/install-deps clang libclang-rt-dev
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DZIPFFT_SANITIZE=ON -DZIPFFT_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_api
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	cd $(FUZZ_BUILD) && ASAN_OPTIONS=intercept_tls_get_addr=0 ZIPFFT_CACHE_DIR=$(CURDIR)/$(FUZZ_BUILD)/kernel-cache \
+	  tests/fuzz_api -max_total_time=$(FUZZ_SECONDS) -timeout=120 -rss_limit_mb=6144 -max_len=256 \
+	  -artifact_prefix=artifacts/ corpus $(CURDIR)/tests/fuzz_corpus
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) kernel-cache
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) kernel-cache
