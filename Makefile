@@ -39,7 +39,8 @@ test-full: build
 	cmake -S . -B $(BUILD) -DZIPFFT_TEST_TIER=quick
 
 # The libFuzzer target over the public API (tests/test_fuzz_api.c) for FUZZ_SECONDS, under
-# ASan + UBSan, growing $(FUZZ_BUILD)/corpus from tests/fuzz_corpus: not part of CI. Inputs
+# ASan + UBSan with the CPU kernels it compiles instrumented too (ZIPFFT_CC), growing
+# $(FUZZ_BUILD)/corpus from tests/fuzz_corpus: not part of CI. Inputs
 # that break an invariant land in $(FUZZ_BUILD)/artifacts; copy them into tests/fuzz_corpus
 # with the fix, so that test_fuzz_api replays them.
 fuzz: deps
@@ -48,7 +49,8 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_api
 	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
 	cd $(FUZZ_BUILD) && ASAN_OPTIONS=intercept_tls_get_addr=0 ZIPFFT_CACHE_DIR=$(CURDIR)/$(FUZZ_BUILD)/kernel-cache \
-	  tests/fuzz_api -max_total_time=$(FUZZ_SECONDS) -timeout=120 -rss_limit_mb=6144 -max_len=256 \
+	  ZIPFFT_CC="clang -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  tests/fuzz_api -max_total_time=$(FUZZ_SECONDS) -len_control=0 -timeout=120 -rss_limit_mb=6144 -max_len=256 \
 	  -artifact_prefix=artifacts/ corpus $(CURDIR)/tests/fuzz_corpus
 
 clean:

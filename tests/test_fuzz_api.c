@@ -25,7 +25,10 @@
   } while (0)
 
 /* What the inputs reached, so that the replay can show it is not vacuous. */
-static struct { int plans, executions, corr_plans, corr_executions; } reached;
+static struct {
+  int plans, executions, corr_plans, corr_executions;
+  int corr_statistics, corr_statistics_refused; /* accumulated, or refused: no kernel */
+} reached;
 
 /* Largest data a run executes (bytes of input and output together). */
 static const size_t max_execute_bytes = (size_t)8 << 20;
@@ -48,7 +51,10 @@ static const int64_t extremes[] = {0,         -1,        -7,        INT64_MAX, I
 static int64_t next_value(byte_reader *r, const int64_t *palette, size_t count) {
   unsigned b = next_byte(r);
   if (b < 200) return palette[b % count];
-  if (b < 232) return (int64_t)(next_byte(r) | next_byte(r) << 8);
+  if (b < 232) { /* two bytes, low first (read one at a time: C leaves `a | b` unordered) */
+    unsigned low = next_byte(r);
+    return (int64_t)(low | next_byte(r) << 8);
+  }
   return extremes[b % (sizeof extremes / sizeof *extremes)];
 }
 
@@ -258,6 +264,13 @@ static int64_t stray_write(const unsigned char *data, size_t bytes, const unsign
   return -1;
 }
 
+/* Whether an out-of-place plan may overwrite its input's elements (zipfft.h, zipfft_type):
+ * C2R of rank 2 and 3, unless its input is 16-bit and its output of another type. */
+static int input_is_scratch(const struct zipfft_desc_s *d) {
+  int narrow_input = d->in_storage != ZIPFFT_STORAGE_DEFAULT && d->out_storage != d->in_storage;
+  return d->type == ZIPFFT_C2R && d->rank > 1 && !narrow_input;
+}
+
 /* Poison of the buffers' bytes that no element covers. */
 enum { poison_byte = 0xA5 };
 
@@ -277,7 +290,7 @@ static void free_buffers(run_buffers *b) {
 /* Runs a plan once on poisoned buffers sized by its resolved layout, where they are small
  * enough: the call must succeed, the guard bands hold, bytes that no output element covers
  * keep their poison (in place: no element of either side), and an out-of-place input stays
- * as it was (but C2R of rank 2 and 3, whose input is scratch). */
+ * as it was (C2R of rank 2 and 3, whose input is scratch, may change its elements only). */
 static void execute_plan(zipfft_plan p, const struct zipfft_desc_s *d) {
   zipfft__layout layout;
   FUZZ_REQUIRE(zipfft__desc_layout(d, &layout) == ZIPFFT_SUCCESS, "a planned layout: %s",
@@ -324,8 +337,12 @@ static void execute_plan(zipfft_plan p, const struct zipfft_desc_s *d) {
     int64_t stray = stray_write(b.out.data, b.out.bytes, b.out_mask, out_element, poison_byte);
     FUZZ_REQUIRE(stray < 0, "output byte %lld of no element changed", (long long)stray);
     FUZZ_REQUIRE(zt_buffer_guards_intact(&b.out), "an output guard band changed");
-    int scratch = d->type == ZIPFFT_C2R && d->rank > 1;
-    FUZZ_REQUIRE(scratch || zt_buffer_span_equals(&b.in, b.snapshot), "the input changed");
+    if (input_is_scratch(d)) {
+      stray = stray_write(b.in.data, b.in.bytes, b.in_mask, in_element, poison_byte);
+      FUZZ_REQUIRE(stray < 0, "scratch input byte %lld of no element changed", (long long)stray);
+    } else {
+      FUZZ_REQUIRE(zt_buffer_span_equals(&b.in, b.snapshot), "the input changed");
+    }
     FUZZ_REQUIRE(zt_buffer_guards_intact(&b.in), "an input guard band changed");
   }
   free_buffers(&b);
@@ -350,6 +367,10 @@ static void fuzz_plan(byte_reader *r) {
   s = CALL(zipfft_plan_create(&p, d));
   if (s != ZIPFFT_SUCCESS) {
     FUZZ_REQUIRE(p == unset, "a failed zipfft_plan_create changed the handle");
+    /* Only a user's callback may fail to compile: generated code always must. */
+    int callbacks = d->load_callback.source != NULL || d->store_callback.source != NULL;
+    FUZZ_REQUIRE(callbacks || (s != ZIPFFT_ERROR_CPU_COMPILER && s != ZIPFFT_ERROR_COMPILE_FAILED),
+                 "generated kernels did not compile: %s", zipfft_last_error());
   } else {
     reached.plans++;
     static char text[1 << 16];
@@ -392,8 +413,9 @@ static void execute_corr(byte_reader *r, zipfft_corr c, zipfft_precision prec, i
   unsigned char *filter = calloc((size_t)filter_n, real);
   unsigned char *signals = calloc((size_t)signal_n * count, real);
   float *maps = calloc((size_t)out_n, sizeof(float));
+  int32_t *best = calloc((size_t)out_n, sizeof(int32_t));
   zt_buffer out = zt_buffer_alloc((size_t)out_n * count * real, 0);
-  FUZZ_REQUIRE(filter && signals && maps && out.data, "no memory");
+  FUZZ_REQUIRE(filter && signals && maps && best && out.data, "no memory");
   for (int64_t i = 0; i < filter_n; i++)
     filter[i * (int64_t)real + real - 1] = (unsigned char)(i % 3);
   for (size_t i = 0; i < (size_t)signal_n * count; i++) signals[i * real + real - 1] = 0x3f;
@@ -415,13 +437,16 @@ static void execute_corr(byte_reader *r, zipfft_corr c, zipfft_precision prec, i
     s = CALL(zipfft_corr_accumulate(c, signals, (int64_t)count, 0, NULL));
     FUZZ_REQUIRE(s == ZIPFFT_SUCCESS || s == ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "accumulate: %s",
                  zipfft_last_error());
-    s = CALL(zipfft_corr_finalize(c, maps, NULL, NULL, NULL, maps));
+    reached.corr_statistics += s == ZIPFFT_SUCCESS;
+    reached.corr_statistics_refused += s != ZIPFFT_SUCCESS;
+    s = CALL(zipfft_corr_finalize(c, maps, best, NULL, NULL, NULL));
     FUZZ_REQUIRE(s == ZIPFFT_SUCCESS, "finalize: %s", zipfft_last_error());
   }
   zt_buffer_free(&out);
   free(filter);
   free(signals);
   free(maps);
+  free(best);
 }
 
 /* A correlation plan built from the input. */
@@ -431,11 +456,12 @@ static void fuzz_corr(byte_reader *r) {
     lengths[k] = NEXT_VALUE(r, corr_palette);
     signal_lengths[k] = next_byte(r) % 4 ? 1 + lengths[k] / 2 : NEXT_VALUE(r, small_palette);
   }
-  zipfft_corr_config config = {.mode = (zipfft_corr_mode)PICK(r, mode_choices),
-                               .region = (zipfft_corr_region)PICK(r, region_choices),
-                               .spectrum_storage = (zipfft_storage)PICK(r, storage_choices),
-                               .backend = ZIPFFT_BACKEND_CPU,
-                               .intermediate_storage = (zipfft_storage)PICK(r, storage_choices)};
+  /* One field at a time: C leaves an initializer list's evaluations unordered. */
+  zipfft_corr_config config = {.backend = ZIPFFT_BACKEND_CPU};
+  config.mode = (zipfft_corr_mode)PICK(r, mode_choices);
+  config.region = (zipfft_corr_region)PICK(r, region_choices);
+  config.spectrum_storage = (zipfft_storage)PICK(r, storage_choices);
+  config.intermediate_storage = (zipfft_storage)PICK(r, storage_choices);
   int rank = PICK(r, rank_choices);
   zipfft_precision prec = (zipfft_precision)PICK(r, precision_choices);
   int64_t batch = NEXT_VALUE(r, small_palette);
@@ -447,7 +473,10 @@ static void fuzz_corr(byte_reader *r) {
     return;
   }
   reached.corr_plans++;
-  execute_corr(r, c, prec, rank, lengths, signal_lengths, batch);
+  zipfft_backend backend = ZIPFFT_BACKEND_AUTO;
+  CALL(zipfft_corr_backend(c, &backend));
+  /* A NULL configuration means AUTO, CUDA on a GPU machine: the host buffers are for CPU. */
+  if (backend == ZIPFFT_BACKEND_CPU) execute_corr(r, c, prec, rank, lengths, signal_lengths, batch);
   CALL(zipfft_corr_destroy(c));
 }
 
@@ -483,6 +512,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 #else
 #include <dirent.h>
+#include <sys/stat.h>
 
 /* Reads a whole file; NULL when it cannot. */
 static uint8_t *read_file(const char *path, size_t *size) {
@@ -504,18 +534,20 @@ static int replay(const char *path) {
   return 1;
 }
 
-/* Replays every file of a directory; returns how many ran. */
+/* Replays every regular file of a directory; returns how many ran, -1 when it cannot be
+ * read. */
 static int replay_directory(const char *dir) {
   DIR *d = opendir(dir);
+  if (!d) return -1;
   int ran = 0;
   struct dirent *entry;
-  while (d && (entry = readdir(d)) != NULL) {
-    if (entry->d_name[0] == '.') continue;
+  while ((entry = readdir(d)) != NULL) {
     char path[4096];
+    struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-    ran += replay(path);
+    if (entry->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) ran += replay(path);
   }
-  if (d) closedir(d);
+  closedir(d);
   return ran;
 }
 
@@ -542,15 +574,22 @@ int main(int argc, char **argv) {
   int ran = 0;
   for (int i = 1; i < argc; i++) ran += replay(argv[i]);
   if (argc == 1) {
-    ran += replay_directory(ZIPFFT_FUZZ_CORPUS);
-    ran += replay_random(400);
+    int kept = replay_directory(ZIPFFT_FUZZ_CORPUS);
+    if (kept < 1) {
+      printf("fuzz_api: no inputs in %s\n", ZIPFFT_FUZZ_CORPUS);
+      return 1;
+    }
+    ran += kept + replay_random(400);
   }
   printf(
       "fuzz_api: %d inputs, every invariant held: %d plans (%d executed), %d correlation "
-      "plans (%d executed)\n",
-      ran, reached.plans, reached.executions, reached.corr_plans, reached.corr_executions);
+      "plans (%d executed, %d accumulated, %d without a statistics kernel)\n",
+      ran, reached.plans, reached.executions, reached.corr_plans, reached.corr_executions,
+      reached.corr_statistics, reached.corr_statistics_refused);
   if (argc > 1) return ran > 0 ? 0 : 1;
   /* Not vacuous: the fixed inputs must reach every part. */
-  return reached.executions >= 20 && reached.corr_executions >= 5 ? 0 : 1;
+  int reach = reached.executions >= 20 && reached.corr_executions >= 5;
+  if (!reach) printf("fuzz_api: fewer than 20 executions or 5 correlation runs\n");
+  return reach ? 0 : 1;
 }
 #endif
