@@ -4,8 +4,10 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "api/desc.h"
@@ -833,6 +835,111 @@ static void check_random_descriptions(void) {
            refused);
 }
 
+static void on_alarm(int signal_number) { (void)signal_number; }
+
+/* A CPU plan compiles while a timer interrupts the process every millisecond through a
+ * handler without SA_RESTART (a caller's profiler or timer): the compiler's wait retries,
+ * where it once took the interruption for a failed compile. */
+static void check_compile_under_signals(void) {
+  char cache[] = "/tmp/zipfft-test-signals-XXXXXX";
+  const char *saved = getenv("ZIPFFT_CACHE_DIR");
+  char *saved_copy = saved ? strdup(saved) : NULL;
+  struct sigaction action = {.sa_handler = on_alarm}, previous;
+  struct itimerval every_ms = {{0, 1000}, {0, 1000}}, off = {{0, 0}, {0, 0}};
+  const int64_t n = 96;
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_CHECK(mkdtemp(cache) != NULL, "mkdtemp");
+  setenv("ZIPFFT_CACHE_DIR", cache, 1); /* empty: the plan must compile */
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_batch(d, 3));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGALRM, &action, &previous);
+  setitimer(ITIMER_REAL, &every_ms, NULL);
+  zipfft_status s = zipfft_plan_create(&p, d);
+  setitimer(ITIMER_REAL, &off, NULL);
+  sigaction(SIGALRM, &previous, NULL);
+  cases++;
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "plan creation under SIGALRM: %s (%s)", zipfft_status_name(s),
+           zipfft_last_error());
+  zipfft_plan_destroy(p);
+  zipfft_desc_destroy(d);
+  if (saved_copy)
+    setenv("ZIPFFT_CACHE_DIR", saved_copy, 1);
+  else
+    unsetenv("ZIPFFT_CACHE_DIR");
+  free(saved_copy);
+  zt_remove_tree(cache);
+}
+
+/* Writes a compiler wrapper that refuses fp64 kernels and runs cc on the others, so that
+ * only a plan's inner fp64 plan fails; returns 0 when it cannot. */
+static int write_refusing_compiler(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return 0;
+  fputs(
+      "#!/bin/sh\n"
+      "for a; do case $a in *.c) grep -qE 'zipfft_[a-z0-9]+_f64_' \"$a\" && exit 3;; esac; "
+      "done\n"
+      "exec cc \"$@\"\n",
+      f);
+  return fclose(f) == 0;
+}
+
+/* The detail of a failure inside the library's own inner plans survives their cleanup:
+ * the fp64 plan of a Bluestein filter (fp32 C2C 65146 = 2 x 32573, filter length 131072)
+ * and of a correlation filter's spectrum (zipfft_corr_set_filter); both lost it once, the
+ * public destroys clearing it ("Bluestein filter of length 131072: " and nothing more). */
+static void check_inner_plan_details(void) {
+  char dir[] = "/tmp/zipfft-test-inner-XXXXXX", script[128], cc[160];
+  const char *saved_cc = getenv("ZIPFFT_CC"), *saved_cache = getenv("ZIPFFT_CACHE_DIR");
+  char *saved_cc_copy = saved_cc ? strdup(saved_cc) : NULL;
+  char *saved_cache_copy = saved_cache ? strdup(saved_cache) : NULL;
+  ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  snprintf(script, sizeof script, "%s/cc-without-f64", dir);
+  ZT_CHECK(write_refusing_compiler(script), "cannot write %s", script);
+  snprintf(cc, sizeof cc, "sh %s", script);
+  setenv("ZIPFFT_CC", cc, 1);
+  setenv("ZIPFFT_CACHE_DIR", dir, 1);
+
+  const int64_t n = 65146, lengths[1] = {46}, signal[1] = {7};
+  zipfft_desc d = NULL;
+  zipfft_plan p = sentinel();
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  zipfft_status s = zipfft_plan_create(&p, d);
+  cases++;
+  ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER && strstr(zipfft_last_error(), "Bluestein filter") &&
+               strstr(zipfft_last_error(), "host compiler"),
+           "Bluestein filter's inner plan: %s \"%s\"", zipfft_status_name(s), zipfft_last_error());
+  ZT_CHECK(p == sentinel(), "a failed zipfft_plan_create changed the handle");
+  zipfft_desc_destroy(d);
+
+  zipfft_corr_config config = {.backend = ZIPFFT_BACKEND_CPU};
+  zipfft_corr c = NULL;
+  float filter[46] = {1.0f};
+  ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 1, lengths, signal, 1, &config));
+  s = c ? zipfft_corr_set_filter(c, filter) : ZIPFFT_ERROR_NULL_POINTER;
+  cases++;
+  ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER && strstr(zipfft_last_error(), "host compiler"),
+           "correlation filter's inner plan: %s \"%s\"", zipfft_status_name(s),
+           zipfft_last_error());
+  zipfft_corr_destroy(c);
+
+  if (saved_cc_copy)
+    setenv("ZIPFFT_CC", saved_cc_copy, 1);
+  else
+    unsetenv("ZIPFFT_CC");
+  if (saved_cache_copy)
+    setenv("ZIPFFT_CACHE_DIR", saved_cache_copy, 1);
+  else
+    unsetenv("ZIPFFT_CACHE_DIR");
+  free(saved_cc_copy);
+  free(saved_cache_copy);
+  zt_remove_tree(dir);
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_errors", 0);
   check_desc_create();
@@ -847,5 +954,7 @@ int main(void) {
   check_null_handles();
   check_status_names();
   check_random_descriptions();
+  check_compile_under_signals();
+  check_inner_plan_details();
   return zt_finish("test_errors", cases);
 }

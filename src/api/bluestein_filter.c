@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api/desc.h"
 #include "api/error.h"
+#include "api/plan_internal.h"
 #include "plan/twiddle.h"
 
 /* Complex values per host chunk of the source and the spectrum (16 MiB of doubles): the
@@ -23,7 +25,7 @@ static zipfft_status plan_filter_fft(const zipfft__kernel_spec *s, zipfft_backen
   if (st == ZIPFFT_SUCCESS) st = zipfft_desc_set_placement(d, ZIPFFT_INPLACE);
   if (st == ZIPFFT_SUCCESS) st = zipfft_desc_set_backend(d, kind, device);
   if (st == ZIPFFT_SUCCESS) st = zipfft_plan_create(p, d);
-  zipfft_desc_destroy(d);
+  zipfft__desc_release(d); /* zipfft_desc_destroy would clear a failure's detail */
   return st;
 }
 
@@ -109,10 +111,9 @@ zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_back
   if (st == ZIPFFT_SUCCESS) st = download_spectrum(s, b, buffer, chunk, table);
   if (buffer) b->ops->free(b, buffer);
   free(chunk);
-  if (st == ZIPFFT_SUCCESS) return zipfft_plan_destroy(p);
-  /* zipfft_plan_destroy clears the detail: keep it. */
-  char detail[512];
+  zipfft__plan_release(p);
+  if (st == ZIPFFT_SUCCESS) return ZIPFFT_SUCCESS;
+  char detail[512]; /* the inner call's detail, which zipfft__fail replaces */
   snprintf(detail, sizeof detail, "%s", zipfft_last_error());
-  zipfft_plan_destroy(p);
   return zipfft__fail(st, "Bluestein filter of length %lld: %s", (long long)n, detail);
 }

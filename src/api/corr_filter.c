@@ -127,8 +127,8 @@ static zipfft_status filter_spectrum(zipfft_corr c, const void *filter, double *
   if (s == ZIPFFT_SUCCESS) s = b->ops->download(b, *half, out, (size_t)halves * 16);
   if (in) b->ops->free(b, in);
   if (out) b->ops->free(b, out);
-  zipfft_plan_destroy(plan);
-  zipfft_desc_destroy(d);
+  zipfft__plan_release(plan); /* the public destroys would clear a failure's detail */
+  zipfft__desc_release(d);
   free(raw);
   free(x);
   if (s != ZIPFFT_SUCCESS) free(*half), *half = NULL;

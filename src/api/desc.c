@@ -55,9 +55,13 @@ zipfft_status zipfft_desc_create(zipfft_desc *d, zipfft_type type, zipfft_precis
   return ZIPFFT_SUCCESS;
 }
 
-zipfft_status zipfft_desc_destroy(zipfft_desc d) {
+void zipfft__desc_release(struct zipfft_desc_s *d) {
   if (d) zipfft__desc_free_callbacks(d);
   free(d);
+}
+
+zipfft_status zipfft_desc_destroy(zipfft_desc d) {
+  zipfft__desc_release(d);
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }

@@ -39,6 +39,9 @@ struct zipfft_desc_s {
 zipfft_status zipfft__desc_own_callbacks(struct zipfft_desc_s *d);
 /* Frees a description's callback strings. */
 void zipfft__desc_free_callbacks(struct zipfft_desc_s *d);
+/* Frees a description (NULL ignored) as zipfft_desc_destroy does, but keeps the thread's
+ * last error: for the library's own descriptions, freed after a failure it reports. */
+void zipfft__desc_release(struct zipfft_desc_s *d);
 
 /* The layout of a batched transform after defaults are applied (element units). */
 typedef struct zipfft__layout {

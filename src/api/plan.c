@@ -615,8 +615,12 @@ zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, i
   return s;
 }
 
-zipfft_status zipfft_plan_destroy(zipfft_plan p) {
+void zipfft__plan_release(zipfft_plan p) {
   if (p) release_plan(p);
+}
+
+zipfft_status zipfft_plan_destroy(zipfft_plan p) {
+  zipfft__plan_release(p);
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }

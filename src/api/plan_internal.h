@@ -14,6 +14,9 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch);
 zipfft_status zipfft__plan_cuda_spills(zipfft_plan p, const char *arch, long *bytes, char *kernel,
                                        size_t kernel_len);
 
+/* Frees a plan (NULL ignored) as zipfft_plan_destroy does, but keeps the thread's last
+ * error: for the library's own plans, freed after a failure it reports. */
+void zipfft__plan_release(zipfft_plan p);
 /* Number of kernel launches one execution makes (for tests of the plan's structure). */
 int zipfft__plan_kernel_count(zipfft_plan p);
 

@@ -1,6 +1,7 @@
 /* cpu.c - the CPU backend: generated C compiled by the host compiler into a shared object
  * (cached like CUBINs), loaded with dlopen, blocks run in parallel on host threads. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -45,7 +46,19 @@ static const char *extra_flags(void) {
   return flags ? flags : "";
 }
 
-/* Runs `cc flags -o so src` with output to log; returns the exit status (-1: no spawn). The
+/* Waits for a child, through signals that interrupt the wait (a caller's timer or profiler:
+ * handlers installed without SA_RESTART); its wait status, or -1 when it cannot. */
+static int wait_for_child(pid_t pid) {
+  int status = 0;
+  pid_t got;
+  do {
+    got = waitpid(pid, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  return got == pid ? status : -1;
+}
+
+/* Runs `cc flags -o so src` with output to log; returns the exit status (-1: not run, or
+ * ended by a signal). The
  * shell splits ZIPFFT_CC into words (it may hold flags, as CC does for make); the paths
  * reach the compiler as positional parameters, never parsed, so a TMPDIR holding quotes or
  * shell syntax is only a path. */
@@ -60,11 +73,8 @@ static int run_compiler(const char *src, const char *so, const char *log) {
   char *argv[] = {"sh", "-c", command, "sh", (char *)so, (char *)src, NULL};
   pid_t pid;
   int status = -1;
-  if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ) == 0 &&
-      waitpid(pid, &status, 0) == pid)
-    status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  else
-    status = -1;
+  if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ) == 0) status = wait_for_child(pid);
+  status = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   posix_spawn_file_actions_destroy(&fa);
   return status;
 }
@@ -130,8 +140,9 @@ static zipfft_status compile_object(const zipfft__kernel_source *src, void **so,
   if (!*so) {
     size_t log_size = 0;
     char *log = read_file(log_path, &log_size);
-    s = zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "host compiler '%s' failed (status %d) on %s:\n",
-                     compiler(), status, src->name);
+    s = zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "host compiler '%s' failed (status %d%s) on %s:\n",
+                     compiler(), status, status == -1 ? ": not run, or ended by a signal" : "",
+                     src->name);
     if (log) {
       log[log_size ? log_size - 1 : 0] = '\0';
       zipfft__append_error(log);
