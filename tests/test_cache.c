@@ -114,6 +114,40 @@ static int count_temp_files(const char *path) {
   return count;
 }
 
+/* The memory cache holds at most its limit's bytes, the least recently used dropped first,
+ * and no binary larger than the limit (the disk, unusable here, would keep every one). */
+static void test_memory_limit(void) {
+  static unsigned char bytes[4000];
+  memset(bytes, 7, sizeof bytes);
+  const char *root = getenv("ZIPFFT_CACHE_DIR");
+  char saved[512];
+  snprintf(saved, sizeof saved, "%s", root ? root : "");
+  setenv("ZIPFFT_CACHE_DIR", "/dev/null/no-cache", 1);
+  zipfft__cache_clear_memory();
+  size_t previous = zipfft__cache_set_memory_limit(3000);
+  zipfft__cache_key a = key_of2("lru", "a"), b = key_of2("lru", "b"), c = key_of2("lru", "c");
+  zipfft__cache_key d = key_of2("lru", "d"), big = key_of2("lru", "big");
+  zipfft__cache_put("cpu", a, bytes, 1000);
+  zipfft__cache_put("cpu", b, bytes, 1000);
+  zipfft__cache_put("cpu", c, bytes, 1000);
+  ZT_CHECK(hits_with("cpu", a, bytes, 1000), "a: three entries at the limit");
+  zipfft__cache_put("cpu", d, bytes, 1000); /* b is now the least recently used */
+  ZT_CHECK(!hits_with("cpu", b, bytes, 1000), "b: the least recently used was kept");
+  ZT_CHECK(hits_with("cpu", a, bytes, 1000) && hits_with("cpu", c, bytes, 1000) &&
+               hits_with("cpu", d, bytes, 1000),
+           "a, c, d: a more recent entry was dropped");
+  zipfft__cache_put("cpu", big, bytes, 4000);
+  ZT_CHECK(!hits_with("cpu", big, bytes, 4000), "a binary above the limit was kept");
+  ZT_CHECK(hits_with("cpu", d, bytes, 1000), "d: dropped for a binary that was not kept");
+  zipfft__cache_set_memory_limit(1000); /* keeps the most recent, d */
+  ZT_CHECK(hits_with("cpu", d, bytes, 1000) && !hits_with("cpu", a, bytes, 1000) &&
+               !hits_with("cpu", c, bytes, 1000),
+           "a lowered limit kept other than the most recent entry");
+  zipfft__cache_set_memory_limit(previous);
+  zipfft__cache_clear_memory();
+  setenv("ZIPFFT_CACHE_DIR", saved, 1);
+}
+
 int main(void) {
   char root[] = "/tmp/zipfft-test-cache-XXXXXX";
   if (!mkdtemp(root)) {
@@ -129,10 +163,11 @@ int main(void) {
   check_damaged_is_miss("flipped", 0, 5);
   check_damaged_is_miss("bad magic", 0, 24 + 33); /* byte 0 of the header */
   test_path(nested);
+  test_memory_limit();
   char kind_dir[512];
   snprintf(kind_dir, sizeof kind_dir, "%s/cubin", nested);
   ZT_CHECK(count_temp_files(kind_dir) == 0, "temporary files left in %s", kind_dir);
   zipfft__cache_clear_memory();
   zt_remove_tree(root);
-  return zt_finish("test_cache", 6);
+  return zt_finish("test_cache", 7);
 }

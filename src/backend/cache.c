@@ -80,8 +80,12 @@ typedef struct memory_entry {
   size_t size;
 } memory_entry;
 
+/* The in-memory entries, most recently used first, and their bytes, kept at most
+ * memory_limit (least recently used dropped first) so that a process that plans many
+ * distinct problems does not grow without bound: the disk keeps every entry. */
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static memory_entry *memory_head;
+static size_t memory_bytes, memory_limit = (size_t)64 << 20;
 
 /* malloc'ed copy of size bytes (at least one byte allocated so 0 is not NULL). */
 static void *copy_bytes(const void *data, size_t size) {
@@ -90,19 +94,50 @@ static void *copy_bytes(const void *data, size_t size) {
   return copy;
 }
 
-/* The entry for (kind, key) or NULL; call with memory_lock held. */
-static memory_entry *find_entry(const char *kind, zipfft__cache_key key) {
-  for (memory_entry *e = memory_head; e; e = e->next)
-    if (e->key.lo == key.lo && e->key.hi == key.hi && strcmp(e->kind, kind) == 0) return e;
+/* The link that points at the entry for (kind, key), or NULL; call with memory_lock held. */
+static memory_entry **find_link(const char *kind, zipfft__cache_key key) {
+  for (memory_entry **link = &memory_head; *link; link = &(*link)->next) {
+    const memory_entry *e = *link;
+    if (e->key.lo == key.lo && e->key.hi == key.hi && strcmp(e->kind, kind) == 0) return link;
+  }
   return NULL;
+}
+
+/* Moves the entry a link points at to the front (most recently used); returns it. */
+static memory_entry *move_to_front(memory_entry **link) {
+  memory_entry *e = *link;
+  *link = e->next;
+  e->next = memory_head;
+  memory_head = e;
+  return e;
+}
+
+static void free_entry(memory_entry *e) {
+  free(e->kind);
+  free(e->data);
+  free(e);
+}
+
+/* Drops the least recently used entries until the bytes fit the limit; call with
+ * memory_lock held. */
+static void evict_beyond_limit(void) {
+  while (memory_bytes > memory_limit && memory_head) {
+    memory_entry **link = &memory_head;
+    while ((*link)->next) link = &(*link)->next;
+    memory_entry *last = *link;
+    *link = NULL;
+    memory_bytes -= last->size;
+    free_entry(last);
+  }
 }
 
 /* Copies an in-memory hit into *data and *size; returns 1 on a hit. */
 static int memory_get(const char *kind, zipfft__cache_key key, void **data, size_t *size) {
   int hit = 0;
   pthread_mutex_lock(&memory_lock);
-  memory_entry *e = find_entry(kind, key);
-  if (e) {
+  memory_entry **link = find_link(kind, key);
+  if (link) {
+    memory_entry *e = move_to_front(link);
     void *copy = copy_bytes(e->data, e->size);
     if (copy) {
       *data = copy;
@@ -114,9 +149,9 @@ static int memory_get(const char *kind, zipfft__cache_key key, void **data, size
   return hit;
 }
 
-/* Adds an empty entry for (kind, key) at the head of the list; call with memory_lock held.
- * NULL when out of memory. */
-static memory_entry *new_entry(const char *kind, zipfft__cache_key key) {
+/* A new entry for (kind, key) owning data, at the front of the list; call with memory_lock
+ * held. NULL when out of memory. */
+static memory_entry *new_entry(const char *kind, zipfft__cache_key key, void *data, size_t size) {
   memory_entry *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->kind = strdup(kind);
@@ -124,27 +159,42 @@ static memory_entry *new_entry(const char *kind, zipfft__cache_key key) {
     free(e);
     return NULL;
   }
-  e->key = key;
+  e->key = key, e->data = data, e->size = size;
   e->next = memory_head;
   memory_head = e;
   return e;
 }
 
-/* Inserts (or replaces) a copy of the bytes; silently gives up when out of memory. */
+/* Inserts (or replaces) a copy of the bytes as the most recent entry, then drops the least
+ * recent beyond the limit; a binary larger than the limit is not kept. Silently gives up
+ * when out of memory. */
 static void memory_put(const char *kind, zipfft__cache_key key, const void *data, size_t size) {
   void *copy = copy_bytes(data, size);
   if (!copy) return;
   pthread_mutex_lock(&memory_lock);
-  memory_entry *e = find_entry(kind, key);
-  if (!e) e = new_entry(kind, key);
-  if (e) {
-    free(e->data);
-    e->data = copy;
-    e->size = size;
+  memory_entry **link = find_link(kind, key);
+  if (link) { /* replaced: the old bytes go */
+    memory_entry *e = *link;
+    *link = e->next;
+    memory_bytes -= e->size;
+    free_entry(e);
+  }
+  if (size <= memory_limit && new_entry(kind, key, copy, size)) {
+    memory_bytes += size;
     copy = NULL;
+    evict_beyond_limit();
   }
   pthread_mutex_unlock(&memory_lock);
   free(copy);
+}
+
+size_t zipfft__cache_set_memory_limit(size_t bytes) {
+  pthread_mutex_lock(&memory_lock);
+  size_t previous = memory_limit;
+  memory_limit = bytes;
+  evict_beyond_limit();
+  pthread_mutex_unlock(&memory_lock);
+  return previous;
 }
 
 /* Frees every in-memory entry. */
@@ -152,12 +202,11 @@ void zipfft__cache_clear_memory(void) {
   pthread_mutex_lock(&memory_lock);
   memory_entry *e = memory_head;
   memory_head = NULL;
+  memory_bytes = 0;
   pthread_mutex_unlock(&memory_lock);
   while (e) {
     memory_entry *next = e->next;
-    free(e->kind);
-    free(e->data);
-    free(e);
+    free_entry(e);
     e = next;
   }
 }

@@ -30,5 +30,8 @@ int zipfft__cache_path(const char *kind, zipfft__cache_key key, const char *suff
 /* Forgets every in-memory entry (tests, and cold-plan timing in the benchmark). The cache
  * directory is read from the environment at every call. */
 void zipfft__cache_clear_memory(void);
+/* Sets the most bytes the in-memory entries may hold (default 64 MiB; the least recently
+ * used go first, the disk keeps them) and returns the previous limit: for the tests. */
+size_t zipfft__cache_set_memory_limit(size_t bytes);
 
 #endif
