@@ -119,9 +119,7 @@ static int count_temp_files(const char *path) {
 static void test_memory_limit(void) {
   static unsigned char bytes[4000];
   memset(bytes, 7, sizeof bytes);
-  const char *root = getenv("ZIPFFT_CACHE_DIR");
-  char saved[512];
-  snprintf(saved, sizeof saved, "%s", root ? root : "");
+  char *saved = zt_env_save("ZIPFFT_CACHE_DIR");
   setenv("ZIPFFT_CACHE_DIR", "/dev/null/no-cache", 1);
   zipfft__cache_clear_memory();
   size_t previous = zipfft__cache_set_memory_limit(3000);
@@ -145,7 +143,7 @@ static void test_memory_limit(void) {
            "a lowered limit kept other than the most recent entry");
   zipfft__cache_set_memory_limit(previous);
   zipfft__cache_clear_memory();
-  setenv("ZIPFFT_CACHE_DIR", saved, 1);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved);
 }
 
 int main(void) {

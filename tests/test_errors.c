@@ -842,8 +842,7 @@ static void on_alarm(int signal_number) { (void)signal_number; }
  * where it once took the interruption for a failed compile. */
 static void check_compile_under_signals(void) {
   char cache[] = "/tmp/zipfft-test-signals-XXXXXX";
-  const char *saved = getenv("ZIPFFT_CACHE_DIR");
-  char *saved_copy = saved ? strdup(saved) : NULL;
+  char *saved = zt_env_save("ZIPFFT_CACHE_DIR");
   struct sigaction action = {.sa_handler = on_alarm}, previous;
   struct itimerval every_ms = {{0, 1000}, {0, 1000}}, off = {{0, 0}, {0, 0}};
   const int64_t n = 96;
@@ -865,11 +864,7 @@ static void check_compile_under_signals(void) {
            zipfft_last_error());
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
-  if (saved_copy)
-    setenv("ZIPFFT_CACHE_DIR", saved_copy, 1);
-  else
-    unsetenv("ZIPFFT_CACHE_DIR");
-  free(saved_copy);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved);
   zt_remove_tree(cache);
 }
 
@@ -893,9 +888,7 @@ static int write_refusing_compiler(const char *path) {
  * public destroys clearing it ("Bluestein filter of length 131072: " and nothing more). */
 static void check_inner_plan_details(void) {
   char dir[] = "/tmp/zipfft-test-inner-XXXXXX", script[128], cc[160];
-  const char *saved_cc = getenv("ZIPFFT_CC"), *saved_cache = getenv("ZIPFFT_CACHE_DIR");
-  char *saved_cc_copy = saved_cc ? strdup(saved_cc) : NULL;
-  char *saved_cache_copy = saved_cache ? strdup(saved_cache) : NULL;
+  char *saved_cc = zt_env_save("ZIPFFT_CC"), *saved_cache = zt_env_save("ZIPFFT_CACHE_DIR");
   ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
   snprintf(script, sizeof script, "%s/cc-without-f64", dir);
   ZT_CHECK(write_refusing_compiler(script), "cannot write %s", script);
@@ -927,16 +920,8 @@ static void check_inner_plan_details(void) {
            zipfft_last_error());
   zipfft_corr_destroy(c);
 
-  if (saved_cc_copy)
-    setenv("ZIPFFT_CC", saved_cc_copy, 1);
-  else
-    unsetenv("ZIPFFT_CC");
-  if (saved_cache_copy)
-    setenv("ZIPFFT_CACHE_DIR", saved_cache_copy, 1);
-  else
-    unsetenv("ZIPFFT_CACHE_DIR");
-  free(saved_cc_copy);
-  free(saved_cache_copy);
+  zt_env_restore("ZIPFFT_CC", saved_cc);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved_cache);
   zt_remove_tree(dir);
 }
 

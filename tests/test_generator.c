@@ -313,26 +313,11 @@ static void test_bounds(void) {
   zipfft__arena_destroy(a);
 }
 
-/* A copy of environment variable name's value (NULL when unset), for env_restore. */
-static char *env_save(const char *name) {
-  const char *value = getenv(name);
-  return value ? strdup(value) : NULL;
-}
-
-/* Sets name back to what env_save returned (unset when NULL), and frees that. */
-static void env_restore(const char *name, char *saved) {
-  if (saved)
-    setenv(name, saved, 1);
-  else
-    unsetenv(name);
-  free(saved);
-}
-
 /* A failing host compiler gives ZIPFFT_ERROR_CPU_COMPILER with a detail, and no plan. */
 static void test_compiler_failure(void) {
   char dir[] = "/tmp/zipfft-cache-XXXXXX";
   ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
-  char *saved = env_save("ZIPFFT_CACHE_DIR");
+  char *saved = zt_env_save("ZIPFFT_CACHE_DIR");
   setenv("ZIPFFT_CACHE_DIR", dir, 1);
   setenv("ZIPFFT_CC", "false", 1);
   int64_t n = 30;
@@ -346,7 +331,7 @@ static void test_compiler_failure(void) {
   ZT_CHECK(p == (zipfft_plan)&n, "plan pointer modified on failure");
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_CC");
-  env_restore("ZIPFFT_CACHE_DIR", saved);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved);
   zt_remove_tree(dir);
 }
 
@@ -356,7 +341,7 @@ static void test_compiler_failure(void) {
 static void test_compiler_flags(void) {
   char dir[] = "/tmp/zipfft-cache-XXXXXX";
   ZT_CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
-  char *saved = env_save("ZIPFFT_CACHE_DIR"), *saved_flags = env_save("ZIPFFT_CFLAGS");
+  char *saved = zt_env_save("ZIPFFT_CACHE_DIR"), *saved_flags = zt_env_save("ZIPFFT_CFLAGS");
   setenv("ZIPFFT_CACHE_DIR", dir, 1);
   unsetenv("ZIPFFT_CFLAGS");
   static const char *const flags[] = {NULL, "-fno-such-flag-zipfft", "-O1"};
@@ -373,8 +358,8 @@ static void test_compiler_flags(void) {
     if (p) zipfft_plan_destroy(p);
     zipfft_desc_destroy(d);
   }
-  env_restore("ZIPFFT_CFLAGS", saved_flags);
-  env_restore("ZIPFFT_CACHE_DIR", saved);
+  zt_env_restore("ZIPFFT_CFLAGS", saved_flags);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved);
   zt_remove_tree(dir);
 }
 
@@ -388,7 +373,7 @@ static void test_awkward_tmpdir(void) {
   snprintf(tmp, sizeof tmp, "%s/it's $(touch marker) `x`", base);
   snprintf(marker, sizeof marker, "%s/marker", base);
   ZT_CHECK(mkdir(tmp, 0700) == 0, "mkdir %s failed", tmp);
-  char *saved_cache = env_save("ZIPFFT_CACHE_DIR"), *saved_tmp = env_save("TMPDIR");
+  char *saved_cache = zt_env_save("ZIPFFT_CACHE_DIR"), *saved_tmp = zt_env_save("TMPDIR");
   setenv("ZIPFFT_CACHE_DIR", cache, 1);
   setenv("TMPDIR", tmp, 1);
   int64_t n = 12;
@@ -403,8 +388,8 @@ static void test_awkward_tmpdir(void) {
   ZT_CHECK(access(marker, F_OK) != 0, "the compile command ran shell syntax from TMPDIR");
   zipfft_plan_destroy(p);
   zipfft_desc_destroy(d);
-  env_restore("ZIPFFT_CACHE_DIR", saved_cache);
-  env_restore("TMPDIR", saved_tmp);
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved_cache);
+  zt_env_restore("TMPDIR", saved_tmp);
   zt_remove_tree(cache);
   zt_remove_tree(base);
 }

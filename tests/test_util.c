@@ -170,6 +170,19 @@ int zt_sweep_first(int (*sweep)(void), int *swept) {
   return one_part;
 }
 
+char *zt_env_save(const char *name) {
+  const char *value = getenv(name);
+  return value ? strdup(value) : NULL;
+}
+
+void zt_env_restore(const char *name, char *saved) {
+  if (saved)
+    setenv(name, saved, 1);
+  else
+    unsetenv(name);
+  free(saved);
+}
+
 void zt_sanitized_kernels_begin(void) {
   const char *sanitizer = getenv("ZIPFFT_TEST_SANITIZER_CC");
   if (sanitizer && *sanitizer) setenv("ZIPFFT_CC", sanitizer, 1);
