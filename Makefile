@@ -40,9 +40,9 @@ test-full: build
 
 # The libFuzzer target over the public API (tests/test_fuzz_api.c) for FUZZ_SECONDS, under
 # ASan + UBSan with the CPU kernels it compiles instrumented too (ZIPFFT_CC), growing
-# $(FUZZ_BUILD)/corpus from tests/fuzz_corpus: not part of CI. Inputs
-# that break an invariant land in $(FUZZ_BUILD)/artifacts; copy them into tests/fuzz_corpus
-# with the fix, so that test_fuzz_api replays them.
+# $(FUZZ_BUILD)/corpus from tests/fuzz_corpus: not part of CI. Inputs that break an
+# invariant land in $(FUZZ_BUILD)/artifacts; copy them into tests/fuzz_corpus with the fix,
+# so that test_fuzz_api replays them.
 fuzz: deps
 	@scripts/install-deps clang libclang-rt-dev
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DZIPFFT_SANITIZE=ON -DZIPFFT_FUZZ=ON
