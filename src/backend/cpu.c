@@ -58,10 +58,9 @@ static int wait_for_child(pid_t pid) {
 }
 
 /* Runs `cc flags -o so src` with output to log; returns the exit status (-1: not run, or
- * ended by a signal). The
- * shell splits ZIPFFT_CC into words (it may hold flags, as CC does for make); the paths
- * reach the compiler as positional parameters, never parsed, so a TMPDIR holding quotes or
- * shell syntax is only a path. */
+ * ended by a signal). The shell splits ZIPFFT_CC into words (it may hold flags, as CC does
+ * for make); the paths reach the compiler as positional parameters, never parsed, so a
+ * TMPDIR holding quotes or shell syntax is only a path. */
 static int run_compiler(const char *src, const char *so, const char *log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
