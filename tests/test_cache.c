@@ -1,12 +1,15 @@
-/* test_cache.c - kernel cache: keys, memory and disk round trips, corrupt files are misses. */
+/* test_cache.c - kernel cache: keys, round trips, corrupt files as misses, size limits. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend/cache.h"
+#include "backend/cache_trim.h"
 #include "test_util.h"
 
 /* Key of the given parts. */
@@ -146,6 +149,123 @@ static void test_memory_limit(void) {
   zt_env_restore("ZIPFFT_CACHE_DIR", saved);
 }
 
+/* Bytes of the cache entries ("<key>.bin") in a folder. */
+static long long entry_bytes(const char *folder) {
+  long long total = 0;
+  DIR *dir = opendir(folder);
+  if (!dir) return 0;
+  for (struct dirent *d; (d = readdir(dir)) != NULL;) {
+    size_t length = strlen(d->d_name);
+    if (length != 36 || strcmp(d->d_name + 32, ".bin") != 0) continue;
+    char path[600];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", folder, d->d_name);
+    if (stat(path, &st) == 0) total += st.st_size;
+  }
+  closedir(dir);
+  return total;
+}
+
+/* Writes size bytes to path, last modified seconds_ago seconds ago. */
+static void write_aged(const char *path, size_t size, long seconds_ago) {
+  static unsigned char zeros[300000];
+  FILE *f = fopen(path, "wb");
+  ZT_CHECK(f && fwrite(zeros, 1, size, f) == size && fclose(f) == 0, "cannot write %s", path);
+  struct timespec times[2] = {{time(NULL) - seconds_ago, 0}, {time(NULL) - seconds_ago, 0}};
+  ZT_CHECK(utimensat(AT_FDCWD, path, times, 0) == 0, "cannot age %s", path);
+}
+
+/* Sets the modification time of the entry of key to seconds_ago seconds ago. */
+static void age_entry(zipfft__cache_key key, long seconds_ago) {
+  char path[600];
+  ZT_CHECK(zipfft__cache_path("cubin", key, ".bin", path, sizeof path), "no entry path");
+  struct timespec times[2] = {{time(NULL) - seconds_ago, 0}, {time(NULL) - seconds_ago, 0}};
+  ZT_CHECK(utimensat(AT_FDCWD, path, times, 0) == 0, "cannot age %s", path);
+}
+
+/* 1 when the entry of key is on disk with the expected bytes. */
+static int on_disk(zipfft__cache_key key, const void *bytes, size_t size) {
+  zipfft__cache_clear_memory();
+  return hits_with("cubin", key, bytes, size);
+}
+
+/* ZIPFFT_CACHE_MAX_MB: how it is read. */
+static void test_disk_limit_variable(void) {
+  static const struct {
+    const char *text;
+    uint64_t bytes;
+  } cases[] = {{"2", 2u << 20},  {"0", 0},         {"abc", 1u << 30},
+               {"-5", 1u << 30}, {"3x", 1u << 30}, {"", 1u << 30}};
+  char *saved = zt_env_save("ZIPFFT_CACHE_MAX_MB");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    setenv("ZIPFFT_CACHE_MAX_MB", cases[i].text, 1);
+    ZT_CHECK(zipfft__cache_disk_limit() == cases[i].bytes, "ZIPFFT_CACHE_MAX_MB='%s' read as %llu",
+             cases[i].text, (unsigned long long)zipfft__cache_disk_limit());
+  }
+  unsetenv("ZIPFFT_CACHE_MAX_MB");
+  ZT_CHECK(zipfft__cache_disk_limit() == 1u << 30, "unset: not the 1 GiB default");
+  zt_env_restore("ZIPFFT_CACHE_MAX_MB", saved);
+}
+
+/* The disk keeps at most ZIPFFT_CACHE_MAX_MB, the least recently used entries (by
+ * modification time, renewed by a disk hit) and stale temporary files removed first; files
+ * that are not the cache's, and fresh temporary files, are left alone. Entries of 220,024
+ * bytes with a 1 MiB limit: five are over it, and a trim to 7/8 of it leaves four. */
+static void test_disk_limit(const char *root) {
+  enum { entry = 220000, count = 10 };
+  static unsigned char bytes[entry];
+  for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(i * 13);
+  char *saved_dir = zt_env_save("ZIPFFT_CACHE_DIR"),
+       *saved_max = zt_env_save("ZIPFFT_CACHE_MAX_MB");
+  char top[512], folder[600], foreign[700], fresh_temp[700], stale_temp[700];
+  snprintf(top, sizeof top, "%s/limited", root);
+  snprintf(folder, sizeof folder, "%s/cubin", top);
+  setenv("ZIPFFT_CACHE_DIR", top, 1);
+  setenv("ZIPFFT_CACHE_MAX_MB", "1", 1);
+  zipfft__cache_key keys[count + 5];
+  for (int i = 0; i < count + 5; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "%d", i);
+    keys[i] = key_of2("limit", name);
+  }
+  char path[600];
+  ZT_CHECK(zipfft__cache_path("cubin", keys[0], ".bin", path, sizeof path), "no entry path");
+  snprintf(foreign, sizeof foreign, "%s/notes.txt", folder);
+  snprintf(fresh_temp, sizeof fresh_temp, "%s.tmp.1.1", path);
+  snprintf(stale_temp, sizeof stale_temp, "%s.tmp.1.2", path);
+  write_aged(foreign, 300000, 9000);
+  write_aged(fresh_temp, 300000, 60);
+  write_aged(stale_temp, 100000, 7200);
+  for (int i = 0; i < count; i++) {
+    zipfft__cache_put("cubin", keys[i], bytes, entry);
+    age_entry(keys[i], 5000 - 100 * i); /* put order, without ties between entries */
+    ZT_CHECK(entry_bytes(folder) <= 1 << 20, "%lld bytes of entries after %d puts",
+             entry_bytes(folder), i + 1);
+  }
+  struct stat st;
+  ZT_CHECK(stat(foreign, &st) == 0 && stat(fresh_temp, &st) == 0,
+           "a file that is not an entry, or a fresh temporary file, was removed");
+  ZT_CHECK(stat(stale_temp, &st) != 0, "a temporary file two hours old was kept");
+  for (int i = 0; i < count; i++)
+    ZT_CHECK(on_disk(keys[i], bytes, entry) == (i >= count - 4), "entry %d: %s", i,
+             i >= count - 4 ? "one of the four most recent was removed" : "an old one was kept");
+  /* Use the oldest survivor: the next trim removes the one after it instead. */
+  for (int i = count - 4; i < count; i++) age_entry(keys[i], 4000 - 1000 * (i - (count - 4)));
+  ZT_CHECK(on_disk(keys[count - 4], bytes, entry), "the oldest survivor did not hit");
+  zipfft__cache_put("cubin", keys[count], bytes, entry);
+  ZT_CHECK(on_disk(keys[count - 4], bytes, entry) && !on_disk(keys[count - 3], bytes, entry),
+           "a disk hit did not count as a use");
+  ZT_CHECK(on_disk(keys[count - 2], bytes, entry) && on_disk(keys[count], bytes, entry),
+           "a trim removed more than it had to");
+  setenv("ZIPFFT_CACHE_MAX_MB", "0", 1); /* no limit */
+  for (int i = count + 1; i < count + 5; i++) zipfft__cache_put("cubin", keys[i], bytes, entry);
+  ZT_CHECK(entry_bytes(folder) == 8LL * (entry + 24), "limit 0: %lld bytes of entries",
+           entry_bytes(folder));
+  zipfft__cache_clear_memory();
+  zt_env_restore("ZIPFFT_CACHE_DIR", saved_dir);
+  zt_env_restore("ZIPFFT_CACHE_MAX_MB", saved_max);
+}
+
 int main(void) {
   char root[] = "/tmp/zipfft-test-cache-XXXXXX";
   if (!mkdtemp(root)) {
@@ -162,10 +282,12 @@ int main(void) {
   check_damaged_is_miss("bad magic", 0, 24 + 33); /* byte 0 of the header */
   test_path(nested);
   test_memory_limit();
+  test_disk_limit_variable();
+  test_disk_limit(root);
   char kind_dir[512];
   snprintf(kind_dir, sizeof kind_dir, "%s/cubin", nested);
   ZT_CHECK(count_temp_files(kind_dir) == 0, "temporary files left in %s", kind_dir);
   zipfft__cache_clear_memory();
   zt_remove_tree(root);
-  return zt_finish("test_cache", 7);
+  return zt_finish("test_cache", 9);
 }

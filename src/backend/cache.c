@@ -1,5 +1,6 @@
 /* cache.c - compiled-kernel cache: a locked list in memory and checksummed files on disk. */
 #include "backend/cache.h"
+#include "backend/cache_trim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -238,15 +239,22 @@ static int valid_kind(const char *kind) {
   return kind && kind[0] && kind[0] != '.' && !strchr(kind, '/');
 }
 
-/* Writes "<cache root>/<kind>" into buf, read from the environment now; 0 if unavailable. */
-static int kind_directory(const char *kind, char *buf, size_t len) {
+/* Writes the cache root into buf, read from the environment now; 0 if unavailable. */
+static int root_directory(char *buf, size_t len) {
   size_t count = sizeof directory_sources / sizeof directory_sources[0];
   for (size_t i = 0; i < count; i++) {
     const char *root = getenv(directory_sources[i].variable);
     if (!root || !root[0] || (directory_sources[i].must_be_absolute && root[0] != '/')) continue;
-    return fits(snprintf(buf, len, "%s%s/%s", root, directory_sources[i].subpath, kind), len);
+    return fits(snprintf(buf, len, "%s%s", root, directory_sources[i].subpath), len);
   }
   return 0;
+}
+
+/* Writes "<cache root>/<kind>" into buf; 0 if unavailable. */
+static int kind_directory(const char *kind, char *buf, size_t len) {
+  if (!root_directory(buf, len)) return 0;
+  size_t used = strlen(buf);
+  return fits(snprintf(buf + used, len - used, "/%s", kind), len - used);
 }
 
 /* mkdir -p with mode 0700; returns 1 when path is (now) a directory. */
@@ -340,6 +348,7 @@ static int disk_get(const char *path, void **data, size_t *size) {
   payload = NULL;
   hit = 1;
   damaged = 0;
+  futimens(fd, NULL); /* a use: the size limit removes the least recently used first */
 done:
   close(fd);
   free(payload);
@@ -348,15 +357,15 @@ done:
 }
 
 /* Writes a cache file atomically: unique temporary file in the same directory, then
- * rename(). Any failure removes the temporary file and is otherwise ignored. */
-static void disk_put(const char *path, const void *data, size_t size) {
+ * rename(). Returns 1 when written; a failure removes the temporary file. */
+static int disk_put(const char *path, const void *data, size_t size) {
   char temp[path_capacity];
   unsigned long serial = atomic_fetch_add(&temp_counter, 1);
   if (!fits(snprintf(temp, sizeof temp, "%s.tmp.%ld.%lu", path, (long)getpid(), serial),
             sizeof temp))
-    return;
+    return 0;
   int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return;
+  if (fd < 0) return 0;
   unsigned char header[header_bytes];
   memcpy(header, file_magic, sizeof file_magic);
   store_u64(header + 8, (uint64_t)size);
@@ -365,6 +374,7 @@ static void disk_put(const char *path, const void *data, size_t size) {
   if (close(fd) != 0) ok = 0;
   if (ok && rename(temp, path) != 0) ok = 0;
   if (!ok) unlink(temp);
+  return ok;
 }
 
 /* ---- public entry points ---------------------------------------------------------------- */
@@ -380,12 +390,15 @@ int zipfft__cache_get(const char *kind, zipfft__cache_key key, void **data, size
   return 1;
 }
 
-/* Stores in memory, then on disk; failures only cost a future miss. */
+/* Stores in memory, then on disk (trimming the disk to its limit now and then); failures
+ * only cost a future miss. */
 void zipfft__cache_put(const char *kind, zipfft__cache_key key, const void *data, size_t size) {
   if (!valid_kind(kind) || (!data && size)) return;
   memory_put(kind, key, data, size);
-  char path[path_capacity];
-  if (entry_path(kind, key, ".bin", 1, path, sizeof path)) disk_put(path, data, size);
+  char path[path_capacity], root[path_capacity];
+  if (entry_path(kind, key, ".bin", 1, path, sizeof path) && disk_put(path, data, size) &&
+      root_directory(root, sizeof root))
+    zipfft__cache_wrote(root, header_bytes + (uint64_t)size);
 }
 
 /* Path of the file for a key with the given suffix; creates the directories. */
