@@ -83,7 +83,7 @@ typedef struct memory_entry {
 
 /* The in-memory entries, most recently used first, and their bytes, kept at most
  * memory_limit (least recently used dropped first) so that a process that plans many
- * distinct problems does not grow without bound: the disk keeps every entry. */
+ * distinct problems does not grow without bound: the disk keeps them (cache_trim.c). */
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static memory_entry *memory_head;
 static size_t memory_bytes, memory_limit = (size_t)64 << 20;

@@ -16,11 +16,13 @@ zipfft__cache_key zipfft__cache_key_of(const char *const *parts, int count);
 
 /* Looks a binary up, first in memory then on disk (ZIPFFT_CACHE_DIR, else
  * $XDG_CACHE_HOME/zipfft, else $HOME/.cache/zipfft). kind names a subfolder ("cubin",
- * "cpu"). On a hit returns 1 and a malloc'ed copy in *data and *size; a corrupt or truncated
- * disk entry is a miss. Never fails loudly: any problem is a miss. */
+ * "cpu"). On a hit returns 1 and a malloc'ed copy in *data and *size; a disk hit renews the
+ * file's modification time (its last use). A corrupt or truncated disk entry is a miss.
+ * Never fails loudly: any problem is a miss. */
 int zipfft__cache_get(const char *kind, zipfft__cache_key key, void **data, size_t *size);
 /* Stores a binary in memory and on disk (atomically: temporary file then rename, with a
- * checksum). Errors writing the disk are ignored (the cache is an optimisation). */
+ * checksum), then keeps the disk under its size limit (cache_trim.h). Errors writing the
+ * disk are ignored (the cache is an optimisation). */
 void zipfft__cache_put(const char *kind, zipfft__cache_key key, const void *data, size_t size);
 /* Path of the on-disk file for a key, written into buf; returns 0 when no cache directory
  * is usable. Used by the CPU backend, which must dlopen a file. */
@@ -31,7 +33,7 @@ int zipfft__cache_path(const char *kind, zipfft__cache_key key, const char *suff
  * directory is read from the environment at every call. */
 void zipfft__cache_clear_memory(void);
 /* Sets the most bytes the in-memory entries may hold (default 64 MiB; the least recently
- * used go first, the disk keeps them) and returns the previous limit: for the tests. */
+ * used go first; the disk keeps them) and returns the previous limit: for the tests. */
 size_t zipfft__cache_set_memory_limit(size_t bytes);
 
 #endif
