@@ -883,9 +883,10 @@ static int write_refusing_compiler(const char *path) {
 }
 
 /* The detail of a failure inside the library's own inner plans survives their cleanup:
- * the fp64 plan of a Bluestein filter (fp32 C2C 65146 = 2 x 32573, filter length 131072)
- * and of a correlation filter's spectrum (zipfft_corr_set_filter); both lost it once, the
- * public destroys clearing it ("Bluestein filter of length 131072: " and nothing more). */
+ * the fp64 plan of a Bluestein filter (fp32 C2C 65146 = 2 x 32573, filter length 131072),
+ * of a correlation filter's spectrum (zipfft_corr_set_filter) and of an fp64 correlation
+ * plan (zipfft_corr_create); the first two lost it once, the public destroys clearing it
+ * ("Bluestein filter of length 131072: " and nothing more). */
 static void check_inner_plan_details(void) {
   char dir[] = "/tmp/zipfft-test-inner-XXXXXX", script[128], cc[160];
   char *saved_cc = zt_env_save("ZIPFFT_CC"), *saved_cache = zt_env_save("ZIPFFT_CACHE_DIR");
@@ -903,8 +904,8 @@ static void check_inner_plan_details(void) {
   ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
   zipfft_status s = zipfft_plan_create(&p, d);
   cases++;
-  ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER && strstr(zipfft_last_error(), "Bluestein filter") &&
-               strstr(zipfft_last_error(), "host compiler"),
+  ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER &&
+               strstr(zipfft_last_error(), "Bluestein filter of length 131072: host compiler"),
            "Bluestein filter's inner plan: %s \"%s\"", zipfft_status_name(s), zipfft_last_error());
   ZT_CHECK(p == sentinel(), "a failed zipfft_plan_create changed the handle");
   zipfft_desc_destroy(d);
@@ -919,6 +920,13 @@ static void check_inner_plan_details(void) {
            "correlation filter's inner plan: %s \"%s\"", zipfft_status_name(s),
            zipfft_last_error());
   zipfft_corr_destroy(c);
+
+  zipfft_corr c64 = (zipfft_corr)sentinel();
+  s = zipfft_corr_create(&c64, ZIPFFT_F64, 1, lengths, signal, 1, &config);
+  cases++;
+  ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER && strstr(zipfft_last_error(), "host compiler"),
+           "fp64 correlation plan: %s \"%s\"", zipfft_status_name(s), zipfft_last_error());
+  ZT_CHECK(c64 == (zipfft_corr)sentinel(), "a failed zipfft_corr_create changed the handle");
 
   zt_env_restore("ZIPFFT_CC", saved_cc);
   zt_env_restore("ZIPFFT_CACHE_DIR", saved_cache);

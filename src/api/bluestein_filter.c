@@ -113,7 +113,5 @@ zipfft_status zipfft__bluestein_filter(const zipfft__kernel_spec *s, zipfft_back
   free(chunk);
   zipfft__plan_release(p);
   if (st == ZIPFFT_SUCCESS) return ZIPFFT_SUCCESS;
-  char detail[512]; /* the inner call's detail, which zipfft__fail replaces */
-  snprintf(detail, sizeof detail, "%s", zipfft_last_error());
-  return zipfft__fail(st, "Bluestein filter of length %lld: %s", (long long)n, detail);
+  return zipfft__prefix_error(st, "Bluestein filter of length %lld: ", (long long)n);
 }

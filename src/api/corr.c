@@ -110,6 +110,16 @@ static void fill_problem(zipfft_corr c, zipfft_precision prec, int rank, const i
   }
 }
 
+/* Frees a correlation plan and what it holds, keeping the thread's error detail (a failed
+ * create reports its cause after this cleanup). */
+static void release(zipfft_corr c) {
+  if (c->spectrum) c->backend->ops->free(c->backend, c->spectrum);
+  if (c->stats) c->backend->ops->free(c->backend, c->stats);
+  free(c->folded_sums);
+  zipfft__plan_release(c->plan);
+  free(c);
+}
+
 /* Creates the plan of kernels and the spectrum's memory. */
 static zipfft_status build(zipfft_corr c) {
   struct zipfft_desc_s d = {.type = ZIPFFT_R2C,
@@ -146,12 +156,7 @@ zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int ra
   c->backend_kind = cfg->backend, c->device = cfg->device;
   s = build(c);
   if (s != ZIPFFT_SUCCESS) { /* the detail (a compiler's log, maybe) outlives the cleanup */
-    size_t length = strlen(zipfft_last_error());
-    char *detail = malloc(length + 1);
-    if (detail) memcpy(detail, zipfft_last_error(), length + 1);
-    zipfft_corr_destroy(c);
-    zipfft__fail(s, "%s", detail ? detail : "(the detail was lost: no memory to keep it)");
-    free(detail);
+    release(c);
     return s;
   }
   *out = c;
@@ -160,15 +165,7 @@ zipfft_status zipfft_corr_create(zipfft_corr *out, zipfft_precision prec, int ra
 }
 
 zipfft_status zipfft_corr_destroy(zipfft_corr c) {
-  if (!c) {
-    zipfft__clear_error();
-    return ZIPFFT_SUCCESS;
-  }
-  if (c->spectrum) c->backend->ops->free(c->backend, c->spectrum);
-  if (c->stats) c->backend->ops->free(c->backend, c->stats);
-  free(c->folded_sums);
-  zipfft_plan_destroy(c->plan);
-  free(c);
+  if (c) release(c);
   zipfft__clear_error();
   return ZIPFFT_SUCCESS;
 }

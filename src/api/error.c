@@ -46,6 +46,21 @@ zipfft_status zipfft__fail(zipfft_status status, const char *fmt, ...) {
   return status;
 }
 
+zipfft_status zipfft__prefix_error(zipfft_status status, const char *fmt, ...) {
+  char prefix[512];
+  va_list args;
+  va_start(args, fmt);
+  int length = vsnprintf(prefix, sizeof prefix, fmt, args);
+  va_end(args);
+  size_t used = length < 0 ? 0 : strlen(prefix), kept = strlen(detail);
+  if (used >= sizeof detail) used = sizeof detail - 1;
+  if (kept > sizeof detail - 1 - used) kept = sizeof detail - 1 - used;
+  memmove(detail + used, detail, kept);
+  memcpy(detail, prefix, used);
+  detail[used + kept] = '\0';
+  return status;
+}
+
 void zipfft__append_error(const char *text) {
   size_t used = strlen(detail);
   if (used + 1 < sizeof detail) snprintf(detail + used, sizeof detail - used, "%s", text);
