@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api/desc.h"
+#include "api/error.h"
 #include "backend/cuda_api.h"
 #include "device.h"
 #include "test_util.h"
@@ -933,6 +934,26 @@ static void check_inner_plan_details(void) {
   zt_remove_tree(dir);
 }
 
+/* zipfft__prefix_error: the prefix, then the inner detail, cut at the detail's capacity
+ * (16 KiB with its terminator) when both do not fit. */
+static void check_prefixed_detail(void) {
+  static char inner[20000];
+  memset(inner, 'x', sizeof inner - 1);
+  inner[0] = 'A';
+  cases++;
+  zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "short");
+  ZT_CHECK(
+      zipfft__prefix_error(ZIPFFT_ERROR_TOO_LARGE, "outer %d: ", 7) == ZIPFFT_ERROR_TOO_LARGE &&
+          strcmp(zipfft_last_error(), "outer 7: short") == 0,
+      "prefixed detail \"%s\"", zipfft_last_error());
+  zipfft__fail(ZIPFFT_ERROR_CPU_COMPILER, "%s", inner);
+  zipfft__prefix_error(ZIPFFT_ERROR_CPU_COMPILER, "outer: ");
+  const char *detail = zipfft_last_error();
+  ZT_CHECK(strlen(detail) == 16383 && strncmp(detail, "outer: Axx", 10) == 0,
+           "a full detail prefixed: %zu bytes from \"%.12s\"", strlen(detail), detail);
+  zipfft__clear_error();
+}
+
 int main(void) {
   if (!zt_device_ready()) return zt_finish("test_errors", 0);
   check_desc_create();
@@ -949,5 +970,6 @@ int main(void) {
   check_random_descriptions();
   check_compile_under_signals();
   check_inner_plan_details();
+  check_prefixed_detail();
   return zt_finish("test_errors", cases);
 }
