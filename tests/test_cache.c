@@ -209,7 +209,8 @@ static void test_disk_limit_variable(void) {
 
 /* The disk keeps at most ZIPFFT_CACHE_MAX_MB, the least recently used entries (by
  * modification time, renewed by a disk hit) and stale temporary files removed first; files
- * that are not the cache's, and fresh temporary files, are left alone. Entries of 220,024
+ * that are not the cache's (in its kinds' folders or outside them), and fresh temporary
+ * files, are left alone. Entries of 220,024
  * bytes with a 1 MiB limit: five are over it, and a trim to 7/8 of it leaves four. */
 static void test_disk_limit(const char *root) {
   enum { entry = 220000, count = 10 };
@@ -217,7 +218,7 @@ static void test_disk_limit(const char *root) {
   for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(i * 13);
   char *saved_dir = zt_env_save("ZIPFFT_CACHE_DIR"),
        *saved_max = zt_env_save("ZIPFFT_CACHE_MAX_MB");
-  char top[512], folder[600], foreign[700], fresh_temp[700], stale_temp[700];
+  char top[512], folder[600], foreign[700], fresh_temp[700], stale_temp[700], other[700];
   snprintf(top, sizeof top, "%s/limited", root);
   snprintf(folder, sizeof folder, "%s/cubin", top);
   setenv("ZIPFFT_CACHE_DIR", top, 1);
@@ -234,6 +235,10 @@ static void test_disk_limit(const char *root) {
   snprintf(fresh_temp, sizeof fresh_temp, "%s.tmp.1.1", path);
   snprintf(stale_temp, sizeof stale_temp, "%s.tmp.1.2", path);
   write_aged(foreign, 300000, 9000);
+  snprintf(other, sizeof other, "%s/other", top); /* not a kind: named like an entry, kept */
+  ZT_CHECK(mkdir(other, 0700) == 0, "cannot make %s", other);
+  snprintf(other, sizeof other, "%s/other/%s", top, strrchr(path, '/') + 1);
+  write_aged(other, 300000, 9000);
   write_aged(fresh_temp, 300000, 60);
   write_aged(stale_temp, 100000, 7200);
   for (int i = 0; i < count; i++) {
@@ -243,8 +248,9 @@ static void test_disk_limit(const char *root) {
              entry_bytes(folder), i + 1);
   }
   struct stat st;
-  ZT_CHECK(stat(foreign, &st) == 0 && stat(fresh_temp, &st) == 0,
-           "a file that is not an entry, or a fresh temporary file, was removed");
+  ZT_CHECK(stat(foreign, &st) == 0 && stat(fresh_temp, &st) == 0 && stat(other, &st) == 0,
+           "a file that is not an entry, a fresh temporary file or a file outside the kinds' "
+           "folders was removed");
   ZT_CHECK(stat(stale_temp, &st) != 0, "a temporary file two hours old was kept");
   for (int i = 0; i < count; i++)
     ZT_CHECK(on_disk(keys[i], bytes, entry) == (i >= count - 4), "entry %d: %s", i,

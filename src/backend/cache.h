@@ -16,9 +16,9 @@ zipfft__cache_key zipfft__cache_key_of(const char *const *parts, int count);
 
 /* Looks a binary up, first in memory then on disk (ZIPFFT_CACHE_DIR, else
  * $XDG_CACHE_HOME/zipfft, else $HOME/.cache/zipfft). kind names a subfolder ("cubin",
- * "cpu"). On a hit returns 1 and a malloc'ed copy in *data and *size; a disk hit renews the
- * file's modification time (its last use). A corrupt or truncated disk entry is a miss.
- * Never fails loudly: any problem is a miss. */
+ * "cpu"; the size limit trims only the kinds cache_trim.c lists). On a hit returns 1 and a
+ * malloc'ed copy in *data and *size; a disk hit renews the file's modification time (its last use).
+ * A corrupt or truncated disk entry is a miss. Never fails loudly: any problem is a miss. */
 int zipfft__cache_get(const char *kind, zipfft__cache_key key, void **data, size_t *size);
 /* Stores a binary in memory and on disk (atomically: temporary file then rename, with a
  * checksum), then keeps the disk under its size limit (cache_trim.h). Errors writing the

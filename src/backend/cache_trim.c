@@ -99,23 +99,22 @@ static int scan_kind(file_list *list, const char *folder, time_t now) {
   return ok;
 }
 
-/* Adds the files of every kind folder under root (kinds are the folders not starting '.'). */
+/* The kinds of binary the backends cache (cache.h), each a folder of root: only these are
+ * scanned, so that a cache directory shared with other files loses none of them. */
+static const char *const cached_kinds[] = {"cubin", "cpu"};
+
+/* Adds the files of every kind's folder under root. 0 when out of memory. */
 static int scan_root(file_list *list, const char *root) {
-  DIR *dir = opendir(root);
-  if (!dir) return 1;
   time_t now = time(NULL);
-  int ok = 1;
-  for (struct dirent *d; ok && (d = readdir(dir));) {
-    if (d->d_name[0] == '.') continue;
+  for (size_t i = 0; i < sizeof cached_kinds / sizeof cached_kinds[0]; i++) {
     char folder[path_capacity];
     struct stat st;
-    int n = snprintf(folder, sizeof folder, "%s/%s", root, d->d_name);
+    int n = snprintf(folder, sizeof folder, "%s/%s", root, cached_kinds[i]);
     if (n < 0 || (size_t)n >= sizeof folder || lstat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
       continue;
-    ok = scan_kind(list, folder, now);
+    if (!scan_kind(list, folder, now)) return 0;
   }
-  closedir(dir);
-  return ok;
+  return 1;
 }
 
 static int least_recent_first(const void *a, const void *b) {
