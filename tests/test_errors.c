@@ -928,6 +928,7 @@ static void check_inner_plan_details(void) {
   ZT_CHECK(s == ZIPFFT_ERROR_CPU_COMPILER && strstr(zipfft_last_error(), "host compiler"),
            "fp64 correlation plan: %s \"%s\"", zipfft_status_name(s), zipfft_last_error());
   ZT_CHECK(c64 == (zipfft_corr)sentinel(), "a failed zipfft_corr_create changed the handle");
+  if (s == ZIPFFT_SUCCESS) zipfft_corr_destroy(c64);
 
   zt_env_restore("ZIPFFT_CC", saved_cc);
   zt_env_restore("ZIPFFT_CACHE_DIR", saved_cache);

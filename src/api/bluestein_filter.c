@@ -1,7 +1,6 @@
 /* bluestein_filter.c - Bluestein's filter for long lengths by an fp64 plan of the library. */
 #include "api/bluestein_filter.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "api/desc.h"

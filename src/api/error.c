@@ -48,12 +48,12 @@ zipfft_status zipfft__fail(zipfft_status status, const char *fmt, ...) {
 
 zipfft_status zipfft__prefix_error(zipfft_status status, const char *fmt, ...) {
   char prefix[512];
+  _Static_assert(sizeof prefix < detail_capacity, "a prefix leaves room in the detail");
   va_list args;
   va_start(args, fmt);
   int length = vsnprintf(prefix, sizeof prefix, fmt, args);
   va_end(args);
   size_t used = length < 0 ? 0 : strlen(prefix), kept = strlen(detail);
-  if (used >= sizeof detail) used = sizeof detail - 1;
   if (kept > sizeof detail - 1 - used) kept = sizeof detail - 1 - used;
   memmove(detail + used, detail, kept);
   memcpy(detail, prefix, used);

@@ -25,6 +25,7 @@ typedef struct cache_file {
   struct timespec used;
 } cache_file;
 
+/* The files a scan found, and their bytes in all. */
 typedef struct file_list {
   cache_file *files;
   size_t count, capacity;
@@ -110,18 +111,20 @@ static int scan_root(file_list *list, const char *root) {
     char folder[path_capacity];
     struct stat st;
     int n = snprintf(folder, sizeof folder, "%s/%s", root, cached_kinds[i]);
-    if (n < 0 || (size_t)n >= sizeof folder || lstat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-      continue;
+    if (n < 0 || (size_t)n >= sizeof folder || stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
+      continue; /* stat: a kind's folder may be a link, as writes follow it */
     if (!scan_kind(list, folder, now)) return 0;
   }
   return 1;
 }
 
+/* qsort order of cache files: least recently used first. */
 static int least_recent_first(const void *a, const void *b) {
   const cache_file *x = a, *y = b;
   return earlier(x->used, y->used) ? -1 : earlier(y->used, x->used) ? 1 : 0;
 }
 
+/* Frees the paths and the array of a file list. */
 static void free_list(file_list *list) {
   for (size_t i = 0; i < list->count; i++) free(list->files[i].path);
   free(list->files);
