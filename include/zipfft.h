@@ -356,8 +356,9 @@ zipfft_status zipfft_corr_execute(zipfft_corr c, const void *signals, int64_t co
  * numbered first_index, first_index + 1, ..., and folds their outputs into the
  * statistics in the last kernel without writing any output (it only enqueues on CUDA).
  * A plan whose last axis has no statistics kernel (a Rader or Bluestein length) gives
- * UNSUPPORTED_LENGTH there. A correlation plan's runs share its workspace and
- * statistics: they must not overlap (one plan per thread or stream). A call with
+ * UNSUPPORTED_LENGTH at zipfft_corr_stats_reset and zipfft_corr_accumulate (so it never
+ * allocates the statistics); its correlations run as usual. A correlation plan's runs share its
+ * workspace and statistics: they must not overlap (one plan per thread or stream). A call with
  * count < batch costs the fused kernel a whole batch. */
 zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream);
 zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t count,

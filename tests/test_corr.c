@@ -700,8 +700,15 @@ static void check_errors(void) {
   void *drf = upload_reals(&rader, 8 * 37, 0xF17, &rf), *drs = upload_reals(&rader, 6, 0x51C, &rs);
   ZT_OK(plan_case(&rader, &c));
   ZT_OK(zipfft_corr_set_filter(c, drf));
-  ZT_OK(zipfft_corr_stats_reset(c, NULL));
+  ZT_CHECK_STATUS(zipfft_corr_stats_reset(c, NULL), ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
+  ZT_CHECK(strstr(zipfft_last_error(), "zipfft_corr_stats_reset") &&
+               strstr(zipfft_last_error(), "last axis of 37 (a Rader or Bluestein length)"),
+           "detail: %s", zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_accumulate(c, drs, 1, 0, NULL), ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
+  ZT_CHECK(strstr(zipfft_last_error(), "zipfft_corr_accumulate") != NULL, "detail: %s",
+           zipfft_last_error());
+  ZT_CHECK_STATUS(zipfft_corr_finalize(c, NULL, NULL, NULL, NULL, NULL),
+                  ZIPFFT_ERROR_INVALID_ARGUMENT);
   double *got = run_outputs(&rader, c, drs, 8 * 37);
   double e = output_error(&rader, rf, rs, got, rader.lengths);
   ZT_CHECK(e <= 1e-5, "Rader last axis: relative L2 error %.3g", e);

@@ -32,11 +32,23 @@ static stats_layout layout_of(const zipfft__corr_problem *p) {
   return l;
 }
 
+/* UNSUPPORTED_LENGTH, naming the function, where the plan's last axis has no statistics
+ * kernel (Rader's or Bluestein's method); else SUCCESS. */
+static zipfft_status check_statistics_kernel(zipfft_corr c, const char *function) {
+  if (zipfft__plan_has_statistics(c->plan)) return ZIPFFT_SUCCESS;
+  return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
+                      "%s: no statistics kernel for a last axis of %lld (a Rader or Bluestein "
+                      "length)",
+                      function, (long long)c->problem.lengths[c->problem.rank - 1]);
+}
+
 zipfft_status zipfft_corr_stats_reset(zipfft_corr c, void *stream) {
   if (!c) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_corr_stats_reset: c is NULL");
   if (stream && c->backend_kind == ZIPFFT_BACKEND_CPU)
     return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
                         "zipfft_corr_stats_reset: stream %p given to a CPU plan", stream);
+  zipfft_status checked = check_statistics_kernel(c, "zipfft_corr_stats_reset");
+  if (checked != ZIPFFT_SUCCESS) return checked;
   /* stream only orders nothing here: the upload waits for all the device's work */
   int64_t plane = plane_of(&c->problem);
   size_t bytes = layout_of(&c->problem).bytes;
@@ -68,11 +80,7 @@ static int64_t last_index(int32_t first, int64_t count) {
 zipfft_status zipfft_corr_accumulate(zipfft_corr c, const void *signals, int64_t count,
                                      int32_t first_index, void *stream) {
   zipfft_status s = zipfft__corr_check_run(c, signals, count, stream, "zipfft_corr_accumulate");
-  if (s == ZIPFFT_SUCCESS && !zipfft__plan_has_statistics(c->plan))
-    s = zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                     "zipfft_corr_accumulate: no statistics kernel for a last axis of %lld "
-                     "(a Bluestein length)",
-                     (long long)c->problem.lengths[c->problem.rank - 1]);
+  if (s == ZIPFFT_SUCCESS) s = check_statistics_kernel(c, "zipfft_corr_accumulate");
   if (s == ZIPFFT_SUCCESS && !c->stats)
     s = zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT,
                      "zipfft_corr_accumulate: statistics not reset (zipfft_corr_stats_reset)");
