@@ -931,7 +931,8 @@ static void check_merge_on_load(void) {
 
 /* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
  * 8 and at most n / 16 (plan/single.c, short_r2c_radix_cap): R2C 128 as 4x4x4, 256 as
- * 8x8x2, 512 as 8x8x4; fp64 keeps 8x8 at 128. Plans checked on every backend; each runs. */
+ * 8x8x2, 512 as 8x8x4; fp64 keeps 8x8 at 128, and Rader's inner 256-point FFTs (R2C 514,
+ * half length 257) 16x16. Plans checked on every backend; each runs. */
 static const struct {
   real_case c;
   const char *radices;
@@ -939,7 +940,8 @@ static const struct {
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {256}, 5, DENSE}, "_r8x8x2_"},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {512}, 3, INPLACE}, "_r8x8x4_"},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 256}, 2, GAPS}, "_r8x8x2_"},
-                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {128}, 9, GAPS}, "_r8x8_"}};
+                       {{ZIPFFT_R2C, ZIPFFT_F64, 1, {128}, 9, GAPS}, "_r8x8_"},
+                       {{ZIPFFT_R2C, ZIPFFT_F32, 1, {514}, 3, GAPS}, "_r16x16_"}};
 
 static void check_short_r2c_radices(void) {
   char printed[8192];

@@ -104,10 +104,12 @@ static int half_length_power_of_two(const zipfft__kernel_spec *s) {
  * R2C 128 (n = 64) 8x8 85.6 -> 4x4x4 97.5 (0.88x -> 1.00x cuFFT), 256 16x8 87.2 -> 8x8x2
  * 96.9, 512 16x16 95.5-96.1 -> 8x8x4 97.3. Not so in fp64 (R2C 256 97.7 -> 97.0, 512
  * 99.1 -> 97.6) nor for C2R (fp32 128 to 512 within 0.4 points at cap 8, 5 to 7 lower at
- * cap 4). */
+ * cap 4). Not for Rader's inner FFTs either (R2C 514, half length 257 through 256-point
+ * FFTs, was planned 16x16 at 16 threads and 4 transforms a block: H200 71.4% of copy in
+ * session 37, 51.8% as 8x8x4 in session 69, docs/perf/2026-12-05-h200-regression-scan.md). */
 static int short_r2c_radix_cap(const zipfft__kernel_spec *s) {
   enum { shortest = 64, longest = 256, least_threads = 16, most = 8 };
-  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->precision != ZIPFFT_F32 ||
+  if (s->kind != ZIPFFT__KIND_R2C_HALF || s->precision != ZIPFFT_F32 || s->rader_n > 0 ||
       !half_length_power_of_two(s) || s->n < shortest || s->n > longest)
     return planned_radix_cap;
   int64_t cap = s->n / least_threads;
