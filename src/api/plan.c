@@ -199,30 +199,13 @@ static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blo
  * 93.6 -> 93.3). Rotated before compiling instead, so that those choices followed the
  * rotated kernel, fp64 4608 lost 7 points, 4352 13.5 and 1984 7. On an H100, whose kernels
  * run these lengths at 98-100% of the copy bandwidth, the rotated kernels of fp32 7680,
- * 2560, 3072 and 4352 lost 0.2-1.2 points: devices of slow memory keep the order.
- * Where the search's order was granted two blocks (ask_two_blocks: asked_bound, the bound
- * free_bound had before) and the rotated kernel spills more than two_block_spill_allowance
- * beyond it under that bound, the rotated kernel is compiled with free_bound instead: fp64
- * 5120 (NVCC 13.0 offline) spills 16 bytes at two blocks as 20x16x16, so it keeps that
- * bound since session 47's butterflies (40 bytes before), and 216 bytes as 16x20x16 under
- * it; the H200 ran it at 60.3% of copy (session 69) where the free rotated kernel, the one
- * measured above, had run at 88.7 (session 43). */
-static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk, int asked_bound,
-                                        int free_bound) {
-  const zipfft__backend_ops *ops = p->backend->ops;
+ * 2560, 3072 and 4352 lost 0.2-1.2 points: devices of slow memory keep the order. */
+static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk) {
   zipfft__target target = target_of(p->backend);
   zipfft__kernel_spec rotated;
   if (!zipfft__rotated_radices(&pk->spec, &target, &rotated)) return ZIPFFT_SUCCESS;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &rotated, &handle);
-  if (s == ZIPFFT_SUCCESS && asked_bound &&
-      ops->local_bytes(p->backend, handle) >
-          ops->local_bytes(p->backend, pk->handle) + two_block_spill_allowance) {
-    ops->release_kernel(p->backend, handle);
-    handle = NULL;
-    rotated.min_blocks = free_bound;
-    s = compile_kernel(p, &rotated, &handle);
-  }
   if (s == ZIPFFT_SUCCESS) replace_kernel(p, pk, handle, &rotated);
   return s;
 }
@@ -368,12 +351,10 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
  * pair member keeps its pass order: the pair kernel is generated from the decomposition. */
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk, int pair_member) {
   zipfft_status s = compile_kernel(p, &pk->spec, &pk->handle);
-  int free_bound = pk->spec.min_blocks;
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
-  int asked_bound = pk->spec.min_blocks != free_bound;
   if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
-  if (s == ZIPFFT_SUCCESS && !pair_member) s = ask_radix_rotation(p, pk, asked_bound, free_bound);
+  if (s == ZIPFFT_SUCCESS && !pair_member) s = ask_radix_rotation(p, pk);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
