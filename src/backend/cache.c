@@ -234,7 +234,7 @@ static const directory_source directory_sources[] = {
 /* 1 when snprintf's result n fitted a buffer of len bytes. */
 static int fits(int n, size_t len) { return n >= 0 && (size_t)n < len; }
 
-/* A kind is a single plain path component ("cubin", "cpu"). */
+/* A kind is a single plain path component (ZIPFFT__CACHE_KIND_CUBIN, ..._CPU). */
 static int valid_kind(const char *kind) {
   return kind && kind[0] && kind[0] != '.' && !strchr(kind, '/');
 }
@@ -361,7 +361,8 @@ done:
 static int disk_put(const char *path, const void *data, size_t size) {
   char temp[path_capacity];
   unsigned long serial = atomic_fetch_add(&temp_counter, 1);
-  if (!fits(snprintf(temp, sizeof temp, "%s.tmp.%ld.%lu", path, (long)getpid(), serial),
+  if (!fits(snprintf(temp, sizeof temp, "%s" ZIPFFT__CACHE_TEMP_INFIX "%ld.%lu", path,
+                     (long)getpid(), serial),
             sizeof temp))
     return 0;
   int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -384,7 +385,7 @@ int zipfft__cache_get(const char *kind, zipfft__cache_key key, void **data, size
   if (!valid_kind(kind) || !data || !size) return 0;
   if (memory_get(kind, key, data, size)) return 1;
   char path[path_capacity];
-  if (!entry_path(kind, key, ".bin", 0, path, sizeof path)) return 0;
+  if (!entry_path(kind, key, ZIPFFT__CACHE_ENTRY_SUFFIX, 0, path, sizeof path)) return 0;
   if (!disk_get(path, data, size)) return 0;
   memory_put(kind, key, *data, *size);
   return 1;
@@ -396,8 +397,8 @@ void zipfft__cache_put(const char *kind, zipfft__cache_key key, const void *data
   if (!valid_kind(kind) || (!data && size)) return;
   memory_put(kind, key, data, size);
   char path[path_capacity], root[path_capacity];
-  if (entry_path(kind, key, ".bin", 1, path, sizeof path) && disk_put(path, data, size) &&
-      root_directory(root, sizeof root))
+  if (entry_path(kind, key, ZIPFFT__CACHE_ENTRY_SUFFIX, 1, path, sizeof path) &&
+      disk_put(path, data, size) && root_directory(root, sizeof root))
     zipfft__cache_wrote(root, header_bytes + (uint64_t)size);
 }
 

@@ -5,6 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kinds of binary the backends cache (each a folder of the cache directory; the size
+ * limit trims these), an entry's file suffix after its key's 32 hex digits, and what a
+ * temporary file adds to its entry's name before "<pid>.<serial>". */
+#define ZIPFFT__CACHE_KIND_CUBIN "cubin"
+#define ZIPFFT__CACHE_KIND_CPU "cpu"
+#define ZIPFFT__CACHE_ENTRY_SUFFIX ".bin"
+#define ZIPFFT__CACHE_TEMP_INFIX ".tmp."
+
 /* A 128-bit key computed from every input that determines a compiled binary. */
 typedef struct zipfft__cache_key {
   uint64_t lo, hi;
@@ -15,8 +23,8 @@ typedef struct zipfft__cache_key {
 zipfft__cache_key zipfft__cache_key_of(const char *const *parts, int count);
 
 /* Looks a binary up, first in memory then on disk (ZIPFFT_CACHE_DIR, else
- * $XDG_CACHE_HOME/zipfft, else $HOME/.cache/zipfft). kind names a subfolder ("cubin",
- * "cpu"; the size limit trims only the kinds cache_trim.c lists). On a hit returns 1 and a
+ * $XDG_CACHE_HOME/zipfft, else $HOME/.cache/zipfft). kind names a subfolder (one of the
+ * ZIPFFT__CACHE_KIND_ names: the size limit trims only those). On a hit returns 1 and a
  * malloc'ed copy in *data and *size; a disk hit renews the file's modification time (its last use).
  * A corrupt or truncated disk entry is a miss. Never fails loudly: any problem is a miss. */
 int zipfft__cache_get(const char *kind, zipfft__cache_key key, void **data, size_t *size);

@@ -1,6 +1,8 @@
 /* cache_trim.c - keeps the on-disk kernel cache under its size limit, least recently used first. */
 #include "backend/cache_trim.h"
 
+#include "backend/cache.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -47,15 +49,17 @@ uint64_t zipfft__cache_disk_limit(void) {
 static int is_entry_name(const char *name) {
   for (int i = 0; i < key_hex_digits; i++)
     if (!name[i] || !strchr("0123456789abcdef", name[i])) return 0;
-  return strcmp(name + key_hex_digits, ".bin") == 0;
+  return strcmp(name + key_hex_digits, ZIPFFT__CACHE_ENTRY_SUFFIX) == 0;
 }
 
 /* 1 when name is an entry's temporary file ("<entry>.tmp.<pid>.<serial>"). */
 static int is_temp_name(const char *name) {
-  char entry[key_hex_digits + 5];
-  if (strlen(name) <= sizeof entry || strncmp(name + sizeof entry - 1, ".tmp.", 5) != 0) return 0;
-  memcpy(entry, name, sizeof entry - 1);
-  entry[sizeof entry - 1] = '\0';
+  static const char infix[] = ZIPFFT__CACHE_TEMP_INFIX;
+  char entry[key_hex_digits + sizeof ZIPFFT__CACHE_ENTRY_SUFFIX];
+  size_t length = sizeof entry - 1;
+  if (strlen(name) <= length || strncmp(name + length, infix, sizeof infix - 1) != 0) return 0;
+  memcpy(entry, name, length);
+  entry[length] = '\0';
   return is_entry_name(entry);
 }
 
@@ -102,7 +106,7 @@ static int scan_kind(file_list *list, const char *folder, time_t now) {
 
 /* The kinds of binary the backends cache (cache.h), each a folder of root: only these are
  * scanned, so that a cache directory shared with other files loses none of them. */
-static const char *const cached_kinds[] = {"cubin", "cpu"};
+static const char *const cached_kinds[] = {ZIPFFT__CACHE_KIND_CUBIN, ZIPFFT__CACHE_KIND_CPU};
 
 /* Adds the files of every kind's folder under root. 0 when out of memory. */
 static int scan_root(file_list *list, const char *root) {

@@ -11,8 +11,8 @@ uint64_t zipfft__cache_disk_limit(void);
 /* Removes cache files under root (the cache directory), least recently used first (by
  * modification time, which a disk hit renews), until they hold at most 7/8 of limit bytes,
  * when they hold more than limit. Counts and removes only entries ("<32 hex digits>.bin")
- * and temporary files older than an hour in the folders of the backends' kinds ("cubin",
- * "cpu"); anything else is left alone.
+ * and temporary files older than an hour in the folders of the backends' kinds
+ * (ZIPFFT__CACHE_KIND_ in cache.h); anything else is left alone.
  * limit 0 does nothing. Errors are ignored: another process may be trimming too. */
 void zipfft__cache_trim(const char *root, uint64_t limit);
 

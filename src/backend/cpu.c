@@ -181,9 +181,9 @@ static zipfft_status cpu_compile(zipfft__backend *b, const zipfft__kernel_source
   void *so = NULL;
   size_t size = 0;
   zipfft_status s = ZIPFFT_SUCCESS;
-  if (!zipfft__cache_get("cpu", key, &so, &size)) {
+  if (!zipfft__cache_get(ZIPFFT__CACHE_KIND_CPU, key, &so, &size)) {
     s = compile_object(src, &so, &size);
-    if (s == ZIPFFT_SUCCESS) zipfft__cache_put("cpu", key, so, size);
+    if (s == ZIPFFT_SUCCESS) zipfft__cache_put(ZIPFFT__CACHE_KIND_CPU, key, so, size);
   }
   cpu_kernel *k = s == ZIPFFT_SUCCESS ? calloc(1, sizeof *k) : NULL;
   if (s == ZIPFFT_SUCCESS && !k) s = zipfft__fail(ZIPFFT_ERROR_OUT_OF_MEMORY, "CPU kernel handle");

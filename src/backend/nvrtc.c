@@ -220,10 +220,10 @@ zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const 
   const char *const key_parts[] = {source, arch, nvrtc_version, joined, generator_version};
   const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
   zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
-  if (zipfft__cache_get("cubin", key, image, size)) return ZIPFFT_SUCCESS;
+  if (zipfft__cache_get(ZIPFFT__CACHE_KIND_CUBIN, key, image, size)) return ZIPFFT_SUCCESS;
   status =
       compile_program(api, source, name, arch, options, standard_option_count, image, size, NULL);
-  if (status == ZIPFFT_SUCCESS) zipfft__cache_put("cubin", key, *image, *size);
+  if (status == ZIPFFT_SUCCESS) zipfft__cache_put(ZIPFFT__CACHE_KIND_CUBIN, key, *image, *size);
   return status;
 }
 
