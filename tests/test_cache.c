@@ -166,21 +166,26 @@ static long long entry_bytes(const char *folder) {
   return total;
 }
 
+/* Sets the access and modification times of path to seconds_ago seconds ago. */
+static void set_age(const char *path, long seconds_ago) {
+  time_t then = time(NULL) - seconds_ago;
+  struct timespec times[2] = {{then, 0}, {then, 0}};
+  ZT_CHECK(utimensat(AT_FDCWD, path, times, 0) == 0, "cannot age %s", path);
+}
+
 /* Writes size bytes to path, last modified seconds_ago seconds ago. */
 static void write_aged(const char *path, size_t size, long seconds_ago) {
   static unsigned char zeros[300000];
   FILE *f = fopen(path, "wb");
   ZT_CHECK(f && fwrite(zeros, 1, size, f) == size && fclose(f) == 0, "cannot write %s", path);
-  struct timespec times[2] = {{time(NULL) - seconds_ago, 0}, {time(NULL) - seconds_ago, 0}};
-  ZT_CHECK(utimensat(AT_FDCWD, path, times, 0) == 0, "cannot age %s", path);
+  set_age(path, seconds_ago);
 }
 
 /* Sets the modification time of the entry of key to seconds_ago seconds ago. */
 static void age_entry(zipfft__cache_key key, long seconds_ago) {
   char path[600];
   ZT_CHECK(zipfft__cache_path("cubin", key, ".bin", path, sizeof path), "no entry path");
-  struct timespec times[2] = {{time(NULL) - seconds_ago, 0}, {time(NULL) - seconds_ago, 0}};
-  ZT_CHECK(utimensat(AT_FDCWD, path, times, 0) == 0, "cannot age %s", path);
+  set_age(path, seconds_ago);
 }
 
 /* 1 when the entry of key is on disk with the expected bytes. */
@@ -210,8 +215,8 @@ static void test_disk_limit_variable(void) {
 /* The disk keeps at most ZIPFFT_CACHE_MAX_MB, the least recently used entries (by
  * modification time, renewed by a disk hit) and stale temporary files removed first; files
  * that are not the cache's (in its kinds' folders or outside them), and fresh temporary
- * files, are left alone. Entries of 220,024
- * bytes with a 1 MiB limit: five are over it, and a trim to 7/8 of it leaves four. */
+ * files, are left alone. Entries of 220,024 bytes with a 1 MiB limit: five are over it,
+ * and a trim to 7/8 of it leaves four. */
 static void test_disk_limit(const char *root) {
   enum { entry = 220000, count = 10 };
   static unsigned char bytes[entry];

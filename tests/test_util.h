@@ -139,14 +139,14 @@ size_t zt_host_memory(void);
 /* Removes a directory tree this test created (files and subdirectories). */
 void zt_remove_tree(const char *path);
 
-/* In sanitizer builds (CMake sets ZIPFFT_TEST_SANITIZER_CC), the CPU kernels compiled from
- * here to zt_sanitized_kernels_end are instrumented (ZIPFFT_CC), so that an access past a
- * caller's array is reported; elsewhere both do nothing. */
 /* A copy of environment variable name's value (NULL when unset), for zt_env_restore. */
 char *zt_env_save(const char *name);
 /* Sets name back to what zt_env_save returned (unset when NULL), and frees that. */
 void zt_env_restore(const char *name, char *saved);
 
+/* In sanitizer builds (CMake sets ZIPFFT_TEST_SANITIZER_CC), the CPU kernels compiled from
+ * here to zt_sanitized_kernels_end are instrumented (ZIPFFT_CC), so that an access past a
+ * caller's array is reported; elsewhere both do nothing. */
 void zt_sanitized_kernels_begin(void);
 void zt_sanitized_kernels_end(void);
 
