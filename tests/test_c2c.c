@@ -459,6 +459,32 @@ static void check_plan_occupancy_text(void) {
   zipfft_plan_destroy(plan);
 }
 
+/* On CUDA, the rotated kernel of fp64 5120 (16x20x16, one block per multiprocessor free)
+ * spills at most what ask_radix_rotation allows: compiled under the two blocks its search's
+ * order 20x16x16 keeps (16 bytes, NVCC 13.0) it spilled 216 bytes and ran at 60% of copy
+ * where the free compile ran 89% (H200, session 70). The bound is the two-block allowance
+ * (24) plus the rotation's (64). Part 0 only. */
+static void check_rotation_spills(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CUDA || !zt_in_first_part()) return;
+  c2c_case c = basic_case(ZIPFFT_F64, 5120, 1, ZIPFFT_FORWARD);
+  zipfft_plan plan = NULL;
+  char err[max_text], text[4096];
+  if (make_plan(&c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(&c, "plan creation: %s", err);
+    return;
+  }
+  long registers = 0, spilled = -1;
+  const char *at = zipfft_plan_print(plan, text, sizeof text, NULL) == ZIPFFT_SUCCESS
+                       ? strstr(text, "twiddle table yes, ")
+                       : NULL;
+  if (!at ||
+      sscanf(at, "twiddle table yes, %ld registers, %ld bytes spilled", &registers, &spilled) !=
+          2 ||
+      spilled < 0 || spilled > 24 + 64)
+    case_fail(&c, "the rotated kernel spills more than its allowance:\n%s", text);
+  zipfft_plan_destroy(plan);
+}
+
 /* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0
  * gives them to the CPU's planner): pair kernels in the cluster form, evict-first, for
  * groups up to 1 MiB of 4 to 16 items (fp32 65536 and fp64 65536 in clusters of 8, fp64
@@ -1350,6 +1376,7 @@ static void run_tiers(void) {
     if (zt_in_first_part()) {
       check_plan_texts();
       check_plan_occupancy_text();
+      check_rotation_spills();
       check_fast_memory_plans();
       check_large_batch_plan();
     }

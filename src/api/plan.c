@@ -165,6 +165,10 @@ static void replace_kernel(zipfft_plan p, plan_kernel *pk, void *handle,
  * may add to its free compile's and be kept (see ask_two_blocks). */
 enum { two_block_spill_allowance = 24 };
 
+/* Local memory per thread that a rotated kernel compiled under the bound its search's order
+ * was granted may add to that order's and keep the bound (see ask_radix_rotation). */
+enum { rotation_spill_allowance = 64 };
+
 /* Compiles the plan kernel again with min_blocks and keeps that compile where it reaches
  * at least least_blocks resident blocks and its local memory (spills) grows by at most
  * spill_allowance bytes per thread; otherwise keeps the one it had. */
@@ -199,13 +203,29 @@ static zipfft_status compile_bounded(zipfft_plan p, plan_kernel *pk, int min_blo
  * 93.6 -> 93.3). Rotated before compiling instead, so that those choices followed the
  * rotated kernel, fp64 4608 lost 7 points, 4352 13.5 and 1984 7. On an H100, whose kernels
  * run these lengths at 98-100% of the copy bandwidth, the rotated kernels of fp32 7680,
- * 2560, 3072 and 4352 lost 0.2-1.2 points: devices of slow memory keep the order. */
-static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk) {
+ * 2560, 3072 and 4352 lost 0.2-1.2 points: devices of slow memory keep the order.
+ * Where ask_two_blocks granted the search's order a bound (free_bound is the one it had
+ * before) and the rotated kernel spills more than rotation_spill_allowance bytes beyond the
+ * search's order under it, the rotated kernel is compiled with free_bound instead. NVCC
+ * 13.0 offline: fp64 5120 spills 16 bytes as 20x16x16 at two blocks, 216 as 16x20x16 (the
+ * H200 ran it at 60.3% of copy in session 69, where the free rotated kernel had run 88.7 in
+ * session 43); fp64 4608 spills 8 and 56 and runs well so (93.7%; free, it lost 7 points in
+ * session 42). */
+static zipfft_status ask_radix_rotation(zipfft_plan p, plan_kernel *pk, int free_bound) {
+  const zipfft__backend_ops *ops = p->backend->ops;
   zipfft__target target = target_of(p->backend);
   zipfft__kernel_spec rotated;
   if (!zipfft__rotated_radices(&pk->spec, &target, &rotated)) return ZIPFFT_SUCCESS;
   void *handle = NULL;
   zipfft_status s = compile_kernel(p, &rotated, &handle);
+  if (s == ZIPFFT_SUCCESS && rotated.min_blocks != free_bound &&
+      ops->local_bytes(p->backend, handle) >
+          ops->local_bytes(p->backend, pk->handle) + rotation_spill_allowance) {
+    ops->release_kernel(p->backend, handle);
+    handle = NULL;
+    rotated.min_blocks = free_bound;
+    s = compile_kernel(p, &rotated, &handle);
+  }
   if (s == ZIPFFT_SUCCESS) replace_kernel(p, pk, handle, &rotated);
   return s;
 }
@@ -351,10 +371,11 @@ static zipfft_status ask_prefetch_ahead(zipfft_plan p, plan_kernel *pk) {
  * pair member keeps its pass order: the pair kernel is generated from the decomposition. */
 static zipfft_status prepare_kernel(zipfft_plan p, plan_kernel *pk, int pair_member) {
   zipfft_status s = compile_kernel(p, &pk->spec, &pk->handle);
+  int free_bound = pk->spec.min_blocks;
   if (s == ZIPFFT_SUCCESS) s = ask_two_blocks(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_occupancy_hint(p, pk);
   if (s == ZIPFFT_SUCCESS) s = ask_prefetch_ahead(p, pk);
-  if (s == ZIPFFT_SUCCESS && !pair_member) s = ask_radix_rotation(p, pk);
+  if (s == ZIPFFT_SUCCESS && !pair_member) s = ask_radix_rotation(p, pk, free_bound);
   if (s != ZIPFFT_SUCCESS || zipfft__twiddle_count(&pk->spec) == 0) return s;
   size_t bytes;
   void *table = zipfft__stockham_twiddles(&pk->spec, &bytes);
