@@ -440,6 +440,40 @@ static void test_column_prefetch_rule(void) {
   ZT_CHECK(refused == NULL, "a prefetch after the loads refused: %s", refused);
 }
 
+/* The mirror through the cluster (spec field cluster_mirror) is for C2R_HALF cluster kernels
+ * only: a C2C cluster kernel or a C2R_HALF kernel of one block asking for it is refused. */
+static void test_cluster_mirror_spec(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2R_HALF,
+                           .precision = ZIPFFT_F32,
+                           .sign = 1,
+                           .n = 8192,
+                           .cluster = 4,
+                           .radices = {32, 32, 8},
+                           .pass_count = 3,
+                           .threads_per_fft = 256,
+                           .ffts_per_block = 1,
+                           .batch_dims = 1,
+                           .batch_counts = {2},
+                           .in_stride = 1,
+                           .out_stride = 1,
+                           .batch_in_strides = {32769},
+                           .batch_out_strides = {65536},
+                           .cluster_mirror = 1};
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "a C2R_HALF cluster kernel's mirror refused: %s", refused);
+  static const struct {
+    zipfft__kernel_kind kind;
+    int cluster;
+  } wrong[] = {{ZIPFFT__KIND_C2C, 4}, {ZIPFFT__KIND_R2C_HALF, 4}, {ZIPFFT__KIND_C2R_HALF, 1}};
+  for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+    zipfft__kernel_spec w = s;
+    w.kind = wrong[i].kind, w.cluster = wrong[i].cluster;
+    refused = zipfft__check_spec(&w);
+    ZT_CHECK(refused && strstr(refused, "mirrors through the cluster"),
+             "a mirror through the cluster, wrong case %zu: %s", i, refused ? refused : "accepted");
+  }
+}
+
 /* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
  * none on slow; real cluster kernels (R2C_HALF with the split in the stores) never. */
 static void test_cluster_prefetch_rule(void) {
@@ -507,6 +541,7 @@ static void test_prefetch_rule(void) {
   ZT_CHECK(zipfft__prefetch_distance_of(&s, 2, 0).eighths == 0, "strided R2C rows prefetch");
   test_column_prefetch_rule();
   test_cluster_prefetch_rule();
+  test_cluster_mirror_spec();
 }
 
 /* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to

@@ -929,6 +929,42 @@ static void check_merge_on_load(void) {
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
+/* C2R cluster kernels that take X[L - e] from the partner block's shared memory
+ * (ZIPFFT_CLUSTER_MIRROR=1, not planned by default): the plan says so only with the
+ * variable, and they run in clusters of 4 (fp32 65536: odd rows 8 bytes off a 16-byte
+ * boundary; fp64 32768 in place; a 2D plan's rows), 2 and 8 blocks (the partner of rank b
+ * is C - b, and 0's and C/2's are themselves). */
+static const struct {
+  real_case c;
+  const char *blocks, *bytes; /* ZIPFFT_CLUSTER_BLOCKS and _BYTES, NULL: the defaults */
+} cluster_mirror_cases[] = {{{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 3, DENSE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, INPLACE}, "2", "140000"},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, DENSE}, "8", "40000"}};
+
+static void check_cluster_mirror(void) {
+  const char *needle = "from the partner block's shared memory";
+  char printed[8192], text[256];
+  for (size_t i = 0; i < sizeof cluster_mirror_cases / sizeof *cluster_mirror_cases; i++) {
+    const real_case *c = &cluster_mirror_cases[i].c;
+    describe(c, text, sizeof text);
+    if (cluster_mirror_cases[i].blocks) {
+      setenv("ZIPFFT_CLUSTER_BLOCKS", cluster_mirror_cases[i].blocks, 1);
+      setenv("ZIPFFT_CLUSTER_BYTES", cluster_mirror_cases[i].bytes, 1);
+    }
+    ZT_CHECK(!plan_mentions(c, needle, printed, sizeof printed), "%s mirrors by default:\n%s", text,
+             printed);
+    setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
+    ZT_CHECK(plan_mentions(c, needle, printed, sizeof printed),
+             "%s: no mirror through the cluster with ZIPFFT_CLUSTER_MIRROR=1:\n%s", text, printed);
+    run_case(c);
+    unsetenv("ZIPFFT_CLUSTER_MIRROR");
+    unsetenv("ZIPFFT_CLUSTER_BLOCKS");
+    unsetenv("ZIPFFT_CLUSTER_BYTES");
+  }
+}
+
 /* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
  * 8 and at most n / 16 (plan/single.c, short_r2c_radix_cap): R2C 128 as 4x4x4, 256 as
  * 8x8x2, 512 as 8x8x4; fp64 keeps 8x8 at 128, and Rader's inner 256-point FFTs (R2C 514,
@@ -1307,6 +1343,7 @@ int main(void) {
     run_round_trip(&round_trip_cases[i]);
   check_loose_r2c();
   check_merge_on_load();
+  check_cluster_mirror();
   check_short_r2c_radices();
   check_split_by_element();
   check_real_rules_by_device();

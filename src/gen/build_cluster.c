@@ -143,6 +143,103 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
+/* Element `slot` of this block's part, e = slot * C + rank of the whole transform (C the
+ * cluster size). */
+static const zipfft__expr *cluster_element(zipfft__stockham_build *c, const zipfft__expr *slot) {
+  return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, slot, i32(c, c->s->cluster)),
+             zipfft__e_rank(c->a));
+}
+
+/* Phase 1 of the mirror through the cluster: X[e] of every value of the first pass into x,
+ * and into this block's shared memory at its slot j + r m for the partner block. */
+static void load_own_values(zipfft__stockham_build *c, zipfft__block *blk,
+                            const zipfft__thread_coords *k, const pass_shape *ps,
+                            const zipfft__expr *const *j, const zipfft__cval *x) {
+  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
+  zipfft__block *targets[2];
+  open_alignment_branches(c, open_if(c, blk, k->active), targets);
+  for (int v = 0; v < 2; v++)
+    for (int b = 0; b < ps->butterflies; b++) {
+      zipfft__block *g = open_if(c, targets[v], zipfft__butterfly_guard(c, ps, b, j[b]));
+      for (int r = 0; r < ps->radix; r++) {
+        const zipfft__cval *xv = &x[b * ps->radix + r];
+        const zipfft__expr *slot = let(c, g, "sl", bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)));
+        zipfft__s_load_complex(
+            c->a, g, xv->re->u.var, xv->im->u.var, c->in,
+            zipfft__global_offset(c, base, cluster_element(c, slot), c->s->in_stride),
+            access_of_branch[v], c->s->in_storage);
+        zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, k, slot), xv->re, xv->im,
+                                ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+      }
+    }
+}
+
+/* Phase 2: each value x[r] = X[e] becomes Z[e], merged with X[L - e]. That is element
+ * L/C - slot - (rank > 0) of the partner block (rank C - rank, 0 for rank 0), except X[L]
+ * (rank 0, slot 0: the Nyquist term, read from global memory by the one thread that needs
+ * it, where X[0] and X[L] lose their imaginary parts). W^e = W^first exp(sign 2 pi i r /
+ * 2 radix), as in zipfft__emit_merge_loads. */
+static void merge_with_partner(zipfft__stockham_build *c, zipfft__block *blk,
+                               const zipfft__thread_coords *k, const pass_shape *ps,
+                               const zipfft__expr *const *j, const zipfft__cval *x) {
+  int cluster = c->s->cluster;
+  const zipfft__expr *rank = zipfft__e_rank(c->a);
+  const zipfft__expr *first_rank = let(c, blk, "r0", bin(c, ZIPFFT__OP_EQ, rank, i32(c, 0)));
+  const zipfft__var *partner = zipfft__var_new(c->a, "rp", ZIPFFT__T_SHARED);
+  zipfft__s_decl(
+      c->a, blk, partner,
+      zipfft__e_rank_shared(c->a, zipfft__e_select(c->a, first_rank, i32(c, 0),
+                                                   bin(c, ZIPFFT__OP_SUB, i32(c, cluster), rank))));
+  const zipfft__expr *base = zipfft__batch_offset(c, blk, k, 0);
+  const zipfft__expr *last =
+      let(c, blk, "ml", zipfft__e_select(c->a, first_rank, i32(c, c->s->n), i32(c, c->s->n - 1)));
+  zipfft__block *active = open_if(c, blk, k->active);
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, active, zipfft__butterfly_guard(c, ps, b, j[b]));
+    zipfft__cval w0 = zipfft__cval_materialize(
+        c->a, g, zipfft__split_twiddle(c, g, let(c, g, "j", cluster_element(c, j[b]))));
+    for (int r = 0; r < ps->radix; r++) {
+      const zipfft__cval *xv = &x[b * ps->radix + r];
+      const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
+      const zipfft__expr *nyquist =
+          r == 0 ? let(c, g, "nq",
+                       bin(c, ZIPFFT__OP_AND, first_rank, bin(c, ZIPFFT__OP_EQ, j[b], i32(c, 0))))
+                 : NULL;
+      const zipfft__expr *mirror = bin(c, ZIPFFT__OP_SUB, last, slot);
+      if (nyquist) mirror = zipfft__e_select(c->a, nyquist, i32(c, 0), mirror);
+      zipfft__cval q = zipfft__zero_value(c, g, "q", 0);
+      zipfft__s_load_complex(c->a, g, q.re->u.var, q.im->u.var, partner,
+                             zipfft__shared_index(c, k, mirror), ZIPFFT__ACCESS_VECTOR,
+                             ZIPFFT_STORAGE_DEFAULT);
+      if (nyquist) {
+        zipfft__block *nq = open_if(c, g, nyquist);
+        zipfft__s_load_complex(
+            c->a, nq, q.re->u.var, q.im->u.var, c->in,
+            zipfft__global_offset(c, base, i32(c, zipfft__half_points(c->s)), c->s->in_stride),
+            ZIPFFT__ACCESS_BYTES, c->s->in_storage);
+        zipfft__s_assign(c->a, nq, q.im->u.var, zipfft__e_real(c->a, 0));
+        zipfft__s_assign(c->a, nq, xv->im->u.var, zipfft__e_real(c->a, 0));
+      }
+      zipfft__cval w = zipfft__times_root(c, g, w0, r, 2 * ps->radix);
+      zipfft__cval z = zipfft__cval_materialize(c->a, g, zipfft__merge_value(c, g, *xv, q, w));
+      zipfft__s_assign(c->a, g, xv->re->u.var, z.re);
+      zipfft__s_assign(c->a, g, xv->im->u.var, z.im);
+    }
+  }
+}
+
+void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__thread_coords *k, const pass_shape *ps,
+                                      const zipfft__expr *const *j, const zipfft__cval *x) {
+  load_own_values(c, blk, k, ps, j, x);
+  zipfft__s_cluster_barrier(c->a, blk);
+  zipfft__thread_coords at = zipfft__emit_coords(c, blk);
+  const zipfft__expr *indices[ZIPFFT__MAX_VALUES];
+  zipfft__emit_butterfly_indices(c, blk, &at, ps, indices);
+  merge_with_partner(c, blk, &at, ps, indices, x);
+  zipfft__s_cluster_barrier(c->a, blk); /* the partner has read this block's values */
+}
+
 /* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
  * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
  * leaves (freeing its shared memory) while another still reads it. */

@@ -353,6 +353,13 @@ zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zi
 void zipfft__emit_merge_loads(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
                               const zipfft__expr *j, const zipfft__cval *x,
                               const zipfft__expr *base, zipfft__access access);
+/* C2R_HALF cluster kernels that mirror through the cluster (cluster_mirror): the first
+ * pass's values x (every butterfly's, declared live) merged from X[e], read here, and X[L -
+ * e], read from the partner block's shared memory between two cluster barriers (k and j:
+ * the pass's coordinates and butterfly indices, computed before the first). */
+void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__thread_coords *k, const pass_shape *ps,
+                                      const zipfft__expr *const *j, const zipfft__cval *x);
 /* R2C_HALF: split the n-point result in shared memory into the half spectrum (stored). */
 void zipfft__emit_split(zipfft__stockham_build *c, zipfft__block *body);
 /* R2C_HALF split_by_element kernels: split the block's n-point results in shared memory

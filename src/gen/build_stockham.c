@@ -583,6 +583,10 @@ static void emit_bluestein_load(zipfft__stockham_build *c, zipfft__block *g, con
 static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
                               const zipfft__thread_coords *k, const pass_shape *ps,
                               const zipfft__expr **j, zipfft__cval *x) {
+  if (c->s->cluster_mirror) { /* crosses two cluster barriers */
+    zipfft__emit_cluster_merge_loads(c, blk, k, ps, j, x);
+    return;
+  }
   int staged = c->s->stage_io; /* from the stage: one branch */
   const zipfft__expr *base =
       staged ? zipfft__stage_io_base(c, blk, k, 0) : zipfft__batch_offset(c, blk, k, 0);
@@ -1117,12 +1121,18 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
       zipfft__arena_printf(c->a, "pass %d: radix %d, stride %lld", p, ps.radix, (long long)ps.ns));
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
-  declare_values(c, body, &ps, from_shared && !to_global && !takes, !from_shared && !takes, x);
+  int mirrors = loads_global && c->s->cluster_mirror; /* loads past cluster barriers */
+  declare_values(c, body, &ps, (from_shared && !to_global && !takes) || mirrors,
+                 !from_shared && !takes, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
   } else if (!from_shared) {
     emit_global_loads(c, body, &k, &ps, j, x);
+    if (mirrors) {
+      k = zipfft__emit_coords(c, body);
+      zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
+    }
     emit_after_first_loads(c, body);
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
@@ -1381,6 +1391,8 @@ const char *zipfft__check_spec(const zipfft__kernel_spec *s) {
   if (s->merge_on_load && !zipfft__can_merge_on_load(s))
     return "a kernel that merges on load needs what zipfft__can_merge_on_load allows: a "
            "plain C2R_HALF kernel of one block";
+  if (s->cluster_mirror && (s->cluster <= 1 || s->kind != ZIPFFT__KIND_C2R_HALF))
+    return "mirrors through the cluster need a C2R_HALF cluster kernel";
   if (s->split_by_element && !zipfft__can_split_by_element(s))
     return "a split by element needs what zipfft__can_split_by_element allows: a plain "
            "R2C_HALF kernel of one block that splits through shared memory";

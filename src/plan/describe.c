@@ -56,12 +56,14 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                                                  ", the loads merged from "
                                                  "the half spectrum"};
   if (s->cluster > 1)
-    zipfft__sb_printf(sb,
-                      "      cluster of %d blocks per transform: each block a %lld-point FFT of "
-                      "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
-                      "memory%s\n",
-                      s->cluster, (long long)s->n, s->cluster, s->cluster,
-                      zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "");
+    zipfft__sb_printf(
+        sb,
+        "      cluster of %d blocks per transform: each block a %lld-point FFT of "
+        "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
+        "memory%s%s\n",
+        s->cluster, (long long)s->n, s->cluster, s->cluster,
+        zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "",
+        s->cluster_mirror ? " (X[L - e] from the partner block's shared memory)" : "");
   if (s->paired_rows)
     zipfft__sb_printf(
         sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",

@@ -519,6 +519,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
            (long long)s->row_pairs_present, s->row_pair_dim);
   if (s->mirrored) append(buf, len, "_mir");
   if (s->merge_on_load) append(buf, len, "_mol");
+  if (s->cluster_mirror) append(buf, len, "_cmr");
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
   if (s->stage_packed_reals) append(buf, len, "_srp");

@@ -304,6 +304,11 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
+  /* 1 (C2R_HALF cluster kernels): the first pass reads each value of the half spectrum once,
+   * X[e] for its own elements e; X[L - e] comes from the shared memory of the partner block
+   * that read it (rank C - rank, 0 for rank 0), after a cluster barrier, instead of a
+   * second read from global memory (tuning: ZIPFFT_CLUSTER_MIRROR). */
+  int cluster_mirror;
   /* 1 (R2C_HALF kernels that split through shared memory, zipfft__can_split_by_element): the
    * split phase hands out the block's outputs in order, neighbouring threads on neighbouring
    * output elements over all the block's transforms, each thread storing one element of a

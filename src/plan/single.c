@@ -823,6 +823,18 @@ static size_t cluster_bytes(void) {
   return env && *env ? (size_t)atoll(env) : cluster_block_bytes;
 }
 
+/* Whether a C2R_HALF cluster kernel takes the mirrored half of its merge, X[L - e], from its
+ * partner block's shared memory instead of a second read from global memory (spec field
+ * cluster_mirror), by ZIPFFT_CLUSTER_MIRROR (tuning): 1 where the generator can; by default
+ * not, as it is not yet measured on a GPU. The lead: reading each value twice cost fp32 C2R
+ * 16384 7 points in one block (H100, choose_merge_on_load), and the H200 runs fp32 C2R 65536
+ * at 45.4% of copy where the C2C cluster kernel of its half length, 32768, runs at 59%
+ * (docs/perf/2026-12-05-h200-regressions-mended.md). */
+static int wants_cluster_mirror(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_CLUSTER_MIRROR");
+  return s->kind == ZIPFFT__KIND_C2R_HALF && s->cluster > 1 && env && strcmp(env, "1") == 0;
+}
+
 /* 1 when a spec is a plain row pass of contiguous elements, C2C or half-length real (R2C
  * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
  * loads): what cluster kernels do. */
@@ -845,6 +857,7 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
     if (zipfft__kind_is_half(s->kind) && (s->n / cluster) % (2 * cluster) != 0) continue;
     part.n = s->n / cluster;
     part.cluster = cluster;
+    part.cluster_mirror = wants_cluster_mirror(&part);
     factorization f = factorize(&part);
     if (f.count == 0 || !size_smooth(&part, f, 1, t)) continue;
     if (zipfft__c2c_shared_bytes(&part) > cluster_bytes()) continue;
