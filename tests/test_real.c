@@ -881,9 +881,62 @@ static void check_pointer_offsets(void) {
   offset_bytes = 0;
 }
 
+/* C2R cluster kernels that take X[L - e] from the partner block's shared memory
+ * (ZIPFFT_CLUSTER_MIRROR=1, not planned by default), in clusters of 4 (fp32 65536: odd rows
+ * 8 bytes off a 16-byte boundary; fp64 32768 in place; a 2D plan's rows), 2 and 8 blocks
+ * (the partner of rank b is C - b, and 0's and C/2's are themselves). */
+static const struct {
+  real_case c;
+  const char *blocks, *bytes; /* ZIPFFT_CLUSTER_BLOCKS and _BYTES, NULL: the defaults */
+} cluster_mirror_cases[] = {{{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 3, DENSE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE}, NULL, NULL},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, INPLACE}, "2", "140000"},
+                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, DENSE}, "8", "40000"}};
+enum { cluster_mirror_count = sizeof cluster_mirror_cases / sizeof *cluster_mirror_cases };
+
+/* Sets the cluster size of cluster_mirror_cases[i] (on) or clears it with the mirror. */
+static void cluster_mirror_env(size_t i, int on) {
+  if (!on) {
+    unsetenv("ZIPFFT_CLUSTER_MIRROR");
+    unsetenv("ZIPFFT_CLUSTER_BLOCKS");
+    unsetenv("ZIPFFT_CLUSTER_BYTES");
+  } else if (cluster_mirror_cases[i].blocks) {
+    setenv("ZIPFFT_CLUSTER_BLOCKS", cluster_mirror_cases[i].blocks, 1);
+    setenv("ZIPFFT_CLUSTER_BYTES", cluster_mirror_cases[i].bytes, 1);
+  }
+}
+
+/* Runs cluster_mirror_cases[i] with the mirror through the cluster. */
+static void run_cluster_mirror_case(size_t i) {
+  cluster_mirror_env(i, 1);
+  setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
+  run_case(&cluster_mirror_cases[i].c);
+  cluster_mirror_env(i, 0);
+}
+
+/* The cluster_mirror_cases plan the mirror only with the variable, and run. */
+static void check_cluster_mirror(void) {
+  const char *needle = "from the partner block's shared memory";
+  char printed[8192], text[256];
+  for (size_t i = 0; i < cluster_mirror_count; i++) {
+    const real_case *c = &cluster_mirror_cases[i].c;
+    describe(c, text, sizeof text);
+    cluster_mirror_env(i, 1);
+    ZT_CHECK(!plan_mentions(c, needle, printed, sizeof printed), "%s mirrors by default:\n%s", text,
+             printed);
+    setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
+    ZT_CHECK(plan_mentions(c, needle, printed, sizeof printed),
+             "%s: no mirror through the cluster with ZIPFFT_CLUSTER_MIRROR=1:\n%s", text, printed);
+    cluster_mirror_env(i, 0);
+    run_cluster_mirror_case(i);
+  }
+}
+
 /* C2R inputs with imaginary parts at the last axis's bins 0 and n/2 (see
  * self_conjugate_imaginary), through every C2R method: one kernel (odd, even, Rader,
- * Bluestein, ranks 2 and 3), mirrored, merged on load, one cluster kernel, the four-step's
+ * Bluestein, ranks 2 and 3), mirrored, merged on load, one cluster kernel (also mirroring
+ * through the cluster), the four-step's
  * merging first kernel in splits of two to four (and three with the last two paired), and
  * the merge gather of Rader rows. */
 static void check_self_conjugate_imaginary(void) {
@@ -893,6 +946,7 @@ static void check_self_conjugate_imaginary(void) {
   RUN_C2R(half_kernel_cases);
   RUN_C2R(long_cases);
   RUN_C2R(merge_on_load_cases);
+  for (size_t i = 0; i < cluster_mirror_count; i++) run_cluster_mirror_case(i);
   setenv("ZIPFFT_MIRRORED", "2", 1);
   RUN_C2R(mirrored_cases);
   unsetenv("ZIPFFT_MIRRORED");
@@ -927,42 +981,6 @@ static void check_merge_on_load(void) {
   run_case(&merge_on_load_cases[0]);
   run_case(&merge_on_load_cases[1]);
   unsetenv("ZIPFFT_SLOW_MEMORY");
-}
-
-/* C2R cluster kernels that take X[L - e] from the partner block's shared memory
- * (ZIPFFT_CLUSTER_MIRROR=1, not planned by default): the plan says so only with the
- * variable, and they run in clusters of 4 (fp32 65536: odd rows 8 bytes off a 16-byte
- * boundary; fp64 32768 in place; a 2D plan's rows), 2 and 8 blocks (the partner of rank b
- * is C - b, and 0's and C/2's are themselves). */
-static const struct {
-  real_case c;
-  const char *blocks, *bytes; /* ZIPFFT_CLUSTER_BLOCKS and _BYTES, NULL: the defaults */
-} cluster_mirror_cases[] = {{{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 3, DENSE}, NULL, NULL},
-                            {{ZIPFFT_C2R, ZIPFFT_F64, 1, {32768}, 1, INPLACE}, NULL, NULL},
-                            {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 65536}, 1, DENSE}, NULL, NULL},
-                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, INPLACE}, "2", "140000"},
-                            {{ZIPFFT_C2R, ZIPFFT_F32, 1, {65536}, 2, DENSE}, "8", "40000"}};
-
-static void check_cluster_mirror(void) {
-  const char *needle = "from the partner block's shared memory";
-  char printed[8192], text[256];
-  for (size_t i = 0; i < sizeof cluster_mirror_cases / sizeof *cluster_mirror_cases; i++) {
-    const real_case *c = &cluster_mirror_cases[i].c;
-    describe(c, text, sizeof text);
-    if (cluster_mirror_cases[i].blocks) {
-      setenv("ZIPFFT_CLUSTER_BLOCKS", cluster_mirror_cases[i].blocks, 1);
-      setenv("ZIPFFT_CLUSTER_BYTES", cluster_mirror_cases[i].bytes, 1);
-    }
-    ZT_CHECK(!plan_mentions(c, needle, printed, sizeof printed), "%s mirrors by default:\n%s", text,
-             printed);
-    setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
-    ZT_CHECK(plan_mentions(c, needle, printed, sizeof printed),
-             "%s: no mirror through the cluster with ZIPFFT_CLUSTER_MIRROR=1:\n%s", text, printed);
-    run_case(c);
-    unsetenv("ZIPFFT_CLUSTER_MIRROR");
-    unsetenv("ZIPFFT_CLUSTER_BLOCKS");
-    unsetenv("ZIPFFT_CLUSTER_BYTES");
-  }
 }
 
 /* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
