@@ -196,8 +196,8 @@ zipfft_status zipfft_desc_set_output_extent(zipfft_desc d, const int64_t *extent
  * layout's strides and distances applied); user is user_data, passed to every call. The
  * load callback replaces the transform's reads of its input, the store callback its final
  * writes of the output (intermediate results of multi-axis transforms are stored
- * normally). They are called for every element read (once per use: C2R reads elements of
- * the Hermitian half twice) or written, never for the zero padding beyond an input
+ * normally). They are called for every element read (once per use: C2R may read elements
+ * of the Hermitian half twice) or written, never for the zero padding beyond an input
  * extent. Both need the default storage of their side. A callback that does not compile
  * makes zipfft_plan_create fail with COMPILE_FAILED (CUDA) or CPU_COMPILER (CPU) and the
  * compiler's log in zipfft_last_error(). source and function are copied; a NULL source

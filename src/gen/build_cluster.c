@@ -201,10 +201,11 @@ static void merge_with_partner(zipfft__stockham_build *c, zipfft__block *blk,
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *xv = &x[b * ps->radix + r];
       const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
-      const zipfft__expr *nyquist =
-          r == 0 ? let(c, g, "nq",
-                       bin(c, ZIPFFT__OP_AND, first_rank, bin(c, ZIPFFT__OP_EQ, j[b], i32(c, 0))))
-                 : NULL;
+      const zipfft__expr *nyquist = /* j[b] = t + b T is 0 only for b = 0 */
+          r == 0 && b == 0
+              ? let(c, g, "nq",
+                    bin(c, ZIPFFT__OP_AND, first_rank, bin(c, ZIPFFT__OP_EQ, j[b], i32(c, 0))))
+              : NULL;
       const zipfft__expr *mirror = bin(c, ZIPFFT__OP_SUB, last, slot);
       if (nyquist) mirror = zipfft__e_select(c->a, nyquist, i32(c, 0), mirror);
       zipfft__cval q = zipfft__zero_value(c, g, "q", 0);
