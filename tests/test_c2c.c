@@ -433,6 +433,27 @@ static void check_plan_texts(void) {
   unsetenv("ZIPFFT_RADER_IN_PLACE");
 }
 
+/* Plans c, prints the plan into text and reads its first kernel's registers, spills and
+ * blocks per multiprocessor (-1 each where the print does not count them); 0 when the plan
+ * fails (reported). The caller destroys *plan. */
+static int printed_occupancy(c2c_case *c, zipfft_plan *plan, char *text, size_t len,
+                             long counts[3]) {
+  char err[max_text];
+  counts[0] = counts[1] = counts[2] = -1;
+  if (make_plan(c, plan, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(c, "plan creation: %s", err);
+    return 0;
+  }
+  const char *at = zipfft_plan_print(*plan, text, len, NULL) == ZIPFFT_SUCCESS
+                       ? strstr(text, "twiddle table yes, ")
+                       : NULL;
+  long r, s, b;
+  if (at && sscanf(at, "twiddle table yes, %ld registers, %ld bytes spilled, %ld blocks", &r, &s,
+                   &b) == 3)
+    counts[0] = r, counts[1] = s, counts[2] = b;
+  return 1;
+}
+
 /* The plan print gives each kernel's registers, spills and blocks per multiprocessor where
  * the backend counts them (CUDA: at least 1 register and 1 block), and no such line on the
  * CPU. Part 0 only. */
@@ -440,19 +461,11 @@ static void check_plan_occupancy_text(void) {
   if (!zt_in_first_part()) return;
   c2c_case c = basic_case(ZIPFFT_F32, 1000, 2, ZIPFFT_FORWARD);
   zipfft_plan plan = NULL;
-  char err[max_text], text[4096];
-  if (make_plan(&c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
-    case_fail(&c, "plan creation: %s", err);
-    return;
-  }
-  long registers = 0, spilled = -1, blocks = 0;
-  const char *at = zipfft_plan_print(plan, text, sizeof text, NULL) == ZIPFFT_SUCCESS
-                       ? strstr(text, "twiddle table yes, ")
-                       : NULL;
-  int counted = at && sscanf(at, "twiddle table yes, %ld registers, %ld bytes spilled, %ld blocks",
-                             &registers, &spilled, &blocks) == 3;
+  char text[4096];
+  long counts[3];
+  if (!printed_occupancy(&c, &plan, text, sizeof text, counts)) return;
   if (zt_zipfft_backend() == ZIPFFT_BACKEND_CUDA &&
-      !(counted && registers > 0 && spilled >= 0 && blocks > 0))
+      !(counts[0] > 0 && counts[1] >= 0 && counts[2] > 0))
     case_fail(&c, "the CUDA plan print gives no registers and blocks:\n%s", text);
   if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU && strstr(text, "registers"))
     case_fail(&c, "the CPU plan print counts registers:\n%s", text);
@@ -468,19 +481,10 @@ static void check_rotation_spills(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CUDA || !zt_in_first_part()) return;
   c2c_case c = basic_case(ZIPFFT_F64, 5120, 1, ZIPFFT_FORWARD);
   zipfft_plan plan = NULL;
-  char err[max_text], text[4096];
-  if (make_plan(&c, &plan, err, sizeof err) != ZIPFFT_SUCCESS) {
-    case_fail(&c, "plan creation: %s", err);
-    return;
-  }
-  long registers = 0, spilled = -1;
-  const char *at = zipfft_plan_print(plan, text, sizeof text, NULL) == ZIPFFT_SUCCESS
-                       ? strstr(text, "twiddle table yes, ")
-                       : NULL;
-  if (!at ||
-      sscanf(at, "twiddle table yes, %ld registers, %ld bytes spilled", &registers, &spilled) !=
-          2 ||
-      spilled < 0 || spilled > 24 + 64)
+  char text[4096];
+  long counts[3];
+  if (!printed_occupancy(&c, &plan, text, sizeof text, counts)) return;
+  if (counts[1] < 0 || counts[1] > 24 + 64)
     case_fail(&c, "the rotated kernel spills more than its allowance:\n%s", text);
   zipfft_plan_destroy(plan);
 }
