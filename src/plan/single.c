@@ -858,11 +858,15 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
     part.n = s->n / cluster;
     part.cluster = cluster;
     part.cluster_mirror = wants_cluster_mirror(&part);
-    factorization f = named_radices(&part); /* ZIPFFT_RADICES names a block's part too */
-    if (f.count == 0) f = factorize(&part);
-    if (f.count == 0 || !size_smooth(&part, f, 1, t)) continue;
-    if (zipfft__c2c_shared_bytes(&part) > cluster_bytes()) continue;
-    *s = part;
+    factorization named = named_radices(&part); /* ZIPFFT_RADICES names a block's part too */
+    zipfft__kernel_spec sized = part;
+    if (named.count == 0 || !size_smooth(&sized, named, 1, t)) {
+      factorization f = factorize(&part);
+      sized = part;
+      if (f.count == 0 || !size_smooth(&sized, f, 1, t)) continue;
+    }
+    if (zipfft__c2c_shared_bytes(&sized) > cluster_bytes()) continue;
+    *s = sized;
     return 1;
   }
   return 0;
