@@ -93,7 +93,7 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       "the stores read the outputs digit-reversed\n");
 }
 
-/* Detail lines of an FFT kernel's data: twiddles, tiles, staged rows, Bluestein, Rader. */
+/* Detail lines of an FFT kernel's data layout: twiddles, tiles, staged rows, evict-first. */
 static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->shared_twiddles)
     zipfft__sb_printf(sb, "      pass twiddles staged in shared memory %s\n",
@@ -133,6 +133,12 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       s->kind == ZIPFFT__KIND_R2C_HALF
                           ? "input rows copied, and the split's outputs stored,"
                           : "input and output rows copied");
+  if (s->streaming_io)
+    zipfft__sb_printf(sb, "      inputs and outputs evict-first (the tables stay in L2)\n");
+}
+
+/* Detail lines of a convolution kernel: Bluestein's chirps and filter, Rader's permutations. */
+static void print_convolution(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->bluestein_n)
     zipfft__sb_printf(sb,
                       "      Bluestein: chirp, %lld-point FFT, filter, %lld-point FFT, chirp "
@@ -153,8 +159,6 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER)
     zipfft__sb_printf(sb, "      Bluestein's filter multiply (%lld points) as it loads\n",
                       (long long)s->filter_n);
-  if (s->streaming_io)
-    zipfft__sb_printf(sb, "      inputs and outputs evict-first (the tables stay in L2)\n");
   if (s->fused == ZIPFFT__FUSED_BLUESTEIN)
     zipfft__sb_printf(sb,
                       "      Bluestein's filter multiply (%lld points, read in the rows' order) "
@@ -184,4 +188,5 @@ void zipfft__print_kernel(const zipfft__decomposition *dec, int i, zipfft__strbu
   print_fft_line(dec, i, sb);
   print_structure(&dec->kernels[i], sb);
   print_data(&dec->kernels[i], sb);
+  print_convolution(&dec->kernels[i], sb);
 }
