@@ -372,6 +372,19 @@ static int run_transforms(int capped) {
   return ran;
 }
 
+/* C2R 65536 as one cluster kernel (4 blocks of 8192 points) with a 16-bit input, its merge
+ * reading X[L - e] from global memory as planned and from the partner block's shared memory
+ * (ZIPFFT_CLUSTER_MIRROR=1), where it holds the converted value. Returns the cases run. */
+static int run_cluster_merges(void) {
+  static const real_storage_case c = {
+      ZIPFFT_C2R, 1, {65536, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_BF16};
+  test_real_transform(&c);
+  setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
+  test_real_transform(&c);
+  unsetenv("ZIPFFT_CLUSTER_MIRROR");
+  return 2;
+}
+
 /* Full tier: the storage pair of the sweep's next case (fp16, bfloat16, and the two mixed
  * pairs in turn; with real_output, an fp32 output every fifth case). */
 static void next_storage(zipfft_storage *in, zipfft_storage *out, int real_output) {
@@ -434,6 +447,7 @@ int main(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
   ran += run_transforms(1);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  ran += run_cluster_merges();
   test_errors();
   return zt_finish("test_storage", 5 + ran + swept);
 }
