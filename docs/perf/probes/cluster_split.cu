@@ -1,8 +1,8 @@
-// cluster_columns.cu - the memory pattern of a 4096-point column kernel spread over a
-// thread-block cluster of 4 (fp32 2^24 as 4096 x 4096, batch 8), without its arithmetic,
-// against the current column kernel's (4 columns a block, 32-byte row segments) and a plain
-// copy. Build and run on the GPU machine:
-//   nvcc -arch=sm_90 -O3 -o cluster_columns cluster_columns.cu && ./cluster_columns
+// cluster_split.cu - the memory patterns of fp32 2^24's split in two (4096 x 4096, batch 8)
+// as cluster kernels of 4 blocks on 16 columns or 16 rows (128-byte segments), without
+// their arithmetic, against the current column kernel's (4 columns a block, 32-byte row
+// segments) and a plain copy. Build and run on the GPU machine:
+//   nvcc -arch=sm_90 -O3 -o cluster_split cluster_split.cu && ./cluster_split
 // Cluster pattern: a cluster takes 16 adjacent columns (128-byte row segments); block b of
 // it loads rows b + 4e (e < 1024) into its shared memory (128 KiB), and after a cluster
 // barrier takes rows k in [256 b, 256 b + 256), reads element k of every block's shared
@@ -11,6 +11,12 @@
 // whether such a column kernel could run in the 790 us that 1.2x cuFFT leaves it beside the
 // row kernel's 697 us on an H200 (docs/perf/targets.md, fp32 C2C 2^24), where the current
 // column kernel takes 964-977 us held by the L2's request rate.
+// Row pattern (the second pass in the same form, decimation in frequency): a cluster takes
+// 16 rows; block b loads the quarter [1024 b, 1024 b + 1024) of each (whole lines), reads
+// elements n + 1024 b' of every block b' for its 256 n (the 4-point DFTs), writes output q
+// of each to block q's shared memory, and stores its 1024 values of each row transposed:
+// element 4 j + b of the 16 rows as one 128-byte segment (the current row kernel stores
+// 32-byte segments, 697 us).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include "probe_util.cuh"
@@ -19,6 +25,7 @@ namespace cg = cooperative_groups;
 
 enum { n = 4096, cols = 16, cluster = 4, part = n / cluster, threads = 1024 };
 enum { per = part * cols / threads };  // values a thread loads: 16
+enum { pitch = part + 1 };             // cluster_rows' row stride: no bank conflicts
 
 __global__ void __cluster_dims__(cluster, 1, 1) __launch_bounds__(threads)
     cluster_columns(const float2 *__restrict__ in, float2 *__restrict__ out, int exchange) {
@@ -58,6 +65,44 @@ __global__ void __cluster_dims__(cluster, 1, 1) __launch_bounds__(threads)
     }
   }
   group.sync();  // no block leaves while another reads its shared memory
+}
+
+__global__ void __cluster_dims__(cluster, 1, 1) __launch_bounds__(threads)
+    cluster_rows(const float2 *__restrict__ in, float2 *__restrict__ out) {
+  extern __shared__ float2 sm[];  // [row][e], row < cols (16 rows), e < part, padded
+  cg::cluster_group group = cg::this_cluster();
+  int rank = (int)group.block_rank();
+  long long set = blockIdx.x / cluster;  // 16-row set of a transform
+  long long batch = set / (n / cols), r0 = (set % (n / cols)) * cols;
+  const float2 *src = in + batch * n * (long long)n + r0 * n;
+  float2 *dst = out + batch * n * (long long)n + r0;
+  int t = threadIdx.x;
+#pragma unroll
+  for (int row = 0; row < cols; row++)
+    sm[row * pitch + t] = src[(long long)row * n + rank * part + t];
+  group.sync();
+  // the 4-point DFTs: this block's 256 n of 16 rows take element n + 1024 b of every block
+  // b, and output q goes back to block q at the same place; each place is read and written
+  // by one thread only, so no barrier is needed between the reads and the writes
+  const int outs = part / cluster * cols / threads;  // 4 (n, row) pairs a thread
+#pragma unroll
+  for (int i = 0; i < outs; i++) {
+    int pair = t + i * threads, row = pair / (part / cluster);
+    int at = row * pitch + rank * (part / cluster) + pair % (part / cluster);
+    float2 y[cluster];
+#pragma unroll
+    for (int b = 0; b < cluster; b++) y[b] = group.map_shared_rank(sm, b)[at];
+#pragma unroll
+    for (int q = 0; q < cluster; q++) group.map_shared_rank(sm, q)[at] = y[(q + 1) % cluster];
+  }
+  group.sync();
+  // the block's 1024-point FFTs would run here; element j of row `row` is output 4 j + rank,
+  // stored at (4 j + rank) * 4096 + row: 16 rows of one output a 128-byte segment
+#pragma unroll
+  for (int i = 0; i < per; i++) {
+    int v = t + i * threads, row = v % cols, j = v / cols;
+    dst[(long long)(cluster * j + rank) * n + row] = sm[row * pitch + j];
+  }
 }
 
 // the current column kernel's loads: 4 columns of 4096 (32-byte row segments), one block
@@ -101,5 +146,13 @@ int main() {
                     : "cluster of 4, 16 columns (128-byte segments), back in place",
            ms, moved / ms / 1e6);
   }
+  size_t row_smem = (size_t)cols * pitch * sizeof(float2);
+  CK(cudaFuncSetAttribute(cluster_rows, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)row_smem));
+  ms = time_ms([&] { cluster_rows<<<blocks, threads, row_smem>>>(in, out); });
+  CK(cudaGetLastError());
+  printf("%-58s %.3f ms  %.1f GB/s\n",
+         "cluster of 4, 16 rows, 4-point exchange, 128-byte transposed stores", ms,
+         moved / ms / 1e6);
   return 0;
 }
