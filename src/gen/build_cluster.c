@@ -143,9 +143,8 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
   }
 }
 
-/* Element `slot` of this block's part, e = slot * C + rank of the whole transform (C the
- * cluster size). */
-static const zipfft__expr *cluster_element(zipfft__stockham_build *c, const zipfft__expr *slot) {
+/* Element slot * C + rank of the whole transform (build_context.h). */
+const zipfft__expr *zipfft__cluster_element(zipfft__stockham_build *c, const zipfft__expr *slot) {
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, slot, i32(c, c->s->cluster)),
              zipfft__e_rank(c->a));
 }
@@ -166,7 +165,7 @@ static void load_own_values(zipfft__stockham_build *c, zipfft__block *blk,
         const zipfft__expr *slot = let(c, g, "sl", bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m)));
         zipfft__s_load_complex(
             c->a, g, xv->re->u.var, xv->im->u.var, c->in,
-            zipfft__global_offset(c, base, cluster_element(c, slot), c->s->in_stride),
+            zipfft__global_offset(c, base, zipfft__cluster_element(c, slot), c->s->in_stride),
             access_of_branch[v], c->s->in_storage);
         zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, k, slot), xv->re, xv->im,
                                 ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
@@ -197,7 +196,7 @@ static void merge_with_partner(zipfft__stockham_build *c, zipfft__block *blk,
   for (int b = 0; b < ps->butterflies; b++) {
     zipfft__block *g = open_if(c, active, zipfft__butterfly_guard(c, ps, b, j[b]));
     zipfft__cval w0 = zipfft__cval_materialize(
-        c->a, g, zipfft__split_twiddle(c, g, let(c, g, "j", cluster_element(c, j[b]))));
+        c->a, g, zipfft__split_twiddle(c, g, let(c, g, "j", zipfft__cluster_element(c, j[b]))));
     for (int r = 0; r < ps->radix; r++) {
       const zipfft__cval *xv = &x[b * ps->radix + r];
       const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));

@@ -353,6 +353,9 @@ zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zi
 void zipfft__emit_merge_loads(zipfft__stockham_build *c, zipfft__block *g, const pass_shape *ps,
                               const zipfft__expr *j, const zipfft__cval *x,
                               const zipfft__expr *base, zipfft__access access);
+/* Cluster kernels: element `slot` of this block's part is element slot * C + rank of the
+ * whole transform (C the cluster size). */
+const zipfft__expr *zipfft__cluster_element(zipfft__stockham_build *c, const zipfft__expr *slot);
 /* C2R_HALF cluster kernels that mirror through the cluster (cluster_mirror): the first
  * pass's values x (every butterfly's, declared live) merged from X[e], read here, and X[L -
  * e], read from the partner block's shared memory between two cluster barriers (k and j:

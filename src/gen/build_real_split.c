@@ -303,11 +303,7 @@ void zipfft__emit_merge_loads(zipfft__stockham_build *c, zipfft__block *g, const
                               const zipfft__expr *base, zipfft__access access) {
   int stride = c->s->cluster > 1 ? c->s->cluster : 1;
   int64_t points = zipfft__transform_points(c->s);
-  const zipfft__expr *first =
-      stride > 1 ? let(c, g, "j",
-                       bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, j, i32(c, stride)),
-                           zipfft__e_rank(c->a)))
-                 : j;
+  const zipfft__expr *first = stride > 1 ? let(c, g, "j", zipfft__cluster_element(c, j)) : j;
   zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, first));
   for (int r = 0; r < ps->radix; r++) {
     const zipfft__expr *e =

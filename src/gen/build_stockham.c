@@ -612,8 +612,7 @@ static void emit_global_loads(zipfft__stockham_build *c, zipfft__block *blk,
         if (padding_slot(c, ps, r)) continue; /* a constant zero */
         const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, j[b], i32(c, r * ps->m));
         if (c->s->cluster > 1) /* block b takes elements b + cluster * e */
-          e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, c->s->cluster)),
-                  zipfft__e_rank(c->a));
+          e = zipfft__cluster_element(c, e);
         const zipfft__cval *xv = &x[b * ps->radix + r];
         if (position_base)
           emit_bluestein_load(c, g, xv, base, position_base, e, access_of_branch[v]);
