@@ -904,6 +904,46 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
   }
 }
 
+/* Quick tier: four-step column kernels as clusters (ZIPFFT_CLUSTER_COLUMNS, tuning), on
+ * splits named so that the columns are long and few: 16 columns of 4096 points per
+ * transform over clusters of 4 (one set of columns a cluster), 8 of them over clusters of 2
+ * (8 columns of 2048 points a block, as many as 1024 threads take), fp32 2048-point columns
+ * over 8 blocks (a cluster's 16 columns span two transforms), fp64 over 4; the fused twiddles
+ * chained from output k (the default) and read for each output (ZIPFFT_TWIDDLE_CHAIN=1); layouts,
+ * placements, misalignment and scale. */
+static void run_quick_cluster_columns(void) {
+  static const struct {
+    const char *split, *cluster;
+    zipfft_precision p;
+    int64_t n;
+    const char *says;
+  } lengths[] = {{"4096x16", "4", ZIPFFT_F32, 65536, "cluster of 4 blocks per 16 columns"},
+                 {"4096x8", "2", ZIPFFT_F32, 32768, "cluster of 2 blocks per 8 columns"},
+                 {"2048x16", "8", ZIPFFT_F32, 32768, "cluster of 8 blocks per 16 columns"},
+                 {"2048x8", "4", ZIPFFT_F64, 16384, "cluster of 4 blocks per 8 columns"}};
+  static const size_t variants[] = {0, 1, 2, 3, 5, 10, 11, 13, 14};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "4096", 1);
+  setenv("ZIPFFT_PAIR", "0", 1);
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    setenv("ZIPFFT_FOURSTEP_SPLIT", lengths[i].split, 1);
+    setenv("ZIPFFT_CLUSTER_COLUMNS", lengths[i].cluster, 1);
+    c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 2, ZIPFFT_FORWARD);
+    check_plan_says(&plain, lengths[i].says);
+    check_plan_says(&plain, "the fused twiddle of output k read");
+    run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
+    setenv("ZIPFFT_TWIDDLE_CHAIN", "1", 1);
+    check_plan_lacks(&plain, "chained");
+    run_case(&plain);
+    unsetenv("ZIPFFT_TWIDDLE_CHAIN");
+  }
+  unsetenv("ZIPFFT_CLUSTER_COLUMNS");
+  c2c_case without = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
+  check_plan_lacks(&without, "cluster of"); /* not planned by default */
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+  unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* With ZIPFFT_PREFETCH_AHEAD set: a split in two whose plain column kernel asks L2 for a
  * later block's columns (on CUDA by default only on fast memory at one block per
  * multiprocessor, as fp32 2^20 runs on an H200, after the first pass's loads): 4096 = 64 x
@@ -1329,10 +1369,11 @@ static int parse_case(const char *text, c2c_case *c) {
   c->odist = od;
   c->inv_n_scale = strcmp(scale, "1/n") == 0;
   c->misalign = misalign;
+  int known_place = 0;
   for (int i = 0; i < 3; i++)
-    if (strcmp(place, places[i]) == 0) c->place = (placement_mode)i;
-  return n >= 1 && batch >= 1 && is >= 1 && os >= 1 && id >= 1 && od >= 1 && misalign < 64 &&
-         (strcmp(prec, "f32") == 0 || strcmp(prec, "f64") == 0) &&
+    if (strcmp(place, places[i]) == 0) c->place = (placement_mode)i, known_place = 1;
+  return known_place && n >= 1 && batch >= 1 && is >= 1 && os >= 1 && id >= 1 && od >= 1 &&
+         misalign < 64 && (strcmp(prec, "f32") == 0 || strcmp(prec, "f64") == 0) &&
          (strcmp(dir, "fwd") == 0 || strcmp(dir, "inv") == 0) &&
          (strcmp(scale, "1") == 0 || c->inv_n_scale);
 }
@@ -1370,6 +1411,7 @@ static void run_tiers(void) {
     run_quick_bluestein_middle();
     run_quick_pairs();
     run_quick_tiles();
+    run_quick_cluster_columns();
     run_quick_prefetch();
     run_quick_rotation();
     run_quick_staged();

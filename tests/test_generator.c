@@ -474,6 +474,53 @@ static void test_cluster_mirror_spec(void) {
   }
 }
 
+/* Cluster column kernels (C2C, fft_major, the four-step twiddle in the stores; planned with
+ * ZIPFFT_CLUSTER_COLUMNS) are accepted and have no block-ahead prefetch; several
+ * transforms a block without the transform-major mapping, and half-length real kinds with
+ * it or with a four-step twiddle, are refused. */
+static void test_cluster_column_spec(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .sign = -1,
+                           .n = 1024,
+                           .cluster = 4,
+                           .radices = {32, 32},
+                           .pass_count = 2,
+                           .threads_per_fft = 32,
+                           .ffts_per_block = 16,
+                           .fft_major = 1,
+                           .batch_dims = 2,
+                           .batch_counts = {2, 4096},
+                           .in_stride = 4096,
+                           .out_stride = 4096,
+                           .batch_in_strides = {16777216, 1},
+                           .batch_out_strides = {16777216, 1},
+                           .scale = 1.0,
+                           .twiddle_length = 16777216,
+                           .twiddle_chain = 8};
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "a cluster column kernel refused: %s", refused);
+  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a cluster column kernel prefetches");
+  zipfft__kernel_spec rows = s;
+  rows.fft_major = 0;
+  refused = zipfft__check_spec(&rows);
+  ZT_CHECK(refused && strstr(refused, "cluster kernels are"),
+           "16 row transforms a cluster block: %s", refused ? refused : "accepted");
+  static const struct {
+    int fft_major;
+    int64_t twiddle_length;
+  } real[] = {{1, 0}, {0, 16777216}};
+  for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
+    zipfft__kernel_spec w = s;
+    w.kind = ZIPFFT__KIND_R2C_HALF, w.ffts_per_block = 1, w.fft_major = real[i].fft_major;
+    w.twiddle_length = real[i].twiddle_length;
+    refused = zipfft__check_spec(&w);
+    ZT_CHECK(refused && strstr(refused, "cluster kernels are"),
+             "a real cluster kernel with columns or twiddles, case %zu: %s", i,
+             refused ? refused : "accepted");
+  }
+}
+
 /* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
  * none on slow; real cluster kernels (R2C_HALF with the split in the stores) never. */
 static void test_cluster_prefetch_rule(void) {
@@ -542,6 +589,7 @@ static void test_prefetch_rule(void) {
   test_column_prefetch_rule();
   test_cluster_prefetch_rule();
   test_cluster_mirror_spec();
+  test_cluster_column_spec();
 }
 
 /* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to

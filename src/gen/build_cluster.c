@@ -32,10 +32,14 @@ static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block
   return p;
 }
 
-/* tw[b] = exp(sign 2 pi i b k / (n cluster)), b = 1..cluster-1: block b's twiddle at k. */
+/* tw[b] = exp(sign 2 pi i b k / (n cluster)), b = 1..cluster-1: block b's twiddle at k, from
+ * the two-level table of length L (n cluster, or a column kernel's four-step twiddle length,
+ * a multiple of it: the exponent is then scaled by L / (n cluster)). */
 static void cluster_twiddles(zipfft__stockham_build *c, zipfft__block *g, const zipfft__expr *kk,
                              zipfft__cval *tw) {
-  for (int b = 1; b < c->s->cluster; b++) tw[b] = zipfft__large_twiddle(c, g, i64(c, b), kk);
+  int64_t scale = zipfft__large_twiddle_length(c->s) / zipfft__transform_points(c->s);
+  for (int b = 1; b < c->s->cluster; b++)
+    tw[b] = zipfft__large_twiddle(c, g, i64(c, b * scale), kk);
 }
 
 /* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k in
@@ -53,18 +57,57 @@ static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g,
   zipfft__emit_dft(c->a, g, c->s->sign, c->s->cluster, y, z);
 }
 
+/* A column kernel's four-step twiddle in its cluster stores: exp(sign 2 pi i m e / L) for
+ * column m (NULL: none) and output e = k + n q, read from the table for q = 0 and, with a
+ * twiddle chain, made for the others by `step` = exp(sign 2 pi i m n / L), read once. */
+typedef struct store_twiddle {
+  const zipfft__expr *column;
+  int chained;
+  zipfft__cval step;
+} store_twiddle;
+
+static store_twiddle open_store_twiddle(zipfft__stockham_build *c, zipfft__block *blk,
+                                        const zipfft__thread_coords *k) {
+  store_twiddle w = {.column = zipfft__large_twiddle_column(c, blk, k)};
+  w.chained = w.column && c->s->twiddle_chain > 1;
+  if (w.chained) w.step = zipfft__large_twiddle(c, blk, w.column, i64(c, c->s->n));
+  return w;
+}
+
+/* Stores z[q] as outputs k + n q, q < cluster, each finished (zipfft__finish_output) with
+ * its four-step twiddle when the kernel has one. */
+static void store_cluster_outputs(zipfft__stockham_build *c, zipfft__block *g,
+                                  const cluster_phase *p, const store_twiddle *tw,
+                                  const zipfft__expr *kk, const zipfft__cval *z,
+                                  zipfft__access access) {
+  zipfft__cval w = {0};
+  for (int q = 0; q < c->s->cluster; q++) {
+    const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * c->s->n));
+    zipfft__cval y;
+    if (tw->chained) {
+      w = q == 0 ? zipfft__large_twiddle(c, g, tw->column, kk)
+                 : zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, w, tw->step));
+      y = zipfft__finish_output_twiddled(c, g, &w, e, z[q]);
+    } else {
+      y = zipfft__finish_output(c, g, tw->column, e, z[q]);
+    }
+    zipfft__emit_store_element(c, g, y, p->base, e, access);
+  }
+}
+
 /* Cluster kernels, after every block's FFT left its n outputs in natural order in its
  * shared memory: block rank takes n / cluster of the k, reads element k of every block b
  * of the cluster, multiplies it by exp(sign 2 pi i b k / (n * cluster)),
  * runs the cluster-point DFT over b and stores outputs k + n * q. Neighbouring threads
- * take neighbouring k, so every store is coalesced. */
+ * take neighbouring k (rows) or neighbouring columns at the same k (column kernels), so
+ * every store is coalesced. */
 static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) {
-  int cluster = c->s->cluster;
-  int64_t share = c->s->n / cluster, threads = c->s->threads_per_fft;
+  int64_t share = c->s->n / c->s->cluster, threads = c->s->threads_per_fft;
   cluster_phase p = open_cluster_phase(
       c, body, "cluster: cluster-point DFTs across the blocks' shared memory", share);
-  zipfft__block *targets[2];
-  open_alignment_branches(c, open_if(c, body, p.k.active), targets);
+  zipfft__block *active = open_if(c, body, p.k.active), *targets[2];
+  store_twiddle tw = open_store_twiddle(c, active, &p.k);
+  open_alignment_branches(c, active, targets);
   for (int v = 0; v < 2; v++)
     for (int64_t i = 0; i * threads < share; i++) {
       const zipfft__expr *offset = bin(c, ZIPFFT__OP_ADD, p.k.t, i32(c, i * threads));
@@ -72,14 +115,10 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
                              ? targets[v]
                              : open_if(c, targets[v], bin(c, ZIPFFT__OP_LT, offset, i32(c, share)));
       const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
-      zipfft__cval z[ZIPFFT__MAX_RADIX], tw[ZIPFFT__MAX_RADIX];
-      cluster_twiddles(c, g, kk, tw);
-      cluster_dft(c, g, p.blocks, &p.k, kk, tw, z);
-      for (int q = 0; q < cluster; q++) {
-        const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * c->s->n));
-        zipfft__emit_store_element(c, g, zipfft__finish_output(c, g, NULL, e, z[q]), p.base, e,
-                                   access_of_branch[v]);
-      }
+      zipfft__cval z[ZIPFFT__MAX_RADIX], btw[ZIPFFT__MAX_RADIX];
+      cluster_twiddles(c, g, kk, btw);
+      cluster_dft(c, g, p.blocks, &p.k, kk, btw, z);
+      store_cluster_outputs(c, g, &p, &tw, kk, z, access_of_branch[v]);
     }
 }
 
@@ -253,12 +292,13 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
   zipfft__s_cluster_barrier(c->a, body);
 }
 
-/* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row kernel). */
+/* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row or column
+ * kernel, or a half-length real row kernel). */
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
   if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
-  if (!zipfft__cluster_capable(s) || s->ffts_per_block != 1)
-    return "cluster kernels are plain C2C rows or half-length real rows";
+  if (!zipfft__cluster_capable(s) || (s->ffts_per_block != 1 && !s->fft_major))
+    return "cluster kernels are C2C rows or columns, or half-length real rows";
   if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)
     return "a half-length real cluster kernel splits n / 2 evenly over its blocks";
   return NULL;

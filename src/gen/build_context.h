@@ -190,6 +190,10 @@ zipfft__block *zipfft__open_stored_position(zipfft__stockham_build *c, zipfft__b
 zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk,
                                    const zipfft__expr *column, const zipfft__expr *e,
                                    zipfft__cval y);
+/* The same with the four-step twiddle given (materialized) instead of read from the table. */
+zipfft__cval zipfft__finish_output_twiddled(zipfft__stockham_build *c, zipfft__block *blk,
+                                            const zipfft__cval *twiddle, const zipfft__expr *e,
+                                            zipfft__cval y);
 /* Offset (I64) of the first element of transform g for the given per-digit strides. */
 const zipfft__expr *zipfft__batch_offset_with(zipfft__stockham_build *c, zipfft__block *b,
                                               const zipfft__thread_coords *k,

@@ -998,6 +998,12 @@ zipfft__cval zipfft__finish_output(zipfft__stockham_build *c, zipfft__block *blk
   return finish_output(c, blk, column, NULL, e, y);
 }
 
+zipfft__cval zipfft__finish_output_twiddled(zipfft__stockham_build *c, zipfft__block *blk,
+                                            const zipfft__cval *twiddle, const zipfft__expr *e,
+                                            zipfft__cval y) {
+  return finish_output(c, blk, NULL, twiddle, e, y);
+}
+
 /* The four-step twiddles W^(column e) of one butterfly's outputs e = j + r m, r < count:
  * at the anchors r = 0, P, 2P, ... (P = twiddle_chain) and count - 1 from the two-level
  * table, between anchors from the nearer one, times step = W^(column m) going up or its

@@ -1,4 +1,6 @@
 /* describe.c - the human-readable line of one planned kernel (zipfft_plan_print). */
+#include <stdio.h>
+
 #include "plan/strategy.h"
 #include "plan/twiddle.h"
 
@@ -55,13 +57,16 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                                              [ZIPFFT__KIND_C2R_HALF] =
                                                  ", the loads merged from "
                                                  "the half spectrum"};
+  char per[64] = "per transform";
+  int columns = s->ffts_per_block > 1;
+  if (columns) snprintf(per, sizeof per, "per %d columns", s->ffts_per_block);
   if (s->cluster > 1)
     zipfft__sb_printf(
         sb,
-        "      cluster of %d blocks per transform: each block a %lld-point FFT of "
-        "every %d-th element, twiddles, %d-point DFTs across the blocks' shared "
+        "      cluster of %d blocks %s: each block a %lld-point FFT of "
+        "every %d-th element%s, twiddles, %d-point DFTs across the blocks' shared "
         "memory%s%s\n",
-        s->cluster, (long long)s->n, s->cluster, s->cluster,
+        s->cluster, per, (long long)s->n, s->cluster, columns ? " of each column" : "", s->cluster,
         zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "",
         s->cluster_mirror ? " (X[L - e] from the partner block's shared memory)" : "");
   if (s->paired_rows)
@@ -102,7 +107,12 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->twiddle_length)
     zipfft__sb_printf(sb, "      fused twiddles exp(%ci 2 pi m k / %lld) while storing\n",
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);
-  if (s->twiddle_length && s->twiddle_chain > 1)
+  if (s->twiddle_length && s->twiddle_chain > 1 && s->cluster > 1)
+    zipfft__sb_printf(sb,
+                      "      the fused twiddle of output k read, those of k + %lld q chained "
+                      "from it\n",
+                      (long long)s->n);
+  else if (s->twiddle_length && s->twiddle_chain > 1)
     zipfft__sb_printf(sb,
                       "      every %dth of a thread's fused twiddles read, the others chained "
                       "from the nearest one read\n",

@@ -327,6 +327,7 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
     if (!zipfft__size_single_kernel(s, out->transforms[at], t))
       return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "four-step factor %lld of %lld does not fit",
                           (long long)sp.factors[i], (long long)job->n);
+    if (!last) zipfft__size_cluster_columns(s, out->transforms[at], t);
     out->src[at] = i == 0 ? src : via;
     out->dst[at] = last ? dst : via;
   }
@@ -507,7 +508,7 @@ static int split_in_two_at(const zipfft__decomposition *dec, int i) {
   return col->kind == ZIPFFT__KIND_C2C && row->kind == ZIPFFT__KIND_C2C &&
          col->pointwise == ZIPFFT__PW_NONE && row->pointwise == ZIPFFT__PW_NONE && col->fft_major &&
          row->store_major && !row->paired_rows && !col->out_tile && !row->in_tile &&
-         col->twiddle_length == col->n * row->n && col->out_stride == row->n &&
+         col->cluster <= 1 && col->twiddle_length == col->n * row->n && col->out_stride == row->n &&
          row->in_stride == 1 && col->batch_dims == 2 && row->batch_dims == 2 &&
          col->batch_counts[1] == row->n && col->batch_out_strides[1] == 1 &&
          row->batch_counts[1] == col->n && row->batch_in_strides[1] == row->n &&

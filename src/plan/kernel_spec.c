@@ -162,9 +162,9 @@ int64_t zipfft__load_bound(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__cluster_capable(const zipfft__kernel_spec *s) {
-  return (s->kind == ZIPFFT__KIND_C2C || zipfft__kind_is_half(s->kind)) && !s->fft_major &&
-         !s->store_major && !s->twiddle_length && !s->load_extent && !s->store_extent &&
-         !s->paired_rows && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
+  int rows = zipfft__kind_is_half(s->kind) && !s->fft_major && !s->twiddle_length;
+  return (s->kind == ZIPFFT__KIND_C2C || rows) && !s->store_major && !s->load_extent &&
+         !s->store_extent && !s->paired_rows && s->fused == ZIPFFT__FUSED_NONE && !s->statistics &&
          s->pointwise == ZIPFFT__PW_NONE && !zipfft__convolution_kernel(s);
 }
 
@@ -589,8 +589,9 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
                 s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || zipfft__loads_chirp(s)) &&
-               s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
-               s->paired_rows == 0 && !s->load_callback.function;
+               s->pointwise == ZIPFFT__PW_NONE && !s->statistics &&
+               (s->cluster <= 1 || (plain && !s->fft_major)) && s->paired_rows == 0 &&
+               !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];

@@ -257,14 +257,16 @@ typedef struct zipfft__kernel_spec {
    * global memory instead of when the block starts (the four-step column kernels' default,
    * zipfft__prefetch_distance_of; tuning: ZIPFFT_PREFETCH_AFTER_LOADS). */
   int prefetch_after_loads;
-  /* Cluster kernels (> 1; plain C2C rows only): a transform of n * cluster points is spread
-   * over the `cluster` blocks of a thread-block cluster, one transform per cluster. Block
-   * (rank) b transforms the n elements b, b + cluster, b + 2 cluster, ... in its shared
-   * memory with the passes of `radices` (product n), multiplies output k by
-   * exp(sign 2 pi i b k / (n * cluster)), and after a cluster barrier each block takes
-   * n / cluster of the k: it reads them from every block's shared memory, runs the
-   * cluster-point DFTs and stores outputs k + n * q, q < cluster (a four-step split whose
-   * transpose goes through the distributed shared memory instead of global memory). */
+  /* Cluster kernels (> 1; C2C, or half-length real rows): a transform of n * cluster points
+   * is spread over the `cluster` blocks of a thread-block cluster. Block (rank) b transforms
+   * the n elements b, b + cluster, b + 2 cluster, ... in its shared memory with the passes
+   * of `radices` (product n), multiplies output k by exp(sign 2 pi i b k / (n * cluster)),
+   * and after a cluster barrier each block takes n / cluster of the k: it reads them from
+   * every block's shared memory, runs the cluster-point DFTs and stores outputs k + n * q,
+   * q < cluster (a four-step split whose transpose goes through the distributed shared
+   * memory instead of global memory). Rows: one transform per cluster. Columns (C2C with
+   * fft_major, a four-step column kernel): ffts_per_block adjacent columns per cluster, the
+   * four-step twiddle (twiddle_length) applied in the stores. */
   int cluster;
   /* 1: the Stockham twiddles the passes read (those of exponents q that are powers of two,
    * see zipfft__shared_twiddle_slot) are copied into shared memory, after the exchange and
@@ -360,13 +362,13 @@ typedef enum {
 } zipfft__block_input;
 
 /* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
- * transforms (cluster kernels too), and R2C and C2R without Rader or Bluestein, without
- * statistics, cluster, paired rows or load callback. RANGE: kernels without fusion or load
- * extent (a cluster kernel's block takes its rank's share of a later cluster). COLUMNS:
- * column kernels (fused correlation ones such as the 2DTM kernel, and plain column passes)
- * whose run of adjacent columns spans at least 32 bytes; plain ones prefetch by default only
- * where zipfft__prefetch_distance_of says (most lost: 2D 4096^2 -15% to -25%, 3D 256^3 -3%,
- * docs/perf/2026-11-26-h100-prefetch-shapes.md). Measured and left SCATTERED: row passes of
+ * transforms (cluster row kernels too; cluster column kernels not yet), and R2C and C2R without
+ * Rader or Bluestein, without statistics, cluster, paired rows or load callback. RANGE: kernels
+ * without fusion or load extent (a cluster kernel's block takes its rank's share of a later
+ * cluster). COLUMNS: column kernels (fused correlation ones such as the 2DTM kernel, and plain
+ * column passes) whose run of adjacent columns spans at least 32 bytes; plain ones prefetch by
+ * default only where zipfft__prefetch_distance_of says (most lost: 2D 4096^2 -15% to -25%, 3D 256^3
+ * -3%, docs/perf/2026-11-26-h100-prefetch-shapes.md). Measured and left SCATTERED: row passes of
  * several batch dimensions (no change). */
 zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s);
 /* 1 when a kernel may ask L2 for the next blocks' input (prefetch_ahead): its block input
@@ -547,10 +549,12 @@ int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f);
  * values the first pass loads (no exchange through shared memory between the FFTs). */
 int zipfft__fused_handoff(const zipfft__kernel_spec *s);
 
-/* 1 when the kernel is asked for a C2C or half-length real transform of whole rows and
- * nothing more: no extents, four-step twiddle, neighbouring-transform mapping or store,
- * row pairs, Bluestein, Rader, fused multiply, statistics or pointwise op (what a cluster
- * kernel can do; the split or merge of a half-length kind goes into its stores or loads). */
+/* 1 when the kernel is asked for a C2C transform, or a half-length real transform of whole
+ * rows, and nothing more: no extents, neighbouring-transform store, row pairs, Bluestein,
+ * Rader, fused multiply, statistics or pointwise op, and for the real kinds no four-step
+ * twiddle or neighbouring-transform mapping (what a cluster kernel can do; the split or
+ * merge of a half-length kind goes into its stores or loads, a four-step column kernel's
+ * twiddle into its stores). */
 int zipfft__cluster_capable(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);

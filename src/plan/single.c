@@ -839,8 +839,8 @@ static int wants_cluster_mirror(const zipfft__kernel_spec *s) {
  * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
  * loads): what cluster kernels do. */
 static int cluster_candidate(const zipfft__kernel_spec *s, const zipfft__target *t) {
-  return t->max_cluster_blocks >= 2 && zipfft__cluster_capable(s) && s->in_stride == 1 &&
-         s->out_stride == 1;
+  return t->max_cluster_blocks >= 2 && zipfft__cluster_capable(s) && !s->fft_major &&
+         !s->twiddle_length && s->in_stride == 1 && s->out_stride == 1;
 }
 
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
@@ -870,6 +870,38 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
     return 1;
   }
   return 0;
+}
+
+/* Blocks of a cluster column kernel (ZIPFFT_CLUSTER_COLUMNS, tuning): 0 (none) by default.
+ * The design measured slower on an H100 with 8 columns of 2048 or 1024 points a block
+ * (session 33: fp32 2^24 1.03x -> 0.93x and 1.00x cuFFT, docs/perf/2026-11-26-h100-column-
+ * rows.md); 16 columns of 1024 points (whole 128-byte lines) in clusters of 4 have not run
+ * (probe docs/perf/probes/cluster_split.cu, targets.md's fp32 2^24). */
+static int cluster_columns_wanted(void) {
+  const char *env = getenv("ZIPFFT_CLUSTER_COLUMNS");
+  return env && *env ? atoi(env) : 0;
+}
+
+enum { cluster_column_line_bytes = 128 };
+
+int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
+                                 const zipfft__target *t) {
+  int cluster = cluster_columns_wanted();
+  int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (cluster < 2 || cluster > t->max_cluster_blocks || s->kind != ZIPFFT__KIND_C2C ||
+      !s->fft_major || !s->twiddle_length || s->cluster > 1 || !zipfft__cluster_capable(s) ||
+      s->ffts_per_block * bytes >= cluster_column_line_bytes ||
+      s->n % ((int64_t)cluster * cluster) != 0)
+    return 0;
+  zipfft__kernel_spec part = *s;
+  part.n = s->n / cluster;
+  part.cluster = cluster;
+  factorization f = factorize(&part);
+  if (f.count == 0 || !size_smooth(&part, f, transforms, t) || !part.fft_major ||
+      part.ffts_per_block <= s->ffts_per_block)
+    return 0;
+  *s = part;
+  return 1;
 }
 
 void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s) {
