@@ -866,6 +866,47 @@ static void test_bluestein_middle_spec(void) {
   }
 }
 
+/* Malformed shapes are refused by the shape's own reason before any rule reads the passes
+ * or batch dimensions they would index (no division by a zero thread count or radix, no
+ * batch stride read at index -1), whatever else the spec asks for. */
+static void test_malformed_specs(void) {
+  zipfft__kernel_spec good = {.kind = ZIPFFT__KIND_C2C,
+                              .precision = ZIPFFT_F32,
+                              .sign = -1,
+                              .n = 256,
+                              .radices = {16, 16},
+                              .pass_count = 2,
+                              .threads_per_fft = 16,
+                              .ffts_per_block = 4,
+                              .batch_dims = 1,
+                              .batch_counts = {8},
+                              .in_stride = 1,
+                              .out_stride = 1,
+                              .batch_in_strides = {256},
+                              .batch_out_strides = {256},
+                              .scale = 1.0,
+                              .prefetch_ahead = 4};
+  const char *refused = zipfft__check_spec(&good);
+  ZT_CHECK(refused == NULL, "the well-formed spec refused: %s", refused);
+  static const struct {
+    int pass_count, radix, threads, batch_dims;
+    const char *reason;
+  } bad[] = {{0, 16, 16, 1, "bad pass count"},
+             {2, 0, 16, 1, "bad radix"},
+             {2, 16, 0, 1, "bad thread shape"},
+             {2, 16, 16, 0, "bad batch dimensions"},
+             {2, 16, 1, 1, "too many values per thread"},
+             {2, 8, 16, 1, "radices do not multiply to n"}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    zipfft__kernel_spec s = good;
+    s.pass_count = bad[i].pass_count, s.radices[1] = bad[i].radix;
+    s.threads_per_fft = bad[i].threads, s.batch_dims = bad[i].batch_dims;
+    refused = zipfft__check_spec(&s);
+    ZT_CHECK(refused && strcmp(refused, bad[i].reason) == 0, "malformed case %zu: %s, want %s", i,
+             refused ? refused : "accepted", bad[i].reason);
+  }
+}
+
 int main(void) {
   test_fused_bluestein_specs();
   test_bluestein_middle_spec();
@@ -881,5 +922,6 @@ int main(void) {
   test_butterfly_arithmetic();
   test_real_pair_accesses();
   test_short_kernel_banks();
-  return zt_finish("test_generator", 14);
+  test_malformed_specs();
+  return zt_finish("test_generator", 15);
 }
