@@ -960,6 +960,33 @@ static void check_cluster_mirror(void) {
   }
 }
 
+/* Real routes through the workspace keep plain four-step column kernels with
+ * ZIPFFT_CLUSTER_COLUMNS set (the variable is for the rank-1 C2C strategy: the routes turn
+ * column kernels into merging and Bluestein kernels, which cluster kernels cannot be), and
+ * run: R2C and C2R of 2^17 reals, the half-length 65536-point complex FFT split 4096 x 16,
+ * fp32 and fp64, in several layouts. */
+static void check_cluster_columns(void) {
+  static const real_case column_cases[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {131072}, 2, DENSE},
+                                           {ZIPFFT_C2R, ZIPFFT_F32, 1, {131072}, 2, INPLACE},
+                                           {ZIPFFT_R2C, ZIPFFT_F64, 1, {131072}, 1, GAPS},
+                                           {ZIPFFT_C2R, ZIPFFT_F64, 1, {131072}, 1, SHIFTED}};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "4096", 1);
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
+  setenv("ZIPFFT_PAIR", "0", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  char printed[8192];
+  for (size_t i = 0; i < sizeof column_cases / sizeof *column_cases; i++) {
+    if (zt_in_first_part())
+      ZT_CHECK(!plan_mentions(&column_cases[i], "cluster of", printed, sizeof printed),
+               "real case %zu has a cluster kernel:\n%s", i, printed);
+    run_case(&column_cases[i]);
+  }
+  unsetenv("ZIPFFT_CLUSTER_COLUMNS");
+  unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
 /* C2R inputs with imaginary parts at the last axis's bins 0 and n/2 (see
  * self_conjugate_imaginary), through every C2R method: one kernel (odd, even, Rader,
  * Bluestein, ranks 2 and 3), mirrored, merged on load, one cluster kernel (also mirroring
@@ -1389,6 +1416,7 @@ int main(void) {
   check_loose_r2c();
   check_merge_on_load();
   check_cluster_mirror();
+  check_cluster_columns();
   check_short_r2c_radices();
   check_split_by_element();
   check_real_rules_by_device();

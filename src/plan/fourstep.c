@@ -327,7 +327,7 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
     if (!zipfft__size_single_kernel(s, out->transforms[at], t))
       return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "four-step factor %lld of %lld does not fit",
                           (long long)sp.factors[i], (long long)job->n);
-    if (!last) zipfft__size_cluster_columns(s, out->transforms[at], t);
+    if (!last && job->cluster_columns) zipfft__size_cluster_columns(s, out->transforms[at], t);
     out->src[at] = i == 0 ? src : via;
     out->dst[at] = last ? dst : via;
   }
@@ -722,7 +722,8 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                               .in_storage = d->in_storage,
                               .out_storage = d->out_storage,
                               .scale = d->scale,
-                              .square_split = 1};
+                              .square_split = 1,
+                              .cluster_columns = 1};
   out->kernel_count = 0;
   zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
                                             ZIPFFT__ARRAY_OUTPUT, out);

@@ -19,6 +19,10 @@ typedef struct zipfft__fourstep_job {
   int short_first;  /* 1: a split in two takes the shortest good first factor of at least
                      * 256 points, not the most balanced, and where none exists one with
                      * longer rows before a split in three (C2R merges, plan/fourstep.c) */
+  int cluster_columns; /* 1: column kernels may run as thread-block clusters where
+                        * zipfft__size_cluster_columns says (the rank-1 C2C strategy only;
+                        * the long axes' routes turn column kernels into merging or Bluestein
+                        * kernels that a cluster kernel cannot be) */
 } zipfft__fourstep_job;
 
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
