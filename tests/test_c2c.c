@@ -908,7 +908,8 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
  * splits named so that the columns are long and few: 16 columns of 4096 points per
  * transform over clusters of 4 (one set of columns a cluster), 8 of them over clusters of 2
  * (8 columns of 2048 points a block, as many as 1024 threads take), fp32 2048-point columns
- * over 8 blocks (a cluster's 16 columns span two transforms), fp64 over 4; the fused twiddles
+ * over 8 blocks (a cluster's 16 columns span two transforms), fp64 over 4, the middle
+ * kernel of a split in three; the fused twiddles
  * chained from output k (the default) and read for each output (ZIPFFT_TWIDDLE_CHAIN=1); layouts,
  * placements, misalignment and scale. */
 static void run_quick_cluster_columns(void) {
@@ -920,7 +921,8 @@ static void run_quick_cluster_columns(void) {
   } lengths[] = {{"4096x16", "4", ZIPFFT_F32, 65536, "cluster of 4 blocks per 16 columns"},
                  {"4096x8", "2", ZIPFFT_F32, 32768, "cluster of 2 blocks per 8 columns"},
                  {"2048x16", "8", ZIPFFT_F32, 32768, "cluster of 8 blocks per 16 columns"},
-                 {"2048x8", "4", ZIPFFT_F64, 16384, "cluster of 4 blocks per 8 columns"}};
+                 {"2048x8", "4", ZIPFFT_F64, 16384, "cluster of 4 blocks per 8 columns"},
+                 {"16x4096x4", "4", ZIPFFT_F32, 262144, "cluster of 4 blocks per 16 columns"}};
   static const size_t variants[] = {0, 1, 2, 3, 5, 10, 11, 13, 14};
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "4096", 1);
   setenv("ZIPFFT_PAIR", "0", 1);
