@@ -52,6 +52,23 @@ static void test_determinism_and_names(void) {
   zipfft_plan_destroy(a), zipfft_plan_destroy(b), zipfft_plan_destroy(c), zipfft_plan_destroy(e);
 }
 
+/* The twiddle table parameter is declared __restrict__ in the CUDA source only with
+ * ZIPFFT_READONLY_TABLES=1 (the kernel's name says _rt), and never in the C source. */
+static void test_read_only_tables(void) {
+  for (int wanted = 0; wanted < 2; wanted++) {
+    if (wanted) setenv("ZIPFFT_READONLY_TABLES", "1", 1);
+    zipfft_plan p = plan_of(60, 1, ZIPFFT_FORWARD);
+    char *cuda = source_of(p, 1), *c = source_of(p, 0);
+    int restricted = strstr(cuda, "const unsigned char * __restrict__ tw,") != NULL;
+    ZT_CHECK(restricted == wanted && (strstr(cuda, "_rt_") != NULL) == wanted,
+             "ZIPFFT_READONLY_TABLES %d: CUDA table parameter restricted %d", wanted, restricted);
+    ZT_CHECK(strstr(c, "restrict") == NULL, "the C source declares a restricted parameter");
+    free(cuda), free(c);
+    zipfft_plan_destroy(p);
+  }
+  unsetenv("ZIPFFT_READONLY_TABLES");
+}
+
 /* The CUDA source of a 1D real plan of n points (batch 4, CPU backend) whose real rows lie
  * real_dist reals apart (0: dense), malloc'ed. */
 static char *real_source(zipfft_type type, zipfft_precision prec, int64_t n, int64_t real_dist,
@@ -923,5 +940,6 @@ int main(void) {
   test_real_pair_accesses();
   test_short_kernel_banks();
   test_malformed_specs();
-  return zt_finish("test_generator", 15);
+  test_read_only_tables();
+  return zt_finish("test_generator", 16);
 }

@@ -545,9 +545,18 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
 
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
  * workspace (zeroed); releases the plan on failure. */
+/* Whether kernels declare their twiddle table read-only (kernel_spec read_only_tables), by
+ * ZIPFFT_READONLY_TABLES (tuning): 1 every kernel; by default none, as no GPU has measured
+ * it. */
+static int read_only_tables_wanted(void) {
+  const char *env = getenv("ZIPFFT_READONLY_TABLES");
+  return env && strcmp(env, "1") == 0;
+}
+
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
+    p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted();
     p->kernels[i].spec = p->decomposition.kernels[i];
     const zipfft__decomposition *dec = &p->decomposition;
     int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);

@@ -117,6 +117,12 @@ const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *nam
   return v;
 }
 
+const zipfft__var *zipfft__param_new_read_only(zipfft__arena *a, const char *name, zipfft__type t) {
+  zipfft__var *v = (zipfft__var *)zipfft__param_new(a, name, t);
+  if (v) v->read_only = 1;
+  return v;
+}
+
 static zipfft__expr *expr(zipfft__arena *a, zipfft__expr_kind k, zipfft__type t) {
   zipfft__expr *e = node(a, sizeof *e);
   e->kind = k;

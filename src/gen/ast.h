@@ -27,6 +27,11 @@ typedef struct zipfft__var {
   /* A parameter whose global data the kernel touches once: its aligned complex accesses are
    * evict-first where the dialect has them (CUDA: ld/st.global.cs). */
   int streaming;
+  /* A parameter whose global data nothing writes while the kernel runs (the plan's tables):
+   * declared so where the dialect can say it (CUDA: __restrict__ on a const pointer, which
+   * lets the compiler move its loads past the kernel's stores and read it through the
+   * read-only path). */
+  int read_only;
 } zipfft__var;
 
 typedef enum zipfft__expr_kind {
@@ -224,6 +229,8 @@ const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zi
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
 /* A parameter with the streaming flag (see zipfft__var). */
 const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t);
+/* A parameter with the read_only flag (see zipfft__var). */
+const zipfft__var *zipfft__param_new_read_only(zipfft__arena *a, const char *name, zipfft__type t);
 
 /* Expressions (constant operands are folded where exact). An I32 constant outside the
  * 32-bit range is made I64, so an index expression it enters is computed in 64 bits (a

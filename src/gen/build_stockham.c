@@ -1424,7 +1424,8 @@ static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *us
                              : zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
   c->out = spec->streaming_io ? zipfft__param_new_streaming(a, "out", ZIPFFT__T_BYTES_OUT)
                               : zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
-  c->tw = zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
+  c->tw = spec->read_only_tables ? zipfft__param_new_read_only(a, "tw", ZIPFFT__T_BYTES_IN)
+                                 : zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
   c->batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c->batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c->aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);

@@ -343,9 +343,11 @@ void zipfft__emit_block(zipfft__strbuf *sb, const zipfft__dialect *d, zipfft_pre
 
 void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
                          const zipfft__kernel_ast *k) {
-  for (int i = 0; i < k->param_count; i++)
-    zipfft__sb_printf(sb, "%s%s %s", i ? ", " : "", d->type_names[k->params[i]->type],
-                      k->params[i]->name);
+  for (int i = 0; i < k->param_count; i++) {
+    const zipfft__var *v = k->params[i];
+    const char *qualifier = v->read_only && d->read_only_qualifier ? d->read_only_qualifier : "";
+    zipfft__sb_printf(sb, "%s%s%s %s", i ? ", " : "", d->type_names[v->type], qualifier, v->name);
+  }
 }
 
 /* The wrappers between the generated accesses and the user's callbacks (by value type). */

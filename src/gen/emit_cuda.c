@@ -21,6 +21,7 @@ static const zipfft__dialect cuda_dialect = {
     .global_store = "zstore",
     .access_suffix = {"_vec", "_bytes"},
     .streaming_suffix = "_vec_cs",
+    .read_only_qualifier = " __restrict__",
     .shared_load = "zload_shared",
     .shared_store = "zstore_shared",
     .shared_load_cast = "",
