@@ -938,6 +938,21 @@ static void run_quick_cluster_columns(void) {
     run_case(&plain);
     unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   }
+  /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
+   * sanitized (every prefetched byte within the input) */
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
+  c2c_case ahead = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_INVERSE);
+  check_plan_says(&ahead, "_grp4_pa1_");
+  zt_sanitized_kernels_begin();
+  for (int after = 0; after < 2; after++) {
+    setenv("ZIPFFT_PREFETCH_AFTER_LOADS", after ? "1" : "0", 1);
+    run_short_variants(ZIPFFT_F32, 65536, variants, 4);
+  }
+  zt_sanitized_kernels_end();
+  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
+  unsetenv("ZIPFFT_PREFETCH_BLOCKS");
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");
   c2c_case without = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
   check_plan_lacks(&without, "cluster of"); /* not planned by default */

@@ -492,7 +492,8 @@ static void test_cluster_mirror_spec(void) {
 }
 
 /* Cluster column kernels (C2C, fft_major, the four-step twiddle in the stores; planned with
- * ZIPFFT_CLUSTER_COLUMNS) are accepted and have no block-ahead prefetch; several
+ * ZIPFFT_CLUSTER_COLUMNS) are accepted, can prefetch their columns but do not by default;
+ * several
  * transforms a block without the transform-major mapping, and half-length real kinds with
  * it or with a four-step twiddle, are refused. */
 static void test_cluster_column_spec(void) {
@@ -517,7 +518,11 @@ static void test_cluster_column_spec(void) {
                            .twiddle_chain = 8};
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused == NULL, "a cluster column kernel refused: %s", refused);
-  ZT_CHECK(!zipfft__can_prefetch_ahead(&s), "a cluster column kernel prefetches");
+  ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_COLUMNS,
+           "a cluster column kernel's input is not COLUMNS");
+  for (int slow = 0; slow < 2; slow++)
+    ZT_CHECK(zipfft__prefetch_distance_of(&s, 1, slow).eighths == 0,
+             "a cluster column kernel prefetches by default (slow memory %d)", slow);
   zipfft__kernel_spec rows = s;
   rows.fft_major = 0;
   refused = zipfft__check_spec(&rows);

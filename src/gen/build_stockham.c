@@ -1364,8 +1364,9 @@ static void prefetch_range(zipfft__stockham_build *c, zipfft__block *b, const zi
 /* COLUMNS: the block's threads share the later block's input elements e, each asking L2
  * for the line that holds e of the block's first column (the whole run of adjacent columns
  * where it does not cross a line, as in the 2DTM kernel's 32-byte runs), for a chirp load
- * only below Bluestein's length, where the user's row ends. A line prefetch,
- * not a bulk one: measured, a bulk prefetch per element cost the 2DTM search 2-4%. */
+ * only below Bluestein's length, where the user's row ends; in a cluster kernel (the later
+ * cluster's columns) element e * cluster + rank, the ones this block would load. A line
+ * prefetch, not a bulk one: measured, a bulk prefetch per element cost the 2DTM search 2-4%. */
 static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
                              const zipfft__expr *next) {
   const zipfft__kernel_spec *s = c->s;
@@ -1389,6 +1390,9 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
                  bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e),
                      i64(c, zipfft__chirp_inputs(s->chirp_n, s->chirp_half))));
   zipfft__block *g = open_if(c, loop, inside);
+  if (s->cluster > 1)
+    e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->cluster)),
+            zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_rank(c->a)));
   const zipfft__expr *at =
       bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->in_stride)));
   const zipfft__expr *args[] = {

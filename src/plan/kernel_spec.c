@@ -590,9 +590,8 @@ zipfft__block_input zipfft__block_input_of(const zipfft__kernel_spec *s) {
   int served = (plain || (real && s->rader_n == 0 && s->bluestein_n == 0)) && s->pass_count > 0 &&
                (s->bluestein_load == ZIPFFT__BLUESTEIN_NONE ||
                 s->bluestein_load == ZIPFFT__BLUESTEIN_FILTER || zipfft__loads_chirp(s)) &&
-               s->pointwise == ZIPFFT__PW_NONE && !s->statistics &&
-               (s->cluster <= 1 || (plain && !s->fft_major)) && s->paired_rows == 0 &&
-               !s->load_callback.function;
+               s->pointwise == ZIPFFT__PW_NONE && !s->statistics && (s->cluster <= 1 || plain) &&
+               s->paired_rows == 0 && !s->load_callback.function;
   if (!served) return ZIPFFT__BLOCK_INPUT_SCATTERED;
   int fused = s->fused != ZIPFFT__FUSED_NONE;
   int64_t innermost = s->batch_in_strides[s->batch_dims - 1];
@@ -687,21 +686,22 @@ static int crowded_r2c_prefetches(const zipfft__kernel_spec *s, int64_t blocks_p
          blocks_per_multiprocessor > 12;
 }
 
-/* Cluster kernels (C2C, one transform per cluster) prefetch an eighth of the resident
+/* Cluster row kernels (C2C, one transform per cluster) prefetch an eighth of the resident
  * clusters ahead when the block starts, on a device of fast memory; not measured on slow
- * memory. Measured on an H200 (session 50, docs/perf/2026-12-02-h200-cluster-prefetch.md),
- * % of copy, clusters ahead: fp32 32768 (4 x 8192, 2 blocks per multiprocessor, 66
- * resident clusters) none 58.3-58.4, 8 at the start 59.0-59.3 (the rule's eighth), 16 at
- * the start 59.2, 8 after the loads 58.6, 16 after 60.0; fp64 16384 (4 x 4096, 2 blocks)
- * none 60.1-60.8, 8 at the start 62.9-63.3, 16 after 60.7; fp32 65536 (4 x 16384, one
- * block, not planned) none 44.0, 4 at the start 47.1, 8 43.4, 16 39.3; after the loads 4
- * 47.3, 8 49.2, 16 49.3-49.5. */
+ * memory, nor for cluster column kernels, which prefetch only when told
+ * (ZIPFFT_PREFETCH_BLOCKS, ZIPFFT_PREFETCH_AHEAD). Measured on an H200 (session 50,
+ * docs/perf/2026-12-02-h200-cluster-prefetch.md), % of copy, clusters ahead: fp32 32768 (4 x 8192,
+ * 2 blocks per multiprocessor, 66 resident clusters) none 58.3-58.4, 8 at the start 59.0-59.3 (the
+ * rule's eighth), 16 at the start 59.2, 8 after the loads 58.6, 16 after 60.0; fp64 16384 (4 x
+ * 4096, 2 blocks) none 60.1-60.8, 8 at the start 62.9-63.3, 16 after 60.7; fp32 65536 (4 x 16384,
+ * one block, not planned) none 44.0, 4 at the start 47.1, 8 43.4, 16 39.3; after the loads 4 47.3,
+ * 8 49.2, 16 49.3-49.5. */
 zipfft__prefetch_distance zipfft__prefetch_distance_of(const zipfft__kernel_spec *s,
                                                        int64_t blocks_per_multiprocessor,
                                                        int slow_memory) {
   zipfft__prefetch_distance none = {0, 0, 0}, eighth = {1, 0, 0};
   if (!prefetch_pays(s, blocks_per_multiprocessor, slow_memory)) return none;
-  if (s->cluster > 1) return slow_memory ? none : eighth;
+  if (s->cluster > 1) return slow_memory || s->fft_major ? none : eighth;
   if (plain_columns(s)) return plain_columns_distance(s, blocks_per_multiprocessor, slow_memory);
   if (crowded_r2c_prefetches(s, blocks_per_multiprocessor)) return eighth;
   size_t i = 0;

@@ -369,9 +369,9 @@ typedef enum {
 } zipfft__block_input;
 
 /* The shape of a block's input for the block-ahead prefetch. Served: single-kernel C2C
- * transforms (cluster row kernels too; cluster column kernels not yet), and R2C and C2R without
- * Rader or Bluestein, without statistics, cluster, paired rows or load callback. RANGE: kernels
- * without fusion or load extent (a cluster kernel's block takes its rank's share of a later
+ * transforms (cluster kernels too: a block then asks for its rank's elements), and R2C and C2R
+ * without Rader or Bluestein, without statistics, cluster, paired rows or load callback. RANGE:
+ * kernels without fusion or load extent (a cluster kernel's block takes its rank's share of a later
  * cluster). COLUMNS: column kernels (fused correlation ones such as the 2DTM kernel, and plain
  * column passes) whose run of adjacent columns spans at least 32 bytes; plain ones prefetch by
  * default only where zipfft__prefetch_distance_of says (most lost: 2D 4096^2 -15% to -25%, 3D 256^3
