@@ -907,11 +907,13 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
 /* Quick tier: four-step column kernels as clusters (ZIPFFT_CLUSTER_COLUMNS, tuning), on
  * splits named so that the columns are long and few: 16 columns of 4096 points per
  * transform over clusters of 4 (one set of columns a cluster), 8 of them over clusters of 2
- * (8 columns of 2048 points a block, as many as 1024 threads take), fp32 2048-point columns
- * over 8 blocks (a cluster's 16 columns span two transforms), fp64 over 4, the middle
- * kernel of a split in three; the fused twiddles
- * chained from output k (the default) and read for each output (ZIPFFT_TWIDDLE_CHAIN=1); layouts,
- * placements, misalignment and scale. */
+ * (8 columns of 2048 points a block, as many as 1024 threads take) and of 4 (a cluster's
+ * 16 columns span two transforms, and an odd batch leaves the last cluster half its
+ * columns), fp32 2048-point columns over 8 blocks (the twiddle chain re-read from the table
+ * after every twiddle_chain outputs: ZIPFFT_TWIDDLE_CHAIN=3), fp64 over 4, the middle
+ * kernel of a split in three; the fused twiddles chained from output k (the default) and
+ * read for each output (ZIPFFT_TWIDDLE_CHAIN=1); layouts, placements, misalignment, scale
+ * and the block-ahead prefetch; none of it by default. */
 static void run_quick_cluster_columns(void) {
   static const struct {
     const char *split, *cluster;
@@ -920,6 +922,7 @@ static void run_quick_cluster_columns(void) {
     const char *says;
   } lengths[] = {{"4096x16", "4", ZIPFFT_F32, 65536, "cluster of 4 blocks per 16 columns"},
                  {"4096x8", "2", ZIPFFT_F32, 32768, "cluster of 2 blocks per 8 columns"},
+                 {"4096x8", "4", ZIPFFT_F32, 32768, "cluster of 4 blocks per 16 columns"},
                  {"2048x16", "8", ZIPFFT_F32, 32768, "cluster of 8 blocks per 16 columns"},
                  {"2048x8", "4", ZIPFFT_F64, 16384, "cluster of 4 blocks per 8 columns"},
                  {"16x4096x4", "4", ZIPFFT_F32, 262144, "cluster of 4 blocks per 16 columns"}};
@@ -931,13 +934,23 @@ static void run_quick_cluster_columns(void) {
     setenv("ZIPFFT_CLUSTER_COLUMNS", lengths[i].cluster, 1);
     c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 2, ZIPFFT_FORWARD);
     check_plan_says(&plain, lengths[i].says);
-    check_plan_says(&plain, "the fused twiddle of output k read");
+    check_plan_says(&plain, "the fused twiddles of outputs k + ");
     run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
     setenv("ZIPFFT_TWIDDLE_CHAIN", "1", 1);
     check_plan_lacks(&plain, "chained");
     run_case(&plain);
     unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   }
+  /* the chain re-read from the table every third output of the 8 a thread stores */
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "2048x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "8", 1);
+  setenv("ZIPFFT_TWIDDLE_CHAIN", "3", 1);
+  for (int d = 0; d < 2; d++) {
+    c2c_case c = basic_case(ZIPFFT_F32, 32768, 3, d ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+    check_plan_says(&c, "read where q is a multiple of 3");
+    run_case(&c);
+  }
+  unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
    * sanitized (every prefetched byte within the input) */
   setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);

@@ -523,6 +523,11 @@ static void test_cluster_column_spec(void) {
   for (int slow = 0; slow < 2; slow++)
     ZT_CHECK(zipfft__prefetch_distance_of(&s, 1, slow).eighths == 0,
              "a cluster column kernel prefetches by default (slow memory %d)", slow);
+  zipfft__kernel_spec short_table = s;
+  short_table.twiddle_length = 2048; /* below n * cluster: no whole exponent scale */
+  refused = zipfft__check_spec(&short_table);
+  ZT_CHECK(refused && strstr(refused, "multiple of its transform's"),
+           "a cluster column kernel's short twiddle table: %s", refused ? refused : "accepted");
   zipfft__kernel_spec rows = s;
   rows.fft_major = 0;
   refused = zipfft__check_spec(&rows);
@@ -912,17 +917,21 @@ static void test_malformed_specs(void) {
   ZT_CHECK(refused == NULL, "the well-formed spec refused: %s", refused);
   static const struct {
     int pass_count, radix, threads, batch_dims;
+    int64_t inner_count;
     const char *reason;
-  } bad[] = {{0, 16, 16, 1, "bad pass count"},
-             {2, 0, 16, 1, "bad radix"},
-             {2, 16, 0, 1, "bad thread shape"},
-             {2, 16, 16, 0, "bad batch dimensions"},
-             {2, 16, 1, 1, "too many values per thread"},
-             {2, 8, 16, 1, "radices do not multiply to n"}};
+  } bad[] = {{0, 16, 16, 1, 1, "bad pass count"},
+             {2, 0, 16, 1, 1, "bad radix"},
+             {2, 16, 0, 1, 1, "bad thread shape"},
+             {2, 16, 16, 0, 1, "bad batch dimensions"},
+             {2, 16, 16, ZIPFFT__MAX_BATCH_DIMS + 1, 1, "bad batch dimensions"},
+             {2, 16, 16, 2, 0, "bad batch count"},
+             {2, 16, 1, 1, 1, "too many values per thread"},
+             {2, 8, 16, 1, 1, "radices do not multiply to n"}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     zipfft__kernel_spec s = good;
     s.pass_count = bad[i].pass_count, s.radices[1] = bad[i].radix;
     s.threads_per_fft = bad[i].threads, s.batch_dims = bad[i].batch_dims;
+    s.batch_counts[1] = bad[i].inner_count, s.batch_in_strides[1] = 1;
     refused = zipfft__check_spec(&s);
     ZT_CHECK(refused && strcmp(refused, bad[i].reason) == 0, "malformed case %zu: %s, want %s", i,
              refused ? refused : "accepted", bad[i].reason);

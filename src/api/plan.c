@@ -546,8 +546,8 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
  * workspace (zeroed); releases the plan on failure. */
 /* Whether kernels declare their twiddle table read-only (kernel_spec read_only_tables), by
- * ZIPFFT_READONLY_TABLES (tuning): 1 every kernel; by default none, as no GPU has measured
- * it. */
+ * ZIPFFT_READONLY_TABLES (tuning): 1 every kernel but a pair kernel's members (the pair
+ * generator declares its own tables); by default none, as no GPU has measured it. */
 static int read_only_tables_wanted(void) {
   const char *env = getenv("ZIPFFT_READONLY_TABLES");
   return env && strcmp(env, "1") == 0;
@@ -556,10 +556,10 @@ static int read_only_tables_wanted(void) {
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
-    p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted();
-    p->kernels[i].spec = p->decomposition.kernels[i];
     const zipfft__decomposition *dec = &p->decomposition;
     int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);
+    p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted() && !pair_member;
+    p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i], pair_member);
     /* The description shows the pass order the compiled kernel runs (ask_radix_rotation,
      * which leaves pair members alone: the pair kernel is built from the decomposition). */

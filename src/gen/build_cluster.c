@@ -58,8 +58,9 @@ static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g,
 }
 
 /* A column kernel's four-step twiddle in its cluster stores: exp(sign 2 pi i m e / L) for
- * column m (NULL: none) and output e = k + n q, read from the table for q = 0 and, with a
- * twiddle chain, made for the others by `step` = exp(sign 2 pi i m n / L), read once. */
+ * column m (NULL: none) and output e = k + n q, read from the table for every
+ * twiddle_chain-th q (from q = 0) and, with a twiddle chain (twiddle_chain > 1), made for
+ * the others from the one before times `step` = exp(sign 2 pi i m n / L), read once. */
 typedef struct store_twiddle {
   const zipfft__expr *column;
   int chained;
@@ -85,8 +86,9 @@ static void store_cluster_outputs(zipfft__stockham_build *c, zipfft__block *g,
     const zipfft__expr *e = bin(c, ZIPFFT__OP_ADD, kk, i32(c, q * c->s->n));
     zipfft__cval y;
     if (tw->chained) {
-      w = q == 0 ? zipfft__large_twiddle(c, g, tw->column, kk)
-                 : zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, w, tw->step));
+      w = q % c->s->twiddle_chain == 0
+              ? zipfft__large_twiddle(c, g, tw->column, e)
+              : zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, w, tw->step));
       y = zipfft__finish_output_twiddled(c, g, &w, e, z[q]);
     } else {
       y = zipfft__finish_output(c, g, tw->column, e, z[q]);
@@ -293,10 +295,13 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
 }
 
 /* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row or column
- * kernel, or a half-length real row kernel). */
+ * kernel, or a half-length real row kernel). Its cluster twiddles come from the table of
+ * length L with their exponents scaled by L / (n cluster), which must be whole. */
 const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
   if (s->cluster <= 1) return NULL;
   if (s->cluster > ZIPFFT__MAX_RADIX || s->n % s->cluster != 0) return "bad cluster size";
+  if (zipfft__large_twiddle_length(s) % zipfft__transform_points(s) != 0)
+    return "a cluster kernel's four-step twiddle length is a multiple of its transform's";
   if (!zipfft__cluster_capable(s) || (s->ffts_per_block != 1 && !s->fft_major))
     return "cluster kernels are C2C rows or columns, or half-length real rows";
   if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)

@@ -109,9 +109,9 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       s->sign < 0 ? '-' : '+', (long long)s->twiddle_length);
   if (s->twiddle_length && s->twiddle_chain > 1 && s->cluster > 1)
     zipfft__sb_printf(sb,
-                      "      the fused twiddle of output k read, those of k + %lld q chained "
-                      "from it\n",
-                      (long long)s->n);
+                      "      the fused twiddles of outputs k + %lld q read where q is a multiple "
+                      "of %d, the others chained from the one before\n",
+                      (long long)s->n, s->twiddle_chain);
   else if (s->twiddle_length && s->twiddle_chain > 1)
     zipfft__sb_printf(sb,
                       "      every %dth of a thread's fused twiddles read, the others chained "
