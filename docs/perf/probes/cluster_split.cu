@@ -7,7 +7,11 @@
 // it loads rows b + 4e (e < 1024) into its shared memory (128 KiB), and after a cluster
 // barrier takes rows k in [256 b, 256 b + 256), reads element k of every block's shared
 // memory (distributed shared memory, as the 4-point DFTs of a cluster kernel do), and
-// stores rows k + 1024 q (q < 4), again as 128-byte segments. The question it answers:
+// stores rows k + 1024 q (q < 4), again as 128-byte segments (pulled). Pushed instead: after
+// a cluster barrier each block writes every value from its registers into the shared memory
+// of the block that takes its k, and after a second barrier reads only its own (remote
+// stores do not stall the thread the way remote loads do, which held session 33's version
+// of this kernel on the H100). The question it answers:
 // whether such a column kernel could run in the 790 us that 1.2x cuFFT leaves it beside the
 // row kernel's 697 us on an H200 (docs/perf/targets.md, fp32 C2C 2^24), where the current
 // column kernel takes 964-977 us held by the L2's request rate.
@@ -46,12 +50,29 @@ __global__ void __cluster_dims__(cluster, 1, 1) __launch_bounds__(threads)
       dst[(long long)((e0 + i * estep) * cluster + rank) * n + f] = v[i];
     return;
   }
+  const int share = part / cluster, outs = share * cols / threads;  // 4 (k, column) a thread
+  if (exchange == 2) {  // push: each value goes to the block that takes its k
+    group.sync();       // the FFT's last pass has read every block's shared memory
+#pragma unroll
+    for (int i = 0; i < per; i++) {  // element e of this block, to block e / share's slot
+      int e = e0 + i * estep;
+      group.map_shared_rank(sm, e / share)[(rank * share + e % share) * cols + f] = v[i];
+    }
+    group.sync();  // slot b * share + kk holds element rank * share + kk of block b
+#pragma unroll
+    for (int i = 0; i < outs; i++) {
+      int kk = t / cols + i * estep, k = rank * share + kk;
+#pragma unroll
+      for (int q = 0; q < cluster; q++)
+        dst[(long long)(k + part * q) * n + f] = sm[((q * share) + kk) * cols + f];
+    }
+    return;  // nothing reads another block's shared memory after the last cluster barrier
+  }
 #pragma unroll
   for (int i = 0; i < per; i++) sm[(e0 + i * estep) * cols + f] = v[i];
   group.sync();
   // rows k = 256 rank + kk of every block b (element k of b's part is row k * 4 + b; its
   // stand-in DFT output q goes to row k + 1024 q): 256 x 16 values a block, 4 a thread
-  const int outs = part / cluster * cols / threads;
 #pragma unroll
   for (int i = 0; i < outs; i++) {
     int kk = t / cols + i * estep, k = rank * (part / cluster) + kk;
@@ -138,13 +159,14 @@ int main() {
   size_t smem = (size_t)part * cols * sizeof(float2);
   CK(cudaFuncSetAttribute(cluster_columns, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int blocks = 8 * (n / cols) * cluster;
-  for (int exchange = 0; exchange < 2; exchange++) {
+  static const char *const exchanges[] = {
+      "cluster of 4, 16 columns (128-byte segments), back in place",
+      "cluster of 4, 16 columns, pulled through distributed smem",
+      "cluster of 4, 16 columns, pushed through distributed smem"};
+  for (int exchange = 0; exchange < 3; exchange++) {
     ms = time_ms([&] { cluster_columns<<<blocks, threads, smem>>>(in, out, exchange); });
     CK(cudaGetLastError());
-    printf("%-58s %.3f ms  %.1f GB/s\n",
-           exchange ? "cluster of 4, 16 columns, through distributed shared memory"
-                    : "cluster of 4, 16 columns (128-byte segments), back in place",
-           ms, moved / ms / 1e6);
+    printf("%-58s %.3f ms  %.1f GB/s\n", exchanges[exchange], ms, moved / ms / 1e6);
   }
   size_t row_smem = (size_t)cols * pitch * sizeof(float2);
   CK(cudaFuncSetAttribute(cluster_rows, cudaFuncAttributeMaxDynamicSharedMemorySize,
