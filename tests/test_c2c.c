@@ -785,6 +785,8 @@ static void run_prime_radices_above_31(void) {
   unsetenv("ZIPFFT_RADICES");
 }
 
+static void run_short_variants(zipfft_precision p, int64_t n, const size_t *variants, size_t count);
+
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
  * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
@@ -813,12 +815,26 @@ static void run_quick_clusters(void) {
   }
   unsetenv("ZIPFFT_PREFETCH_BLOCKS");
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
-  /* a cluster of 8 blocks (tuning variables; not planned by default), in place */
+  /* the transpose pushed into the blocks that take the outputs (ZIPFFT_CLUSTER_PUSH=1,
+   * tuning), kernels sanitized (every store into another block's shared memory within it) */
+  c2c_case pushing = basic_case(ZIPFFT_F32, 32768, 1, ZIPFFT_FORWARD);
+  check_plan_lacks(&pushing, "pushed");
+  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
+  check_plan_says(&pushing, "the last pass's outputs pushed into the shared memory");
+  zt_sanitized_kernels_begin();
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+    run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
+  zt_sanitized_kernels_end();
+  /* a cluster of 8 blocks (tuning variables; not planned by default), in place, pulled and
+   * pushed */
   setenv("ZIPFFT_CLUSTER_BLOCKS", "8", 1);
   setenv("ZIPFFT_CLUSTER_BYTES", "70000", 1);
   c2c_case eight = basic_case(ZIPFFT_F32, 65536, 2, ZIPFFT_INVERSE);
   check_plan_says(&eight, "cluster of 8 blocks");
   eight.place = PL_IN;
+  run_case(&eight);
+  unsetenv("ZIPFFT_CLUSTER_PUSH");
+  check_plan_lacks(&eight, "pushed");
   run_case(&eight);
   unsetenv("ZIPFFT_CLUSTER_BLOCKS");
   unsetenv("ZIPFFT_CLUSTER_BYTES");
@@ -951,6 +967,16 @@ static void run_quick_cluster_columns(void) {
     run_case(&c);
   }
   unsetenv("ZIPFFT_TWIDDLE_CHAIN");
+  /* the transpose pushed (ZIPFFT_CLUSTER_PUSH=1), kernels sanitized */
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
+  c2c_case pushed = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_FORWARD);
+  check_plan_says(&pushed, "pushed into the shared memory");
+  zt_sanitized_kernels_begin();
+  run_short_variants(ZIPFFT_F32, 65536, variants, sizeof variants / sizeof variants[0]);
+  zt_sanitized_kernels_end();
+  unsetenv("ZIPFFT_CLUSTER_PUSH");
   /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
    * sanitized (every prefetched byte within the input) */
   setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);

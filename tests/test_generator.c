@@ -548,6 +548,49 @@ static void test_cluster_column_spec(void) {
   }
 }
 
+/* Pushed cluster outputs (cluster_push) are accepted for C2C and C2R_HALF cluster kernels
+ * whose last radix the cluster size divides, after at least one other pass; refused for the
+ * R2C split, a last radix of 2 in clusters of 4, one pass, and kernels without clusters. */
+static void test_cluster_push_spec(void) {
+  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
+                           .precision = ZIPFFT_F32,
+                           .sign = -1,
+                           .n = 8192,
+                           .cluster = 4,
+                           .radices = {32, 32, 8},
+                           .pass_count = 3,
+                           .threads_per_fft = 256,
+                           .ffts_per_block = 1,
+                           .batch_dims = 1,
+                           .batch_counts = {2},
+                           .in_stride = 1,
+                           .out_stride = 1,
+                           .batch_in_strides = {32768},
+                           .batch_out_strides = {32768},
+                           .scale = 1.0,
+                           .cluster_push = 1};
+  const char *refused = zipfft__check_spec(&s);
+  ZT_CHECK(refused == NULL, "a pushing C2C cluster kernel refused: %s", refused);
+  zipfft__kernel_spec c2r = s;
+  c2r.kind = ZIPFFT__KIND_C2R_HALF, c2r.sign = 1, c2r.batch_in_strides[0] = 16385;
+  refused = zipfft__check_spec(&c2r);
+  ZT_CHECK(refused == NULL, "a pushing C2R cluster kernel refused: %s", refused);
+  zipfft__kernel_spec wrong[4] = {s, s, s, s};
+  wrong[0].kind = ZIPFFT__KIND_R2C_HALF, wrong[0].batch_out_strides[0] = 16385;
+  wrong[1].radices[0] = 64, wrong[1].radices[1] = 64, wrong[1].radices[2] = 2;
+  wrong[2].radices[0] = 8192, wrong[2].pass_count = 1; /* past the radix limit too */
+  wrong[3].cluster = 0;
+  for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+    refused = zipfft__check_spec(&wrong[i]);
+    const char *want = i == 2 ? "bad radix" : "pushed cluster outputs";
+    ZT_CHECK(refused && strstr(refused, want), "pushing cluster case %zu: %s, want %s", i,
+             refused ? refused : "accepted", want);
+  }
+  ZT_CHECK(!zipfft__can_cluster_push(&wrong[0]) && !zipfft__can_cluster_push(&wrong[1]) &&
+               !zipfft__can_cluster_push(&wrong[3]),
+           "zipfft__can_cluster_push allows the R2C split, radix 2 in clusters of 4 or no cluster");
+}
+
 /* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
  * none on slow; real cluster kernels (R2C_HALF with the split in the stores) never. */
 static void test_cluster_prefetch_rule(void) {
@@ -617,6 +660,7 @@ static void test_prefetch_rule(void) {
   test_cluster_prefetch_rule();
   test_cluster_mirror_spec();
   test_cluster_column_spec();
+  test_cluster_push_spec();
 }
 
 /* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to

@@ -23,11 +23,11 @@ typedef struct cluster_phase {
 
 static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block *body,
                                         const char *comment, int64_t share) {
-  cluster_phase p;
+  cluster_phase p = {0};
   zipfft__s_comment(c->a, body, comment);
   p.k = zipfft__emit_coords(c, body);
   p.base = zipfft__batch_offset(c, body, &p.k, 1);
-  declare_blocks(c, body, p.blocks);
+  if (!c->s->cluster_push) declare_blocks(c, body, p.blocks); /* pushed: all values local */
   p.first = let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
   return p;
 }
@@ -42,16 +42,42 @@ static void cluster_twiddles(zipfft__stockham_build *c, zipfft__block *g, const 
     tw[b] = zipfft__large_twiddle(c, g, i64(c, b * scale), kk);
 }
 
-/* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k in
- * its shared memory and tw[b] its twiddle at k (cluster_twiddles): outputs k + n q of the
- * whole transform. */
-static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g,
-                        const zipfft__var *const *blocks, const zipfft__thread_coords *k,
-                        const zipfft__expr *kk, const zipfft__cval *tw, zipfft__cval *z) {
-  const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, k, kk));
+/* Where block b's FFT output k lies, for every b: the shared array (arrays[b]) and index
+ * (at[b]). Pulled: element k of block b's shared memory. */
+typedef struct dft_sources {
+  const zipfft__var *arrays[ZIPFFT__MAX_RADIX];
+  const zipfft__expr *at[ZIPFFT__MAX_RADIX];
+} dft_sources;
+
+static dft_sources pulled(zipfft__stockham_build *c, zipfft__block *g, const cluster_phase *p,
+                          const zipfft__expr *kk) {
+  dft_sources d;
+  const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &p->k, kk));
+  for (int b = 0; b < c->s->cluster; b++) d.arrays[b] = p->blocks[b], d.at[b] = at;
+  return d;
+}
+
+/* Pushed (cluster_push): this block's own slot b * share + (k - first), where block b wrote
+ * its output k (zipfft__emit_cluster_push_stores). */
+static dft_sources pushed(zipfft__stockham_build *c, zipfft__block *g, const cluster_phase *p,
+                          const zipfft__expr *offset, int64_t share) {
+  dft_sources d;
+  for (int b = 0; b < c->s->cluster; b++) {
+    const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, offset, i32(c, b * share));
+    d.arrays[b] = c->smem, d.at[b] = let(c, g, "s", zipfft__shared_index(c, &p->k, slot));
+  }
+  return d;
+}
+
+/* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k (at
+ * d) and tw[b] its twiddle at k (cluster_twiddles): outputs k + n q of the whole
+ * transform. */
+static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g, const dft_sources *d,
+                        const zipfft__cval *tw, zipfft__cval *z) {
   zipfft__cval y[ZIPFFT__MAX_RADIX];
   for (int b = 0; b < c->s->cluster; b++) {
-    y[b] = zipfft__load_value(c, g, blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    y[b] = zipfft__load_value(c, g, d->arrays[b], d->at[b], ZIPFFT__ACCESS_VECTOR,
+                              ZIPFFT_STORAGE_DEFAULT);
     if (b > 0) y[b] = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, y[b], tw[b]));
   }
   zipfft__emit_dft(c->a, g, c->s->sign, c->s->cluster, y, z);
@@ -119,7 +145,8 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
       zipfft__cval z[ZIPFFT__MAX_RADIX], btw[ZIPFFT__MAX_RADIX];
       cluster_twiddles(c, g, kk, btw);
-      cluster_dft(c, g, p.blocks, &p.k, kk, btw, z);
+      dft_sources d = c->s->cluster_push ? pushed(c, g, &p, offset, share) : pulled(c, g, &p, kk);
+      cluster_dft(c, g, &d, btw, z);
       store_cluster_outputs(c, g, &p, &tw, kk, z, access_of_branch[v]);
     }
 }
@@ -169,8 +196,9 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
     for (int b = 1; b < cluster; b++)
       twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)},
                                   b, cluster);
-    cluster_dft(c, g, p.blocks, &p.k, kk, tw, z);
-    cluster_dft(c, g, p.blocks, &p.k, mirror, twm, zm);
+    dft_sources at_k = pulled(c, g, &p, kk), at_mirror = pulled(c, g, &p, mirror);
+    cluster_dft(c, g, &at_k, tw, z);
+    cluster_dft(c, g, &at_mirror, twm, zm);
     zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, kk));
     for (int q = 0; q < cluster; q++) {
       zipfft__block *pair = open_if(c, g, pair_wanted(c, q, dc, middle));
@@ -281,9 +309,31 @@ void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *
   zipfft__s_cluster_barrier(c->a, blk); /* the partner has read this block's values */
 }
 
+void zipfft__emit_cluster_push_stores(zipfft__stockham_build *c, zipfft__block *blk,
+                                      const zipfft__thread_coords *k, const pass_shape *ps,
+                                      const zipfft__expr *const *j, const zipfft__cval *y) {
+  int per_block = ps->radix / c->s->cluster; /* outputs r of one butterfly a block takes */
+  int64_t share = c->s->n / c->s->cluster;
+  const zipfft__var *blocks[ZIPFFT__MAX_RADIX];
+  declare_blocks(c, blk, blocks);
+  const zipfft__expr *mine =
+      let(c, blk, "sp", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
+  for (int b = 0; b < ps->butterflies; b++) {
+    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
+    const zipfft__expr *first = let(c, g, "pj", bin(c, ZIPFFT__OP_ADD, mine, j[b]));
+    for (int r = 0; r < ps->radix; r++) { /* e = j + r m: block e / share, slot e % share */
+      const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, first, i32(c, (r % per_block) * ps->m));
+      const zipfft__cval *yv = &y[b * ps->radix + r];
+      zipfft__s_store_complex(c->a, g, blocks[r / per_block], zipfft__shared_index(c, k, slot),
+                              yv->re, yv->im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
+    }
+  }
+}
+
 /* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
  * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
- * leaves (freeing its shared memory) while another still reads it. */
+ * leaves (freeing its shared memory) while another still reads it (none with cluster_push:
+ * the DFTs then read only their own block's). */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__emit_fft(c, body, 0, 0);
   if (body->last && body->last->kind == ZIPFFT__S_BARRIER) body->last->u.cluster_barrier = 1;
@@ -291,7 +341,7 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
     emit_cluster_split(c, body);
   else
     emit_cluster_stores(c, body);
-  zipfft__s_cluster_barrier(c->a, body);
+  if (!c->s->cluster_push) zipfft__s_cluster_barrier(c->a, body);
 }
 
 /* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row or column

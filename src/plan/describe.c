@@ -69,6 +69,10 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
         s->cluster, per, (long long)s->n, s->cluster, columns ? " of each column" : "", s->cluster,
         zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "",
         s->cluster_mirror ? " (X[L - e] from the partner block's shared memory)" : "");
+  if (s->cluster_push)
+    zipfft__sb_printf(sb,
+                      "      the last pass's outputs pushed into the shared memory of the "
+                      "block that takes them\n");
   if (s->paired_rows)
     zipfft__sb_printf(
         sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",

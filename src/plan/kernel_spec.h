@@ -306,6 +306,13 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
+  /* 1 (cluster kernels that zipfft__can_cluster_push allows; tuning, ZIPFFT_CLUSTER_PUSH=1,
+   * not yet measured): the transpose across the cluster is pushed, not pulled. After a
+   * cluster barrier that follows every block's last reads of its own shared memory, the
+   * last pass writes each output straight into the shared memory of the block that takes
+   * its k; after the next cluster barrier the blocks' DFTs read only their own shared memory
+   * (remote stores do not hold a thread the way remote loads do). */
+  int cluster_push;
   /* 1 (C2R_HALF cluster kernels): the first pass reads each value of the half spectrum once,
    * X[e] for its own elements e; X[L - e] comes from the shared memory of the partner block
    * that read it (rank C - rank, 0 for rank 0), after a cluster barrier, instead of a
@@ -563,6 +570,11 @@ int zipfft__fused_handoff(const zipfft__kernel_spec *s);
  * merge of a half-length kind goes into its stores or loads, a four-step column kernel's
  * twiddle into its stores). */
 int zipfft__cluster_capable(const zipfft__kernel_spec *s);
+/* 1 when a cluster kernel's outputs can be pushed (cluster_push): C2C or C2R_HALF (not the
+ * R2C split, which takes k and n - k), two passes or more (the last reads shared memory
+ * before the cluster barrier), a last radix that the cluster size divides (each output's
+ * block is fixed by its place in the butterfly). */
+int zipfft__can_cluster_push(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
 /* Points of one whole transform: n, or n * cluster for cluster kernels. */
