@@ -196,8 +196,9 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
     for (int b = 1; b < cluster; b++)
       twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)},
                                   b, cluster);
-    dft_sources at_k = pulled(c, g, &p, kk), at_mirror = pulled(c, g, &p, mirror);
+    dft_sources at_k = pulled(c, g, &p, kk);
     cluster_dft(c, g, &at_k, tw, z);
+    dft_sources at_mirror = pulled(c, g, &p, mirror);
     cluster_dft(c, g, &at_mirror, twm, zm);
     zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, kk));
     for (int q = 0; q < cluster; q++) {
@@ -336,7 +337,10 @@ void zipfft__emit_cluster_push_stores(zipfft__stockham_build *c, zipfft__block *
  * the DFTs then read only their own block's). */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__emit_fft(c, body, 0, 0);
-  if (body->last && body->last->kind == ZIPFFT__S_BARRIER) body->last->u.cluster_barrier = 1;
+  if (body->last && body->last->kind == ZIPFFT__S_BARRIER) /* publishes the FFT's outputs */
+    body->last->u.cluster_barrier = 1;
+  else
+    zipfft__s_cluster_barrier(c->a, body);
   if (c->s->kind == ZIPFFT__KIND_R2C_HALF)
     emit_cluster_split(c, body);
   else
@@ -354,6 +358,7 @@ const char *zipfft__check_cluster(const zipfft__kernel_spec *s) {
     return "a cluster kernel's four-step twiddle length is a multiple of its transform's";
   if (!zipfft__cluster_capable(s) || (s->ffts_per_block != 1 && !s->fft_major))
     return "cluster kernels are C2C rows or columns, or half-length real rows";
+  if (s->shared_twiddles) return "cluster kernels read their pass twiddles from the table";
   if (zipfft__kind_is_half(s->kind) && (s->n / 2) % s->cluster != 0)
     return "a half-length real cluster kernel splits n / 2 evenly over its blocks";
   return NULL;
