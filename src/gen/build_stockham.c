@@ -1385,8 +1385,9 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
   const zipfft__expr *first = zipfft__batch_offset_with(c, b, &k, s->batch_in_strides, "gr");
   const zipfft__expr *position_base =
       zipfft__loads_chirp(s) ? zipfft__batch_offset_with(c, b, &k, s->position_steps, "gp") : NULL;
-  int64_t elements = zipfft__input_row_elements(s), threads = zipfft__c2c_block_threads(s);
-  int64_t rounds = (elements + threads - 1) / threads;
+  /* a cluster kernel's block reads its rank's share of each transform's elements */
+  int64_t elements = zipfft__input_row_elements(s) / zipfft__cluster_blocks(s);
+  int64_t threads = zipfft__c2c_block_threads(s), rounds = (elements + threads - 1) / threads;
   const zipfft__expr *e = zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_thread(c->a));
   zipfft__block *loop = b;
   if (rounds > 1) { /* thread t takes elements t, t + threads, ... */
