@@ -457,25 +457,38 @@ static void test_column_prefetch_rule(void) {
   ZT_CHECK(refused == NULL, "a prefetch after the loads refused: %s", refused);
 }
 
+/* fp32 32768 as a cluster kernel of 4 blocks of 8192 points (32x32x8, 256 threads), batch
+ * 2 of rows back to back: C2C, or the half-length real kinds of 65536 reals (the Hermitian
+ * half of 32769 values on their side). */
+static zipfft__kernel_spec cluster_rows_spec(zipfft__kernel_kind kind) {
+  int r2c = kind == ZIPFFT__KIND_R2C_HALF, c2r = kind == ZIPFFT__KIND_C2R_HALF;
+  return (zipfft__kernel_spec){.kind = kind,
+                               .precision = ZIPFFT_F32,
+                               .sign = c2r ? 1 : -1,
+                               .n = 8192,
+                               .cluster = 4,
+                               .radices = {32, 32, 8},
+                               .pass_count = 3,
+                               .threads_per_fft = 256,
+                               .ffts_per_block = 1,
+                               .batch_dims = 1,
+                               .batch_counts = {2},
+                               .in_stride = 1,
+                               .out_stride = 1,
+                               .batch_in_strides = {c2r   ? 32769
+                                                    : r2c ? 65536
+                                                          : 32768},
+                               .batch_out_strides = {r2c   ? 32769
+                                                     : c2r ? 65536
+                                                           : 32768},
+                               .scale = 1.0};
+}
+
 /* The mirror through the cluster (spec field cluster_mirror) is for C2R_HALF cluster kernels
  * only: a C2C cluster kernel or a C2R_HALF kernel of one block asking for it is refused. */
 static void test_cluster_mirror_spec(void) {
-  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2R_HALF,
-                           .precision = ZIPFFT_F32,
-                           .sign = 1,
-                           .n = 8192,
-                           .cluster = 4,
-                           .radices = {32, 32, 8},
-                           .pass_count = 3,
-                           .threads_per_fft = 256,
-                           .ffts_per_block = 1,
-                           .batch_dims = 1,
-                           .batch_counts = {2},
-                           .in_stride = 1,
-                           .out_stride = 1,
-                           .batch_in_strides = {32769},
-                           .batch_out_strides = {65536},
-                           .cluster_mirror = 1};
+  zipfft__kernel_spec s = cluster_rows_spec(ZIPFFT__KIND_C2R_HALF);
+  s.cluster_mirror = 1;
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused == NULL, "a C2R_HALF cluster kernel's mirror refused: %s", refused);
   static const struct {
@@ -552,31 +565,16 @@ static void test_cluster_column_spec(void) {
  * whose last radix the cluster size divides, after at least one other pass; refused for the
  * R2C split, a last radix of 2 in clusters of 4, one pass, and kernels without clusters. */
 static void test_cluster_push_spec(void) {
-  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
-                           .precision = ZIPFFT_F32,
-                           .sign = -1,
-                           .n = 8192,
-                           .cluster = 4,
-                           .radices = {32, 32, 8},
-                           .pass_count = 3,
-                           .threads_per_fft = 256,
-                           .ffts_per_block = 1,
-                           .batch_dims = 1,
-                           .batch_counts = {2},
-                           .in_stride = 1,
-                           .out_stride = 1,
-                           .batch_in_strides = {32768},
-                           .batch_out_strides = {32768},
-                           .scale = 1.0,
-                           .cluster_push = 1};
+  zipfft__kernel_spec s = cluster_rows_spec(ZIPFFT__KIND_C2C);
+  s.cluster_push = 1;
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused == NULL, "a pushing C2C cluster kernel refused: %s", refused);
-  zipfft__kernel_spec c2r = s;
-  c2r.kind = ZIPFFT__KIND_C2R_HALF, c2r.sign = 1, c2r.batch_in_strides[0] = 16385;
+  zipfft__kernel_spec c2r = cluster_rows_spec(ZIPFFT__KIND_C2R_HALF);
+  c2r.cluster_push = 1;
   refused = zipfft__check_spec(&c2r);
   ZT_CHECK(refused == NULL, "a pushing C2R cluster kernel refused: %s", refused);
-  zipfft__kernel_spec wrong[4] = {s, s, s, s};
-  wrong[0].kind = ZIPFFT__KIND_R2C_HALF, wrong[0].batch_out_strides[0] = 16385;
+  zipfft__kernel_spec wrong[4] = {cluster_rows_spec(ZIPFFT__KIND_R2C_HALF), s, s, s};
+  wrong[0].cluster_push = 1;
   wrong[1].radices[0] = 64, wrong[1].radices[1] = 64, wrong[1].radices[2] = 2;
   wrong[2].radices[0] = 8192, wrong[2].pass_count = 1; /* past the radix limit too */
   wrong[3].cluster = 0;
@@ -594,15 +592,7 @@ static void test_cluster_push_spec(void) {
 /* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
  * none on slow; real cluster kernels (R2C_HALF with the split in the stores) never. */
 static void test_cluster_prefetch_rule(void) {
-  zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
-                           .precision = ZIPFFT_F32,
-                           .n = 8192,
-                           .cluster = 4,
-                           .pass_count = 3,
-                           .ffts_per_block = 1,
-                           .batch_dims = 1,
-                           .in_stride = 1,
-                           .batch_in_strides = {32768}};
+  zipfft__kernel_spec s = cluster_rows_spec(ZIPFFT__KIND_C2C);
   ZT_CHECK(zipfft__block_input_of(&s) == ZIPFFT__BLOCK_INPUT_RANGE, "C2C cluster not RANGE");
   for (int blocks = 1; blocks <= 3; blocks++) {
     zipfft__prefetch_distance fast = zipfft__prefetch_distance_of(&s, blocks, 0);
