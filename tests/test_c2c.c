@@ -920,6 +920,47 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
   }
 }
 
+/* run_quick_cluster_columns' options, under its four-step limit (the variants given): the
+ * fused twiddle chain re-read every third output (clusters of 8 on 2048 x 16), then on
+ * 4096 x 16 in clusters of 4 the transpose pushed and the block-ahead prefetch, their
+ * kernels sanitized. Leaves ZIPFFT_FOURSTEP_SPLIT and ZIPFFT_CLUSTER_COLUMNS set. */
+static void run_cluster_column_options(const size_t *variants, size_t count) {
+  /* the chain re-read from the table every third output of the 8 a thread stores */
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "2048x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "8", 1);
+  setenv("ZIPFFT_TWIDDLE_CHAIN", "3", 1);
+  for (int d = 0; d < 2; d++) {
+    c2c_case c = basic_case(ZIPFFT_F32, 32768, 3, d ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+    check_plan_says(&c, "read where q is a multiple of 3");
+    run_case(&c);
+  }
+  unsetenv("ZIPFFT_TWIDDLE_CHAIN");
+  /* 4096 x 16 in clusters of 4 from here on */
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  /* the transpose pushed (ZIPFFT_CLUSTER_PUSH=1), kernels sanitized */
+  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
+  c2c_case pushed = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_FORWARD);
+  check_plan_says(&pushed, "pushed into the shared memory");
+  zt_sanitized_kernels_begin();
+  run_short_variants(ZIPFFT_F32, 65536, variants, count);
+  zt_sanitized_kernels_end();
+  unsetenv("ZIPFFT_CLUSTER_PUSH");
+  /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
+   * sanitized (every prefetched byte within the input) */
+  setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
+  c2c_case ahead = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_INVERSE);
+  check_plan_says(&ahead, "_grp4_pa1_");
+  zt_sanitized_kernels_begin();
+  for (int after = 0; after < 2; after++) {
+    setenv("ZIPFFT_PREFETCH_AFTER_LOADS", after ? "1" : "0", 1);
+    run_short_variants(ZIPFFT_F32, 65536, variants, 4);
+  }
+  zt_sanitized_kernels_end();
+  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
+  unsetenv("ZIPFFT_PREFETCH_BLOCKS");
+}
+
 /* Quick tier: four-step column kernels as clusters (ZIPFFT_CLUSTER_COLUMNS, tuning), on
  * splits named so that the columns are long and few: 16 columns of 4096 points per
  * transform over clusters of 4 (one set of columns a cluster), 8 of them over clusters of 2
@@ -957,41 +998,7 @@ static void run_quick_cluster_columns(void) {
     run_case(&plain);
     unsetenv("ZIPFFT_TWIDDLE_CHAIN");
   }
-  /* the chain re-read from the table every third output of the 8 a thread stores */
-  setenv("ZIPFFT_FOURSTEP_SPLIT", "2048x16", 1);
-  setenv("ZIPFFT_CLUSTER_COLUMNS", "8", 1);
-  setenv("ZIPFFT_TWIDDLE_CHAIN", "3", 1);
-  for (int d = 0; d < 2; d++) {
-    c2c_case c = basic_case(ZIPFFT_F32, 32768, 3, d ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
-    check_plan_says(&c, "read where q is a multiple of 3");
-    run_case(&c);
-  }
-  unsetenv("ZIPFFT_TWIDDLE_CHAIN");
-  /* the transpose pushed (ZIPFFT_CLUSTER_PUSH=1), kernels sanitized */
-  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
-  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
-  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
-  c2c_case pushed = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_FORWARD);
-  check_plan_says(&pushed, "pushed into the shared memory");
-  zt_sanitized_kernels_begin();
-  run_short_variants(ZIPFFT_F32, 65536, variants, sizeof variants / sizeof variants[0]);
-  zt_sanitized_kernels_end();
-  unsetenv("ZIPFFT_CLUSTER_PUSH");
-  /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
-   * sanitized (every prefetched byte within the input) */
-  setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
-  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
-  setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
-  c2c_case ahead = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_INVERSE);
-  check_plan_says(&ahead, "_grp4_pa1_");
-  zt_sanitized_kernels_begin();
-  for (int after = 0; after < 2; after++) {
-    setenv("ZIPFFT_PREFETCH_AFTER_LOADS", after ? "1" : "0", 1);
-    run_short_variants(ZIPFFT_F32, 65536, variants, 4);
-  }
-  zt_sanitized_kernels_end();
-  unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
-  unsetenv("ZIPFFT_PREFETCH_BLOCKS");
+  run_cluster_column_options(variants, sizeof variants / sizeof variants[0]);
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");
   c2c_case without = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
   check_plan_lacks(&without, "cluster of"); /* not planned by default */

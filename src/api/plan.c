@@ -543,8 +543,6 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
                       p->backend->ops->name, (unsigned long long)have);
 }
 
-/* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
- * workspace (zeroed); releases the plan on failure. */
 /* Whether kernels declare their twiddle table read-only (kernel_spec read_only_tables), by
  * ZIPFFT_READONLY_TABLES (tuning): 1 every kernel but a pair kernel's members (the pair
  * generator declares its own tables); by default none, as no GPU has measured it. */
@@ -553,6 +551,8 @@ static int read_only_tables_wanted(void) {
   return env && strcmp(env, "1") == 0;
 }
 
+/* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
+ * workspace (zeroed); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
   zipfft_status s = check_memory_fits(p);
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {

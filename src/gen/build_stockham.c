@@ -1086,14 +1086,14 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* Phase after the loads: butterflies, then the stores of pass p (none when the outputs
- * are kept in registers for the next FFT). */
 /* 1 when pass p stores its outputs into the blocks of the cluster that take them
  * (cluster_push): its last pass, after a cluster barrier. */
 static int pushes_outputs(const zipfft__stockham_build *c, int p) {
   return c->s->cluster_push && p == c->s->pass_count - 1;
 }
 
+/* Phase after the loads: butterflies, then the stores of pass p (none when the outputs
+ * are kept in registers for the next FFT). */
 static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *body,
                                    const zipfft__thread_coords *k, const pass_shape *ps, int p,
                                    const zipfft__expr **j, zipfft__cval *x, int to_global) {
@@ -1402,9 +1402,7 @@ static void prefetch_columns(zipfft__stockham_build *c, zipfft__block *b,
                  bin(c, ZIPFFT__OP_LT, bluestein_position(c, position_base, e),
                      i64(c, zipfft__chirp_inputs(s->chirp_n, s->chirp_half))));
   zipfft__block *g = open_if(c, loop, inside);
-  if (s->cluster > 1)
-    e = bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->cluster)),
-            zipfft__e_cast(c->a, ZIPFFT__T_I64, zipfft__e_rank(c->a)));
+  if (s->cluster > 1) e = zipfft__cluster_element(c, e); /* 64-bit, as e is */
   const zipfft__expr *at =
       bin(c, ZIPFFT__OP_ADD, first, bin(c, ZIPFFT__OP_MUL, e, i64(c, s->in_stride)));
   const zipfft__expr *args[] = {
