@@ -1007,6 +1007,46 @@ static void run_quick_cluster_columns(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
+/* Quick tier: the split in two transposed (ZIPFFT_TRANSPOSED_SPLIT, tuning): the first
+ * kernel stores each column as a row, the last is a column kernel. Mode 2 (any kernels) on
+ * small splits whose factors differ (a swapped factor in a stride fails them), fp32 and
+ * fp64, in every quick layout; mode 1 only where both kernels become cluster column kernels
+ * (ZIPFFT_CLUSTER_COLUMNS), the first storing along k: fp32 2048 x 2048, forward in place
+ * and inverse normalised, and a split they cannot take planned as before; none by default. */
+static void run_quick_transposed_split(void) {
+  static const char *const splits[] = {"64x32", "32x64"};
+  const char *transposed = "columns with fused twiddles stored as rows, then columns";
+  static const size_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  setenv("ZIPFFT_TRANSPOSED_SPLIT", "2", 1);
+  for (int i = 0; i < 2; i++) {
+    setenv("ZIPFFT_FOURSTEP_SPLIT", splits[i], 1);
+    c2c_case c = basic_case(i ? ZIPFFT_F64 : ZIPFFT_F32, 2048, 2, ZIPFFT_FORWARD);
+    check_plan_says(&c, transposed);
+    check_plan_lacks(&c, "pair kernel");
+    run_short_variants(ZIPFFT_F32, 2048, all, sizeof all / sizeof all[0]);
+    run_short_variants(ZIPFFT_F64, 2048, all, sizeof all / sizeof all[0]);
+  }
+  setenv("ZIPFFT_TRANSPOSED_SPLIT", "1", 1); /* plain column kernels: the split as before */
+  c2c_case plain = basic_case(ZIPFFT_F32, 2048, 1, ZIPFFT_FORWARD);
+  check_plan_says(&plain, "then rows stored transposed");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "2048x2048", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  c2c_case in_place = variant_case(&quick_variants[0], ZIPFFT_F32, 4194304);
+  in_place.batch = 1;
+  check_plan_says(&in_place, transposed);
+  check_plan_says(&in_place, "on neighbouring k of a column");
+  c2c_case normalised = variant_case(&quick_variants[13], ZIPFFT_F32, 4194304);
+  normalised.batch = 1;
+  run_case(&in_place);
+  run_case(&normalised);
+  unsetenv("ZIPFFT_TRANSPOSED_SPLIT");
+  check_plan_lacks(&in_place, "stored as rows");
+  unsetenv("ZIPFFT_CLUSTER_COLUMNS");
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+}
+
 /* With ZIPFFT_PREFETCH_AHEAD set: a split in two whose plain column kernel asks L2 for a
  * later block's columns (on CUDA by default only on fast memory at one block per
  * multiprocessor, as fp32 2^20 runs on an H200, after the first pass's loads): 4096 = 64 x
@@ -1475,6 +1515,7 @@ static void run_tiers(void) {
     run_quick_pairs();
     run_quick_tiles();
     run_quick_cluster_columns();
+    run_quick_transposed_split();
     run_quick_prefetch();
     run_quick_rotation();
     run_quick_staged();

@@ -13,8 +13,10 @@ static void declare_blocks(zipfft__stockham_build *c, zipfft__block *body,
   }
 }
 
-/* What the phase after the blocks' FFTs starts from: the thread's coordinates, its output
- * row, every block's shared array, and the first k of this block (rank * share). */
+/* What the phase after the blocks' FFTs starts from: the thread's coordinates (neighbouring
+ * threads on neighbouring columns or on neighbouring k, as the outputs lie:
+ * zipfft__cluster_stores_by_column), its output row, every block's shared array, and the
+ * first k of this block (rank * share). */
 typedef struct cluster_phase {
   zipfft__thread_coords k;
   const zipfft__expr *base, *first;
@@ -25,7 +27,7 @@ static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block
                                         const char *comment, int64_t share) {
   cluster_phase p = {0};
   zipfft__s_comment(c->a, body, comment);
-  p.k = zipfft__emit_coords(c, body);
+  p.k = zipfft__emit_coords_mapped(c, body, zipfft__cluster_stores_by_column(c->s));
   p.base = zipfft__batch_offset(c, body, &p.k, 1);
   if (!c->s->cluster_push) declare_blocks(c, body, p.blocks); /* pushed: all values local */
   p.first = let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
@@ -127,8 +129,8 @@ static void store_cluster_outputs(zipfft__stockham_build *c, zipfft__block *g,
  * shared memory: block rank takes n / cluster of the k, reads element k of every block b
  * of the cluster, multiplies it by exp(sign 2 pi i b k / (n * cluster)),
  * runs the cluster-point DFT over b and stores outputs k + n * q. Neighbouring threads
- * take neighbouring k (rows) or neighbouring columns at the same k (column kernels), so
- * every store is coalesced. */
+ * take neighbouring k (rows, and columns stored along k) or neighbouring columns at the
+ * same k (other column kernels), so every store is coalesced. */
 static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) {
   int64_t share = c->s->n / c->s->cluster, threads = c->s->threads_per_fft;
   cluster_phase p = open_cluster_phase(

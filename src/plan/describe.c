@@ -61,14 +61,17 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   int columns = s->ffts_per_block > 1;
   if (columns) snprintf(per, sizeof per, "per %d columns", s->ffts_per_block);
   if (s->cluster > 1)
-    zipfft__sb_printf(
-        sb,
-        "      cluster of %d blocks %s: each block a %lld-point FFT of "
-        "every %d-th element%s, twiddles, %d-point DFTs across the blocks' shared "
-        "memory%s%s\n",
-        s->cluster, per, (long long)s->n, s->cluster, columns ? " of each column" : "", s->cluster,
-        zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "",
-        s->cluster_mirror ? " (X[L - e] from the partner block's shared memory)" : "");
+    zipfft__sb_printf(sb,
+                      "      cluster of %d blocks %s: each block a %lld-point FFT of "
+                      "every %d-th element%s, twiddles, %d-point DFTs across the blocks' shared "
+                      "memory%s%s%s\n",
+                      s->cluster, per, (long long)s->n, s->cluster,
+                      columns ? " of each column" : "", s->cluster,
+                      zipfft__kind_is_half(s->kind) ? cluster_real[s->kind] : "",
+                      s->cluster_mirror ? " (X[L - e] from the partner block's shared memory)" : "",
+                      columns && !zipfft__cluster_stores_by_column(s)
+                          ? ", stored by neighbouring threads on neighbouring k of a column"
+                          : "");
   if (s->cluster_push)
     zipfft__sb_printf(sb,
                       "      the last pass's outputs pushed into the shared memory of the "

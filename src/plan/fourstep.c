@@ -305,6 +305,76 @@ static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__k
   s->batch_dims = b;
 }
 
+/* A split in two transposed (ZIPFFT_TRANSPOSED_SPLIT=1, tuning; not planned by default, not
+ * yet measured): the first kernel stores each column's outputs as a row of the intermediate
+ * (Y[k0 + N0 c], c the column), so that the last kernel is a column kernel too (its columns
+ * k0 side by side, elements N0 apart), storing X[k0 + N0 k1] as columns instead of rows
+ * stored transposed. Planned only where both kernels run as cluster column kernels
+ * (ZIPFFT_CLUSTER_COLUMNS): each then reads whole 128-byte lines of its columns, the first
+ * stores runs along k and the last whole lines, where the plain split's row kernel stores
+ * segments as wide as its block's rows (fp32 4096 x 4096: 32 bytes). ZIPFFT_TRANSPOSED_SPLIT=2
+ * plans it whatever the kernels size as (plain column kernels too: the tests' small splits). */
+static int transposed_split_mode(void) {
+  const char *env = getenv("ZIPFFT_TRANSPOSED_SPLIT");
+  return env && *env ? atoi(env) : 0;
+}
+
+/* The first kernel of a transposed split: the column kernel, its outputs along k. */
+static void transposed_first_spec(const zipfft__fourstep_job *job, const split *sp,
+                                  zipfft__kernel_spec *s) {
+  column_spec(job, sp, 0, s);
+  s->out_stride = 1;
+  s->batch_out_strides[s->batch_dims - 1] = sp->factors[0];
+}
+
+/* The last kernel of a transposed split: columns k0 (N0 of them, side by side) of N1
+ * elements N0 apart, stored as X[k0 + N0 k1] in the user's layout. */
+static void transposed_last_spec(const zipfft__fourstep_job *job, const split *sp,
+                                 zipfft__kernel_spec *s) {
+  int64_t n0 = sp->factors[0];
+  *s = (zipfft__kernel_spec){.kind = ZIPFFT__KIND_C2C,
+                             .precision = job->precision,
+                             .sign = job->sign,
+                             .n = sp->factors[1],
+                             .in_stride = n0,
+                             .out_stride = n0 * job->out_stride,
+                             .fft_major = 1,
+                             .in_storage = ZIPFFT_STORAGE_DEFAULT,
+                             .out_storage = job->out_storage,
+                             .scale = job->scale,
+                             .batch_dims = 2,
+                             .batch_counts = {job->batch, n0},
+                             .batch_in_strides = {job->n, 1},
+                             .batch_out_strides = {job->out_dist, job->out_stride}};
+}
+
+/* Appends the transposed split of sp (a split in two) when it is wanted and both its kernels
+ * size as cluster column kernels (or, mode 2, as any kernels); 0 (out untouched) otherwise. */
+static int append_transposed_split(const zipfft__fourstep_job *job, const split *sp,
+                                   const zipfft__target *t, zipfft__array src, zipfft__array via,
+                                   zipfft__array dst, zipfft__decomposition *out) {
+  int mode = transposed_split_mode();
+  if (sp->count != 2 || !job->cluster_columns || mode <= 0 ||
+      out->kernel_count + 2 > ZIPFFT__MAX_KERNELS)
+    return 0;
+  zipfft__kernel_spec k[2];
+  int64_t transforms[2] = {job->batch * sp->factors[1], job->batch * sp->factors[0]};
+  transposed_first_spec(job, sp, &k[0]);
+  transposed_last_spec(job, sp, &k[1]);
+  for (int i = 0; i < 2; i++)
+    if (!zipfft__size_single_kernel(&k[i], transforms[i], t) ||
+        (!zipfft__size_cluster_columns(&k[i], transforms[i], t) && mode == 1))
+      return 0;
+  for (int i = 0; i < 2; i++) {
+    int at = out->kernel_count++;
+    out->kernels[at] = k[i];
+    out->transforms[at] = transforms[i];
+    out->src[at] = i == 0 ? src : via;
+    out->dst[at] = i == 0 ? via : dst;
+  }
+  return 1;
+}
+
 zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zipfft__target *t,
                                       zipfft__array src, zipfft__array via, zipfft__array dst,
                                       zipfft__decomposition *out) {
@@ -316,6 +386,7 @@ zipfft_status zipfft__fourstep_append(const zipfft__fourstep_job *job, const zip
     return zipfft__fail(ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
                         "a plan of more than %d kernels (four-step split of %lld)",
                         ZIPFFT__MAX_KERNELS, (long long)job->n);
+  if (append_transposed_split(job, &sp, t, src, via, dst, out)) return ZIPFFT_SUCCESS;
   for (int i = 0; i < sp.count; i++) {
     int at = out->kernel_count++, last = i == sp.count - 1;
     zipfft__kernel_spec *s = &out->kernels[at];
@@ -698,7 +769,7 @@ enum { f32_pair_row_bytes = 64 };
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                                     const zipfft__target *t, zipfft__decomposition *out) {
   int first = out->kernel_count - 2;
-  if (first < 0) return;
+  if (first < 0 || out->kernels[first + 1].fft_major) return; /* a transposed split: unpaired */
   zipfft__kernel_spec members[2] = {out->kernels[first], out->kernels[first + 1]};
   if (job->precision == ZIPFFT_F32)
     for (int i = 0; i < 2; i++)
@@ -743,13 +814,16 @@ static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb)
   for (int i = 0; i < dec->kernel_count; i++)
     zipfft__sb_printf(sb, "%s%lld", i ? " x " : "",
                       (long long)zipfft__logical_length(&dec->kernels[i]));
-  zipfft__sb_printf(
-      sb, ", %d kernels (columns with fused twiddles, then rows stored transposed)%s%s\n",
-      dec->kernel_count, dec->paired && dec->kernel_count > 2 ? ", the last two" : "",
-      !dec->paired          ? ""
-      : dec->pair_streaming ? ", run as one pair kernel (the data between them in "
-                              "L2, the user's data evict-first)"
-                            : ", run as one pair kernel (the data between them in L2)");
+  const zipfft__kernel_spec *last = &dec->kernels[dec->kernel_count - 1];
+  zipfft__sb_printf(sb, ", %d kernels (%s)%s%s\n", dec->kernel_count,
+                    last->fft_major ? "columns with fused twiddles stored as rows, then columns"
+                                    : "columns with fused twiddles, then rows stored transposed",
+                    dec->paired && dec->kernel_count > 2 ? ", the last two" : "",
+                    !dec->paired ? ""
+                    : dec->pair_streaming
+                        ? ", run as one pair kernel (the data between them in "
+                          "L2, the user's data evict-first)"
+                        : ", run as one pair kernel (the data between them in L2)");
   for (int i = 0; i < dec->kernel_count; i++) {
     zipfft__sb_printf(sb, "    kernel %d: ", i);
     zipfft__print_kernel(dec, i, sb);

@@ -181,6 +181,10 @@ int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s) {
   return s->precision == ZIPFFT_F32 && s->pass_count >= 2 && zipfft__first_pass_loads_global(s);
 }
 
+int zipfft__cluster_stores_by_column(const zipfft__kernel_spec *s) {
+  return s->fft_major && s->out_stride != 1;
+}
+
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
 
 int zipfft__can_cluster_push(const zipfft__kernel_spec *s) {

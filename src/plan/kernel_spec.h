@@ -575,6 +575,11 @@ int zipfft__cluster_capable(const zipfft__kernel_spec *s);
  * before the cluster barrier), a last radix that the cluster size divides (each output's
  * block is fixed by its place in the butterfly). */
 int zipfft__can_cluster_push(const zipfft__kernel_spec *s);
+/* 1 when a cluster kernel's stores put neighbouring threads on neighbouring columns at the
+ * same k (column kernels whose columns lie side by side in the output), 0 when on
+ * neighbouring k of one transform: rows, and column kernels whose outputs run along k
+ * (out_stride 1: the first kernel of a transposed split, plan/fourstep.c). */
+int zipfft__cluster_stores_by_column(const zipfft__kernel_spec *s);
 /* Blocks per thread-block cluster (1: the kernel has no clusters). */
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s);
 /* Points of one whole transform: n, or n * cluster for cluster kernels. */

@@ -899,7 +899,7 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
   int cluster = cluster_columns_wanted();
   int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (cluster < 2 || cluster > t->max_cluster_blocks || s->kind != ZIPFFT__KIND_C2C ||
-      !s->fft_major || !s->twiddle_length || s->cluster > 1 || !zipfft__cluster_capable(s) ||
+      !s->fft_major || s->cluster > 1 || !zipfft__cluster_capable(s) ||
       s->ffts_per_block * bytes >= cluster_column_line_bytes ||
       s->n % ((int64_t)cluster * cluster) != 0)
     return 0;
