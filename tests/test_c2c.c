@@ -1047,6 +1047,24 @@ static void run_quick_transposed_split(void) {
   unsetenv("ZIPFFT_FOURSTEP_SPLIT");
 }
 
+/* Full tier: the transposed split's cluster column kernels on factors that differ (fp32 4096
+ * x 2048 and 2048 x 4096, 8M points: each about 6 s and 1.6 GB on the CPU), where a swapped
+ * factor in a cluster kernel's strides or twiddle would show. */
+static void run_full_transposed_split(void) {
+  static const char *const splits[] = {"4096x2048", "2048x4096"};
+  setenv("ZIPFFT_TRANSPOSED_SPLIT", "1", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
+  for (int i = 0; i < 2; i++) {
+    setenv("ZIPFFT_FOURSTEP_SPLIT", splits[i], 1);
+    c2c_case c = basic_case(ZIPFFT_F32, 8388608, 1, i ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+    check_plan_says(&c, "columns with fused twiddles stored as rows, then columns");
+    run_case(&c);
+  }
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+  unsetenv("ZIPFFT_CLUSTER_COLUMNS");
+  unsetenv("ZIPFFT_TRANSPOSED_SPLIT");
+}
+
 /* With ZIPFFT_PREFETCH_AHEAD set: a split in two whose plain column kernel asks L2 for a
  * later block's columns (on CUDA by default only on fast memory at one block per
  * multiprocessor, as fp32 2^20 runs on an H200, after the first pass's loads): 4096 = 64 x
@@ -1534,6 +1552,7 @@ static void run_tiers(void) {
   if (zt_full_tier()) {
     run_full_sweep();
     run_full_bluestein_fourstep();
+    run_full_transposed_split();
   }
 }
 
