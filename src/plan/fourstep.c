@@ -319,6 +319,12 @@ static int transposed_split_mode(void) {
   return env && *env ? atoi(env) : 0;
 }
 
+/* 1 when a four-step's kernels in dec end in a column kernel: a transposed split (every
+ * other split ends in its row kernel). */
+static int ends_in_columns(const zipfft__decomposition *dec) {
+  return dec->kernels[dec->kernel_count - 1].fft_major;
+}
+
 /* The first kernel of a transposed split: the column kernel, its outputs along k. */
 static void transposed_first_spec(const zipfft__fourstep_job *job, const split *sp,
                                   zipfft__kernel_spec *s) {
@@ -348,15 +354,14 @@ static void transposed_last_spec(const zipfft__fourstep_job *job, const split *s
                              .batch_out_strides = {job->out_dist, job->out_stride}};
 }
 
-/* Appends the transposed split of sp (a split in two) when it is wanted and both its kernels
- * size as cluster column kernels (or, mode 2, as any kernels); 0 (out untouched) otherwise. */
+/* Appends the transposed split of sp (a split in two; the caller has checked that its kernels
+ * fit dec) when it is wanted and both its kernels size as cluster column kernels (or, mode 2,
+ * as any kernels); 0 (out untouched) otherwise. */
 static int append_transposed_split(const zipfft__fourstep_job *job, const split *sp,
                                    const zipfft__target *t, zipfft__array src, zipfft__array via,
                                    zipfft__array dst, zipfft__decomposition *out) {
   int mode = transposed_split_mode();
-  if (sp->count != 2 || !job->cluster_columns || mode <= 0 ||
-      out->kernel_count + 2 > ZIPFFT__MAX_KERNELS)
-    return 0;
+  if (sp->count != 2 || !job->cluster_columns || mode <= 0) return 0;
   zipfft__kernel_spec k[2];
   int64_t transforms[2] = {job->batch * sp->factors[1], job->batch * sp->factors[0]};
   transposed_first_spec(job, sp, &k[0]);
@@ -769,7 +774,7 @@ enum { f32_pair_row_bytes = 64 };
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                                     const zipfft__target *t, zipfft__decomposition *out) {
   int first = out->kernel_count - 2;
-  if (first < 0 || out->kernels[first + 1].fft_major) return; /* a transposed split: unpaired */
+  if (first < 0 || ends_in_columns(out)) return; /* a transposed split stays unpaired */
   zipfft__kernel_spec members[2] = {out->kernels[first], out->kernels[first + 1]};
   if (job->precision == ZIPFFT_F32)
     for (int i = 0; i < 2; i++)
@@ -814,16 +819,15 @@ static void fourstep_print(const zipfft__decomposition *dec, zipfft__strbuf *sb)
   for (int i = 0; i < dec->kernel_count; i++)
     zipfft__sb_printf(sb, "%s%lld", i ? " x " : "",
                       (long long)zipfft__logical_length(&dec->kernels[i]));
-  const zipfft__kernel_spec *last = &dec->kernels[dec->kernel_count - 1];
-  zipfft__sb_printf(sb, ", %d kernels (%s)%s%s\n", dec->kernel_count,
-                    last->fft_major ? "columns with fused twiddles stored as rows, then columns"
-                                    : "columns with fused twiddles, then rows stored transposed",
-                    dec->paired && dec->kernel_count > 2 ? ", the last two" : "",
-                    !dec->paired ? ""
-                    : dec->pair_streaming
-                        ? ", run as one pair kernel (the data between them in "
-                          "L2, the user's data evict-first)"
-                        : ", run as one pair kernel (the data between them in L2)");
+  zipfft__sb_printf(
+      sb, ", %d kernels (%s)%s%s\n", dec->kernel_count,
+      ends_in_columns(dec) ? "columns with fused twiddles stored as rows, then columns"
+                           : "columns with fused twiddles, then rows stored transposed",
+      dec->paired && dec->kernel_count > 2 ? ", the last two" : "",
+      !dec->paired          ? ""
+      : dec->pair_streaming ? ", run as one pair kernel (the data between them in "
+                              "L2, the user's data evict-first)"
+                            : ", run as one pair kernel (the data between them in L2)");
   for (int i = 0; i < dec->kernel_count; i++) {
     zipfft__sb_printf(sb, "    kernel %d: ", i);
     zipfft__print_kernel(dec, i, sb);
