@@ -950,7 +950,7 @@ static void run_cluster_column_options(const size_t *variants, size_t count) {
    * sanitized (every prefetched byte within the input) */
   setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
   c2c_case ahead = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_INVERSE);
-  check_plan_says(&ahead, "_grp4_pa1_");
+  check_plan_says(&ahead, "_grp4_sil_pa1_");
   zt_sanitized_kernels_begin();
   for (int after = 0; after < 2; after++) {
     setenv("ZIPFFT_PREFETCH_AFTER_LOADS", after ? "1" : "0", 1);
@@ -969,7 +969,8 @@ static void run_cluster_column_options(const size_t *variants, size_t count) {
  * columns), fp32 2048-point columns over 8 blocks (the twiddle chain re-read from the table
  * after every twiddle_chain outputs: ZIPFFT_TWIDDLE_CHAIN=3), fp64 over 4, the middle
  * kernel of a split in three; the fused twiddles chained from output k (the default) and
- * read for each output (ZIPFFT_TWIDDLE_CHAIN=1); layouts, placements, misalignment, scale
+ * read for each output (ZIPFFT_TWIDDLE_CHAIN=1); shared memory interleaved (the default)
+ * and in padded rows (ZIPFFT_CLUSTER_INTERLEAVE=0); layouts, placements, misalignment, scale
  * and the block-ahead prefetch; none of it by default. */
 static void run_quick_cluster_columns(void) {
   static const struct {
@@ -992,11 +993,16 @@ static void run_quick_cluster_columns(void) {
     c2c_case plain = basic_case(lengths[i].p, lengths[i].n, 2, ZIPFFT_FORWARD);
     check_plan_says(&plain, lengths[i].says);
     check_plan_says(&plain, "the fused twiddles of outputs k + ");
+    check_plan_says(&plain, "shared memory interleaved");
     run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
     setenv("ZIPFFT_TWIDDLE_CHAIN", "1", 1);
     check_plan_lacks(&plain, "chained");
     run_case(&plain);
     unsetenv("ZIPFFT_TWIDDLE_CHAIN");
+    setenv("ZIPFFT_CLUSTER_INTERLEAVE", "0", 1); /* padded rows of shared memory */
+    check_plan_lacks(&plain, "interleaved");
+    run_case(&plain);
+    unsetenv("ZIPFFT_CLUSTER_INTERLEAVE");
   }
   run_cluster_column_options(variants, sizeof variants / sizeof variants[0]);
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");

@@ -636,9 +636,12 @@ static const zipfft__expr *padding(zipfft__stockham_build *c, const zipfft__expr
   return bin(c, ZIPFFT__OP_DIV, e, i32(c, period));
 }
 
-/* Shared-memory index (complex elements, padded) of element e of this thread's transform. */
+/* Shared-memory index (complex elements) of element e of this thread's transform: padded
+ * rows of shared_stride, or interleaved, e * F + f (kernel_spec shared_interleaved). */
 const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft__thread_coords *k,
                                          const zipfft__expr *e) {
+  if (c->s->shared_interleaved)
+    return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, e, i32(c, c->s->ffts_per_block)), k->f);
   const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, padding(c, e));
   return bin(c, ZIPFFT__OP_ADD, bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride)), padded);
 }
@@ -658,15 +661,17 @@ const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft
 static void shared_indices(zipfft__stockham_build *c, zipfft__block *blk,
                            const zipfft__thread_coords *k, const zipfft__expr *base, int64_t step,
                            int radix, int base_aligned, const zipfft__expr **idx) {
-  int64_t period = zipfft__shared_pad_period(c->s);
+  int interleaved = c->s->shared_interleaved; /* offsets scale by F, no padding */
+  int64_t period = interleaved ? 0 : zipfft__shared_pad_period(c->s);
+  int64_t scale = interleaved ? c->s->ffts_per_block : 1;
   int within = base_aligned && (radix - 1) * step < period;
   int separable = c->s->precision == ZIPFFT_F32 && (period == 0 || step % period == 0 || within);
   const zipfft__expr *first = separable ? let(c, blk, "s", zipfft__shared_index(c, k, base)) : NULL;
   for (int q = 0; q < radix; q++) {
     int64_t offset = q * step;
-    idx[q] = separable
-                 ? bin(c, ZIPFFT__OP_ADD, first, i32(c, offset + (period ? offset / period : 0)))
-                 : zipfft__shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
+    idx[q] = separable ? bin(c, ZIPFFT__OP_ADD, first,
+                             i32(c, offset * scale + (period ? offset / period : 0)))
+                       : zipfft__shared_index(c, k, bin(c, ZIPFFT__OP_ADD, base, i32(c, offset)));
   }
 }
 

@@ -102,6 +102,10 @@ static int bad_cluster_mirror(spec *s) {
 
 static int bad_cluster_push(spec *s) { return s->cluster_push && !zipfft__can_cluster_push(s); }
 
+static int bad_shared_interleaved(spec *s) {
+  return s->shared_interleaved && !zipfft__can_interleave_shared(s);
+}
+
 static int bad_split_by_element(spec *s) {
   return s->split_by_element && !zipfft__can_split_by_element(s);
 }
@@ -203,6 +207,9 @@ static const struct {
      "pushed cluster outputs need what zipfft__can_cluster_push allows: a "
      "C2C or C2R cluster kernel of two passes or more whose last radix the "
      "cluster size divides"},
+    {bad_shared_interleaved,
+     "interleaved shared memory needs what zipfft__can_interleave_shared allows: a "
+     "cluster kernel of more than one column a block"},
     {bad_split_by_element,
      "a split by element needs what zipfft__can_split_by_element "
      "allows: a plain R2C_HALF kernel of one block that splits through "

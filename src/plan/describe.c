@@ -72,6 +72,9 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       columns && !zipfft__cluster_stores_by_column(s)
                           ? ", stored by neighbouring threads on neighbouring k of a column"
                           : "");
+  if (s->shared_interleaved)
+    zipfft__sb_printf(sb, "      shared memory interleaved: element e of column f at e * %d + f\n",
+                      s->ffts_per_block);
   if (s->cluster_push)
     zipfft__sb_printf(sb,
                       "      the last pass's outputs pushed into the shared memory of the "

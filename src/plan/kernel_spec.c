@@ -192,6 +192,10 @@ int zipfft__can_cluster_push(const zipfft__kernel_spec *s) {
          s->pass_count <= ZIPFFT__MAX_PASSES && s->radices[s->pass_count - 1] % s->cluster == 0;
 }
 
+int zipfft__can_interleave_shared(const zipfft__kernel_spec *s) {
+  return s->cluster > 1 && s->fft_major && s->ffts_per_block > 1;
+}
+
 int64_t zipfft__transform_points(const zipfft__kernel_spec *s) {
   return s->n * zipfft__cluster_blocks(s);
 }
@@ -530,6 +534,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->merge_on_load) append(buf, len, "_mol");
   if (s->cluster_mirror) append(buf, len, "_cmr");
   if (s->cluster_push) append(buf, len, "_cps");
+  if (s->shared_interleaved) append(buf, len, "_sil");
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
   if (s->stage_packed_reals) append(buf, len, "_srp");

@@ -313,6 +313,12 @@ typedef struct zipfft__kernel_spec {
    * its k; after the next cluster barrier the blocks' DFTs read only their own shared memory
    * (remote stores do not hold a thread the way remote loads do). */
   int cluster_push;
+  /* 1 (cluster column kernels whose cluster stores go by column, zipfft__can_interleave_shared;
+   * ZIPFFT_CLUSTER_INTERLEAVE=0 turns it off): element e of the block's column f lies at
+   * shared slot e * ffts_per_block + f, unpadded, instead of f * stride + e, so that the
+   * cluster's reads of one k across the columns (another block's shared memory) are
+   * contiguous. */
+  int shared_interleaved;
   /* 1 (C2R_HALF cluster kernels): the first pass reads each value of the half spectrum once,
    * X[e] for its own elements e; X[L - e] comes from the shared memory of the partner block
    * that read it (rank C - rank, 0 for rank 0), after a cluster barrier, instead of a
@@ -575,6 +581,10 @@ int zipfft__cluster_capable(const zipfft__kernel_spec *s);
  * before the cluster barrier), a last radix that the cluster size divides (each output's
  * block is fixed by its place in the butterfly). */
 int zipfft__can_cluster_push(const zipfft__kernel_spec *s);
+
+/* 1 when a kernel's shared memory can be interleaved (shared_interleaved): a cluster kernel
+ * of columns (fft_major, more than one a block). */
+int zipfft__can_interleave_shared(const zipfft__kernel_spec *s);
 /* 1 when a cluster kernel's stores put neighbouring threads on neighbouring columns at the
  * same k (column kernels whose columns lie side by side in the output), 0 when on
  * neighbouring k of one transform: rows, and column kernels whose outputs run along k

@@ -894,6 +894,19 @@ static int cluster_columns_wanted(void) {
 
 enum { cluster_column_line_bytes = 128 };
 
+/* Whether a cluster column kernel interleaves its shared memory (kernel_spec
+ * shared_interleaved) where its cluster stores go by column: by default
+ * (ZIPFFT_CLUSTER_INTERLEAVE=0, tuning, keeps the padded rows). Measured on an H100
+ * (session 73, docs/perf/2026-12-05-h100-cluster-columns.md), fp32 4096-point columns in
+ * clusters of 4: padded rows, whose cluster reads of one k across 16 columns lie 8.3 KiB
+ * apart in another block's shared memory, took 1.47 ms where the same kernel reading 32
+ * neighbouring k of one column took 1.03 ms. */
+static int wants_interleaved_shared(const zipfft__kernel_spec *s) {
+  const char *env = getenv("ZIPFFT_CLUSTER_INTERLEAVE");
+  return !(env && strcmp(env, "0") == 0) && zipfft__can_interleave_shared(s) &&
+         zipfft__cluster_stores_by_column(s);
+}
+
 int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
                                  const zipfft__target *t) {
   int cluster = cluster_columns_wanted();
@@ -911,6 +924,7 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
       part.ffts_per_block <= s->ffts_per_block)
     return 0;
   part.cluster_push = wants_cluster_push(&part);
+  part.shared_interleaved = wants_interleaved_shared(&part);
   *s = part;
   return 1;
 }
