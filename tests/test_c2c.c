@@ -785,8 +785,6 @@ static void run_prime_radices_above_31(void) {
   unsetenv("ZIPFFT_RADICES");
 }
 
-static void run_short_variants(zipfft_precision p, int64_t n, const size_t *variants, size_t count);
-
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
  * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
@@ -815,26 +813,12 @@ static void run_quick_clusters(void) {
   }
   unsetenv("ZIPFFT_PREFETCH_BLOCKS");
   unsetenv("ZIPFFT_PREFETCH_AFTER_LOADS");
-  /* the transpose pushed into the blocks that take the outputs (ZIPFFT_CLUSTER_PUSH=1,
-   * tuning), kernels sanitized (every store into another block's shared memory within it) */
-  c2c_case pushing = basic_case(ZIPFFT_F32, 32768, 1, ZIPFFT_FORWARD);
-  check_plan_lacks(&pushing, "pushed");
-  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
-  check_plan_says(&pushing, "the last pass's outputs pushed into the shared memory");
-  zt_sanitized_kernels_begin();
-  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
-    run_short_variants(lengths[i].p, lengths[i].n, variants, sizeof variants / sizeof variants[0]);
-  zt_sanitized_kernels_end();
-  /* a cluster of 8 blocks (tuning variables; not planned by default), in place, pulled and
-   * pushed */
+  /* a cluster of 8 blocks (tuning variables; not planned by default), in place */
   setenv("ZIPFFT_CLUSTER_BLOCKS", "8", 1);
   setenv("ZIPFFT_CLUSTER_BYTES", "70000", 1);
   c2c_case eight = basic_case(ZIPFFT_F32, 65536, 2, ZIPFFT_INVERSE);
   check_plan_says(&eight, "cluster of 8 blocks");
   eight.place = PL_IN;
-  run_case(&eight);
-  unsetenv("ZIPFFT_CLUSTER_PUSH");
-  check_plan_lacks(&eight, "pushed");
   run_case(&eight);
   unsetenv("ZIPFFT_CLUSTER_BLOCKS");
   unsetenv("ZIPFFT_CLUSTER_BYTES");
@@ -920,11 +904,11 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
   }
 }
 
-/* run_quick_cluster_columns' options, under its four-step limit (the variants given): the
- * fused twiddle chain re-read every third output (clusters of 8 on 2048 x 16), then on
- * 4096 x 16 in clusters of 4 the transpose pushed and the block-ahead prefetch, their
- * kernels sanitized. Leaves ZIPFFT_FOURSTEP_SPLIT and ZIPFFT_CLUSTER_COLUMNS set. */
-static void run_cluster_column_options(const size_t *variants, size_t count) {
+/* run_quick_cluster_columns' options, under its four-step limit: the fused twiddle chain
+ * re-read every third output (clusters of 8 on 2048 x 16), then on 4096 x 16 in clusters of
+ * 4 the block-ahead prefetch (the first four of the variants given), its kernels sanitized.
+ * Leaves ZIPFFT_FOURSTEP_SPLIT and ZIPFFT_CLUSTER_COLUMNS set. */
+static void run_cluster_column_options(const size_t *variants) {
   /* the chain re-read from the table every third output of the 8 a thread stores */
   setenv("ZIPFFT_FOURSTEP_SPLIT", "2048x16", 1);
   setenv("ZIPFFT_CLUSTER_COLUMNS", "8", 1);
@@ -938,14 +922,6 @@ static void run_cluster_column_options(const size_t *variants, size_t count) {
   /* 4096 x 16 in clusters of 4 from here on */
   setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
   setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
-  /* the transpose pushed (ZIPFFT_CLUSTER_PUSH=1), kernels sanitized */
-  setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
-  c2c_case pushed = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_FORWARD);
-  check_plan_says(&pushed, "pushed into the shared memory");
-  zt_sanitized_kernels_begin();
-  run_short_variants(ZIPFFT_F32, 65536, variants, count);
-  zt_sanitized_kernels_end();
-  unsetenv("ZIPFFT_CLUSTER_PUSH");
   /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
    * sanitized (every prefetched byte within the input) */
   setenv("ZIPFFT_PREFETCH_BLOCKS", "1", 1);
@@ -1004,7 +980,7 @@ static void run_quick_cluster_columns(void) {
     run_case(&plain);
     unsetenv("ZIPFFT_CLUSTER_INTERLEAVE");
   }
-  run_cluster_column_options(variants, sizeof variants / sizeof variants[0]);
+  run_cluster_column_options(variants);
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");
   c2c_case without = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
   check_plan_lacks(&without, "cluster of"); /* not planned by default */

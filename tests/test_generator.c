@@ -561,32 +561,22 @@ static void test_cluster_column_spec(void) {
   }
 }
 
-/* Pushed cluster outputs (cluster_push) are accepted for C2C and C2R_HALF cluster kernels
- * whose last radix the cluster size divides, after at least one other pass; refused for the
- * R2C split, a last radix of 2 in clusters of 4, one pass, and kernels without clusters. */
-static void test_cluster_push_spec(void) {
-  zipfft__kernel_spec s = cluster_rows_spec(ZIPFFT__KIND_C2C);
-  s.cluster_push = 1;
-  const char *refused = zipfft__check_spec(&s);
-  ZT_CHECK(refused == NULL, "a pushing C2C cluster kernel refused: %s", refused);
-  zipfft__kernel_spec c2r = cluster_rows_spec(ZIPFFT__KIND_C2R_HALF);
-  c2r.cluster_push = 1;
-  refused = zipfft__check_spec(&c2r);
-  ZT_CHECK(refused == NULL, "a pushing C2R cluster kernel refused: %s", refused);
-  zipfft__kernel_spec wrong[4] = {cluster_rows_spec(ZIPFFT__KIND_R2C_HALF), s, s, s};
-  wrong[0].cluster_push = 1;
-  wrong[1].radices[0] = 64, wrong[1].radices[1] = 64, wrong[1].radices[2] = 2;
-  wrong[2].radices[0] = 8192, wrong[2].pass_count = 1; /* past the radix limit too */
-  wrong[3].cluster = 0;
-  for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
-    refused = zipfft__check_spec(&wrong[i]);
-    const char *want = i == 2 ? "bad radix" : "pushed cluster outputs";
-    ZT_CHECK(refused && strstr(refused, want), "pushing cluster case %zu: %s, want %s", i,
-             refused ? refused : "accepted", want);
-  }
-  ZT_CHECK(!zipfft__can_cluster_push(&wrong[0]) && !zipfft__can_cluster_push(&wrong[1]) &&
-               !zipfft__can_cluster_push(&wrong[3]),
-           "zipfft__can_cluster_push allows the R2C split, radix 2 in clusters of 4 or no cluster");
+/* Interleaved shared memory (shared_interleaved) is refused for a cluster kernel of rows
+ * and for a kernel of columns without clusters; zipfft__can_interleave_shared allows a
+ * cluster kernel of several columns a block (test_c2c runs such kernels). */
+static void test_interleaved_shared_spec(void) {
+  zipfft__kernel_spec rows = cluster_rows_spec(ZIPFFT__KIND_C2C);
+  rows.shared_interleaved = 1;
+  const char *refused = zipfft__check_spec(&rows);
+  ZT_CHECK(refused && strstr(refused, "interleaved shared memory"),
+           "an interleaved cluster kernel of rows: %s", refused ? refused : "accepted");
+  zipfft__kernel_spec columns = cluster_rows_spec(ZIPFFT__KIND_C2C);
+  columns.fft_major = 1, columns.ffts_per_block = 16;
+  ZT_CHECK(zipfft__can_interleave_shared(&columns),
+           "zipfft__can_interleave_shared refuses a cluster kernel of 16 columns");
+  columns.cluster = 0;
+  ZT_CHECK(!zipfft__can_interleave_shared(&columns),
+           "zipfft__can_interleave_shared allows columns without clusters");
 }
 
 /* Cluster kernels: C2C ones prefetch an eighth (of their resident clusters) on fast memory,
@@ -650,7 +640,7 @@ static void test_prefetch_rule(void) {
   test_cluster_prefetch_rule();
   test_cluster_mirror_spec();
   test_cluster_column_spec();
-  test_cluster_push_spec();
+  test_interleaved_shared_spec();
 }
 
 /* Most lanes of one 128-byte shared-memory phase that land in one bank when lane l (T to

@@ -960,34 +960,6 @@ static void check_cluster_mirror(void) {
   }
 }
 
-/* The cluster_mirror_cases with the cluster's transpose pushed (ZIPFFT_CLUSTER_PUSH=1,
- * tuning): planned so only with the variable (part 0), and run with and without the mirror,
- * their kernels sanitized (every store into another block's shared memory within it). */
-static void check_cluster_push(void) {
-  const char *needle = "pushed into the shared memory";
-  char printed[8192], text[256];
-  for (size_t i = 0; i < cluster_mirror_count; i++) {
-    const real_case *c = &cluster_mirror_cases[i].c;
-    describe(c, text, sizeof text);
-    cluster_mirror_env(i, 1);
-    if (zt_in_first_part())
-      ZT_CHECK(!plan_mentions(c, needle, printed, sizeof printed), "%s pushes by default:\n%s",
-               text, printed);
-    setenv("ZIPFFT_CLUSTER_PUSH", "1", 1);
-    if (zt_in_first_part())
-      ZT_CHECK(plan_mentions(c, needle, printed, sizeof printed),
-               "%s does not push with ZIPFFT_CLUSTER_PUSH=1:\n%s", text, printed);
-    zt_sanitized_kernels_begin();
-    for (int mirror = 0; mirror < 2; mirror++) {
-      if (mirror) setenv("ZIPFFT_CLUSTER_MIRROR", "1", 1);
-      run_case(c);
-    }
-    zt_sanitized_kernels_end();
-    unsetenv("ZIPFFT_CLUSTER_PUSH");
-    cluster_mirror_env(i, 0);
-  }
-}
-
 /* Real routes through the workspace keep plain four-step column kernels with
  * ZIPFFT_CLUSTER_COLUMNS set (the variable is for the rank-1 C2C strategy: the routes turn
  * column kernels into merging and Bluestein kernels, which cluster kernels cannot be), and
@@ -1444,7 +1416,6 @@ int main(void) {
   check_loose_r2c();
   check_merge_on_load();
   check_cluster_mirror();
-  check_cluster_push();
   check_cluster_columns();
   check_short_r2c_radices();
   check_split_by_element();

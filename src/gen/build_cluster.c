@@ -29,7 +29,7 @@ static cluster_phase open_cluster_phase(zipfft__stockham_build *c, zipfft__block
   zipfft__s_comment(c->a, body, comment);
   p.k = zipfft__emit_coords_mapped(c, body, zipfft__cluster_stores_by_column(c->s));
   p.base = zipfft__batch_offset(c, body, &p.k, 1);
-  if (!c->s->cluster_push) declare_blocks(c, body, p.blocks); /* pushed: all values local */
+  declare_blocks(c, body, p.blocks);
   p.first = let(c, body, "kf", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
   return p;
 }
@@ -56,18 +56,6 @@ static dft_sources pulled(zipfft__stockham_build *c, zipfft__block *g, const clu
   dft_sources d;
   const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &p->k, kk));
   for (int b = 0; b < c->s->cluster; b++) d.arrays[b] = p->blocks[b], d.at[b] = at;
-  return d;
-}
-
-/* Pushed (cluster_push): this block's own slot b * share + (k - first), where block b wrote
- * its output k (zipfft__emit_cluster_push_stores). */
-static dft_sources pushed(zipfft__stockham_build *c, zipfft__block *g, const cluster_phase *p,
-                          const zipfft__expr *offset, int64_t share) {
-  dft_sources d;
-  for (int b = 0; b < c->s->cluster; b++) {
-    const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, offset, i32(c, b * share));
-    d.arrays[b] = c->smem, d.at[b] = let(c, g, "s", zipfft__shared_index(c, &p->k, slot));
-  }
   return d;
 }
 
@@ -147,7 +135,7 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
       zipfft__cval z[ZIPFFT__MAX_RADIX], btw[ZIPFFT__MAX_RADIX];
       cluster_twiddles(c, g, kk, btw);
-      dft_sources d = c->s->cluster_push ? pushed(c, g, &p, offset, share) : pulled(c, g, &p, kk);
+      dft_sources d = pulled(c, g, &p, kk);
       cluster_dft(c, g, &d, btw, z);
       store_cluster_outputs(c, g, &p, &tw, kk, z, access_of_branch[v]);
     }
@@ -312,31 +300,9 @@ void zipfft__emit_cluster_merge_loads(zipfft__stockham_build *c, zipfft__block *
   zipfft__s_cluster_barrier(c->a, blk); /* the partner has read this block's values */
 }
 
-void zipfft__emit_cluster_push_stores(zipfft__stockham_build *c, zipfft__block *blk,
-                                      const zipfft__thread_coords *k, const pass_shape *ps,
-                                      const zipfft__expr *const *j, const zipfft__cval *y) {
-  int per_block = ps->radix / c->s->cluster; /* outputs r of one butterfly a block takes */
-  int64_t share = c->s->n / c->s->cluster;
-  const zipfft__var *blocks[ZIPFFT__MAX_RADIX];
-  declare_blocks(c, blk, blocks);
-  const zipfft__expr *mine =
-      let(c, blk, "sp", bin(c, ZIPFFT__OP_MUL, zipfft__e_rank(c->a), i32(c, share)));
-  for (int b = 0; b < ps->butterflies; b++) {
-    zipfft__block *g = open_if(c, blk, zipfft__butterfly_guard(c, ps, b, j[b]));
-    const zipfft__expr *first = let(c, g, "pj", bin(c, ZIPFFT__OP_ADD, mine, j[b]));
-    for (int r = 0; r < ps->radix; r++) { /* e = j + r m: block e / share, slot e % share */
-      const zipfft__expr *slot = bin(c, ZIPFFT__OP_ADD, first, i32(c, (r % per_block) * ps->m));
-      const zipfft__cval *yv = &y[b * ps->radix + r];
-      zipfft__s_store_complex(c->a, g, blocks[r / per_block], zipfft__shared_index(c, k, slot),
-                              yv->re, yv->im, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
-    }
-  }
-}
-
 /* The body of a cluster kernel: each block's FFT into its shared memory, a cluster barrier,
  * the DFTs across the blocks with the stores, and a last cluster barrier so that no block
- * leaves (freeing its shared memory) while another still reads it (none with cluster_push:
- * the DFTs then read only their own block's). */
+ * leaves (freeing its shared memory) while another still reads it. */
 void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__emit_fft(c, body, 0, 0);
   if (body->last && body->last->kind == ZIPFFT__S_BARRIER) /* publishes the FFT's outputs */
@@ -347,7 +313,7 @@ void zipfft__emit_cluster_kernel(zipfft__stockham_build *c, zipfft__block *body)
     emit_cluster_split(c, body);
   else
     emit_cluster_stores(c, body);
-  if (!c->s->cluster_push) zipfft__s_cluster_barrier(c->a, body);
+  zipfft__s_cluster_barrier(c->a, body);
 }
 
 /* What a cluster kernel cannot combine with (NULL: the spec is a plain C2C row or column

@@ -350,15 +350,6 @@ zipfft__cval zipfft__times_root(zipfft__stockham_build *c, zipfft__block *g, zip
  * X[n-k] and w = W^k (any k < n). */
 zipfft__cval zipfft__merge_value(zipfft__stockham_build *c, zipfft__block *g, zipfft__cval p,
                                  zipfft__cval q, zipfft__cval w);
-/* Cluster kernels with cluster_push, the last pass's stores: output e = j + r m of each
- * butterfly j (r < radix) goes to the shared memory of block e / (n / cluster), the one that
- * takes it, at slot rank * (n / cluster) + e mod (n / cluster); the radix is a multiple of
- * the cluster size, so the block is r / (radix / cluster) (gen/build_cluster.c). Between
- * two cluster barriers: after every block's last loads of its own shared memory, before
- * the DFTs across the cluster read the slots locally. */
-void zipfft__emit_cluster_push_stores(zipfft__stockham_build *c, zipfft__block *blk,
-                                      const zipfft__thread_coords *k, const pass_shape *ps,
-                                      const zipfft__expr *const *j, const zipfft__cval *y);
 /* C2R_HALF cluster kernels and kernels that merge on load (merge_on_load): the first
  * pass's values of butterfly j (x[r], r < radix) as element j + r m of Z (with a cluster,
  * rank + cluster (j + r m)), each merged from two loads of the half spectrum of the row at

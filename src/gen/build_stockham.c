@@ -1091,12 +1091,6 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
   }
 }
 
-/* 1 when pass p stores its outputs into the blocks of the cluster that take them
- * (cluster_push): its last pass, after a cluster barrier. */
-static int pushes_outputs(const zipfft__stockham_build *c, int p) {
-  return c->s->cluster_push && p == c->s->pass_count - 1;
-}
-
 /* Phase after the loads: butterflies, then the stores of pass p (none when the outputs
  * are kept in registers for the next FFT). */
 static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *body,
@@ -1113,8 +1107,6 @@ static void emit_compute_and_store(zipfft__stockham_build *c, zipfft__block *bod
     zipfft__emit_mirrored_split(c, body, k, ps, j, y);
   } else if (to_global) {
     emit_global_stores(c, body, k, ps, j, y);
-  } else if (pushes_outputs(c, p)) {
-    zipfft__emit_cluster_push_stores(c, body, k, ps, j, y);
   } else {
     emit_shared_stores(c, body, k, ps, j, y);
   }
@@ -1155,11 +1147,8 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
-    if (!to_global) { /* a cluster barrier before stores into other blocks (cluster_push) */
-      if (pushes_outputs(c, p))
-        zipfft__s_cluster_barrier(c->a, body);
-      else
-        zipfft__s_barrier(c->a, body);
+    if (!to_global) {
+      zipfft__s_barrier(c->a, body);
       k = zipfft__emit_coords(c, body);
       zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
     }

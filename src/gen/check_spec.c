@@ -100,8 +100,6 @@ static int bad_cluster_mirror(spec *s) {
   return s->cluster_mirror && (s->cluster <= 1 || s->kind != ZIPFFT__KIND_C2R_HALF);
 }
 
-static int bad_cluster_push(spec *s) { return s->cluster_push && !zipfft__can_cluster_push(s); }
-
 static int bad_shared_interleaved(spec *s) {
   return s->shared_interleaved && !zipfft__can_interleave_shared(s);
 }
@@ -203,10 +201,6 @@ static const struct {
      "a kernel that merges on load needs what zipfft__can_merge_on_load "
      "allows: a plain C2R_HALF kernel of one block"},
     {bad_cluster_mirror, "mirrors through the cluster need a C2R_HALF cluster kernel"},
-    {bad_cluster_push,
-     "pushed cluster outputs need what zipfft__can_cluster_push allows: a "
-     "C2C or C2R cluster kernel of two passes or more whose last radix the "
-     "cluster size divides"},
     {bad_shared_interleaved,
      "interleaved shared memory needs what zipfft__can_interleave_shared allows: a "
      "cluster kernel of more than one column a block"},

@@ -75,10 +75,6 @@ static void print_structure(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->shared_interleaved)
     zipfft__sb_printf(sb, "      shared memory interleaved: element e of column f at e * %d + f\n",
                       s->ffts_per_block);
-  if (s->cluster_push)
-    zipfft__sb_printf(sb,
-                      "      the last pass's outputs pushed into the shared memory of the "
-                      "block that takes them\n");
   if (s->paired_rows)
     zipfft__sb_printf(
         sb, "      rows r and %lld - r in one block, %s the half spectrum of %lld points\n",

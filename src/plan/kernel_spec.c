@@ -187,11 +187,6 @@ int zipfft__cluster_stores_by_column(const zipfft__kernel_spec *s) {
 
 int zipfft__cluster_blocks(const zipfft__kernel_spec *s) { return s->cluster > 1 ? s->cluster : 1; }
 
-int zipfft__can_cluster_push(const zipfft__kernel_spec *s) {
-  return s->cluster > 1 && s->kind != ZIPFFT__KIND_R2C_HALF && s->pass_count >= 2 &&
-         s->pass_count <= ZIPFFT__MAX_PASSES && s->radices[s->pass_count - 1] % s->cluster == 0;
-}
-
 int zipfft__can_interleave_shared(const zipfft__kernel_spec *s) {
   return s->cluster > 1 && s->fft_major && s->ffts_per_block > 1;
 }
@@ -533,7 +528,6 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->mirrored) append(buf, len, "_mir");
   if (s->merge_on_load) append(buf, len, "_mol");
   if (s->cluster_mirror) append(buf, len, "_cmr");
-  if (s->cluster_push) append(buf, len, "_cps");
   if (s->shared_interleaved) append(buf, len, "_sil");
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");

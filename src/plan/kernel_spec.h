@@ -306,13 +306,6 @@ typedef struct zipfft__kernel_spec {
    * loads, each value Z[e] from X[e] and X[L - e] read from global memory, so that there is
    * no merge phase before the passes (each X value is read twice). */
   int merge_on_load;
-  /* 1 (cluster kernels that zipfft__can_cluster_push allows; tuning, ZIPFFT_CLUSTER_PUSH=1,
-   * not yet measured): the transpose across the cluster is pushed, not pulled. After a
-   * cluster barrier that follows every block's last reads of its own shared memory, the
-   * last pass writes each output straight into the shared memory of the block that takes
-   * its k; after the next cluster barrier the blocks' DFTs read only their own shared memory
-   * (remote stores do not hold a thread the way remote loads do). */
-  int cluster_push;
   /* 1 (cluster column kernels whose cluster stores go by column, zipfft__can_interleave_shared;
    * ZIPFFT_CLUSTER_INTERLEAVE=0 turns it off): element e of the block's column f lies at
    * shared slot e * ffts_per_block + f, unpadded, instead of f * stride + e, so that the
@@ -576,11 +569,6 @@ int zipfft__fused_handoff(const zipfft__kernel_spec *s);
  * merge of a half-length kind goes into its stores or loads, a four-step column kernel's
  * twiddle into its stores). */
 int zipfft__cluster_capable(const zipfft__kernel_spec *s);
-/* 1 when a cluster kernel's outputs can be pushed (cluster_push): C2C or C2R_HALF (not the
- * R2C split, which takes k and n - k), two passes or more (the last reads shared memory
- * before the cluster barrier), a last radix that the cluster size divides (each output's
- * block is fixed by its place in the butterfly). */
-int zipfft__can_cluster_push(const zipfft__kernel_spec *s);
 
 /* 1 when a kernel's shared memory can be interleaved (shared_interleaved): a cluster kernel
  * of columns (fft_major, more than one a block). */

@@ -835,15 +835,6 @@ static int wants_cluster_mirror(const zipfft__kernel_spec *s) {
   return s->kind == ZIPFFT__KIND_C2R_HALF && s->cluster > 1 && env && strcmp(env, "1") == 0;
 }
 
-/* Whether a cluster kernel pushes its outputs to the blocks that take them (spec field
- * cluster_push), by ZIPFFT_CLUSTER_PUSH (tuning): 1 where the generator can; by default not,
- * as no GPU has measured it (the lead: session 33's cluster column kernel waited on its
- * pulled remote reads on an H100; docs/perf/probes/cluster_split.cu times both forms). */
-static int wants_cluster_push(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_CLUSTER_PUSH");
-  return env && strcmp(env, "1") == 0 && zipfft__can_cluster_push(s);
-}
-
 /* 1 when a spec is a plain row pass of contiguous elements, C2C or half-length real (R2C
  * with the split into the half spectrum in the cluster's stores, C2R with the merge in its
  * loads): what cluster kernels do. */
@@ -875,7 +866,6 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
       if (f.count == 0 || !size_smooth(&sized, f, 1, t)) continue;
     }
     if (zipfft__c2c_shared_bytes(&sized) > cluster_bytes()) continue;
-    sized.cluster_push = wants_cluster_push(&sized);
     *s = sized;
     return 1;
   }
@@ -923,7 +913,6 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
   if (f.count == 0 || !size_smooth(&part, f, transforms, t) || !part.fft_major ||
       part.ffts_per_block <= s->ffts_per_block)
     return 0;
-  part.cluster_push = wants_cluster_push(&part);
   part.shared_interleaved = wants_interleaved_shared(&part);
   *s = part;
   return 1;
