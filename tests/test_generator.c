@@ -561,9 +561,9 @@ static void test_cluster_column_spec(void) {
   }
 }
 
-/* Interleaved shared memory (shared_interleaved) is refused for a cluster kernel of rows
- * and for a kernel of columns without clusters; zipfft__can_interleave_shared allows a
- * cluster kernel of several columns a block (test_c2c runs such kernels). */
+/* Interleaved shared memory (shared_interleaved) is refused for a cluster kernel of rows;
+ * zipfft__can_interleave_shared allows a cluster kernel of several columns a block (test_c2c
+ * runs such kernels) and refuses the same columns without clusters. */
 static void test_interleaved_shared_spec(void) {
   zipfft__kernel_spec rows = cluster_rows_spec(ZIPFFT__KIND_C2C);
   rows.shared_interleaved = 1;

@@ -569,7 +569,6 @@ int zipfft__fused_handoff(const zipfft__kernel_spec *s);
  * merge of a half-length kind goes into its stores or loads, a four-step column kernel's
  * twiddle into its stores). */
 int zipfft__cluster_capable(const zipfft__kernel_spec *s);
-
 /* 1 when a kernel's shared memory can be interleaved (shared_interleaved): a cluster kernel
  * of columns (fft_major, more than one a block). */
 int zipfft__can_interleave_shared(const zipfft__kernel_spec *s);

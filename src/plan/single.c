@@ -885,8 +885,8 @@ static int cluster_columns_wanted(void) {
 enum { cluster_column_line_bytes = 128 };
 
 /* Whether a cluster column kernel interleaves its shared memory (kernel_spec
- * shared_interleaved) where its cluster stores go by column: by default
- * (ZIPFFT_CLUSTER_INTERLEAVE=0, tuning, keeps the padded rows). Measured on an H100
+ * shared_interleaved): wherever its cluster stores go by column, unless
+ * ZIPFFT_CLUSTER_INTERLEAVE=0 (tuning) keeps the padded rows. Measured on an H100
  * (session 73, docs/perf/2026-12-05-h100-cluster-columns.md), fp32 4096-point columns in
  * clusters of 4: padded rows, whose cluster reads of one k across 16 columns lie 8.3 KiB
  * apart in another block's shared memory, took 1.47 ms where the same kernel reading 32
