@@ -905,8 +905,9 @@ static void run_short_variants(zipfft_precision p, int64_t n, const size_t *vari
 }
 
 /* run_quick_cluster_columns' options, under its four-step limit: the fused twiddle chain
- * re-read every third output (clusters of 8 on 2048 x 16), then on 4096 x 16 in clusters of
- * 4 the block-ahead prefetch (the first four of the variants given), its kernels sanitized.
+ * re-read every third output (clusters of 8 on 2048 x 16), the radices of a block's part
+ * named (clusters of 8 on 4096 x 16), then on 4096 x 16 in clusters of 4 the block-ahead
+ * prefetch (the first four of the variants given), its kernels sanitized.
  * Leaves ZIPFFT_FOURSTEP_SPLIT and ZIPFFT_CLUSTER_COLUMNS set. */
 static void run_cluster_column_options(const size_t *variants) {
   /* the chain re-read from the table every third output of the 8 a thread stores */
@@ -919,8 +920,16 @@ static void run_cluster_column_options(const size_t *variants) {
     run_case(&c);
   }
   unsetenv("ZIPFFT_TWIDDLE_CHAIN");
-  /* 4096 x 16 in clusters of 4 from here on */
+  /* a block's part of 512 points on the radices ZIPFFT_RADICES names (4096 x 16, clusters
+   * of 8) */
   setenv("ZIPFFT_FOURSTEP_SPLIT", "4096x16", 1);
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "8", 1);
+  setenv("ZIPFFT_RADICES", "16x16x2", 1);
+  c2c_case named = basic_case(ZIPFFT_F32, 65536, 3, ZIPFFT_FORWARD);
+  check_plan_says(&named, "radix 16x16x2, 32 threads per transform");
+  run_case(&named);
+  unsetenv("ZIPFFT_RADICES");
+  /* 4096 x 16 in clusters of 4 from here on */
   setenv("ZIPFFT_CLUSTER_COLUMNS", "4", 1);
   /* asking L2 for a later cluster's columns, each block its rank's elements, the kernels
    * sanitized (every prefetched byte within the input) */

@@ -69,6 +69,39 @@ static void test_read_only_tables(void) {
   unsetenv("ZIPFFT_READONLY_TABLES");
 }
 
+/* With ZIPFFT_DISTINCT_IO=1 the in and out parameters are declared __restrict__ in the CUDA
+ * source of kernels whose arrays never overlap (a split's kernels into and out of the
+ * workspace: _dio in both names), not in a one-kernel plan's (the user's input and output
+ * may be one array), and never in the C source. */
+static void test_distinct_io(void) {
+  static const char restricted_in[] =
+      "const unsigned char * __restrict__ in, unsigned char "
+      "* __restrict__ out,";
+  setenv("ZIPFFT_PAIR", "0", 1);
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "256x256", 1);
+  for (int wanted = 0; wanted < 2; wanted++) {
+    if (wanted) setenv("ZIPFFT_DISTINCT_IO", "1", 1);
+    zipfft_plan one = plan_of(60, 1, ZIPFFT_FORWARD), split = plan_of(65536, 1, ZIPFFT_FORWARD);
+    ZT_CHECK(zipfft__plan_kernel_count(split) == 2, "65536 as 256x256 has %d kernels",
+             zipfft__plan_kernel_count(split));
+    char *cuda_one = source_of(one, 1), *cuda = source_of(split, 1), *c = source_of(split, 0);
+    const char *first = strstr(cuda, restricted_in);
+    int both = first && strstr(first + 1, restricted_in) != NULL;
+    int named = first && strstr(cuda, "_dio_") && strstr(strstr(cuda, "_dio_") + 1, "_dio_");
+    ZT_CHECK(both == wanted && (named != 0) == wanted,
+             "ZIPFFT_DISTINCT_IO %d: both split kernels restricted %d, named _dio %d", wanted, both,
+             named != 0);
+    ZT_CHECK(strstr(cuda_one, "__restrict__") == NULL && strstr(cuda_one, "_dio") == NULL,
+             "ZIPFFT_DISTINCT_IO %d: a one-kernel plan's in and out declared restricted", wanted);
+    ZT_CHECK(strstr(c, "restrict") == NULL, "the C source declares a restricted parameter");
+    free(cuda_one), free(cuda), free(c);
+    zipfft_plan_destroy(one), zipfft_plan_destroy(split);
+  }
+  unsetenv("ZIPFFT_DISTINCT_IO");
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+  unsetenv("ZIPFFT_PAIR");
+}
+
 /* The CUDA source of a 1D real plan of n points (batch 4, CPU backend) whose real rows lie
  * real_dist reals apart (0: dense), malloc'ed. */
 static char *real_source(zipfft_type type, zipfft_precision prec, int64_t n, int64_t real_dist,
@@ -979,5 +1012,6 @@ int main(void) {
   test_short_kernel_banks();
   test_malformed_specs();
   test_read_only_tables();
-  return zt_finish("test_generator", 16);
+  test_distinct_io();
+  return zt_finish("test_generator", 17);
 }

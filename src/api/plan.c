@@ -551,6 +551,17 @@ static int read_only_tables_wanted(void) {
   return env && strcmp(env, "1") == 0;
 }
 
+/* Whether kernel i's in and out arrays can never overlap (kernel_spec distinct_io): they
+ * differ and are not both the user's (whose input and output may be one array), by
+ * ZIPFFT_DISTINCT_IO (tuning): 1 every such kernel but a pair kernel's members; by
+ * default none, as no GPU has measured it. */
+static int distinct_io_wanted(const zipfft__decomposition *dec, int i) {
+  const char *env = getenv("ZIPFFT_DISTINCT_IO");
+  int user_in = dec->src[i] == ZIPFFT__ARRAY_INPUT || dec->src[i] == ZIPFFT__ARRAY_OUTPUT;
+  int user_out = dec->dst[i] == ZIPFFT__ARRAY_INPUT || dec->dst[i] == ZIPFFT__ARRAY_OUTPUT;
+  return env && strcmp(env, "1") == 0 && dec->src[i] != dec->dst[i] && !(user_in && user_out);
+}
+
 /* Compiles the kernels of a decomposed plan, uploads their tables and allocates the
  * workspace (zeroed); releases the plan on failure. */
 static zipfft_status prepare_plan(zipfft_plan p) {
@@ -559,6 +570,7 @@ static zipfft_status prepare_plan(zipfft_plan p) {
     const zipfft__decomposition *dec = &p->decomposition;
     int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);
     p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted() && !pair_member;
+    p->decomposition.kernels[i].distinct_io = distinct_io_wanted(dec, i) && !pair_member;
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i], pair_member);
     /* The description shows the pass order the compiled kernel runs (ask_radix_rotation,

@@ -111,15 +111,13 @@ const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft_
   return v;
 }
 
-const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t) {
+const zipfft__var *zipfft__param_new_flagged(zipfft__arena *a, const char *name, zipfft__type t,
+                                             int flags) {
   zipfft__var *v = (zipfft__var *)zipfft__param_new(a, name, t);
-  if (v) v->streaming = 1;
-  return v;
-}
-
-const zipfft__var *zipfft__param_new_read_only(zipfft__arena *a, const char *name, zipfft__type t) {
-  zipfft__var *v = (zipfft__var *)zipfft__param_new(a, name, t);
-  if (v) v->read_only = 1;
+  if (v) {
+    v->streaming = (flags & ZIPFFT__PARAM_STREAMING) != 0;
+    v->unaliased = (flags & ZIPFFT__PARAM_UNALIASED) != 0;
+  }
   return v;
 }
 

@@ -27,11 +27,13 @@ typedef struct zipfft__var {
   /* A parameter whose global data the kernel touches once: its aligned complex accesses are
    * evict-first where the dialect has them (CUDA: ld/st.global.cs). */
   int streaming;
-  /* A parameter whose global data nothing writes while the kernel runs (the plan's tables):
-   * declared so where the dialect can say it (CUDA: __restrict__ on a const pointer, which
-   * lets the compiler move its loads past the kernel's stores and read it through the
-   * read-only path). */
-  int read_only;
+  /* A parameter whose global data the kernel reaches through no other name: the plan's
+   * tables, which nothing writes while the kernel runs, and the in and out arrays of a
+   * kernel whose arrays never overlap (kernel_spec distinct_io). Declared so where the
+   * dialect can say it (CUDA: __restrict__, which lets the compiler move loads through
+   * other pointers, shared memory's included, past its stores, and read a const one
+   * through the read-only path). */
+  int unaliased;
 } zipfft__var;
 
 typedef enum zipfft__expr_kind {
@@ -227,10 +229,13 @@ int64_t zipfft__expr_floor(const zipfft__expr *e);
  * copy per thread for it). */
 const zipfft__var *zipfft__var_new_live(zipfft__arena *a, const char *prefix, zipfft__type t);
 const zipfft__var *zipfft__param_new(zipfft__arena *a, const char *name, zipfft__type t);
-/* A parameter with the streaming flag (see zipfft__var). */
-const zipfft__var *zipfft__param_new_streaming(zipfft__arena *a, const char *name, zipfft__type t);
-/* A parameter with the read_only flag (see zipfft__var). */
-const zipfft__var *zipfft__param_new_read_only(zipfft__arena *a, const char *name, zipfft__type t);
+/* A parameter with the flags of zipfft__var that `flags` names (zipfft__param_flag). */
+typedef enum zipfft__param_flag {
+  ZIPFFT__PARAM_STREAMING = 1,
+  ZIPFFT__PARAM_UNALIASED = 2
+} zipfft__param_flag;
+const zipfft__var *zipfft__param_new_flagged(zipfft__arena *a, const char *name, zipfft__type t,
+                                             int flags);
 
 /* Expressions (constant operands are folded where exact). An I32 constant outside the
  * 32-bit range is made I64, so an index expression it enters is computed in 64 bits (a

@@ -110,8 +110,10 @@ static void declare_params(zipfft__arena *a, int streaming, const zipfft__var **
   for (int i = 0; i < ZIPFFT__PAIR_ARG_COUNT; i++)
     v[i] = zipfft__param_new(a, params[i].name, params[i].type);
   if (streaming) { /* the user's data, touched once */
-    v[ZIPFFT__PAIR_ARG_IN] = zipfft__param_new_streaming(a, "in", ZIPFFT__T_BYTES_IN);
-    v[ZIPFFT__PAIR_ARG_OUT] = zipfft__param_new_streaming(a, "out", ZIPFFT__T_BYTES_OUT);
+    v[ZIPFFT__PAIR_ARG_IN] =
+        zipfft__param_new_flagged(a, "in", ZIPFFT__T_BYTES_IN, ZIPFFT__PARAM_STREAMING);
+    v[ZIPFFT__PAIR_ARG_OUT] =
+        zipfft__param_new_flagged(a, "out", ZIPFFT__T_BYTES_OUT, ZIPFFT__PARAM_STREAMING);
   }
 }
 

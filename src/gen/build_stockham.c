@@ -1428,12 +1428,12 @@ static void open_kernel(zipfft__stockham_build *c, const zipfft__kernel_spec *us
                         zipfft__kernel_ast *k) {
   zipfft__arena *a = c->a;
   const zipfft__kernel_spec *spec = c->s;
-  c->in = spec->streaming_io ? zipfft__param_new_streaming(a, "in", ZIPFFT__T_BYTES_IN)
-                             : zipfft__param_new(a, "in", ZIPFFT__T_BYTES_IN);
-  c->out = spec->streaming_io ? zipfft__param_new_streaming(a, "out", ZIPFFT__T_BYTES_OUT)
-                              : zipfft__param_new(a, "out", ZIPFFT__T_BYTES_OUT);
-  c->tw = spec->read_only_tables ? zipfft__param_new_read_only(a, "tw", ZIPFFT__T_BYTES_IN)
-                                 : zipfft__param_new(a, "tw", ZIPFFT__T_BYTES_IN);
+  int io_flags = (spec->streaming_io ? ZIPFFT__PARAM_STREAMING : 0) |
+                 (spec->distinct_io ? ZIPFFT__PARAM_UNALIASED : 0);
+  c->in = zipfft__param_new_flagged(a, "in", ZIPFFT__T_BYTES_IN, io_flags);
+  c->out = zipfft__param_new_flagged(a, "out", ZIPFFT__T_BYTES_OUT, io_flags);
+  c->tw = zipfft__param_new_flagged(a, "tw", ZIPFFT__T_BYTES_IN,
+                                    spec->read_only_tables ? ZIPFFT__PARAM_UNALIASED : 0);
   c->batch = zipfft__param_new(a, "batch", ZIPFFT__T_I64);
   c->batch_offset = zipfft__param_new(a, "batch_offset", ZIPFFT__T_I64);
   c->aligned = zipfft__param_new(a, "aligned", ZIPFFT__T_I32);

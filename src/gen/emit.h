@@ -24,7 +24,7 @@ typedef struct zipfft__dialect {
   const char *global_load, *global_store; /* base name; the storage suffix follows */
   const char *access_suffix[2];           /* by zipfft__access: vector, bytes */
   const char *streaming_suffix; /* vector accesses of streaming parameters (NULL: as others) */
-  const char *read_only_qualifier; /* after a read_only parameter's type (NULL: none) */
+  const char *unaliased_qualifier; /* after an unaliased parameter's type (NULL: none) */
   const char *shared_load, *shared_store;
   const char *shared_load_cast, *shared_store_cast;
   /* binary16 conversions zf16_to_f32 and zf32_to_f16 (ZDEV functions, round to nearest

@@ -345,7 +345,7 @@ void zipfft__emit_params(zipfft__strbuf *sb, const zipfft__dialect *d,
                          const zipfft__kernel_ast *k) {
   for (int i = 0; i < k->param_count; i++) {
     const zipfft__var *v = k->params[i];
-    const char *qualifier = v->read_only && d->read_only_qualifier ? d->read_only_qualifier : "";
+    const char *qualifier = v->unaliased && d->unaliased_qualifier ? d->unaliased_qualifier : "";
     zipfft__sb_printf(sb, "%s%s%s %s", i ? ", " : "", d->type_names[v->type], qualifier, v->name);
   }
 }

@@ -537,6 +537,7 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->prefetch_ahead > 0) append(buf, len, "_pa%lld", (long long)s->prefetch_ahead);
   if (s->streaming_io) append(buf, len, "_cs");
   if (s->read_only_tables) append(buf, len, "_rt");
+  if (s->distinct_io) append(buf, len, "_dio");
   if (s->prefetch_ahead > 0 && s->prefetch_after_loads) append(buf, len, "_pl");
   if (s->min_blocks > 0 && !s->statistics) append(buf, len, "_mb%d", s->min_blocks);
   if (s->statistics)

@@ -909,10 +909,15 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
   zipfft__kernel_spec part = *s;
   part.n = s->n / cluster;
   part.cluster = cluster;
-  factorization f = factorize(&part);
-  if (f.count == 0 || !size_smooth(&part, f, transforms, t) || !part.fft_major ||
-      part.ffts_per_block <= s->ffts_per_block)
-    return 0;
+  factorization named = named_radices(&part); /* ZIPFFT_RADICES names a block's part too */
+  zipfft__kernel_spec sized = part;
+  if (named.count == 0 || !size_smooth(&sized, named, transforms, t)) {
+    factorization f = factorize(&part);
+    sized = part;
+    if (f.count == 0 || !size_smooth(&sized, f, transforms, t)) return 0;
+  }
+  part = sized;
+  if (!part.fft_major || part.ffts_per_block <= s->ffts_per_block) return 0;
   part.shared_interleaved = wants_interleaved_shared(&part);
   *s = part;
   return 1;
