@@ -409,11 +409,13 @@ static const struct {
     {ZIPFFT_F64, 4194304, 1, "128 threads per transform, 4 transforms per block"},
     {ZIPFFT_F32, 1048576, 1, "32 threads per transform, 8 transforms per block (stored"},
     /* The intermediate of a split in two whose column kernel's rows are narrower than a
-     * line, in tiles of rows on such a device (zipfft__fourstep_tile_rows): fp32 2^24's 4
-     * columns per block store tiles of 4 rows, fp64 2^22's 4 tiles of 2; fp32 2^22's 16
-     * columns fill a line and take none (checked in run_quick_tiles). */
-    {ZIPFFT_F32, 16777216, 1, "outputs stored in tiles of 4 rows"},
+     * line, in tiles of rows on such a device (zipfft__fourstep_tile_rows): fp64 2^22's 4
+     * columns per block store tiles of 2 rows; fp32 2^22's 16 columns fill a line and take
+     * none (checked in run_quick_tiles). fp32 2^24's 4096-point columns run as a cluster
+     * kernel instead (zipfft__size_cluster_columns: 16 columns of 512 points a block, whole
+     * lines). */
     {ZIPFFT_F64, 4194304, 1, "outputs stored in tiles of 2 rows"},
+    {ZIPFFT_F32, 16777216, 1, "cluster of 8 blocks per 16 columns"},
     /* Row kernels of a four-step split that are not paired run their passes in place, their
      * stores reading the outputs digit-reversed (zipfft__fourstep_rows_in_place). */
     {ZIPFFT_F32, 16777216, 1, "in frequency: the stores read the outputs digit-reversed"},
@@ -956,7 +958,7 @@ static void run_cluster_column_options(const size_t *variants) {
  * kernel of a split in three; the fused twiddles chained from output k (the default) and
  * read for each output (ZIPFFT_TWIDDLE_CHAIN=1); shared memory interleaved (the default)
  * and in padded rows (ZIPFFT_CLUSTER_INTERLEAVE=0); layouts, placements, misalignment, scale
- * and the block-ahead prefetch; none of it by default. */
+ * and the block-ahead prefetch; and where the planner takes cluster columns by default. */
 static void run_quick_cluster_columns(void) {
   static const struct {
     const char *split, *cluster;
@@ -991,8 +993,20 @@ static void run_quick_cluster_columns(void) {
   }
   run_cluster_column_options(variants);
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");
-  c2c_case without = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
-  check_plan_lacks(&without, "cluster of"); /* not planned by default */
+  /* planned by default for fp32 4096-point columns on devices of slow memory (the CPU's
+   * class): clusters of 8 on radices 32x16; not on fast memory, not for fp64, not with
+   * ZIPFFT_CLUSTER_COLUMNS=0 */
+  c2c_case planned = basic_case(ZIPFFT_F32, 65536, 1, ZIPFFT_FORWARD);
+  check_plan_says(&planned, "radix 32x16, 16 threads per transform");
+  check_plan_says(&planned, "cluster of 8 blocks per 16 columns");
+  c2c_case f64 = basic_case(ZIPFFT_F64, 65536, 1, ZIPFFT_FORWARD);
+  check_plan_lacks(&f64, "cluster of");
+  setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
+  check_plan_lacks(&planned, "cluster of");
+  unsetenv("ZIPFFT_SLOW_MEMORY");
+  setenv("ZIPFFT_CLUSTER_COLUMNS", "0", 1);
+  check_plan_lacks(&planned, "cluster of");
+  unsetenv("ZIPFFT_CLUSTER_COLUMNS");
   unsetenv("ZIPFFT_FOURSTEP_SPLIT");
   unsetenv("ZIPFFT_PAIR");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");

@@ -320,9 +320,11 @@ static int transposed_split_mode(void) {
 }
 
 /* 1 when a four-step's kernels in dec end in a column kernel: a transposed split (every
- * other split ends in its row kernel). */
+ * other split ends in its row kernel, which stores by neighbouring transforms: store_major,
+ * and is fft_major too where it reads its rows from tiles). */
 static int ends_in_columns(const zipfft__decomposition *dec) {
-  return dec->kernels[dec->kernel_count - 1].fft_major;
+  const zipfft__kernel_spec *last = &dec->kernels[dec->kernel_count - 1];
+  return last->fft_major && !last->store_major;
 }
 
 /* The first kernel of a transposed split: the column kernel, its outputs along k. */

@@ -201,9 +201,14 @@ static int staged_short_radix_cap(const zipfft__kernel_spec *s) {
   return s->n == 16 && stage_io_possible(s) ? staged_radix_cap : ZIPFFT__MAX_RADIX;
 }
 
+/* Column and transposing kernels of 1024 points or more take the large cap, and so does a
+ * cluster column kernel's part whatever its length: clusters of 8 on 512-point parts, as
+ * 32x16 (256 threads, 103 registers, two blocks a multiprocessor), ran fp32 2^24 at 1.10x
+ * cuFFT where 16x16x2 (512 threads) ran it at 1.09x (H100, session 74,
+ * docs/perf/2026-12-06-h100-cluster-column-shapes.md). */
 static int max_radix(const zipfft__kernel_spec *s, int half_cap) {
   const char *env = getenv("ZIPFFT_MAX_RADIX");
-  int across = (s->fft_major || s->store_major) && s->n >= 1024;
+  int across = (s->fft_major || s->store_major) && (s->n >= 1024 || s->cluster > 1);
   int large =
       (s->n >= large_radix_min_length || across) && !(half_cap && half_length_power_of_two(s));
   int short_cap = short_r2c_radix_cap(s), staged_cap = staged_short_radix_cap(s);
@@ -872,14 +877,21 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
   return 0;
 }
 
-/* Blocks of a cluster column kernel (ZIPFFT_CLUSTER_COLUMNS, tuning): 0 (none) by default.
- * The design measured slower on an H100 with 8 columns of 2048 or 1024 points a block
- * (session 33: fp32 2^24 1.03x -> 0.93x and 1.00x cuFFT, docs/perf/2026-11-26-h100-column-
- * rows.md); 16 columns of 1024 points (whole 128-byte lines) in clusters of 4 have not run
- * (probe docs/perf/probes/cluster_split.cu, targets.md's fp32 2^24). */
-static int cluster_columns_wanted(void) {
+/* Blocks of a cluster column kernel for the column kernel s: ZIPFFT_CLUSTER_COLUMNS
+ * (tuning), else by default clusters_for_slow_columns for fp32 4096-point columns on devices
+ * of slow memory (the H100), 0 (none) elsewhere. Measured for fp32 2^24 as 4096 x 4096 on an
+ * H100 (session 74, docs/perf/2026-12-06-h100-cluster-column-shapes.md): clusters of 8 on
+ * 512-point parts, two blocks a multiprocessor, 1.05x -> 1.10x cuFFT (columns 1.01 ms ->
+ * 944-955 us); clusters of 4 (one block a multiprocessor) 1.04x. On an H200 only clusters of
+ * 4 have run (session 74: 1.10x where its plan, 256 x 256 x 256 with a pair, runs 1.11x). */
+enum { clusters_for_slow_columns = 8, slow_cluster_column_length = 4096 };
+
+static int cluster_columns_wanted(const zipfft__kernel_spec *s, const zipfft__target *t) {
   const char *env = getenv("ZIPFFT_CLUSTER_COLUMNS");
-  return env && *env ? atoi(env) : 0;
+  if (env && *env) return atoi(env);
+  int slow_columns =
+      zipfft__slow_memory(t) && s->precision == ZIPFFT_F32 && s->n == slow_cluster_column_length;
+  return slow_columns ? clusters_for_slow_columns : 0;
 }
 
 enum { cluster_column_line_bytes = 128 };
@@ -899,7 +911,7 @@ static int wants_interleaved_shared(const zipfft__kernel_spec *s) {
 
 int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
                                  const zipfft__target *t) {
-  int cluster = cluster_columns_wanted();
+  int cluster = cluster_columns_wanted(s, t);
   int64_t bytes = (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (cluster < 2 || cluster > t->max_cluster_blocks || s->kind != ZIPFFT__KIND_C2C ||
       !s->fft_major || s->cluster > 1 || !zipfft__cluster_capable(s) ||

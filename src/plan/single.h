@@ -36,10 +36,10 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                 const zipfft__target *t);
 /* Re-sizes a sized four-step column kernel (C2C, fft_major, its four-step twiddle if any
  * fused into its stores; plan/fourstep.c asks for the rank-1 C2C strategy's only) as a cluster
- * kernel of ZIPFFT_CLUSTER_COLUMNS blocks (tuning; 0 or unset, the default: never, as no GPU has
- * measured it) when its block's columns span less than a 128-byte line and the cluster's blocks,
- * each holding n / cluster points of each column, take more columns; returns 1 when it did, 0 (spec
- * unchanged) otherwise. */
+ * kernel (by default of 8 blocks for fp32 4096-point columns on devices of slow memory, none
+ * elsewhere; ZIPFFT_CLUSTER_COLUMNS, tuning, names the blocks) when its block's columns span
+ * less than a 128-byte line and the cluster's blocks, each holding n / cluster points of each
+ * column, take more columns; returns 1 when it did, 0 (spec unchanged) otherwise. */
 int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
                                  const zipfft__target *t);
 /* Lowers the transforms per block of a sized transform-major kernel (fft_major or
