@@ -554,8 +554,8 @@ static int read_only_tables_wanted(void) {
 /* Whether kernel i's in and out arrays can never overlap (kernel_spec distinct_io): they
  * differ and are not both the user's (whose input and output may be one array), by
  * ZIPFFT_DISTINCT_IO (tuning): 1 every such kernel but a pair kernel's members; by
- * default none (H100, session 74: fp32 2^24's cluster column kernels unchanged, their
- * remote reads being generic loads that ptxas keeps behind global stores). */
+ * default none (H100, session 74: fp32 2^24's cluster column kernels unchanged; their
+ * PTX keeps its order, the remote reads being generic loads). */
 static int distinct_io_wanted(const zipfft__decomposition *dec, int i) {
   const char *env = getenv("ZIPFFT_DISTINCT_IO");
   int user_in = dec->src[i] == ZIPFFT__ARRAY_INPUT || dec->src[i] == ZIPFFT__ARRAY_OUTPUT;
