@@ -44,30 +44,16 @@ static void cluster_twiddles(zipfft__stockham_build *c, zipfft__block *g, const 
     tw[b] = zipfft__large_twiddle(c, g, i64(c, b * scale), kk);
 }
 
-/* Where block b's FFT output k lies, for every b: the shared array (arrays[b]) and index
- * (at[b]). Pulled: element k of block b's shared memory. */
-typedef struct dft_sources {
-  const zipfft__var *arrays[ZIPFFT__MAX_RADIX];
-  const zipfft__expr *at[ZIPFFT__MAX_RADIX];
-} dft_sources;
-
-static dft_sources pulled(zipfft__stockham_build *c, zipfft__block *g, const cluster_phase *p,
-                          const zipfft__expr *kk) {
-  dft_sources d;
+/* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b[k] block b's FFT output k
+ * (element kk of its shared memory, read through p's arrays) and tw[b] its twiddle at k
+ * (cluster_twiddles): outputs k + n q of the whole transform. */
+static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g, const cluster_phase *p,
+                        const zipfft__expr *kk, const zipfft__cval *tw, zipfft__cval *z) {
   const zipfft__expr *at = let(c, g, "s", zipfft__shared_index(c, &p->k, kk));
-  for (int b = 0; b < c->s->cluster; b++) d.arrays[b] = p->blocks[b], d.at[b] = at;
-  return d;
-}
-
-/* z[q] = sum_b exp(sign 2 pi i b q / cluster) tw[b] y_b[k], y_b block b's FFT output k (at
- * d) and tw[b] its twiddle at k (cluster_twiddles): outputs k + n q of the whole
- * transform. */
-static void cluster_dft(zipfft__stockham_build *c, zipfft__block *g, const dft_sources *d,
-                        const zipfft__cval *tw, zipfft__cval *z) {
   zipfft__cval y[ZIPFFT__MAX_RADIX];
   for (int b = 0; b < c->s->cluster; b++) {
-    y[b] = zipfft__load_value(c, g, d->arrays[b], d->at[b], ZIPFFT__ACCESS_VECTOR,
-                              ZIPFFT_STORAGE_DEFAULT);
+    y[b] =
+        zipfft__load_value(c, g, p->blocks[b], at, ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
     if (b > 0) y[b] = zipfft__cval_materialize(c->a, g, zipfft__cval_mul(c->a, y[b], tw[b]));
   }
   zipfft__emit_dft(c->a, g, c->s->sign, c->s->cluster, y, z);
@@ -135,8 +121,7 @@ static void emit_cluster_stores(zipfft__stockham_build *c, zipfft__block *body) 
       const zipfft__expr *kk = let(c, g, "k", bin(c, ZIPFFT__OP_ADD, p.first, offset));
       zipfft__cval z[ZIPFFT__MAX_RADIX], btw[ZIPFFT__MAX_RADIX];
       cluster_twiddles(c, g, kk, btw);
-      dft_sources d = pulled(c, g, &p, kk);
-      cluster_dft(c, g, &d, btw, z);
+      cluster_dft(c, g, &p, kk, btw, z);
       store_cluster_outputs(c, g, &p, &tw, kk, z, access_of_branch[v]);
     }
 }
@@ -186,10 +171,8 @@ static void emit_cluster_split(zipfft__stockham_build *c, zipfft__block *body) {
     for (int b = 1; b < cluster; b++)
       twm[b] = zipfft__times_root(c, g, (zipfft__cval){tw[b].re, zipfft__e_neg(c->a, tw[b].im)},
                                   b, cluster);
-    dft_sources at_k = pulled(c, g, &p, kk);
-    cluster_dft(c, g, &at_k, tw, z);
-    dft_sources at_mirror = pulled(c, g, &p, mirror);
-    cluster_dft(c, g, &at_mirror, twm, zm);
+    cluster_dft(c, g, &p, kk, tw, z);
+    cluster_dft(c, g, &p, mirror, twm, zm);
     zipfft__cval w0 = zipfft__cval_materialize(c->a, g, zipfft__split_twiddle(c, g, kk));
     for (int q = 0; q < cluster; q++) {
       zipfft__block *pair = open_if(c, g, pair_wanted(c, q, dc, middle));
