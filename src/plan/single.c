@@ -848,6 +848,22 @@ static int cluster_candidate(const zipfft__kernel_spec *s, const zipfft__target 
          !s->twiddle_length && s->in_stride == 1 && s->out_stride == 1;
 }
 
+/* Sizes a cluster kernel's part (a block's n points, cluster set) on the radices
+ * ZIPFFT_RADICES names (tuning), else on the search's; 0 (part unchanged) when neither
+ * fits. */
+static int size_cluster_part(zipfft__kernel_spec *part, int64_t transforms,
+                             const zipfft__target *t) {
+  factorization named = named_radices(part);
+  zipfft__kernel_spec sized = *part;
+  if (named.count == 0 || !size_smooth(&sized, named, transforms, t)) {
+    factorization f = factorize(part);
+    sized = *part;
+    if (f.count == 0 || !size_smooth(&sized, f, transforms, t)) return 0;
+  }
+  *part = sized;
+  return 1;
+}
+
 int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
                                 const zipfft__target *t) {
   if (!cluster_candidate(s, t)) return 0;
@@ -863,15 +879,9 @@ int zipfft__size_cluster_kernel(zipfft__kernel_spec *s, int64_t transforms,
     part.n = s->n / cluster;
     part.cluster = cluster;
     part.cluster_mirror = wants_cluster_mirror(&part);
-    factorization named = named_radices(&part); /* ZIPFFT_RADICES names a block's part too */
-    zipfft__kernel_spec sized = part;
-    if (named.count == 0 || !size_smooth(&sized, named, 1, t)) {
-      factorization f = factorize(&part);
-      sized = part;
-      if (f.count == 0 || !size_smooth(&sized, f, 1, t)) continue;
-    }
-    if (zipfft__c2c_shared_bytes(&sized) > cluster_bytes()) continue;
-    *s = sized;
+    if (!size_cluster_part(&part, 1, t) || zipfft__c2c_shared_bytes(&part) > cluster_bytes())
+      continue;
+    *s = part;
     return 1;
   }
   return 0;
@@ -921,15 +931,9 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
   zipfft__kernel_spec part = *s;
   part.n = s->n / cluster;
   part.cluster = cluster;
-  factorization named = named_radices(&part); /* ZIPFFT_RADICES names a block's part too */
-  zipfft__kernel_spec sized = part;
-  if (named.count == 0 || !size_smooth(&sized, named, transforms, t)) {
-    factorization f = factorize(&part);
-    sized = part;
-    if (f.count == 0 || !size_smooth(&sized, f, transforms, t)) return 0;
-  }
-  part = sized;
-  if (!part.fft_major || part.ffts_per_block <= s->ffts_per_block) return 0;
+  if (!size_cluster_part(&part, transforms, t) || !part.fft_major ||
+      part.ffts_per_block <= s->ffts_per_block)
+    return 0;
   part.shared_interleaved = wants_interleaved_shared(&part);
   *s = part;
   return 1;
