@@ -144,10 +144,21 @@ size_t zt_backend_memory(void) {
   return bytes;
 }
 
-void zt_check_cuda_source(zipfft_plan p, const char *text) {
+/* The quick tier compiles every full_cuda_check_every-th plan it checks to CUBIN (NVRTC,
+ * then ptxas) and the others' sources to PTX only, about a fifth of the time (most of a
+ * cold CPU run is compiling); the full tier compiles every plan to CUBIN. */
+enum { full_cuda_check_every = 8 };
+
+zipfft_status zt_plan_check_cuda(zipfft_plan p) {
+  static int checked;
   zipfft_backend backend = ZIPFFT_BACKEND_AUTO;
   zipfft_plan_backend(p, &backend);
-  if (backend == ZIPFFT_BACKEND_CPU && zipfft__nvrtc_available())
-    ZT_CHECK(zipfft__plan_check_cuda(p, "sm_90") == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text,
-             zipfft_last_error());
+  if (backend != ZIPFFT_BACKEND_CPU || !zipfft__nvrtc_available()) return ZIPFFT_SUCCESS;
+  int full = zt_full_tier() || checked++ % full_cuda_check_every == 0;
+  return full ? zipfft__plan_check_cuda(p, "sm_90") : zipfft__plan_check_cuda_source(p, "sm_90");
+}
+
+void zt_check_cuda_source(zipfft_plan p, const char *text) {
+  zipfft_status s = zt_plan_check_cuda(p);
+  ZT_CHECK(s == ZIPFFT_SUCCESS, "%s: NVRTC: %s", text, zipfft_last_error());
 }

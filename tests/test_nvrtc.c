@@ -1,5 +1,5 @@
-/* test_nvrtc.c - NVRTC compiles a tiny kernel to CUBIN, reports syntax errors with the log,
- * and counts register spills. */
+/* test_nvrtc.c - NVRTC compiles a tiny kernel to CUBIN, checks sources to PTX only, reports
+ * syntax errors with the log, and counts register spills. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,27 @@ static const char bad_source[] =
     "  x[0] = 1.0f +;\n"
     "}\n";
 
+/* Inline PTX that NVRTC passes through unread: only ptxas rejects it. */
+static const char bad_asm_source[] =
+    "extern \"C\" __global__ void zt_bad_asm(float *x) {\n"
+    "  asm volatile(\"not.an.instruction;\");\n"
+    "}\n";
+
+/* Files in the cache's cubin folder whose names are keys; the last one's key in *key. */
+static int cached_files(zipfft__cache_key *key) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int files = 0;
+  while (d && (e = readdir(d)) != NULL)
+    if (strlen(e->d_name) == 36 && strcmp(e->d_name + 32, ".bin") == 0)
+      files += sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key->hi,
+                      (unsigned long long *)&key->lo) == 2;
+  if (d) closedir(d);
+  return files;
+}
+
 /* A valid kernel compiles to a CUBIN (an ELF image) kept in the disk cache under one key;
  * the second time comes from the cache and is identical; with other bytes put under that
  * key and the memory cache cleared, the third compile returns those bytes (so it read the
@@ -30,18 +51,9 @@ static void test_compile_ok(void) {
   void *image = NULL, *again = NULL;
   size_t size = 0, again_size = 0;
   ZT_OK(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size));
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int files = 0;
   zipfft__cache_key key = {0, 0};
-  while (d && (e = readdir(d)) != NULL)
-    if (strlen(e->d_name) == 36 && strcmp(e->d_name + 32, ".bin") == 0)
-      files += sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key.hi,
-                      (unsigned long long *)&key.lo) == 2;
-  if (d) closedir(d);
-  ZT_CHECK(files == 1, "%d CUBINs cached in %s, expected 1", files, dir);
+  int files = cached_files(&key);
+  ZT_CHECK(files == 1, "%d CUBINs cached, expected 1", files);
   ZT_CHECK(image != NULL && size > 4, "empty image (%zu bytes)", size);
   if (image && size > 4)
     ZT_CHECK(memcmp(image,
@@ -82,6 +94,36 @@ static void test_compile_error(void) {
                   ZIPFFT_ERROR_NULL_POINTER);
 }
 
+/* The source check (run after test_compile_ok's one cached CUBIN): a valid kernel passes and
+ * its PTX is cached under a key of its own, which a second check reads instead of compiling
+ * (other bytes under that key still pass: the check only asks whether the key is there); a
+ * syntax error is COMPILE_FAILED with the kernel's name and the log; inline PTX that only
+ * ptxas reads passes the check and fails the CUBIN compile; NULL arguments are statuses. */
+static void test_check_source(void) {
+  zipfft__cache_key key = {0, 0};
+  ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
+  int files = cached_files(&key);
+  ZT_CHECK(files == 2, "%d files cached after a checked source, expected 2", files);
+  zipfft__cache_clear_memory();
+  ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
+  ZT_CHECK(cached_files(&key) == 2, "the second check cached another file");
+  ZT_CHECK_STATUS(zipfft__nvrtc_check_source(bad_source, "zt_broken", "sm_90"),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  const char *detail = zipfft_last_error();
+  ZT_CHECK(strstr(detail, "error") != NULL, "no log in the detail: %s", detail);
+  ZT_CHECK(strstr(detail, "zt_broken") != NULL, "kernel name missing: %s", detail);
+  ZT_OK(zipfft__nvrtc_check_source(bad_asm_source, "zt_bad_asm", "sm_90"));
+  void *image = NULL;
+  size_t size = 0;
+  ZT_CHECK_STATUS(zipfft__nvrtc_compile(bad_asm_source, "zt_bad_asm", "sm_90", &image, &size),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  ZT_CHECK(image == NULL, "image set on failure");
+  ZT_CHECK_STATUS(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_bogus"),
+                  ZIPFFT_ERROR_COMPILE_FAILED);
+  ZT_CHECK_STATUS(zipfft__nvrtc_check_source(NULL, "x", "sm_90"), ZIPFFT_ERROR_NULL_POINTER);
+  ZT_CHECK_STATUS(zipfft__nvrtc_check_source(good_source, "x", NULL), ZIPFFT_ERROR_NULL_POINTER);
+}
+
 /* The spill count: none for a tiny kernel; a compile error and NULL arguments are statuses.
  * (test_corr checks a kernel that spilled: 40 bytes before its fix.) */
 static void test_spill_bytes(void) {
@@ -100,6 +142,8 @@ int main(void) {
     size_t size = 0;
     ZT_CHECK_STATUS(zipfft__nvrtc_compile(good_source, "zt_scale", "sm_90", &image, &size),
                     ZIPFFT_ERROR_NO_NVRTC);
+    ZT_CHECK_STATUS(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"),
+                    ZIPFFT_ERROR_NO_NVRTC);
     printf("NVRTC not available: skipped\n");
     return zt_finish("test_nvrtc", 1);
   }
@@ -111,8 +155,9 @@ int main(void) {
   setenv("ZIPFFT_CACHE_DIR", root, 1);
   test_compile_ok();
   test_compile_error();
+  test_check_source();
   test_spill_bytes();
   zipfft__cache_clear_memory();
   zt_remove_tree(root);
-  return zt_finish("test_nvrtc", 3);
+  return zt_finish("test_nvrtc", 4);
 }

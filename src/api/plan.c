@@ -926,6 +926,17 @@ zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch) {
   return each_cuda_kernel(p, arch, compile_source, NULL);
 }
 
+/* Checks that one kernel's source compiles, to PTX only (zipfft__nvrtc_check_source). */
+static zipfft_status check_source(const char *text, const char *name, const char *arch,
+                                  void *context) {
+  (void)context;
+  return zipfft__nvrtc_check_source(text, name, arch);
+}
+
+zipfft_status zipfft__plan_check_cuda_source(zipfft_plan p, const char *arch) {
+  return each_cuda_kernel(p, arch, check_source, NULL);
+}
+
 /* The most spill bytes of a plan's kernels so far, and the kernel that has them. */
 typedef struct spill_record {
   long bytes;

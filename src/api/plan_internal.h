@@ -8,6 +8,9 @@
  * (e.g. "sm_90"), whatever backend the plan runs on: lets CPU-only machines prove the GPU code
  * compiles. Returns NO_NVRTC when NVRTC is missing, COMPILE_FAILED with the log on an error. */
 zipfft_status zipfft__plan_check_cuda(zipfft_plan p, const char *arch);
+/* The same check, quicker and less thorough: each source translated to PTX only
+ * (zipfft__nvrtc_check_source), so ptxas does not see it. */
+zipfft_status zipfft__plan_check_cuda_source(zipfft_plan p, const char *arch);
 /* Compiles the same sources with NVRTC for the register spills ptxas reports: *bytes gets
  * the most spill-store bytes per thread of any kernel (0: none spills), and kernel (when not
  * NULL, kernel_len bytes) that kernel's name. NO_NVRTC when NVRTC is missing. */

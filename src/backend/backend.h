@@ -91,6 +91,12 @@ zipfft_status zipfft__cpu_open(zipfft__backend **out);
  * missing. Results are cached (see cache.h). */
 zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,
                                     void **image, size_t *size);
+/* Checks that CUDA source compiles, faster than zipfft__nvrtc_compile: NVRTC translates it
+ * to PTX for the virtual architecture of arch ("sm_90": compute_90) with the PTX's
+ * optimisation traded for compile time where NVRTC allows, and no CUBIN is made, so ptxas
+ * (and what only it rejects: inline PTX, resource limits) is not run. Statuses as
+ * zipfft__nvrtc_compile's; the outcome of a success is cached (see cache.h). */
+zipfft_status zipfft__nvrtc_check_source(const char *source, const char *name, const char *arch);
 /* 1 when NVRTC can be loaded on this machine, else 0. */
 int zipfft__nvrtc_available(void);
 /* Compiles source as zipfft__nvrtc_compile does (not cached) and sets *bytes to the
