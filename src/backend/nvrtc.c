@@ -60,7 +60,6 @@ static const char generator_version[] = "zipfft-gen-1";
 static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT;
 static nvrtc_api nvrtc;
 static char nvrtc_version[32]; /* "major.minor"; empty until NVRTC loaded */
-static int nvrtc_major, nvrtc_minor;
 
 /* Resolves every NVRTC symbol from handle; returns 0 if one is missing. */
 static int resolve_nvrtc_symbols(void *handle) {
@@ -83,7 +82,6 @@ static void load_nvrtc(void) {
     int major = 0, minor = 0;
     if (resolve_nvrtc_symbols(handle) && nvrtc.nvrtcVersion(&major, &minor) == 0) {
       snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d", major, minor);
-      nvrtc_major = major, nvrtc_minor = minor;
       return; /* the handle stays open for the life of the process */
     }
     memset(&nvrtc, 0, sizeof nvrtc);
@@ -241,8 +239,8 @@ zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const 
 }
 
 /* The option that trades the optimisation of a checked kernel's PTX for compile time (NVRTC
- * 12.8 and later; about 4x faster on the generated kernels), and whether the loaded NVRTC
- * takes it, found once by compiling an empty kernel with it. */
+ * 13.0 takes it: about 4x faster on the generated kernels), and whether the loaded NVRTC
+ * takes it, found once by compiling an empty kernel with it (older ones refuse it). */
 static const char fast_compile_option[] = "--Ofast-compile=max";
 static pthread_once_t fast_compile_once = PTHREAD_ONCE_INIT;
 static int fast_compile_taken;
