@@ -831,9 +831,10 @@ static size_t cluster_bytes(void) {
 /* Whether a C2R_HALF cluster kernel takes the mirrored half of its merge, X[L - e], from its
  * partner block's shared memory instead of a second read from global memory (spec field
  * cluster_mirror), by ZIPFFT_CLUSTER_MIRROR (tuning): 1 where the generator can; by default
- * not, as it is not yet measured on a GPU. The lead: reading each value twice cost fp32 C2R
- * 16384 7 points in one block (H100, choose_merge_on_load), and the H200 runs fp32 C2R 65536
- * at 45.4% of copy where the C2C cluster kernel of its half length, 32768, runs at 59%
+ * not: it lost on the H100 (fp32 C2R 65536 0.98x -> 0.87x cuFFT, session 75; not yet run on
+ * an H200). The lead was: reading each value twice cost fp32 C2R 16384 7 points in one
+ * block (H100, choose_merge_on_load), and the H200 runs fp32 C2R 65536 at 45.4% of copy
+ * where the C2C cluster kernel of its half length, 32768, runs at 59%
  * (docs/perf/2026-12-05-h200-regressions-mended.md). */
 static int wants_cluster_mirror(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_CLUSTER_MIRROR");
