@@ -350,10 +350,10 @@ typedef struct zipfft__kernel_spec {
   int passes_in_place;
   /* 1 (CUDA; tuning, ZIPFFT_READONLY_TABLES=1, off by default: docs/tuning.md): the
    * twiddle table parameter is declared __restrict__, as nothing writes the plan's tables
-   * while a kernel runs, so that the compiler may load from it ahead of the kernel's global stores (nvcc
-   * 13.0 offline, sm_90: C2C 32768's cluster kernel 102 -> 86 registers, 2^24's cluster
-   * column kernel 128 -> 101, but Bluestein 4099's 0 -> 136 bytes of spills); the CPU
-   * backend ignores it. */
+   * while a kernel runs, so that the compiler may load from it ahead of the kernel's global
+   * stores (nvcc 13.0 offline, sm_90: C2C 32768's cluster kernel 102 -> 86 registers,
+   * 2^24's cluster column kernel 128 -> 101, but Bluestein 4099's 0 -> 136 bytes of
+   * spills); the CPU backend ignores it. */
   int read_only_tables;
   /* 1 (CUDA; tuning, ZIPFFT_DISTINCT_IO=1; no change on an H100): the kernel's in and out
    * arrays never overlap (api/plan.c: a plan's kernel between different arrays, not both
