@@ -69,6 +69,51 @@ static void test_read_only_tables(void) {
   unsetenv("ZIPFFT_READONLY_TABLES");
 }
 
+/* Plans a CPU problem of one type, precision and length (batch 1, contiguous, out of
+ * place); NULL on failure. */
+static zipfft_plan plan_typed(zipfft_type type, zipfft_precision precision, int64_t n) {
+  zipfft_desc d = NULL;
+  zipfft_plan p = NULL;
+  ZT_OK(zipfft_desc_create(&d, type, precision, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, ZIPFFT_BACKEND_CPU, 0));
+  ZT_OK(zipfft_plan_create(&p, d));
+  zipfft_desc_destroy(d);
+  return p;
+}
+
+/* By default (the CPU plans as a device of slow memory) the one kernel of an fp32 R2C or
+ * C2R plan whose half length needs no Bluestein declares its tables read-only, Rader's
+ * halves too; not fp64, not C2C, not a Bluestein real length, not a plan through the
+ * workspace, not with ZIPFFT_READONLY_TABLES=0 or on fast memory. */
+static void test_read_only_tables_rule(void) {
+  static const struct {
+    zipfft_type type;
+    zipfft_precision precision;
+    int64_t n;
+    int restricted;
+  } cases[] = {
+      {ZIPFFT_R2C, ZIPFFT_F32, 32768, 1}, {ZIPFFT_C2R, ZIPFFT_F32, 65536, 1},
+      {ZIPFFT_R2C, ZIPFFT_F32, 15362, 1}, {ZIPFFT_C2R, ZIPFFT_F32, 2048, 1},
+      {ZIPFFT_R2C, ZIPFFT_F64, 32768, 0}, {ZIPFFT_C2C, ZIPFFT_F32, 32768, 0},
+      {ZIPFFT_R2C, ZIPFFT_F32, 8198, 0},  {ZIPFFT_R2C, ZIPFFT_F32, 131072, 0},
+  };
+  for (int setting = 0; setting < 3; setting++) {
+    if (setting == 1) setenv("ZIPFFT_READONLY_TABLES", "0", 1);
+    if (setting == 2) unsetenv("ZIPFFT_READONLY_TABLES"), setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      zipfft_plan p = plan_typed(cases[i].type, cases[i].precision, cases[i].n);
+      char *cuda = source_of(p, 1);
+      int restricted = strstr(cuda, "* __restrict__ tw,") != NULL;
+      ZT_CHECK(restricted == (setting == 0 && cases[i].restricted),
+               "setting %d, type %d precision %d n %lld: tables restricted %d", setting,
+               (int)cases[i].type, (int)cases[i].precision, (long long)cases[i].n, restricted);
+      free(cuda);
+      zipfft_plan_destroy(p);
+    }
+  }
+  unsetenv("ZIPFFT_SLOW_MEMORY");
+}
+
 /* Lines of text that contain both a and b. */
 static int lines_with_both(const char *text, const char *a, const char *b) {
   int count = 0;
@@ -1025,6 +1070,7 @@ int main(void) {
   test_short_kernel_banks();
   test_malformed_specs();
   test_read_only_tables();
+  test_read_only_tables_rule();
   test_distinct_io();
-  return zt_finish("test_generator", 17);
+  return zt_finish("test_generator", 18);
 }

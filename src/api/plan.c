@@ -543,13 +543,23 @@ static zipfft_status check_memory_fits(zipfft_plan p) {
                       p->backend->ops->name, (unsigned long long)have);
 }
 
-/* Whether kernels declare their twiddle table read-only (kernel_spec read_only_tables), by
+/* Whether kernel i declares its twiddle table read-only (kernel_spec read_only_tables). By
  * ZIPFFT_READONLY_TABLES (tuning): 1 every kernel but a pair kernel's members (the pair
- * generator declares its own tables); by default none: on the H100 it helped real kernels
- * of 32768 and 65536 points and cost C2C 32768's cluster kernel (session 75, one run). */
-static int read_only_tables_wanted(void) {
+ * generator declares its own tables), 0 none. By default, on devices of slow memory, the
+ * one kernel of an fp32 R2C or C2R plan whose half length needs no Bluestein (H100,
+ * session 75, two runs each: R2C and C2R 32768 1.29x and 1.22x -> 1.32x and 1.28x, C2R
+ * 65536 0.97x -> 0.99x, Rader's 15362 4.16x and 3.41x -> 4.30x and 3.65x, 2048 to 8192
+ * and 4374 unchanged); no other kernel: C2C 32768's cluster kernel lost (1.26x -> 1.17x),
+ * as did real plans through the workspace (R2C 131072 1.11x -> 1.07x) and, by half,
+ * Bluestein halves (R2C 8198 1.78x -> 0.93x). Not measured on devices of fast memory. */
+static int read_only_tables_wanted(zipfft_plan p, int i) {
   const char *env = getenv("ZIPFFT_READONLY_TABLES");
-  return env && strcmp(env, "1") == 0;
+  if (env && *env) return strcmp(env, "1") == 0;
+  const zipfft__kernel_spec *s = &p->decomposition.kernels[i];
+  int real_half = s->kind == ZIPFFT__KIND_R2C_HALF || s->kind == ZIPFFT__KIND_C2R_HALF;
+  zipfft__target target = target_of(p->backend);
+  return zipfft__slow_memory(&target) && p->decomposition.kernel_count == 1 && real_half &&
+         s->precision == ZIPFFT_F32 && s->bluestein_n == 0;
 }
 
 /* Whether kernel i's in and out arrays can never overlap (kernel_spec distinct_io): they
@@ -571,7 +581,7 @@ static zipfft_status prepare_plan(zipfft_plan p) {
   for (int i = 0; s == ZIPFFT_SUCCESS && i < p->decomposition.kernel_count; i++) {
     const zipfft__decomposition *dec = &p->decomposition;
     int pair_member = dec->paired && (i == dec->pair_first || i == dec->pair_first + 1);
-    p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted() && !pair_member;
+    p->decomposition.kernels[i].read_only_tables = read_only_tables_wanted(p, i) && !pair_member;
     p->decomposition.kernels[i].distinct_io = distinct_io_wanted(dec, i) && !pair_member;
     p->kernels[i].spec = p->decomposition.kernels[i];
     s = prepare_kernel(p, &p->kernels[i], pair_member);

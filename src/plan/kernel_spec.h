@@ -348,12 +348,13 @@ typedef struct zipfft__kernel_spec {
    * (zipfft__in_place_entry). A store_major kernel (one FFT) leaves its outputs in pass 0's
    * slots, where its staged stores read them (zipfft__in_place_element). Any radices. */
   int passes_in_place;
-  /* 1 (CUDA; tuning, ZIPFFT_READONLY_TABLES=1, off by default: docs/tuning.md): the
-   * twiddle table parameter is declared __restrict__, as nothing writes the plan's tables
-   * while a kernel runs, so that the compiler may load from it ahead of the kernel's global
-   * stores (nvcc 13.0 offline, sm_90: C2C 32768's cluster kernel 102 -> 86 registers,
-   * 2^24's cluster column kernel 128 -> 101, but Bluestein 4099's 0 -> 136 bytes of
-   * spills); the CPU backend ignores it. */
+  /* 1 (CUDA; api/plan.c read_only_tables_wanted: by default the one kernel of an fp32 real
+   * plan on slow memory, ZIPFFT_READONLY_TABLES in tuning): the twiddle table parameter is
+   * declared __restrict__, as nothing writes the plan's tables while a kernel runs, so
+   * that the compiler may load from it ahead of the kernel's global stores (nvcc 13.0
+   * offline, sm_90: C2C 32768's cluster kernel 102 -> 86 registers, 2^24's cluster column
+   * kernel 128 -> 101, but Bluestein 4099's 0 -> 136 bytes of spills); the CPU backend
+   * ignores it. */
   int read_only_tables;
   /* 1 (CUDA; tuning, ZIPFFT_DISTINCT_IO=1; no change on an H100): the kernel's in and out
    * arrays never overlap (api/plan.c: a plan's kernel between different arrays, not both
