@@ -144,17 +144,27 @@ size_t zt_backend_memory(void) {
   return bytes;
 }
 
-/* The quick tier compiles every full_cuda_check_every-th plan it checks to CUBIN (NVRTC,
- * then ptxas) and the others' sources to PTX only, about a fifth of the time (most of a
- * cold CPU run is compiling); the full tier compiles every plan to CUBIN. */
+/* The quick tier compiles to CUBIN (NVRTC, then ptxas) every plan whose CUDA source holds
+ * inline PTX, which only ptxas reads (about one kernel in nine of test_c2c's), and every
+ * full_cuda_check_every-th of the others; the rest to PTX only, in about a quarter of the
+ * time (most of a cold CPU run is compiling). The full tier compiles every plan to CUBIN. */
 enum { full_cuda_check_every = 8 };
+
+/* Whether a kernel of plan p carries inline PTX in its CUDA source. */
+static int has_inline_ptx(zipfft_plan p) {
+  char *text = NULL;
+  int found = zipfft__plan_sources(p, 1, &text) == ZIPFFT_SUCCESS && text &&
+              (strstr(text, "asm(") || strstr(text, "asm volatile("));
+  free(text);
+  return found;
+}
 
 zipfft_status zt_plan_check_cuda(zipfft_plan p) {
   static int checked;
   zipfft_backend backend = ZIPFFT_BACKEND_AUTO;
   zipfft_plan_backend(p, &backend);
   if (backend != ZIPFFT_BACKEND_CPU || !zipfft__nvrtc_available()) return ZIPFFT_SUCCESS;
-  int full = zt_full_tier() || checked++ % full_cuda_check_every == 0;
+  int full = zt_full_tier() || has_inline_ptx(p) || checked++ % full_cuda_check_every == 0;
   return full ? zipfft__plan_check_cuda(p, "sm_90") : zipfft__plan_check_cuda_source(p, "sm_90");
 }
 

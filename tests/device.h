@@ -33,9 +33,9 @@ zipfft_status zt_execute(zipfft_plan p, zt_buffer *in, zt_buffer *out, void *str
 
 /* When plan p runs on the CPU and NVRTC is available, compiles the CUDA source of its
  * kernels for sm_90 (so CPU-only machines prove the GPU code compiles): in the quick tier
- * every 8th plan a process checks to CUBIN and the others to PTX only (ptxas not run), in
- * the full tier every plan to CUBIN. Returns the compile's status (SUCCESS where nothing
- * is checked), the log in zipfft_last_error(). */
+ * the plans with inline PTX and every 8th other plan a process checks to CUBIN, the others
+ * to PTX only (ptxas not run); in the full tier every plan to CUBIN. Returns the compile's status
+ * (SUCCESS where nothing is checked), the log in zipfft_last_error(). */
 zipfft_status zt_plan_check_cuda(zipfft_plan p);
 /* zt_plan_check_cuda, with a failure counted and printed with `text` and the log. */
 void zt_check_cuda_source(zipfft_plan p, const char *text);

@@ -43,6 +43,28 @@ static int cached_files(zipfft__cache_key *key) {
   return files;
 }
 
+/* The inode of the cached file whose key is not known (0: none), to tell a file read from
+ * one written again: the cache writes each entry to a new file renamed over the old. */
+static ino_t inode_of_other(zipfft__cache_key known) {
+  char dir[4200], path[8500];
+  snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  ino_t inode = 0;
+  zipfft__cache_key key;
+  while (d && (e = readdir(d)) != NULL) {
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (strlen(e->d_name) == 36 &&
+        sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key.hi,
+               (unsigned long long *)&key.lo) == 2 &&
+        (key.hi != known.hi || key.lo != known.lo) && stat(path, &st) == 0)
+      inode = st.st_ino;
+  }
+  if (d) closedir(d);
+  return inode;
+}
+
 /* A valid kernel compiles to a CUBIN (an ELF image) kept in the disk cache under one key;
  * the second time comes from the cache and is identical; with other bytes put under that
  * key and the memory cache cleared, the third compile returns those bytes (so it read the
@@ -95,18 +117,21 @@ static void test_compile_error(void) {
 }
 
 /* The source check (run after test_compile_ok's one cached CUBIN): a valid kernel passes and
- * its PTX is cached under a key of its own, which a second check reads instead of compiling
- * (other bytes under that key still pass: the check only asks whether the key is there); a
- * syntax error is COMPILE_FAILED with the kernel's name and the log; inline PTX that only
- * ptxas reads passes the check and fails the CUBIN compile; NULL arguments are statuses. */
+ * its PTX is cached under a key of its own, which a second check (the memory cache
+ * cleared) reads instead of compiling and writing it again; a syntax error is
+ * COMPILE_FAILED with the kernel's name and the log; inline PTX that only ptxas reads
+ * passes the check and fails the CUBIN compile; NULL arguments are statuses. */
 static void test_check_source(void) {
-  zipfft__cache_key key = {0, 0};
+  zipfft__cache_key cubin_key = {0, 0}, key = {0, 0};
+  ZT_CHECK(cached_files(&cubin_key) == 1, "expected test_compile_ok's one CUBIN cached");
   ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
   int files = cached_files(&key);
-  ZT_CHECK(files == 2, "%d files cached after a checked source, expected 2", files);
+  ino_t written = inode_of_other(cubin_key);
+  ZT_CHECK(files == 2 && written != 0, "%d files cached after a checked source, expected 2", files);
   zipfft__cache_clear_memory();
   ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
-  ZT_CHECK(cached_files(&key) == 2, "the second check cached another file");
+  ZT_CHECK(cached_files(&key) == 2 && inode_of_other(cubin_key) == written,
+           "the second check compiled the source again instead of reading the cache");
   ZT_CHECK_STATUS(zipfft__nvrtc_check_source(bad_source, "zt_broken", "sm_90"),
                   ZIPFFT_ERROR_COMPILE_FAILED);
   const char *detail = zipfft_last_error();

@@ -280,7 +280,9 @@ zipfft_status zipfft__nvrtc_check_source(const char *source, const char *name, c
   if (fast_compile_taken) options[option_count++] = fast_compile_option;
   if (!join_options(options, option_count, joined, sizeof joined))
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
-  const char *const key_parts[] = {source, virtual_name, nvrtc_version, joined, generator_version};
+  /* "ptx" keeps this entry from ever answering zipfft__nvrtc_compile for a virtual arch */
+  const char *const key_parts[] = {source, virtual_name,      nvrtc_version,
+                                   joined, generator_version, "ptx"};
   const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
   zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
   void *ptx = NULL;
