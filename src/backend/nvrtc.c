@@ -216,26 +216,38 @@ static const nvrtc_api *nvrtc_for(const char *arch, char *arch_option,
   return api;
 }
 
+/* Compiles source with the given options to output through the kernel cache (kind cubin):
+ * the key holds the source, arch, NVRTC's version, the options and the generator's version,
+ * and for PTX the word "ptx" too, so that an entry never answers for the other output. On
+ * success *image (malloc'ed) and *size hold the output, read or compiled. */
+static zipfft_status compile_cached(const nvrtc_api *api, const char *source, const char *name,
+                                    const char *arch, const char *const *options, int option_count,
+                                    nvrtc_output output, void **image, size_t *size) {
+  char joined[192];
+  if (!join_options(options, option_count, joined, sizeof joined))
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
+  const char *const key_parts[] = {source, arch, nvrtc_version, joined, generator_version, "ptx"};
+  const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]) - (output == OUTPUT_CUBIN);
+  zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
+  if (zipfft__cache_get(ZIPFFT__CACHE_KIND_CUBIN, key, image, size)) return ZIPFFT_SUCCESS;
+  zipfft_status status =
+      compile_program(api, source, name, arch, options, option_count, output, image, size, NULL);
+  if (status == ZIPFFT_SUCCESS) zipfft__cache_put(ZIPFFT__CACHE_KIND_CUBIN, key, *image, *size);
+  return status;
+}
+
 /* Compiles source for arch (e.g. "sm_90") to a malloc'ed CUBIN, through the kernel cache. */
 zipfft_status zipfft__nvrtc_compile(const char *source, const char *name, const char *arch,
                                     void **image, size_t *size) {
   if (!source || !name || !arch || !image || !size)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft__nvrtc_compile: NULL argument");
-  char arch_option[arch_option_len], joined[192];
+  char arch_option[arch_option_len];
   const char *options[standard_option_count];
   zipfft_status status;
   const nvrtc_api *api = nvrtc_for(arch, arch_option, options, &status);
   if (!api) return status;
-  if (!join_options(options, standard_option_count, joined, sizeof joined))
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
-  const char *const key_parts[] = {source, arch, nvrtc_version, joined, generator_version};
-  const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
-  zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
-  if (zipfft__cache_get(ZIPFFT__CACHE_KIND_CUBIN, key, image, size)) return ZIPFFT_SUCCESS;
-  status = compile_program(api, source, name, arch, options, standard_option_count, OUTPUT_CUBIN,
-                           image, size, NULL);
-  if (status == ZIPFFT_SUCCESS) zipfft__cache_put(ZIPFFT__CACHE_KIND_CUBIN, key, *image, *size);
-  return status;
+  return compile_cached(api, source, name, arch, options, standard_option_count, OUTPUT_CUBIN,
+                        image, size);
 }
 
 /* The option that trades the optimisation of a checked kernel's PTX for compile time (NVRTC
@@ -267,7 +279,7 @@ static int virtual_arch(const char *arch, char *buf, size_t len) {
 zipfft_status zipfft__nvrtc_check_source(const char *source, const char *name, const char *arch) {
   if (!source || !name || !arch)
     return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft__nvrtc_check_source: NULL argument");
-  char arch_option[arch_option_len], virtual_name[arch_option_len], joined[192];
+  char arch_option[arch_option_len], virtual_name[arch_option_len];
   if (!virtual_arch(arch, virtual_name, sizeof virtual_name))
     return zipfft__fail(ZIPFFT_ERROR_INVALID_ARGUMENT, "architecture name too long: %.32s...",
                         arch);
@@ -278,22 +290,10 @@ zipfft_status zipfft__nvrtc_check_source(const char *source, const char *name, c
   pthread_once(&fast_compile_once, probe_fast_compile);
   int option_count = standard_option_count;
   if (fast_compile_taken) options[option_count++] = fast_compile_option;
-  if (!join_options(options, option_count, joined, sizeof joined))
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "NVRTC options too long");
-  /* "ptx" keeps this entry from ever answering zipfft__nvrtc_compile for a virtual arch */
-  const char *const key_parts[] = {source, virtual_name,      nvrtc_version,
-                                   joined, generator_version, "ptx"};
-  const int part_count = (int)(sizeof key_parts / sizeof key_parts[0]);
-  zipfft__cache_key key = zipfft__cache_key_of(key_parts, part_count);
   void *ptx = NULL;
   size_t size = 0;
-  if (zipfft__cache_get(ZIPFFT__CACHE_KIND_CUBIN, key, &ptx, &size)) {
-    free(ptx);
-    return ZIPFFT_SUCCESS;
-  }
-  status = compile_program(api, source, name, virtual_name, options, option_count, OUTPUT_PTX, &ptx,
-                           &size, NULL);
-  if (status == ZIPFFT_SUCCESS) zipfft__cache_put(ZIPFFT__CACHE_KIND_CUBIN, key, ptx, size);
+  status = compile_cached(api, source, name, virtual_name, options, option_count, OUTPUT_PTX, &ptx,
+                          &size);
   free(ptx);
   return status;
 }
