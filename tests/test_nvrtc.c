@@ -28,40 +28,44 @@ static const char bad_asm_source[] =
     "  asm volatile(\"not.an.instruction;\");\n"
     "}\n";
 
-/* Files in the cache's cubin folder whose names are keys; the last one's key in *key. */
-static int cached_files(zipfft__cache_key *key) {
-  char dir[4200];
-  snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int files = 0;
-  while (d && (e = readdir(d)) != NULL)
-    if (strlen(e->d_name) == 36 && strcmp(e->d_name + 32, ".bin") == 0)
-      files += sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key->hi,
-                      (unsigned long long *)&key->lo) == 2;
-  if (d) closedir(d);
-  return files;
-}
-
-/* The inode of the cached file whose key is not known (0: none), to tell a file read from
- * one written again: the cache writes each entry to a new file renamed over the old. */
-static ino_t inode_of_other(zipfft__cache_key known) {
+/* The cache's cubin folder, scanned: how many files are named by a key (the last one's key
+ * in *last), and the inode of the one whose key is not `known` (0: none), which tells a file
+ * read from one written again (the cache writes each entry to a new file renamed over the
+ * old). */
+static int scan_cached(zipfft__cache_key known, zipfft__cache_key *last, ino_t *other_inode) {
   char dir[4200], path[8500];
   snprintf(dir, sizeof dir, "%s/cubin", getenv("ZIPFFT_CACHE_DIR"));
   DIR *d = opendir(dir);
   struct dirent *e;
-  ino_t inode = 0;
+  int files = 0;
   zipfft__cache_key key;
+  *other_inode = 0;
   while (d && (e = readdir(d)) != NULL) {
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (strlen(e->d_name) == 36 &&
+    if (strlen(e->d_name) != 36 || strcmp(e->d_name + 32, ".bin") != 0 ||
         sscanf(e->d_name, "%16llx%16llx", (unsigned long long *)&key.hi,
-               (unsigned long long *)&key.lo) == 2 &&
-        (key.hi != known.hi || key.lo != known.lo) && stat(path, &st) == 0)
-      inode = st.st_ino;
+               (unsigned long long *)&key.lo) != 2)
+      continue;
+    files++, *last = key;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if ((key.hi != known.hi || key.lo != known.lo) && stat(path, &st) == 0)
+      *other_inode = st.st_ino;
   }
   if (d) closedir(d);
+  return files;
+}
+
+/* Files in the cache's cubin folder named by a key; the last one's key in *key. */
+static int cached_files(zipfft__cache_key *key) {
+  ino_t unused;
+  return scan_cached(*key, key, &unused);
+}
+
+/* The inode of the cached file whose key is not known (0: none). */
+static ino_t inode_of_other(zipfft__cache_key known) {
+  zipfft__cache_key last;
+  ino_t inode;
+  scan_cached(known, &last, &inode);
   return inode;
 }
 
