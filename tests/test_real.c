@@ -833,13 +833,14 @@ static void check_rader_half_in_place(void) {
   }
 }
 
-/* fp64 C2R kernels merge the half spectrum in their first pass's loads from a half length
- * of 1024 (plan/single.c, choose_merge_on_load): C2R 4096 does, C2R 512 does not (it lost
- * 11 points of copy bandwidth so on an H100). The plans are checked on every backend; 512
- * and 3 x 256 in place run (4096 runs among the cases). */
+/* fp64 C2R kernels that do not mirror merge the half spectrum in their first pass's loads
+ * from a half length of 1024 (plan/single.c, choose_merge_on_load): C2R 8192 (half 4096,
+ * which cannot mirror) does, C2R 512 does not (it lost 11 points of copy bandwidth so on an
+ * H100). The plans are checked on every backend; 512 and 3 x 256 in place run (8192 runs
+ * among the cases). */
 static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512}, 3, GAPS},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 256}, 2, INPLACE},
-                                                {ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, GAPS}};
+                                                {ZIPFFT_C2R, ZIPFFT_F64, 1, {8192}, 2, GAPS}};
 
 /* Arrays at pointer offsets users pass: one real element past 64-byte alignment (4 bytes
  * in fp32, 8 in fp64), so that complex elements lose their natural alignment, and 2 bytes,
@@ -1020,8 +1021,9 @@ static void check_self_conjugate_imaginary(void) {
 #undef RUN_C2R
 }
 
-/* fp64 C2R kernels merge on load from a half length of 1024, on devices of slow memory (on
- * fast memory they mirror: check_real_rules_by_device); planned and run so. */
+/* fp64 C2R kernels that do not mirror merge on load from a half length of 1024, here planned
+ * for a device of slow memory (kernels of whole warps mirror on either kind:
+ * check_real_rules_by_device); planned and run so. */
 static void check_merge_on_load(void) {
   char printed[8192];
   setenv("ZIPFFT_SLOW_MEMORY", "1", 1);
@@ -1174,11 +1176,11 @@ static void check_split_by_element(void) {
 /* Real kernels' rules by device. Short ones (plan/single.c): fp32 R2C 64 splits by element
  * on every device and fp32 C2R 64 mirrors its first pass where its rows cannot be staged
  * (rank 2 with gaps; choose_split_by_element, short_c2r_mirrored), staged at four threads
- * a transform otherwise (stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1 gives any
- * planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
+ * a transform otherwise (stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1
+ * gives any planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64
- * C2R kernels of whole warps mirror where they can on fast memory and merge on load on
- * slow (4096, 2048, the rows of rank 2; 256, of 8 threads, does not; choose_mirrored). Long
+ * C2R kernels of whole warps mirror where they can on either kind of memory (4096,
+ * 2048, the rows of rank 2; 256, of 8 threads, does not; choose_mirrored). Long
  * ones (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C
  * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
@@ -1209,7 +1211,7 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 2, DENSE}, 1, "_r32x32_", 0},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {2048}, 3, GAPS}, 1, "_mir_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, DENSE}, 1, "_mir_", 1},
-    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, SHIFTED}, 0, "_mol_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {4096}, 2, SHIFTED}, 0, "_mir_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 4096}, 1, INPLACE}, 1, "_mir_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {256}, 3, DENSE}, 1, "_mir_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {1024}, 3, DENSE}, 0, "_r8x8x8_", 1},

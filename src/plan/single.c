@@ -637,14 +637,16 @@ static int short_c2r_mirrored(const zipfft__kernel_spec *s) {
  * split's exchange through shared memory weighs more. Measured on an H200 (session 35):
  * the 2DTM R2C pass (2048 points from 512 of 4096 reals, 128 threads, 1 group) 52.8 ->
  * 47.2 us, the search +0.4%.
- * On devices of fast memory fp64 C2R kernels of whole warps mirror wherever the generator
- * can, where they merged on load: measured on an H200 (session 63, % of copy bandwidth,
- * plan -> mirrored) fp64 C2R 4096 (half 2048, 128 threads, 1 group; merging on load it ran
- * at 4 blocks per multiprocessor, latency-bound) 71.1 -> 97.6, 0.87x -> 1.19x cuFFT; C2R
- * 2048 (half 1024, 64 threads) 97.5 -> 97.3 (the other lengths of 1024 to 8192 it cannot
- * mirror). Kernels of part of a warp (C2R 64, 256) keep their plans: not measured.
+ * fp64 C2R kernels of whole warps mirror wherever the generator can, where they merged on
+ * load: measured on an H200 (session 63, % of copy bandwidth, plan -> mirrored) fp64 C2R
+ * 4096 (half 2048, 128 threads, 1 group; merging on load it ran at 4 blocks per
+ * multiprocessor, latency-bound) 71.1 -> 97.6, 0.87x -> 1.19x cuFFT; C2R 2048 (half 1024,
+ * 64 threads) 97.5 -> 97.3 (the other lengths of 1024 to 8192 it cannot mirror); on an H100
+ * (session 76, two runs) C2R 4096 80.7-81.0 -> 99.2-99.5, 0.82x -> 1.01x (merging on load
+ * it prefetched 64 blocks ahead, 436.8 us, 24% occupancy), 2048 98.9-99.0 -> 98.6 (1.00x
+ * both). Kernels of part of a warp (C2R 64, 256) keep their plans: not measured.
  * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
-static void choose_mirrored(zipfft__kernel_spec *s, const zipfft__target *t) {
+static void choose_mirrored(zipfft__kernel_spec *s) {
   enum { min_warp_groups = 16, warp = 32 };
   const char *env = getenv("ZIPFFT_MIRRORED");
   int mode = env && *env ? atoi(env) : 1;
@@ -653,19 +655,19 @@ static void choose_mirrored(zipfft__kernel_spec *s, const zipfft__target *t) {
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
   int whole_warps = s->threads_per_fft % warp == 0;
   int padded = s->kind == ZIPFFT__KIND_R2C_HALF && s->load_extent > 0;
-  int fast_fp64_c2r = s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F64 &&
-                      whole_warps && !zipfft__slow_memory(t);
-  s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) || fast_fp64_c2r ||
+  int fp64_c2r = s->kind == ZIPFFT__KIND_C2R_HALF && s->precision == ZIPFFT_F64 && whole_warps;
+  s->mirrored = mode == 2 || padded || short_c2r_mirrored(s) || fp64_c2r ||
                 (whole_warps && s->threads_per_fft / warp * groups >= min_warp_groups);
 }
 
 /* Merges the half spectrum of a C2R_HALF kernel that is not mirrored in its first pass's
  * loads, each value read twice (spec field merge_on_load), for fp64 from a half length of
- * merge_on_load_min_half. Measured on an H100 (% of copy bandwidth, merge phase -> merge
- * on load, one call): fp64 C2R 4096 97.8 -> 98.8 (98.0 -> 99.0 in another call), 16384
- * 64.1 -> 66.9 (mirrored since: 83.7), 2^20 35.8 -> 35.9; but fp32 C2R 16384 90.0 -> 83.1
- * (69.2 with radix 32), 4096 97.5 -> 93.0, 2D 4096x4096 35.0 -> 34.0: the second read costs
- * fp32 more (twice the load instructions per byte). Session 44 (H100, two rounds,
+ * merge_on_load_min_half (since session 76 fp64 kernels of whole warps mirror where they
+ * can, so this takes those that cannot, such as C2R 8192's half 4096). Measured on an H100 (% of
+ * copy bandwidth, merge phase -> merge on load, one call): fp64 C2R 4096 97.8 -> 98.8 (98.0 -> 99.0
+ * in another call), 16384 64.1 -> 66.9 (mirrored since: 83.7), 2^20 35.8 -> 35.9; but fp32 C2R
+ * 16384 90.0 -> 83.1 (69.2 with radix 32), 4096 97.5 -> 93.0, 2D 4096x4096 35.0 -> 34.0: the second
+ * read costs fp32 more (twice the load instructions per byte). Session 44 (H100, two rounds,
  * docs/perf/2026-11-27-small-real-kernels.md): short fp64 kernels lose by it, C2R 512
  * (half 256, 8 blocks per multiprocessor either way) 98.5-98.6 -> 87.2 and 1024 (half
  * 512, 14 blocks) 98.0-98.1 -> 94.3-94.7, where 2048 (half 1024) gains 97.9 -> 99.0.
@@ -761,7 +763,7 @@ static int size_smooth(zipfft__kernel_spec *s, factorization f, int64_t transfor
     s->ffts_per_block = choose_ffts_per_block(s, transforms);
   if (s->ffts_per_block == 1) s->fft_major = s->store_major = 0;
   s->merge_on_load = 0; /* decided after mirroring, which a kernel merging on load cannot */
-  choose_mirrored(s, t);
+  choose_mirrored(s);
   choose_merge_on_load(s);
   choose_stage_io(s);
   choose_split_by_element(s);
