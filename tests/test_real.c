@@ -836,8 +836,8 @@ static void check_rader_half_in_place(void) {
 /* fp64 C2R kernels that do not mirror merge the half spectrum in their first pass's loads
  * from a half length of 1024 (plan/single.c, choose_merge_on_load): C2R 8192 (half 4096,
  * which cannot mirror) does, C2R 512 does not (it lost 11 points of copy bandwidth so on an
- * H100). The plans are checked on every backend; 512 and 3 x 256 in place run (8192 runs
- * among the cases). */
+ * H100). The plans are checked on every backend, and all three run (8192 is the one
+ * ordinary-input run of a kernel merging on load since 4096 mirrors). */
 static const real_case merge_on_load_cases[] = {{ZIPFFT_C2R, ZIPFFT_F64, 1, {512}, 3, GAPS},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 2, {3, 256}, 2, INPLACE},
                                                 {ZIPFFT_C2R, ZIPFFT_F64, 1, {8192}, 2, GAPS}};
@@ -1034,8 +1034,8 @@ static void check_merge_on_load(void) {
              "fp64 C2R %lld %s on load:\n%s", (long long)c->lengths[c->rank - 1],
              merges ? "does not merge" : "merges", printed);
   }
-  run_case(&merge_on_load_cases[0]);
-  run_case(&merge_on_load_cases[1]);
+  for (size_t i = 0; i < sizeof merge_on_load_cases / sizeof *merge_on_load_cases; i++)
+    run_case(&merge_on_load_cases[i]);
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
@@ -1179,8 +1179,8 @@ static void check_split_by_element(void) {
  * a transform otherwise (stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1
  * gives any planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
  * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64
- * C2R kernels of whole warps mirror where they can on either kind of memory (4096,
- * 2048, the rows of rank 2; 256, of 8 threads, does not; choose_mirrored). Long
+ * C2R kernels of whole warps mirror where they can on either kind of memory (4096 checked on
+ * both, 2048 and the rows of rank 2 on fast; 256, of 8 threads, does not; choose_mirrored). Long
  * ones (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C
  * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
  * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
