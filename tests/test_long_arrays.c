@@ -629,15 +629,6 @@ static void run_case(const long_case *c) {
   if (!c->in_place) zt_buffer_free(&out);
 }
 
-/* Whether AddressSanitizer instruments this build (GCC's macro; clang's feature test). */
-#if defined(__SANITIZE_ADDRESS__)
-#define ZT_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ZT_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 /* Under AddressSanitizer (the sanitizer build) the CPU runs only the cases of at most 2^24
  * elements: the sanitizers check the host code, which the longer C2C cases (2^25 and 3 x
  * 2^23 points, four-steps of 3 kernels) run as 14348907's does and the even R2C 2^25 as

@@ -58,15 +58,7 @@ static int scan_cached(zipfft__cache_key known, zipfft__cache_key *last, ino_t *
 /* Files in the cache's cubin folder named by a key; the last one's key in *key. */
 static int cached_files(zipfft__cache_key *key) {
   ino_t unused;
-  return scan_cached(*key, key, &unused);
-}
-
-/* The inode of the cached file whose key is not known (0: none). */
-static ino_t inode_of_other(zipfft__cache_key known) {
-  zipfft__cache_key last;
-  ino_t inode;
-  scan_cached(known, &last, &inode);
-  return inode;
+  return scan_cached((zipfft__cache_key){0, 0}, key, &unused);
 }
 
 /* A valid kernel compiles to a CUBIN (an ELF image) kept in the disk cache under one key;
@@ -129,12 +121,12 @@ static void test_check_source(void) {
   zipfft__cache_key cubin_key = {0, 0}, key = {0, 0};
   ZT_CHECK(cached_files(&cubin_key) == 1, "expected test_compile_ok's one CUBIN cached");
   ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
-  int files = cached_files(&key);
-  ino_t written = inode_of_other(cubin_key);
+  ino_t written = 0, again = 0;
+  int files = scan_cached(cubin_key, &key, &written);
   ZT_CHECK(files == 2 && written != 0, "%d files cached after a checked source, expected 2", files);
   zipfft__cache_clear_memory();
   ZT_OK(zipfft__nvrtc_check_source(good_source, "zt_scale", "sm_90"));
-  ZT_CHECK(cached_files(&key) == 2 && inode_of_other(cubin_key) == written,
+  ZT_CHECK(scan_cached(cubin_key, &key, &again) == 2 && again == written,
            "the second check compiled the source again instead of reading the cache");
   ZT_CHECK_STATUS(zipfft__nvrtc_check_source(bad_source, "zt_broken", "sm_90"),
                   ZIPFFT_ERROR_COMPILE_FAILED);

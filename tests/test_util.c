@@ -16,7 +16,7 @@ static const unsigned char guard_byte = 0xA5;
  * or writes them, so that an instrumented kernel or the library touching one (a load,
  * store or prefetch past the caller's array) is reported where it happens, not only a
  * write, found afterwards by zt_buffer_guards_intact. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ZT_ADDRESS_SANITIZER
 #include <sanitizer/asan_interface.h>
 static void guards_poisoned(const zt_buffer *b, int poisoned) {
   if (poisoned) {

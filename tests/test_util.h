@@ -10,6 +10,15 @@
 
 extern int zt_failures; /* failed checks so far in this test program */
 
+/* 1 where AddressSanitizer instruments this build (GCC's macro; clang's feature test). */
+#if defined(__SANITIZE_ADDRESS__)
+#define ZT_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZT_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 /* Checks a condition; on failure prints file:line and the message and counts a failure. */
 #define ZT_CHECK(cond, ...)                                                    \
   do {                                                                         \
