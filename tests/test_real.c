@@ -1188,7 +1188,9 @@ static void check_split_by_element(void) {
  * takes 8 columns a block; fp64 C2R 2^22 splits in two as 512 x 4096 (three kernels of 128
  * points on slow memory). Staged kernels of one thread a transform take whole warps
  * (choose_ffts_per_block): fp32 R2C 24 128 transforms a block (97 before), C2R 12 256
- * (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64.
+ * (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large butterflies split
+ * by element unstaged on every device (large_butterfly_split): fp32 62 and 248, fp64 46 and
+ * 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split.
  * Plans checked on every backend; each case runs under the rules it was checked with (odd
  * batches, strided rows, in place, rank 2). */
 static const struct {
@@ -1233,6 +1235,14 @@ static const struct {
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {64}, 70, INPLACE}, 1, "_t4_f16_sbe_sio_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {104}, 130, DENSE}, 1, "_t4_f32_sio_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {248}, 9, DENSE}, 1, "_sio_", 0},
+    /* R2C of large butterflies split by element unstaged (fp32 radices 29 and 31, fp64 17
+     * to 31, half rows of at most 1 KiB), fp32 radices 17 to 23 staged */
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {62}, 300, DENSE}, 0, "_r31_t1_f64_sbe_rt_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {46}, 200, SHIFTED}, 1, "_r23_t1_f64_sbe_sio_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {46}, 130, INPLACE}, 1, "_r23_t1_f64_sbe_is1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_r31x4_t4_f9_tws_sbe_is1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_r31x2_t2_f32_sbe_is1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {174}, 9, DENSE}, 0, "_sbe_", 0},
 };
 
 static void check_real_rules_by_device(void) {

@@ -123,8 +123,11 @@ enum {
   stage_io_threads = 4,     /* threads a transform staged whatever their runs */
   stage_io_real_radix = 16, /* the largest radix of a real kernel staged for its threads */
   stage_io_least_odd = 7,   /* the shortest full-length (odd) real kernel staged */
-  staged_radix_cap = 4,     /* the largest radix of 16-point staged kernels */
-  staged_block_bytes = 8192 /* the least data of a block of staged kernels */
+  staged_split_butterfly_bytes = 184, /* the most bytes of one butterfly's values (fp32
+                                          radix 23) of an R2C kernel staged where it would
+                                          split by element unstaged */
+  staged_radix_cap = 4,               /* the largest radix of 16-point staged kernels */
+  staged_block_bytes = 8192           /* the least data of a block of staged kernels */
 };
 
 /* Bytes of neighbouring elements a transform's threads access at a time (one complex
@@ -146,6 +149,49 @@ static int stage_io_possible(const zipfft__kernel_spec *s) {
   zipfft__kernel_spec trial = *s;
   trial.mirrored = trial.merge_on_load = 0;
   return stage_io_mode() != 0 && zipfft__can_stage_io(&trial);
+}
+
+/* The largest radix of s's passes. */
+static int largest_radix(const zipfft__kernel_spec *s) {
+  int largest = 0;
+  for (int p = 0; p < s->pass_count; p++)
+    largest = s->radices[p] > largest ? s->radices[p] : largest;
+  return largest;
+}
+
+/* Whether an R2C_HALF kernel's butterflies hold more than staged_split_butterfly_bytes of
+ * values (fp32 radices 29 and 31, fp64 radices 17 to 31) in a half row of at most
+ * large_butterfly_row_bytes (fp32 half lengths up to 128, fp64 up to 64). Such kernels
+ * split by element unstaged: the staged copies' registers and shared memory cost more warps
+ * than their coalesced loads gain. H100, session 77, % of copy, the plan before (staged, or
+ * for fp32 from 232 and fp64 116 and 124 unstaged through a shared-memory split) -> unstaged
+ * split by element, two runs (docs/perf/2026-12-06-h100-prime-half-splits.md): fp32 R2C 58
+ * 72.7 -> 95.5, 62 71.2 -> 94.9, 116 81.5 -> 89.4, 124 62.6 -> 85.4, 174 66.5-68.7 -> 73.3,
+ * 186 57.1 -> 70.3, 232 69.3 -> 91.3, 248 67.9 -> 88.9; fp64 R2C 38 81.2 -> 97.5, 46 74.7 ->
+ * 97.4, 58 64.2 -> 93.4, 62 65.8 -> 94.5, 116 73.7 -> 90.8, 124 73.1 -> 89.9, 34 97.9 ->
+ * 97.4. fp32 R2C 34 to 46 (radices 17 to 23) run better staged (96.0 against 91.3, 97.2
+ * against 90.5, 91.7 against 76.9), and fp64 of longer half rows lose (R2C 174 89.0 -> 77.5,
+ * 186 84.9 -> 76.9, 232 94.3 -> 89.3). Planned on every device (registers and warps are
+ * alike on the H200), not yet measured on an H200. */
+static int large_butterfly_split(const zipfft__kernel_spec *s) {
+  enum { large_butterfly_row_bytes = 1024 };
+  int64_t complex_bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  return s->kind == ZIPFFT__KIND_R2C_HALF &&
+         largest_radix(s) * complex_bytes > staged_split_butterfly_bytes &&
+         s->n * complex_bytes <= large_butterfly_row_bytes;
+}
+
+/* Whether an R2C_HALF kernel that is not staged splits its results by output element: an fp32
+ * kernel of half length at most split_by_element_longest, a large_butterfly_split kernel,
+ * or with ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the generator can (0: only where
+ * staged; measured at choose_split_by_element). */
+static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
+  enum { split_by_element_longest = 32 };
+  const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
+  int mode = env && *env ? atoi(env) : -1;
+  int short_fp32 = s->precision == ZIPFFT_F32 && s->n <= split_by_element_longest;
+  return (mode == 1 || (mode != 0 && (short_fp32 || large_butterfly_split(s)))) &&
+         zipfft__can_split_by_element(s);
 }
 
 /* Whether a sized kernel stages its inputs and outputs: where the generator can, for lengths
@@ -179,13 +225,12 @@ static int stage_io_possible(const zipfft__kernel_spec *s) {
 static int stage_io_wanted(const zipfft__kernel_spec *s) {
   if (!stage_io_possible(s)) return 0;
   if (stage_io_mode() != 1) return 1;
+  if (large_butterfly_split(s) && splits_by_element_unstaged(s)) return 0;
+  int largest = largest_radix(s);
   int64_t run = run_bytes(s);
   int whole_rows = zipfft__kind_is_half(s->kind) && s->precision == ZIPFFT_F32 && s->n <= 2;
   int full_real = zipfft__kind_is_full_real(s->kind);
   if (full_real && s->n < stage_io_least_odd) return 0;
-  int largest = 0;
-  for (int p = 0; p < s->pass_count; p++)
-    largest = s->radices[p] > largest ? s->radices[p] : largest;
   int few_threads = s->threads_per_fft <= stage_io_threads &&
                     (s->kind == ZIPFFT__KIND_C2C || largest <= stage_io_real_radix);
   return (run < stage_io_run_bytes || few_threads || s->n <= stage_io_short) && !whole_rows;
@@ -683,19 +728,14 @@ static void choose_merge_on_load(zipfft__kernel_spec *s) {
 }
 
 /* Splits an R2C_HALF kernel's results by output element (spec field split_by_element) where
- * it stages its inputs (stage_io) or is an fp32 kernel of half length at most
- * split_by_element_longest, or with ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning) wherever the
- * generator can (0: only where staged). Measured on an H200 (fp32 R2C, % of copy bandwidth,
- * shared-memory split -> by element): 64 62.7 -> 71.8 (session 45), 62.6 -> 71.6 (0.87x ->
- * 1.00x cuFFT, session 52); but 128 83.5 -> 73.3, 1024 86.0 -> 74.9 (85.9 -> 74.7 in
- * session 52), 4096 93.6 -> 80.6. */
+ * it stages its inputs (stage_io), or unstaged where splits_by_element_unstaged says so.
+ * Measured on an H200 (fp32 R2C, % of copy bandwidth, shared-memory split -> by element): 64
+ * 62.7 -> 71.8 (session 45), 62.6 -> 71.6 (0.87x -> 1.00x cuFFT, session 52); but 128 83.5
+ * -> 73.3, 1024 86.0 -> 74.9 (85.9 -> 74.7 in session 52), 4096 93.6 -> 80.6; the kernels of
+ * large butterflies at large_butterfly_split. */
 static void choose_split_by_element(zipfft__kernel_spec *s) {
-  enum { split_by_element_longest = 32 };
-  const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
-  int mode = env && *env ? atoi(env) : -1;
-  int short_fp32 = s->precision == ZIPFFT_F32 && s->n <= split_by_element_longest;
-  s->split_by_element = (s->stage_io || mode == 1 || (mode != 0 && short_fp32)) &&
-                        zipfft__can_split_by_element(s);
+  s->split_by_element =
+      (s->stage_io && zipfft__can_split_by_element(s)) || splits_by_element_unstaged(s);
 }
 
 /* Whether a staged full-length R2C or C2R kernel (odd length) keeps its real rows packed n
