@@ -165,12 +165,12 @@ static int largest_radix(const zipfft__kernel_spec *s) {
  * split by element unstaged: the staged copies' registers and shared memory cost more warps
  * than their coalesced loads gain. H100, session 77, % of copy, the plan before (staged, or
  * for fp32 from 232 and fp64 116 and 124 unstaged through a shared-memory split) -> unstaged
- * split by element, two runs (docs/perf/2026-12-06-h100-prime-half-splits.md): fp32 R2C 58
- * 72.7 -> 95.5, 62 71.2 -> 94.9, 116 81.5 -> 89.4, 124 62.6 -> 85.4, 174 66.5-68.7 -> 73.3,
+ * split by element, one run of two (docs/perf/2026-12-06-h100-prime-half-splits.md): fp32
+ * R2C 58 72.7 -> 95.5, 62 71.2 -> 94.9, 116 81.5 -> 89.4, 124 62.6 -> 85.4, 174 66.5-68.7 -> 73.3,
  * 186 57.1 -> 70.3, 232 69.3 -> 91.3, 248 67.9 -> 88.9; fp64 R2C 38 81.2 -> 97.5, 46 74.7 ->
  * 97.4, 58 64.2 -> 93.4, 62 65.8 -> 94.5, 116 73.7 -> 90.8, 124 73.1 -> 89.9, 34 97.9 ->
  * 97.4. fp32 R2C 34 to 46 (radices 17 to 23) run better staged (96.0 against 91.3, 97.2
- * against 90.5, 91.7 against 76.9), and fp64 of longer half rows lose (R2C 174 89.0 -> 77.5,
+ * against 90.5, 92.4 against 76.9), and fp64 of longer half rows lose (R2C 174 89.0 -> 77.5,
  * 186 84.9 -> 76.9, 232 94.3 -> 89.3). Planned on every device (registers and warps are
  * alike on the H200), not yet measured on an H200. */
 static int large_butterfly_split(const zipfft__kernel_spec *s) {
