@@ -690,9 +690,9 @@ static void run_quick_variants(void) {
 }
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
- * (plan/single.c, stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
- * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, least_block_threads), 21 (three
- * threads a transform, whole warps: 6 or 3 of them, staged_whole_warps), 22 (two threads
+ * (plan/staging.c, zipfft__stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
+ * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, zipfft__staged_block_threads), 21 (three
+ * threads a transform, whole warps: 6 or 3 of them, zipfft__staged_whole_warps), 22 (two threads
  * a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix
  * 31), batches of several blocks with the last partly idle (rows back to back), in place, a
  * distance beyond the length (rows apart), misaligned (the stage's byte-wise copies); 64

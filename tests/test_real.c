@@ -1066,7 +1066,7 @@ static void check_short_r2c_radices(void) {
 
 /* ZIPFFT_SPLIT_BY_ELEMENT=1 (tuning; by default only staged kernels and fp32 half lengths of
  * at most 32): R2C_HALF kernels hand out the
- * split's outputs by element over the block (plan/single.c, choose_split_by_element); odd
+ * split's outputs by element over the block (plan/staging.c, zipfft__choose_split_by_element); odd
  * batches leave the last block partly idle, and the lengths cover several transforms per
  * block, one, a mixed radix and ranks 2 and 3. */
 static const real_case split_by_element_cases[] = {
@@ -1079,8 +1079,8 @@ static const real_case split_by_element_cases[] = {
     {ZIPFFT_R2C, ZIPFFT_F64, 3, {3, 6, 62}, 2, INPLACE}};
 
 /* Short kernels that stage their inputs and outputs through shared memory by element
- * (plan/single.c, stage_io_wanted): R2C and C2R of 8 to 32 points (in blocks of 8 KB of
- * data, least_block_threads; half length 16 as 4x4), fp64, in place, batches of several
+ * (plan/staging.c, zipfft__stage_io_wanted): R2C and C2R of 8 to 32 points (in blocks of 8 KB of
+ * data, zipfft__staged_block_threads; half length 16 as 4x4), fp64, in place, batches of several
  * blocks with the last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are
  * read whole). Odd lengths (the full-length kinds: a row of reals two to a slot, the
  * Hermitian half mirrored from the stage) as well: one pass (19, 9) and two (21, 27, 15),
@@ -1173,26 +1173,25 @@ static void check_split_by_element(void) {
   unsetenv("ZIPFFT_SPLIT_BY_ELEMENT");
 }
 
-/* Real kernels' rules by device. Short ones (plan/single.c): fp32 R2C 64 splits by element
- * on every device and fp32 C2R 64 mirrors its first pass where its rows cannot be staged
- * (rank 2 with gaps; choose_split_by_element, short_c2r_mirrored), staged at four threads
- * a transform otherwise (stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or 1
- * gives any planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
- * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64
- * C2R kernels of whole warps mirror where they can on either kind of memory (4096 checked on
- * both, 2048 and the rows of rank 2 on fast; 256, of 8 threads, does not; choose_mirrored). Long
- * ones (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C
- * 2^20's split rows take 16 transforms a block (as on slow memory, whose rows are wider
- * anyway); C2R 2^20 splits its half length as 256 x 2048 (512 x 1024, 16 merge columns a
- * block, on slow memory), and C2R 2^22's merge kernel of 512-point columns (512 x 4096)
- * takes 8 columns a block; fp64 C2R 2^22 splits in two as 512 x 4096 (three kernels of 128
- * points on slow memory). Staged kernels of one thread a transform take whole warps
- * (choose_ffts_per_block): fp32 R2C 24 128 transforms a block (97 before), C2R 12 256
- * (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large butterflies split
- * by element unstaged on every device (large_butterfly_split): fp32 62 and 248, fp64 46 and
- * 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split.
- * Plans checked on every backend; each case runs under the rules it was checked with (odd
- * batches, strided rows, in place, rank 2). */
+/* Real kernels' rules by device. Short ones (plan/single.c and plan/staging.c): fp32 R2C 64 splits
+ * by element on every device and fp32 C2R 64 mirrors its first pass where its rows cannot be staged
+ * (rank 2 with gaps; zipfft__choose_split_by_element, short_c2r_mirrored), staged at four threads a
+ * transform otherwise (zipfft__stage_io_wanted); on devices of fast memory (ZIPFFT_SLOW_MEMORY=0 or
+ * 1 gives any planner those rules) fp32 R2C and C2R 1024 and fp64 R2C 2048 take radix 32 unmirrored
+ * (large_radix_unmirrored), fp64 C2R 2048 does not, and with slow memory none does; fp64 C2R
+ * kernels of whole warps mirror where they can on either kind of memory (4096 checked on both, 2048
+ * and the rows of rank 2 on fast; 256, of 8 threads, does not; choose_mirrored). Long ones
+ * (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C 2^20's split
+ * rows take 16 transforms a block (as on slow memory, whose rows are wider anyway); C2R 2^20 splits
+ * its half length as 256 x 2048 (512 x 1024, 16 merge columns a block, on slow memory), and C2R
+ * 2^22's merge kernel of 512-point columns (512 x 4096) takes 8 columns a block; fp64 C2R 2^22
+ * splits in two as 512 x 4096 (three kernels of 128 points on slow memory). Staged kernels of one
+ * thread a transform take whole warps (choose_ffts_per_block): fp32 R2C 24 128 transforms a block
+ * (97 before), C2R 12 256 (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large
+ * butterflies split by element unstaged on every device (large_butterfly_split): fp32 62 and 248,
+ * fp64 46 and 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split.
+ * Plans checked on every backend; each case runs under the rules it was checked with (odd batches,
+ * strided rows, in place, rank 2). */
 static const struct {
   real_case c;
   int fast_memory; /* planned with ZIPFFT_SLOW_MEMORY=0 */
