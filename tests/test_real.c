@@ -1083,7 +1083,7 @@ static const real_case split_by_element_cases[] = {
  * data, zipfft__staged_block_threads; half length 16 as 4x4), fp64, in place, batches of several
  * blocks with the last partly idle; fp32 half length 2 and 1 stays unstaged (its rows are
  * read whole). Odd lengths (the full-length kinds: a row of reals two to a slot, the
- * Hermitian half mirrored from the stage) as well: one pass (19, 9) and two (21, 27, 15),
+ * Hermitian half mirrored from the stage) as well: one pass (19, 9) and two (21, 51, 15),
  * rows back to back, in place (rows apart) and at shifted pointers, those of one thread a
  * transform (19, 9, 15) with their real rows packed n apart; with gaps between the
  * elements they cannot stage, and below 7 points they are not staged (not measured). */
@@ -1102,7 +1102,7 @@ static const struct {
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {19}, 300, DENSE}, 2},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {19}, 130, DENSE}, 2},
                        {{ZIPFFT_R2C, ZIPFFT_F64, 1, {21}, 100, INPLACE}, 1},
-                       {{ZIPFFT_C2R, ZIPFFT_F64, 1, {27}, 70, INPLACE}, 1},
+                       {{ZIPFFT_C2R, ZIPFFT_F32, 1, {51}, 70, INPLACE}, 1},
                        {{ZIPFFT_R2C, ZIPFFT_F32, 1, {9}, 257, SHIFTED}, 2},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 200, SHIFTED}, 2},
                        {{ZIPFFT_C2R, ZIPFFT_F32, 1, {15}, 40, GAPS}, 0},
@@ -1189,7 +1189,10 @@ static void check_split_by_element(void) {
  * thread a transform take whole warps (choose_ffts_per_block): fp32 R2C 24 128 transforms a block
  * (97 before), C2R 12 256 (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large
  * butterflies split by element unstaged on every device (large_butterfly_split): fp32 62 and 248,
- * fp64 46 and 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split.
+ * fp64 46 and 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split. Odd
+ * C2R kernels of 21 to 39 points, and fp32 R2C ones from 33, run as one butterfly at one thread on
+ * every device (odd_real_one_butterfly): fp32 C2R 21 and rank 2 of 27, fp64 C2R 39, fp32 R2C 33;
+ * fp32 R2C 27 and fp64 R2C 33 keep their two passes at three threads.
  * Plans checked on every backend; each case runs under the rules it was checked with (odd batches,
  * strided rows, in place, rank 2). */
 static const struct {
@@ -1242,6 +1245,13 @@ static const struct {
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_r31x4_t4_f9_tws_sbe_is1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_r31x2_t2_f32_sbe_is1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {174}, 9, DENSE}, 0, "_sbe_", 0},
+    /* odd real kernels as one butterfly (C2R of 21 to 39 points, fp32 R2C from 33) */
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {21}, 300, DENSE}, 0, "_r21_t1_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 27}, 2, GAPS}, 1, "_r27_t1_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {39}, 70, INPLACE}, 1, "_r39_t1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {33}, 130, SHIFTED}, 0, "_r33_t1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {27}, 130, DENSE}, 1, "_r9x3_t3_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {33}, 70, DENSE}, 0, "_r11x3_t3_", 1},
 };
 
 static void check_real_rules_by_device(void) {

@@ -311,6 +311,37 @@ static factorization named_radices(const zipfft__kernel_spec *s) {
   return f.count > 0 && product == s->n ? f : none;
 }
 
+/* Odd full-length R2C and C2R kernels of 21, 27, 33 and 39 points (radix n/3 x 3 at three
+ * threads a transform under the short cap) run as one butterfly at one thread a transform:
+ * every C2R one, and fp32 R2C from 33. The two passes' exchange through shared memory made
+ * them wait on their barriers and loads (Nsight Compute, fp32 C2R 21: 659 shared wavefronts
+ * a block against 197 as one butterfly, 207 M instructions against 90 M). H100, session 78,
+ * % of copy, two passes -> one butterfly (docs/perf/2026-12-06-odd-real-shared-traffic.md):
+ * fp32 C2R 21 83.7 -> 99.3 (0.84x -> 1.00x cuFFT), 27 77.4 -> 99.0, 33 77.6 -> 95.3, 39
+ * 73.3 -> 95.3, R2C 33 74.5 -> 91.7, 39 83.1 -> 94.1; fp64 C2R 21 84.6 -> 99.4, 27 93.7 ->
+ * 98.0, 33 84.4 -> 97.1, 39 76.3 -> 85.8. fp32 R2C 21 and 27 (100.1 -> 97.9, 99.2 -> 93.9)
+ * and fp64 R2C (98.7-99.8 -> 94.0-96.3) run as well or better in two passes.
+ * ZIPFFT_ODD_REAL_BUTTERFLY (tuning): 0 never, 1 the rule, 2 every odd full-length real
+ * kernel of 21 to 39 points. */
+static int odd_real_one_butterfly(const zipfft__kernel_spec *s) {
+  enum { shortest = 21, longest = 39, shortest_fp32_r2c = 33 };
+  const char *env = getenv("ZIPFFT_ODD_REAL_BUTTERFLY");
+  int mode = env && *env ? atoi(env) : 1;
+  if (mode == 0 || !zipfft__kind_is_full_real(s->kind) || s->n < shortest || s->n > longest)
+    return 0;
+  if (mode == 2) return 1;
+  int r2c_taken = s->precision == ZIPFFT_F32 && s->n >= shortest_fp32_r2c;
+  return s->n % 3 == 0 && (s->kind == ZIPFFT__KIND_C2R || r2c_taken);
+}
+
+/* The radices a kernel takes before the search's: those ZIPFFT_RADICES names, else one
+ * butterfly of n points where odd_real_one_butterfly says so; count 0 for neither. */
+static factorization chosen_radices(const zipfft__kernel_spec *s) {
+  factorization named = named_radices(s);
+  if (named.count > 0 || !odd_real_one_butterfly(s)) return named;
+  return (factorization){.cap = (int)s->n, .count = 1, .radices = {(int)s->n}};
+}
+
 /* Bytes of a row of neighbouring transforms that a transform-major kernel fills even when
  * its block then has a multiprocessor to itself (ZIPFFT_MAJOR_ROW_BYTES, tuning): 128 on
  * devices of slow memory; on other devices 128 for kernels whose threads take neighbouring
@@ -971,7 +1002,7 @@ int zipfft__size_single_kernel(zipfft__kernel_spec *s, int64_t transforms,
   s->rader_n = 0;
   s->rader_by_element = 0;
   if (s->n > 32 * max_threads_per_fft) return 0;
-  factorization f = named_radices(s);
+  factorization f = chosen_radices(s);
   zipfft__kernel_spec named = *s; /* sized apart: a failed sizing leaves s as it was */
   if (f.count > 0 && size_smooth(&named, f, transforms, t)) {
     *s = named;
