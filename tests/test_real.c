@@ -1189,10 +1189,10 @@ static void check_split_by_element(void) {
  * thread a transform take whole warps (choose_ffts_per_block): fp32 R2C 24 128 transforms a block
  * (97 before), C2R 12 256 (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large
  * butterflies split by element unstaged on every device (large_butterfly_split): fp32 62 and 248,
- * fp64 46 and 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split. Odd
- * C2R kernels of 21 to 39 points, and fp32 R2C ones from 33, run as one butterfly at one thread on
- * every device (odd_real_one_butterfly): fp32 C2R 21 and rank 2 of 27, fp64 C2R 39, fp32 R2C 33;
- * fp32 R2C 27 and fp64 R2C 33 keep their two passes at three threads.
+ * fp64 46 and 124; fp32 46 stays staged, fp64 174 (a half row over 1 KiB) does not split. C2R
+ * kernels of 21, 27, 33 and 39 points, and fp32 R2C ones of 33 and 39, run as one butterfly at one
+ * thread on every device (odd_real_one_butterfly): fp32 C2R 21 and rank 2 of 27, fp64 C2R 39, fp32
+ * R2C 33; fp32 R2C 27 and fp64 R2C 33 keep their two passes at three threads.
  * Plans checked on every backend; each case runs under the rules it was checked with (odd batches,
  * strided rows, in place, rank 2). */
 static const struct {
@@ -1245,7 +1245,7 @@ static const struct {
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_r31x4_t4_f9_tws_sbe_is1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_r31x2_t2_f32_sbe_is1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {174}, 9, DENSE}, 0, "_sbe_", 0},
-    /* odd real kernels as one butterfly (C2R of 21 to 39 points, fp32 R2C from 33) */
+    /* odd real kernels as one butterfly (C2R of 21, 27, 33 and 39 points, fp32 R2C of 33, 39) */
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {21}, 300, DENSE}, 0, "_r21_t1_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 27}, 2, GAPS}, 1, "_r27_t1_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {39}, 70, INPLACE}, 1, "_r39_t1_", 1},
