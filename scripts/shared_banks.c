@@ -199,26 +199,19 @@ int main(void) {
   return failed;
 }
 #else
-#include <stdint.h>
 void ZB_ENTRY(void **args, int64_t block_begin, int64_t block_end, void *scratch);
 
 /* Runs block 0 of the kernel with every pointer argument on a zeroed buffer (addresses of
  * FFT kernels do not depend on data), then reports. */
 int main(int argc, char **argv) {
   enum { buffer_bytes = 256 << 20, scratch_bytes = 16 << 20, max_args = 64 };
-  void *values[max_args];
-  void *args[max_args];
-  for (int i = 0; i < max_args; i++) {
-    values[i] = calloc(1, 64);
-    if (!values[i]) return 3;
-    args[i] = values[i];
-  }
-  unsigned char *buffer;
-#define ZB_POINTER(k) (buffer = calloc(1, buffer_bytes), *(void **)values[k] = buffer)
-#define ZB_INT64(k, v) (*(int64_t *)values[k] = (v))
-#define ZB_INT32(k, v) (*(int32_t *)values[k] = (v))
+  void *args[max_args]; /* each points at its argument's value */
+  for (int i = 0; i < max_args; i++)
+    if (!(args[i] = calloc(1, 64))) return 3;
+#define ZB_POINTER(k) (*(void **)args[k] = calloc(1, buffer_bytes))
+#define ZB_INT64(k, v) (*(int64_t *)args[k] = (v))
+#define ZB_INT32(k, v) (*(int32_t *)args[k] = (v))
 #include ZB_ARGS
-  (void)buffer;
   void *scratch = calloc(1, scratch_bytes);
   if (!scratch) return 3;
   ZB_ENTRY(args, 0, 1, scratch);
