@@ -44,10 +44,14 @@ static int next_occurrence(int line, int thread) {
   return slot_counts[i]++;
 }
 
-/* Called before each shared access of block 0: bytes at byte offset `offset` of the block's
- * shared memory, by thread `thread`, at source line `line`. */
+#ifndef ZB_BLOCK
+#define ZB_BLOCK 0 /* the block modelled */
+#endif
+
+/* Called before each shared access of a block: bytes at byte offset `offset` of the block's
+ * shared memory, by thread `thread`, at source line `line`; blocks but ZB_BLOCK are skipped. */
 void zbank_note(int line, int thread, int64_t block, int64_t offset, int bytes, int store) {
-  if (block != 0) return;
+  if (block != ZB_BLOCK) return;
   if (thread < 0 || thread >= max_threads || offset % 4 != 0) {
     fprintf(stderr, "shared-banks: thread %d, offset %lld at line %d not modelled\n", thread,
             (long long)offset, line);
@@ -201,8 +205,8 @@ int main(void) {
 #else
 void ZB_ENTRY(void **args, int64_t block_begin, int64_t block_end, void *scratch);
 
-/* Runs block 0 of the kernel with every pointer argument on a zeroed buffer (addresses of
- * FFT kernels do not depend on data), then reports. */
+/* Runs block ZB_BLOCK of the kernel with every pointer argument on a zeroed buffer
+ * (addresses of FFT kernels do not depend on data), then reports. */
 int main(int argc, char **argv) {
   enum { buffer_bytes = 256 << 20, scratch_bytes = 16 << 20, max_args = 64 };
   void *args[max_args]; /* each points at its argument's value */
@@ -214,7 +218,7 @@ int main(int argc, char **argv) {
 #include ZB_ARGS
   void *scratch = calloc(1, scratch_bytes);
   if (!scratch) return 3;
-  ZB_ENTRY(args, 0, 1, scratch);
+  ZB_ENTRY(args, ZB_BLOCK, ZB_BLOCK + 1, scratch);
   report(argc > 1 ? argv[1] : "kernel", argc > 2 && strcmp(argv[2], "--lines") == 0);
   return 0;
 }

@@ -360,6 +360,13 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
   return period ? i + i / period : i;
 }
 
+/* Whether a C2R merge kernel's shared rows are spread for its passes rather than for its
+ * merge phase (tuning: ZIPFFT_MERGE_STRIDE=0 spreads them for the merge, the rule before). */
+static int merge_spread_for_passes(void) {
+  const char *env = getenv("ZIPFFT_MERGE_STRIDE");
+  return !(env && strcmp(env, "0") == 0);
+}
+
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
   if (s->ffts_per_block == 1) return stride;
@@ -372,8 +379,13 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * F >= slots any odd stride does. (Measured on an H200: an odd stride with F = 4 left
      * 8-way conflicts and the 4096-point column pass at 31% of DRAM bandwidth.)
      * paired_rows kernels access F/2 transforms at a time in their split or merge phase
-     * (one of each row pair). */
-    int64_t across = s->paired_rows > 0 ? s->ffts_per_block / 2 : s->ffts_per_block;
+     * (one of each row pair); the R2C split kernels (store-major) are spread for that phase.
+     * The C2R merge kernels (transform-major) are spread for their passes, F transforms at a
+     * time: spread for the merge, every access of the passes conflicted 2-way (fp32 C2R 2^21,
+     * 1024-point merge: 7,338 shared wavefronts a block against 5,290, scripts/shared-banks). */
+    int64_t across = s->paired_rows > 0 && (!s->fft_major || !merge_spread_for_passes())
+                         ? s->ffts_per_block / 2
+                         : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;
     while (stride % slots != want % slots) stride++;
   } else if (!s->mirrored &&
