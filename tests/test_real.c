@@ -1039,6 +1039,39 @@ static void check_merge_on_load(void) {
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
+/* C2R through the workspace merges row pairs of the half spectrum in its first kernel
+ * (transform-major, F rows a block); its shared rows are spread over the banks for the merge
+ * (ZIPFFT_MERGE_STRIDE=0), for its passes (1, the default) or for both, the second half of
+ * the rows moved by slots/F (2). Each setting runs merges of F = 16 (fp32 131072: 256-point
+ * rows, moved by 1 slot), F = 8 in fp32 (moved by 2) and F = 8 in fp64 (fp64 2^19 as
+ * planned for slow memory: 512-point rows, moved by 1). */
+static void check_merge_strides(void) {
+  static const struct {
+    real_case c;
+    const char *major_ffts, *slow_memory, *merge_kernel;
+  } merge_cases[] = {
+      {{ZIPFFT_C2R, ZIPFFT_F32, 1, {131072}, 2, DENSE}, NULL, NULL, "_n256_r16x16_t16_f16_tm_"},
+      {{ZIPFFT_C2R, ZIPFFT_F32, 1, {131072}, 1, INPLACE}, "8", NULL, "_n256_r16x16_t16_f8_tm_"},
+      {{ZIPFFT_C2R, ZIPFFT_F64, 1, {524288}, 1, GAPS}, NULL, "1", "_n512_r8x8x8_t64_f8_tm_"}};
+  static const char *const settings[] = {"0", "1", "2"};
+  char printed[8192];
+  for (size_t v = 0; v < sizeof settings / sizeof *settings; v++) {
+    setenv("ZIPFFT_MERGE_STRIDE", settings[v], 1);
+    for (size_t i = 0; i < sizeof merge_cases / sizeof *merge_cases; i++) {
+      if (merge_cases[i].major_ffts) setenv("ZIPFFT_MAJOR_FFTS", merge_cases[i].major_ffts, 1);
+      if (merge_cases[i].slow_memory) setenv("ZIPFFT_SLOW_MEMORY", merge_cases[i].slow_memory, 1);
+      if (zt_in_first_part())
+        ZT_CHECK(
+            plan_mentions(&merge_cases[i].c, merge_cases[i].merge_kernel, printed, sizeof printed),
+            "merge case %zu has no %s kernel:\n%s", i, merge_cases[i].merge_kernel, printed);
+      run_case(&merge_cases[i].c);
+      unsetenv("ZIPFFT_MAJOR_FFTS");
+      unsetenv("ZIPFFT_SLOW_MEMORY");
+    }
+  }
+  unsetenv("ZIPFFT_MERGE_STRIDE");
+}
+
 /* Short fp32 R2C kernels of a power-of-two half length, 64 to 256, take radices of at most
  * 8 and at most n / 16 (plan/single.c, short_r2c_radix_cap): R2C 128 as 4x4x4, 256 as
  * 8x8x2, 512 as 8x8x4; fp64 keeps 8x8 at 128, and Rader's inner 256-point FFTs (R2C 514,
@@ -1436,6 +1469,7 @@ int main(void) {
     run_round_trip(&round_trip_cases[i]);
   check_loose_r2c();
   check_merge_on_load();
+  check_merge_strides();
   check_cluster_mirror();
   check_cluster_columns();
   check_short_r2c_radices();

@@ -257,7 +257,7 @@ zipfft__block *zipfft__open_statistics_loop(zipfft__stockham_build *c, zipfft__b
   }
   if (zipfft__arena_error(c->a)) return body;
   st->count = count;
-  st->shared_base = (int64_t)c->s->ffts_per_block * zipfft__c2c_shared_stride(c->s);
+  st->shared_base = zipfft__shared_rows_end(c->s);
   c->stats = st;
   zipfft__s_comment(c->a, body, "statistics: every signal's outputs folded in");
   for (int i = 0; i < count; i++) {

@@ -360,11 +360,28 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
   return period ? i + i / period : i;
 }
 
-/* Whether a C2R merge kernel's shared rows are spread for its passes rather than for its
- * merge phase (tuning: ZIPFFT_MERGE_STRIDE=0 spreads them for the merge, the rule before). */
-static int merge_spread_for_passes(void) {
+/* How a C2R merge kernel spreads its shared rows (tuning: ZIPFFT_MERGE_STRIDE): 0 for its
+ * merge phase, 1 (default) for its passes, 2 for the merge with the second half of its rows
+ * moved by slots/F, which spreads the passes too. */
+static int merge_spread(void) {
   const char *env = getenv("ZIPFFT_MERGE_STRIDE");
-  return !(env && strcmp(env, "0") == 0);
+  return env && *env ? atoi(env) : 1;
+}
+
+/* A C2R merge kernel (paired rows, neighbouring threads on neighbouring transforms). */
+static int merge_kernel(const zipfft__kernel_spec *s) {
+  return s->paired_rows > 0 && s->fft_major && s->ffts_per_block > 1;
+}
+
+int64_t zipfft__shared_row_offset(const zipfft__kernel_spec *s) {
+  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
+  int64_t f = s->ffts_per_block;
+  if (!merge_kernel(s) || merge_spread() != 2 || f > slots || (f & (f - 1)) != 0) return 0;
+  return slots / f;
+}
+
+int64_t zipfft__shared_rows_end(const zipfft__kernel_spec *s) {
+  return s->ffts_per_block * zipfft__c2c_shared_stride(s) + zipfft__shared_row_offset(s);
 }
 
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
@@ -383,7 +400,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * The C2R merge kernels (transform-major) are spread for their passes, F transforms at a
      * time: spread for the merge, every access of the passes conflicted 2-way (fp32 C2R 2^21,
      * 1024-point merge: 7,338 shared wavefronts a block against 5,290, scripts/shared-banks). */
-    int64_t across = s->paired_rows > 0 && (!s->fft_major || !merge_spread_for_passes())
+    int64_t across = s->paired_rows > 0 && (!s->fft_major || merge_spread() != 1)
                          ? s->ffts_per_block / 2
                          : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;
@@ -419,7 +436,7 @@ int64_t zipfft__statistics_reals_per_thread(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__rader_slot(const zipfft__kernel_spec *s, int64_t f) {
-  return s->ffts_per_block * zipfft__c2c_shared_stride(s) + 2 * f;
+  return zipfft__shared_rows_end(s) + 2 * f;
 }
 
 int64_t zipfft__shared_twiddle_base(const zipfft__kernel_spec *s) {

@@ -644,6 +644,12 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 /* Shared-memory stride of one transform (complex elements, padded), chosen so that the
  * transforms sharing a 128-byte phase of accesses fall in distinct banks where that pays. */
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
+/* Slots that rows F/2 to F-1 of a C2R merge kernel sit beyond f * stride (0 elsewhere), so
+ * that its merge phase (F/2 transforms at a time) and its passes (F) both spread over the
+ * banks (ZIPFFT_MERGE_STRIDE=2). */
+int64_t zipfft__shared_row_offset(const zipfft__kernel_spec *s);
+/* The first shared slot (complex elements) after every transform's exchange row. */
+int64_t zipfft__shared_rows_end(const zipfft__kernel_spec *s);
 /* Statistics kernels: output reals per slot of the last pass (2 for C2R_HALF's pairs),
  * and output reals a thread folds (slots of the last pass times that; 0 for other
  * kernels). Shared memory holds a real sum of squares for each, per thread, unless
