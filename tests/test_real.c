@@ -1271,20 +1271,30 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {104}, 130, DENSE}, 1, "_t4_f32_sio_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {248}, 9, DENSE}, 1, "_sio_", 0},
     /* R2C of large butterflies split by element unstaged (fp32 radices 29 and 31, fp64 17
-     * to 31, half rows of at most 1 KiB), fp32 radices 17 to 23 staged */
-    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {62}, 300, DENSE}, 0, "_r31_t1_f64_sbe_rt_", 1},
+     * to 31, half rows of at most 1 KiB), fp32 radices 17 to 23 staged; unstaged is checked
+     * as no "_sio" after "_sbe", since on a GPU a prefetch part ("_pa165") may follow it */
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {62}, 300, DENSE}, 0, "_r31_t1_f64_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {62}, 300, DENSE}, 0, "_sbe_sio_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {46}, 200, SHIFTED}, 1, "_r23_t1_f64_sbe_sio_", 1},
-    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {46}, 130, INPLACE}, 1, "_r23_t1_f64_sbe_is1_", 1},
-    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_r31x4_t4_f9_tws_sbe_is1_", 1},
-    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_r31x2_t2_f32_sbe_is1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {46}, 130, INPLACE}, 1, "_r23_t1_f64_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {46}, 130, INPLACE}, 1, "_sbe_sio_", 0},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_r31x4_t4_f9_tws_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {248}, 9, DENSE}, 1, "_sbe_sio_", 0},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_r31x2_t2_f32_sbe_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F64, 1, {124}, 33, DENSE}, 0, "_sbe_sio_", 0},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {174}, 9, DENSE}, 0, "_sbe_", 0},
-    /* odd real kernels as one butterfly (C2R of 21, 27, 33 and 39 points, fp32 R2C of 33, 39) */
+    /* odd real kernels as one butterfly (C2R of 21, 27, 33 and 39 points, fp32 C2R of 25
+     * and 35, fp32 R2C of 33, 35 and 39) */
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {21}, 300, DENSE}, 0, "_r21_t1_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 2, {3, 27}, 2, GAPS}, 1, "_r27_t1_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {39}, 70, INPLACE}, 1, "_r39_t1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {33}, 130, SHIFTED}, 0, "_r33_t1_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {27}, 130, DENSE}, 1, "_r9x3_t3_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {33}, 70, DENSE}, 0, "_r11x3_t3_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {25}, 130, SHIFTED}, 1, "_r25_t1_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 2, {3, 35}, 2, GAPS}, 0, "_r35_t1_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {35}, 70, INPLACE}, 0, "_r7x5_t5_", 1},
+    {{ZIPFFT_R2C, ZIPFFT_F32, 1, {25}, 130, DENSE}, 1, "_r5x5_t5_", 1},
 };
 
 static void check_real_rules_by_device(void) {

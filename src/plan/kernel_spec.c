@@ -360,12 +360,19 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
   return period ? i + i / period : i;
 }
 
-/* How a C2R merge kernel spreads its shared rows (tuning: ZIPFFT_MERGE_STRIDE): 0 for its
- * merge phase, 1 (default) for its passes, 2 for the merge with the second half of its rows
- * moved by slots/F, which spreads the passes too. */
-static int merge_spread(void) {
+/* How a C2R merge kernel spreads its shared rows: 0 for its merge phase, 1 for its passes,
+ * 2 for the merge with the second half of its rows moved by slots/F, which spreads the
+ * passes too (conflict-free in every merge kernel of C2R 2^19 to 2^23 by scripts/shared-banks,
+ * where 0 needs 1.7-1.8x the conflict-free wavefronts and 1 needs 1.15-1.25x). 2 in fp32, 0
+ * in fp64. H100, % of copy, 0 -> 1 -> 2 (one run, session 79,
+ * docs/perf/2026-12-06-h100-merge-kernel-banks.md): fp32 C2R 2^19 40.5 -> 41.0 -> 41.9
+ * (1.32x -> 1.37x cuFFT), 2^20 39.6 -> 41.5 -> 41.5, 2^21 31.9 -> 32.9 -> 32.9, 2^22 31.6 ->
+ * 32.5 -> 32.5; fp64 C2R 2^20 40.8 -> 40.5 -> 40.3, 2^21 39.3 -> 38.4 -> 38.3, 2^19 and 2^22
+ * within 0.2. ZIPFFT_MERGE_STRIDE (tuning) sets it for both. */
+static int merge_spread(const zipfft__kernel_spec *s) {
   const char *env = getenv("ZIPFFT_MERGE_STRIDE");
-  return env && *env ? atoi(env) : 1;
+  if (env && *env) return atoi(env);
+  return s->precision == ZIPFFT_F32 ? 2 : 0;
 }
 
 /* A C2R merge kernel (paired rows, neighbouring threads on neighbouring transforms). */
@@ -376,7 +383,7 @@ static int merge_kernel(const zipfft__kernel_spec *s) {
 int64_t zipfft__shared_row_offset(const zipfft__kernel_spec *s) {
   int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
   int64_t f = s->ffts_per_block;
-  if (!merge_kernel(s) || merge_spread() != 2 || f > slots || (f & (f - 1)) != 0) return 0;
+  if (!merge_kernel(s) || merge_spread(s) != 2 || f > slots || (f & (f - 1)) != 0) return 0;
   return slots / f;
 }
 
@@ -396,11 +403,9 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * F >= slots any odd stride does. (Measured on an H200: an odd stride with F = 4 left
      * 8-way conflicts and the 4096-point column pass at 31% of DRAM bandwidth.)
      * paired_rows kernels access F/2 transforms at a time in their split or merge phase
-     * (one of each row pair); the R2C split kernels (store-major) are spread for that phase.
-     * The C2R merge kernels (transform-major) are spread for their passes, F transforms at a
-     * time: spread for the merge, every access of the passes conflicted 2-way (fp32 C2R 2^21,
-     * 1024-point merge: 7,338 shared wavefronts a block against 5,290, scripts/shared-banks). */
-    int64_t across = s->paired_rows > 0 && (!s->fft_major || merge_spread() != 1)
+     * (one of each row pair); the R2C split kernels (store-major) are spread for that phase,
+     * the C2R merge kernels (transform-major) as merge_spread says. */
+    int64_t across = s->paired_rows > 0 && (!s->fft_major || merge_spread(s) != 1)
                          ? s->ffts_per_block / 2
                          : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;

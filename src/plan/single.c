@@ -311,16 +311,20 @@ static factorization named_radices(const zipfft__kernel_spec *s) {
   return f.count > 0 && product == s->n ? f : none;
 }
 
-/* Odd full-length R2C and C2R kernels of 21, 27, 33 and 39 points (radix n/3 x 3 at three
- * threads a transform under the short cap) run as one butterfly at one thread a transform:
- * every C2R one, and fp32 R2C from 33. The two passes' exchange through shared memory made
- * them wait on their barriers and loads (Nsight Compute, fp32 C2R 21: 659 shared wavefronts
- * a block against 197 as one butterfly, 207 M instructions against 90 M). H100, session 78,
- * % of copy, two passes -> one butterfly (docs/perf/2026-12-06-odd-real-shared-traffic.md):
- * fp32 C2R 21 83.7 -> 99.3 (0.84x -> 1.00x cuFFT), 27 77.4 -> 99.0, 33 77.6 -> 95.3, 39
- * 73.3 -> 95.3, R2C 33 74.5 -> 91.7, 39 83.1 -> 94.1; fp64 C2R 21 84.6 -> 99.4, 27 93.7 ->
- * 98.0, 33 84.4 -> 97.1, 39 76.3 -> 85.8. fp32 R2C 21 and 27 (100.1 -> 97.9, 99.2 -> 93.9)
- * and fp64 R2C (98.7-99.8 -> 94.0-96.3) run as well or better in two passes.
+/* Odd full-length R2C and C2R kernels of 21 to 39 points run as one butterfly at one thread
+ * a transform instead of two passes (radix n/3 x 3 at three threads a transform under the
+ * short cap; 5 x 5 and 7 x 5 at five): every C2R one of 21, 27, 33 and 39 points, fp32 C2R
+ * of 25 and 35, and fp32 R2C of 33, 35 and 39. The two passes' exchange through shared
+ * memory made them wait on their barriers and loads (Nsight Compute, fp32 C2R 21: 659 shared
+ * wavefronts a block against 197 as one butterfly, 207 M instructions against 90 M). H100,
+ * % of copy, two passes -> one butterfly (docs/perf/2026-12-06-odd-real-shared-traffic.md,
+ * session 78): fp32 C2R 21 83.7 -> 99.3 (0.84x -> 1.00x cuFFT), 27 77.4 -> 99.0, 33 77.6 ->
+ * 95.3, 39 73.3 -> 95.3, R2C 33 74.5 -> 91.7, 39 83.1 -> 94.1; fp64 C2R 21 84.6 -> 99.4, 27
+ * 93.7 -> 98.0, 33 84.4 -> 97.1, 39 76.3 -> 85.8; session 79 (one run,
+ * docs/perf/2026-12-06-h100-merge-kernel-banks.md): fp32 C2R 25 93.5 -> 99.3 (0.95x ->
+ * 1.00x), 35 73.6 -> 95.1 (1.10x -> 1.43x), R2C 35 83.1 -> 90.1. fp32 R2C 21, 25 and 27
+ * (100.0 -> 98.1, 99.2 -> 95.6, 99.0 -> 94.1), fp64 R2C (98.2-99.6 -> 93.7-96.0) and fp64
+ * C2R 25 and 35 (98.9 -> 98.6, 85.4 -> 84.0) run as well or better in two passes.
  * ZIPFFT_ODD_REAL_BUTTERFLY (tuning): 0 never, 1 the rule, 2 every odd full-length real
  * kernel of 21 to 39 points. */
 static int odd_real_one_butterfly(const zipfft__kernel_spec *s) {
@@ -330,8 +334,9 @@ static int odd_real_one_butterfly(const zipfft__kernel_spec *s) {
   if (mode == 0 || !zipfft__kind_is_full_real(s->kind) || s->n < shortest || s->n > longest)
     return 0;
   if (mode == 2) return 1;
-  int r2c_taken = s->precision == ZIPFFT_F32 && s->n >= shortest_fp32_r2c;
-  return s->n % 3 == 0 && (s->kind == ZIPFFT__KIND_C2R || r2c_taken);
+  int fp32 = s->precision == ZIPFFT_F32, thirds = s->n % 3 == 0, fifths = s->n % 5 == 0;
+  if (s->kind == ZIPFFT__KIND_C2R) return thirds || (fp32 && fifths);
+  return fp32 && s->n >= shortest_fp32_r2c && (thirds || fifths);
 }
 
 /* The radices a kernel takes before the search's: those ZIPFFT_RADICES names, else one
