@@ -786,6 +786,33 @@ static void run_prime_radices_above_31(void) {
   unsetenv("ZIPFFT_RADICES");
 }
 
+/* Short fp32 C2C rows of a measured shape (plan/single.c short_c2c_shapes): 25, 35, 45 and
+ * 50 as one butterfly, 60 as 6x10, forward and inverse, each also in a layout variant
+ * (strided in place, padded, misaligned, normalised); fp64 35 and, with
+ * ZIPFFT_SHORT_C2C_SHAPES=0, fp32 35 keep the search's 7x5. */
+static void run_short_c2c_shapes(void) {
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+    const char *says;
+  } shapes[] = {{ZIPFFT_F32, 25, "_r25_t1_"},   {ZIPFFT_F32, 35, "_r35_t1_"},
+                {ZIPFFT_F32, 45, "_r45_t1_"},   {ZIPFFT_F32, 50, "_r50_t1_"},
+                {ZIPFFT_F32, 60, "_r6x10_t6_"}, {ZIPFFT_F64, 35, "_r7x5_t5_"}};
+  for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+    c2c_case c = basic_case(shapes[i].p, shapes[i].n, 130, i % 2 ? ZIPFFT_INVERSE : ZIPFFT_FORWARD);
+    check_plan_says(&c, shapes[i].says);
+    run_case(&c);
+    static const size_t layouts[] = {10, 2, 4, 11, 13, 10};
+    c2c_case laid_out = variant_case(&quick_variants[layouts[i]], shapes[i].p, shapes[i].n);
+    run_case(&laid_out);
+  }
+  setenv("ZIPFFT_SHORT_C2C_SHAPES", "0", 1);
+  c2c_case search = basic_case(ZIPFFT_F32, 35, 70, ZIPFFT_FORWARD);
+  check_plan_says(&search, "_r7x5_t5_");
+  run_case(&search);
+  unsetenv("ZIPFFT_SHORT_C2C_SHAPES");
+}
+
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
  * layout variants they take: batch distances, in-place, misalignment, scale; each as
  * planned and asking L2 for a later cluster's input after the loads (on the CPU a read of the bytes
@@ -1546,6 +1573,7 @@ static void run_tiers(void) {
     run_quick_staged();
     run_quick_rader_by_element();
     run_prime_radices_above_31();
+    run_short_c2c_shapes();
     for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
       run_round_trip(trips[i].p, trips[i].n, trips[i].batch);
     if (zt_in_first_part()) {
