@@ -646,7 +646,7 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i);
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s);
 /* Slots that rows F/2 to F-1 of a C2R merge kernel sit beyond f * stride (0 elsewhere), so
  * that its merge phase (F/2 transforms at a time) and its passes (F) both spread over the
- * banks (ZIPFFT_MERGE_STRIDE=2). */
+ * banks: fp32's rule, ZIPFFT_MERGE_STRIDE=2 in either precision. */
 int64_t zipfft__shared_row_offset(const zipfft__kernel_spec *s);
 /* The first shared slot (complex elements) after every transform's exchange row. */
 int64_t zipfft__shared_rows_end(const zipfft__kernel_spec *s);
