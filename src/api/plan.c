@@ -15,6 +15,7 @@
 #include "gen/emit.h"
 #include "plan/single.h"
 #include "plan/strategy.h"
+#include "plan/tuning.h"
 #include "plan/twiddle.h"
 
 /* The largest grid a launch uses; bigger batches are split into several launches. */
@@ -428,8 +429,7 @@ static zipfft_status compile_pair(zipfft_plan p, const zipfft__pair_spec *pair, 
 static zipfft_status prepare_pair(zipfft_plan p) {
   const zipfft__decomposition *dec = &p->decomposition;
   zipfft__pair_spec pair = pair_of(dec);
-  const char *env = getenv("ZIPFFT_PAIR_MIN_BLOCKS");
-  pair.min_blocks = env && *env ? atoi(env) : 0;
+  pair.min_blocks = zipfft__tuning_int("ZIPFFT_PAIR_MIN_BLOCKS", 0);
   pair.cluster = zipfft__pair_cluster(&pair, dec->pair_cluster,
                                       p->backend->ops->max_cluster_blocks(p->backend));
   size_t shared = 0;

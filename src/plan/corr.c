@@ -9,6 +9,7 @@
 
 #include "api/error.h"
 #include "plan/single.h"
+#include "plan/tuning.h"
 
 void zipfft__corr_spectrum_lengths(const zipfft__corr_problem *p, int64_t *lengths) {
   for (int k = 0; k < p->rank; k++) lengths[k] = p->lengths[k];
@@ -198,8 +199,8 @@ static zipfft_status append_statistics(const zipfft__kernel_spec *pass, zipfft__
     out->runs_on[out->kernel_count - 2] = ZIPFFT__RUN_OUTPUTS;
     out->runs_on[out->kernel_count - 1] = ZIPFFT__RUN_STATISTICS;
     zipfft__kernel_spec *s = &out->kernels[out->kernel_count - 1];
-    const char *env = getenv("ZIPFFT_STATS_MIN_BLOCKS"); /* tuning */
-    s->min_blocks = env && *env ? atoi(env) : s->signal_pairs ? pair_min_blocks(s) : 0;
+    s->min_blocks = zipfft__tuning_int("ZIPFFT_STATS_MIN_BLOCKS",
+                                       s->signal_pairs ? pair_min_blocks(s) : 0); /* tuning */
     const char *prefetch = getenv("ZIPFFT_STATS_PREFETCH"); /* tuning */
     s->stats_prefetch = !(prefetch && strcmp(prefetch, "0") == 0);
     s->stage_rows = stage_rows_wanted(s, t);

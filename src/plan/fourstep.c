@@ -16,6 +16,7 @@
 #include "plan/fourstep.h"
 #include "plan/pair.h"
 #include "plan/single.h"
+#include "plan/tuning.h"
 
 enum { max_factors = 4 };
 
@@ -192,8 +193,8 @@ static split choose_split(zipfft_precision precision, int64_t n, int square, int
                           int short_first, const zipfft__target *t) {
   split s = named_split(precision, n, t);
   if (s.count > 0) return s;
-  const char *env = getenv("ZIPFFT_FOURSTEP_FACTORS"); /* tuning: the fewest factors tried */
-  int fewest = env && *env ? atoi(env) : 2;
+  int fewest =
+      zipfft__tuning_int("ZIPFFT_FOURSTEP_FACTORS", 2); /* tuning: the fewest factors tried */
   const char *loose = getenv("ZIPFFT_FOURSTEP_STRICT"); /* tuning: 0 ignores the good sizes */
   split_limits long_rows = long_row_limits(precision);
   int try_long_rows = short_first && long_rows.row_bytes > good_row_bytes;
@@ -246,8 +247,7 @@ static int64_t product(const split *sp, int from, int to) {
  * 2^27 24.5 -> 28.5%; relative L2 error at 2^20 2.0e-7 -> 2.1e-7 (2.5e-7 with 16). */
 enum { default_twiddle_chain = 8 };
 static int twiddle_chain_period(void) {
-  const char *env = getenv("ZIPFFT_TWIDDLE_CHAIN");
-  return env && *env ? atoi(env) : default_twiddle_chain;
+  return zipfft__tuning_int("ZIPFFT_TWIDDLE_CHAIN", default_twiddle_chain);
 }
 
 /* Kernel i < P-1: columns of length Ni at stride Mi, batch = (the job's batch, the blocks
@@ -314,10 +314,7 @@ static void row_spec(const zipfft__fourstep_job *job, const split *sp, zipfft__k
  * stores runs along k and the last whole lines, where the plain split's row kernel stores
  * segments as wide as its block's rows (fp32 4096 x 4096: 32 bytes). ZIPFFT_TRANSPOSED_SPLIT=2
  * plans it whatever the kernels size as (plain column kernels too: the tests' small splits). */
-static int transposed_split_mode(void) {
-  const char *env = getenv("ZIPFFT_TRANSPOSED_SPLIT");
-  return env && *env ? atoi(env) : 0;
-}
+static int transposed_split_mode(void) { return zipfft__tuning_int("ZIPFFT_TRANSPOSED_SPLIT", 0); }
 
 /* 1 when a four-step's kernels in dec end in a column kernel: a transposed split (every
  * other split ends in its row kernel, which stores by neighbouring transforms: store_major,
@@ -480,10 +477,10 @@ static void last_column_spec(const zipfft__fourstep_job *job, const split *sp,
 enum { stream_chirp_bytes = 4 << 20 };
 
 static int bluestein_streams(int i, const zipfft__fourstep_job *job, int64_t chirp_n) {
-  const char *env = getenv("ZIPFFT_BLUESTEIN_STREAM");
   uint64_t chirp =
       (uint64_t)chirp_n * zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
-  int mask = env && *env ? atoi(env) : 2 | (chirp >= stream_chirp_bytes ? 4 : 0);
+  int mask =
+      zipfft__tuning_int("ZIPFFT_BLUESTEIN_STREAM", 2 | (chirp >= stream_chirp_bytes ? 4 : 0));
   return (mask >> i) & 1;
 }
 
@@ -575,8 +572,7 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
 enum { tile_line_bytes = 128, tile_warp_threads = 32 };
 
 static int tiles_allowed(const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_TILE_ROWS");
-  return env && *env ? atoi(env) != 0 : zipfft__slow_memory(t);
+  return zipfft__tuning_int("ZIPFFT_TILE_ROWS", zipfft__slow_memory(t)) != 0;
 }
 
 /* 1 when kernels i and i + 1 of dec are the column and row kernels of a split in two as

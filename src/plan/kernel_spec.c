@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/tuning.h"
+
 size_t zipfft__real_size(zipfft_precision p) { return p == ZIPFFT_F32 ? 4 : 8; }
 
 size_t zipfft__complex_bytes(zipfft_precision p, zipfft_storage storage) {
@@ -370,9 +372,7 @@ int64_t zipfft__shared_pad(const zipfft__kernel_spec *s, int64_t i) {
  * 32.5 -> 32.5; fp64 C2R 2^20 40.8 -> 40.5 -> 40.3, 2^21 39.3 -> 38.4 -> 38.3, 2^19 and 2^22
  * within 0.2. ZIPFFT_MERGE_STRIDE (tuning) sets it for both. */
 static int merge_spread(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_MERGE_STRIDE");
-  if (env && *env) return atoi(env);
-  return s->precision == ZIPFFT_F32 ? 2 : 0;
+  return zipfft__tuning_int("ZIPFFT_MERGE_STRIDE", s->precision == ZIPFFT_F32 ? 2 : 0);
 }
 
 /* A C2R merge kernel (paired rows, neighbouring threads on neighbouring transforms). */

@@ -24,6 +24,7 @@
 #include "api/error.h"
 #include "plan/fourstep.h"
 #include "plan/single.h"
+#include "plan/tuning.h"
 
 static int bluestein_middle(void);
 
@@ -120,8 +121,7 @@ static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target
 /* Whether a rule measured on devices of fast memory only applies: on such devices unless
  * its tuning variable (0 or 1) says otherwise. */
 static int fast_memory_rule(const char *variable, const zipfft__target *t) {
-  const char *env = getenv(variable);
-  return env && *env ? atoi(env) != 0 : !zipfft__slow_memory(t);
+  return zipfft__tuning_int(variable, !zipfft__slow_memory(t)) != 0;
 }
 
 /* 1 when a C2R route splits its half length with short merge columns
@@ -467,8 +467,7 @@ static const int split_min_row_pairs[2] = {4, 2}, split_wide_row_pairs[2] = {8, 
 /* The fewest row pairs per block of a paired_rows kernel: the table, or ZIPFFT_MIN_ROW_PAIRS
  * (tuning). */
 static int min_row_pairs(const int *table, zipfft_precision precision) {
-  const char *env = getenv("ZIPFFT_MIN_ROW_PAIRS");
-  return env && *env ? atoi(env) : table[precision == ZIPFFT_F64];
+  return zipfft__tuning_int("ZIPFFT_MIN_ROW_PAIRS", table[precision == ZIPFFT_F64]);
 }
 
 /* Whether a four-step kernel's blocks can take the rows in pairs: an even number of

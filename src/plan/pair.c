@@ -1,6 +1,7 @@
 /* pair.c - the facts of a pair kernel (two four-step kernels run as one persistent
  * kernel): when two kernels qualify, its shape, its counters and its lag. */
 #include "plan/pair.h"
+#include "plan/tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +51,7 @@ int zipfft__pair_cluster_planned(const zipfft__pair_spec *p, int max_cluster_blo
 }
 
 int zipfft__pair_cluster(const zipfft__pair_spec *p, int planned, int max_cluster_blocks) {
-  const char *env = getenv("ZIPFFT_PAIR_CLUSTER");
-  int blocks = env && *env ? atoi(env) : planned;
+  int blocks = zipfft__tuning_int("ZIPFFT_PAIR_CLUSTER", planned);
   return cluster_fits(p, blocks, max_cluster_blocks) ? blocks : 0;
 }
 

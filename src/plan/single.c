@@ -10,6 +10,7 @@
 #include "gen/butterfly.h"
 #include "plan/single.h"
 #include "plan/staging.h"
+#include "plan/tuning.h"
 
 /* Radices a pass may use, largest first. 27 is left out: its butterflies need many
  * registers and measured slower than 9x3 passes (2187 fp32: 57% vs 73% of copy). The
@@ -179,9 +180,9 @@ static int power_of_two_warps(int64_t f, int64_t t, int whole) {
  * 64.9 -> 98.7 (docs/perf/2026-12-04-h200-staged-copies.md). Staged kernels of other
  * numbers of threads a transform take whole warps however many (zipfft__staged_whole_warps). */
 static int choose_ffts_per_block(zipfft__kernel_spec *s, int64_t batch) {
-  const char *env = getenv("ZIPFFT_BLOCK_MIN_THREADS");
   int64_t t = s->threads_per_fft,
-          least = env && *env ? atoi(env) : zipfft__staged_block_threads(s, min_block_threads);
+          least = zipfft__tuning_int("ZIPFFT_BLOCK_MIN_THREADS",
+                                     (int)zipfft__staged_block_threads(s, min_block_threads));
   int64_t fewest = (least + t - 1) / t, f = fewest;
   int staged = zipfft__stage_io_wanted(s), power_of_two = (t & (t - 1)) == 0;
   int whole = staged && power_of_two;
@@ -242,8 +243,7 @@ static int64_t largest_prime_factor(int64_t n) {
 /* The largest prime radix: 31, or ZIPFFT_MAX_PRIME_RADIX (tuning; 13 sends the primes 17
  * to 31 to Bluestein's method, as before they were radices). */
 static int max_prime_radix(void) {
-  const char *env = getenv("ZIPFFT_MAX_PRIME_RADIX");
-  return env && *env ? atoi(env) : largest_prime_radix;
+  return zipfft__tuning_int("ZIPFFT_MAX_PRIME_RADIX", largest_prime_radix);
 }
 
 /* Factorises n into pass radices of at most cap, as factorize_capped does. */
@@ -357,8 +357,7 @@ static factorization named_radices(const zipfft__kernel_spec *s) {
  * kernel of 21 to 39 points. */
 static int odd_real_one_butterfly(const zipfft__kernel_spec *s) {
   enum { shortest = 21, longest = 39, shortest_fp32_r2c = 33 };
-  const char *env = getenv("ZIPFFT_ODD_REAL_BUTTERFLY");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_ODD_REAL_BUTTERFLY", 1);
   if (mode == 0 || !zipfft__kind_is_full_real(s->kind) || s->n < shortest || s->n > longest)
     return 0;
   if (mode == 2) return 1;
@@ -532,8 +531,7 @@ static int64_t twiddle_reads_per_block(const zipfft__kernel_spec *s) {
  * their twiddles from the table. */
 static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target *t) {
   enum { few_blocks = 4, min_reuse = 4 };
-  const char *env = getenv("ZIPFFT_SHARED_TWIDDLES");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_SHARED_TWIDDLES", 1);
   s->shared_twiddles = 0;
   if (mode == 0 || s->pass_count < 2 || s->cluster > 1) return;
   size_t plain = zipfft__c2c_shared_bytes(s);
@@ -553,8 +551,7 @@ static void choose_shared_twiddles(zipfft__kernel_spec *s, const zipfft__target 
  * pay is known only after compiling: the CUDA plan asks for them then (api/plan.c,
  * ask_two_blocks). */
 static void choose_min_blocks(zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_MIN_BLOCKS");
-  s->min_blocks = env && *env ? atoi(env) : 0;
+  s->min_blocks = zipfft__tuning_int("ZIPFFT_MIN_BLOCKS", 0);
 }
 
 /* fp32 C2R kernels of half length 32 (C2R 64) mirror their first pass whatever its groups:
@@ -592,8 +589,7 @@ static int short_c2r_mirrored(const zipfft__kernel_spec *s) {
  * ZIPFFT_MIRRORED (tuning): 0 never, 2 wherever the generator can. */
 static void choose_mirrored(zipfft__kernel_spec *s) {
   enum { min_warp_groups = 16, warp = 32 };
-  const char *env = getenv("ZIPFFT_MIRRORED");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_MIRRORED", 1);
   s->mirrored = 0;
   if (mode == 0 || !zipfft__can_mirror(s)) return;
   int64_t m = s->n / s->radices[zipfft__mirrored_pass(s)], groups = m / s->threads_per_fft / 2;
@@ -619,8 +615,7 @@ static void choose_mirrored(zipfft__kernel_spec *s) {
  * can. */
 static void choose_merge_on_load(zipfft__kernel_spec *s) {
   enum { merge_on_load_min_half = 1024 };
-  const char *env = getenv("ZIPFFT_MERGE_ON_LOAD");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_MERGE_ON_LOAD", 1);
   s->merge_on_load = 0;
   if (mode == 0 || s->mirrored || !zipfft__can_merge_on_load(s)) return;
   s->merge_on_load = mode == 2 || (s->precision == ZIPFFT_F64 && s->n >= merge_on_load_min_half);
@@ -721,8 +716,7 @@ enum { cluster_block_bytes = 76 * 1024, cluster_max_blocks = 4 };
 /* The most blocks a cluster kernel takes: cluster_max_blocks, or ZIPFFT_CLUSTER_BLOCKS
  * (tuning, up to what the device allows). */
 static int cluster_blocks_limit(void) {
-  const char *env = getenv("ZIPFFT_CLUSTER_BLOCKS");
-  return env && *env ? atoi(env) : cluster_max_blocks;
+  return zipfft__tuning_int("ZIPFFT_CLUSTER_BLOCKS", cluster_max_blocks);
 }
 
 /* The most shared memory a cluster kernel's block takes: cluster_block_bytes, or
@@ -859,8 +853,7 @@ void zipfft__choose_convolution_in_place(zipfft__kernel_spec *s) {
  * (T = 6) 59.0 -> 54.2, fp32 61 44.8 -> 39.1, and the longer kernels lose most (fp64 127
  * 49.2 -> 27.7: 140 -> 186 registers; fp32 1009 50.0 -> 39.9). */
 static int rader_by_element_wanted(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_RADER_BY_ELEMENT");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_RADER_BY_ELEMENT", 1);
   if (mode == 0 || !zipfft__can_rader_by_element(s)) return 0;
   return mode != 1 || zipfft__short_runs(s);
 }

@@ -5,6 +5,7 @@
 
 #include "gen/butterfly.h"
 #include "plan/staging.h"
+#include "plan/tuning.h"
 
 enum {
   stage_io_run_bytes = 32,  /* neighbouring elements a transform's threads access at a time */
@@ -29,10 +30,7 @@ int zipfft__short_runs(const zipfft__kernel_spec *s) { return run_bytes(s) < sta
 
 /* ZIPFFT_STAGE_IO (tuning): 0 never, 1 the rule (zipfft__stage_io_wanted), 2 wherever the
  * generator can. */
-static int stage_io_mode(void) {
-  const char *env = getenv("ZIPFFT_STAGE_IO");
-  return env && *env ? atoi(env) : 1;
-}
+static int stage_io_mode(void) { return zipfft__tuning_int("ZIPFFT_STAGE_IO", 1); }
 
 /* Whether the generator could stage s's inputs and outputs (its mirroring and merge on
  * load, which staging replaces, left aside). */
@@ -78,8 +76,7 @@ static int large_butterfly_split(const zipfft__kernel_spec *s) {
  * staged; measured at zipfft__choose_split_by_element). */
 static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
   enum { split_by_element_longest = 32 };
-  const char *env = getenv("ZIPFFT_SPLIT_BY_ELEMENT");
-  int mode = env && *env ? atoi(env) : -1;
+  int mode = zipfft__tuning_int("ZIPFFT_SPLIT_BY_ELEMENT", -1);
   int short_fp32 = s->precision == ZIPFFT_F32 && s->n <= split_by_element_longest;
   return (mode == 1 || (mode != 0 && (short_fp32 || large_butterfly_split(s)))) &&
          zipfft__can_split_by_element(s);
@@ -196,8 +193,7 @@ void zipfft__choose_split_by_element(zipfft__kernel_spec *s) {
  * fp32 R2C 33 60.6 -> 71.4, 39 67.6 -> 82.2, but 69 78.7 -> 70.9, 93 71.7 -> 63.3, fp64 R2C
  * 27 89.1 -> 81.0, 33 73.9 -> 68.9. */
 static int stage_packed_reals_wanted(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_STAGE_PACKED_REALS");
-  int mode = env && *env ? atoi(env) : 1;
+  int mode = zipfft__tuning_int("ZIPFFT_STAGE_PACKED_REALS", 1);
   int full_real = zipfft__kind_is_full_real(s->kind);
   return full_real && mode != 0 && (mode != 1 || s->threads_per_fft == 1);
 }
