@@ -1041,10 +1041,10 @@ static void check_merge_on_load(void) {
 
 /* C2R through the workspace merges row pairs of the half spectrum in its first kernel
  * (transform-major, F rows a block); its shared rows are spread over the banks for the merge
- * (ZIPFFT_MERGE_STRIDE=0), for its passes (1, the default) or for both, the second half of
- * the rows moved by slots/F (2). Each setting runs merges of F = 16 (fp32 131072: 256-point
- * rows, moved by 1 slot), F = 8 in fp32 (moved by 2) and F = 8 in fp64 (fp64 2^19 as
- * planned for slow memory: 512-point rows, moved by 1). */
+ * (ZIPFFT_MERGE_STRIDE=0, fp64's rule), for its passes (1) or for both, the second half of
+ * the rows moved by slots/F (2, fp32's rule). Each setting runs merges of F = 16 (fp32
+ * 131072: 256-point rows, moved by 1 slot), F = 8 in fp32 (moved by 2) and F = 8 in fp64
+ * (fp64 2^19 as planned for slow memory: 512-point rows, moved by 1). */
 static void check_merge_strides(void) {
   static const struct {
     real_case c;
