@@ -645,10 +645,8 @@ const zipfft__expr *zipfft__shared_index(zipfft__stockham_build *c, const zipfft
   const zipfft__expr *padded = bin(c, ZIPFFT__OP_ADD, e, padding(c, e));
   const zipfft__expr *row = bin(c, ZIPFFT__OP_MUL, k->f, i32(c, c->shared_stride));
   int64_t offset = zipfft__shared_row_offset(c->s); /* rows F/2.. of a merge kernel */
-  if (offset > 0) {                                 /* f / (F/2), F/2 a power of two */
-    int shift = 0;
-    while (((int64_t)2 << shift) < c->s->ffts_per_block) shift++;
-    const zipfft__expr *half = bin(c, ZIPFFT__OP_SHR, k->f, i32(c, shift));
+  if (offset > 0) {
+    const zipfft__expr *half = quotient(c, ZIPFFT__OP_DIV, k->f, c->s->ffts_per_block / 2);
     row = bin(c, ZIPFFT__OP_ADD, row, bin(c, ZIPFFT__OP_MUL, half, i32(c, offset)));
   }
   return bin(c, ZIPFFT__OP_ADD, row, padded);

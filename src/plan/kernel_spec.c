@@ -268,6 +268,11 @@ int64_t zipfft__stage_io_row(const zipfft__kernel_spec *s, int out) {
   return real ? (s->n + 1) / 2 : s->n / 2 + 1; /* R2C, C2R: n reals, n / 2 + 1 complex */
 }
 
+/* The complex slots of one 128-byte phase of shared-memory accesses (16 in fp32, 8 in fp64). */
+static int64_t phase_slots(const zipfft__kernel_spec *s) {
+  return 128 / (int64_t)(2 * zipfft__real_size(s->precision));
+}
+
 /* The smallest stride of at least `row` slots that is T (threads a transform) times an odd
  * number, where T is a power of two below a phase's `slots` and that adds at most T slots;
  * 0 elsewhere. The T threads of each of a phase's slots/T transforms, reading element t + c
@@ -282,7 +287,7 @@ static int64_t bank_spread(int64_t row, int64_t threads, int64_t slots) {
 int64_t zipfft__stage_io_pitch(const zipfft__kernel_spec *s) {
   int64_t in = zipfft__stage_io_row(s, 0), out = zipfft__stage_io_row(s, 1);
   int64_t row = s->kind == ZIPFFT__KIND_R2C_HALF || in > out ? in : out; /* R2C: by element */
-  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
+  int64_t slots = phase_slots(s);
   /* An odd pitch suits one thread a transform; with T > 1 it left fp32 C2C 16 (T = 4,
    * pitch 17) up to 4 lanes a bank on its reads of the stage. As for the exchange rows
    * (zipfft__c2c_shared_stride), the spread is taken where it adds at most T slots. */
@@ -381,7 +386,7 @@ static int merge_kernel(const zipfft__kernel_spec *s) {
 }
 
 int64_t zipfft__shared_row_offset(const zipfft__kernel_spec *s) {
-  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
+  int64_t slots = phase_slots(s);
   int64_t f = s->ffts_per_block;
   if (!merge_kernel(s) || merge_spread(s) != 2 || f > slots || (f & (f - 1)) != 0) return 0;
   return slots / f;
@@ -394,8 +399,7 @@ int64_t zipfft__shared_rows_end(const zipfft__kernel_spec *s) {
 int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
   int64_t stride = zipfft__shared_pad(s, s->n - 1) + 1;
   if (s->ffts_per_block == 1) return stride;
-  /* A 128-byte access phase of shared memory serves `slots` lanes. */
-  int64_t slots = 128 / (int64_t)(2 * zipfft__real_size(s->precision));
+  int64_t slots = phase_slots(s);
   int64_t threads = s->threads_per_fft;
   if (s->fft_major || s->store_major) {
     /* Transform-major threads: a phase holds F transforms times slots/F neighbouring
@@ -405,7 +409,7 @@ int64_t zipfft__c2c_shared_stride(const zipfft__kernel_spec *s) {
      * paired_rows kernels access F/2 transforms at a time in their split or merge phase
      * (one of each row pair); the R2C split kernels (store-major) are spread for that phase,
      * the C2R merge kernels (transform-major) as merge_spread says. */
-    int64_t across = s->paired_rows > 0 && (!s->fft_major || merge_spread(s) != 1)
+    int64_t across = s->paired_rows > 0 && !(merge_kernel(s) && merge_spread(s) == 1)
                          ? s->ffts_per_block / 2
                          : s->ffts_per_block;
     int64_t want = across < slots ? slots / across : 1;
