@@ -689,16 +689,28 @@ static void run_quick_variants(void) {
       }
 }
 
+/* Plans and runs fp32 C2C of n points (70 transforms, forward) with the tuning `variable`
+ * at 0, checking that the plan says `text` (present 1) or lacks it (present 0). */
+static void run_with_variable_off(const char *variable, int64_t n, const char *text, int present) {
+  setenv(variable, "0", 1);
+  c2c_case c = basic_case(ZIPFFT_F32, n, 70, ZIPFFT_FORWARD);
+  check_plan_text(&c, text, present);
+  run_case(&c);
+  unsetenv(variable);
+}
+
 /* Short kernels that stage their inputs and outputs through shared memory by element
  * (plan/staging.c, zipfft__stage_io_wanted): lengths 2 to 16 (16 as 4x4, four threads a transform,
  * in blocks of 8 KB: 64 transforms in fp32, 32 in fp64, zipfft__staged_block_threads), 21 (three
  * threads a transform, whole warps: 6 or 3 of them, zipfft__staged_whole_warps), 22 (two threads
- * a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix
- * 31), batches of several blocks with the last partly idle (rows back to back), in place, a
- * distance beyond the length (rows apart), misaligned (the stage's byte-wise copies); 64
- * (8 threads of 8 bytes) stays unstaged. */
+ * a transform, whole warps), 32 and 124 (four threads a transform; 124 of radix 31), 55 and 64
+ * (short C2C of five and eight threads, short_c2c), batches of several blocks with the last
+ * partly idle (rows back to back), in place, a distance beyond the length (rows apart),
+ * misaligned (the stage's byte-wise copies); fp32 126 and 256 staged too. Unstaged: fp64 126
+ * and 256 (runs of 144 and 256 bytes), fp32 95 (radix 19), fp32 300 (beyond 256 points), and
+ * fp32 55 with ZIPFFT_STAGE_SHORT_C2C=0. */
 static void run_quick_staged(void) {
-  static const int64_t lengths[] = {2, 4, 8, 12, 16, 21, 22, 32, 124};
+  static const int64_t lengths[] = {2, 4, 8, 12, 16, 21, 22, 32, 55, 64, 124};
   static const variant staged[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
                                    {131, 1, 1, 0, 0, PL_IN, 1, 0, ZIPFFT_INVERSE},
                                    {77, 1, 1, 3, 1, PL_OUT, 0, 2, ZIPFFT_FORWARD}};
@@ -712,8 +724,18 @@ static void run_quick_staged(void) {
           check_plan_says(&c, lengths[i] == 16 ? sixteen : lengths[i] == 21 ? whole : "_sio_");
         run_case(&c);
       }
-  c2c_case longer = basic_case(ZIPFFT_F32, 64, 300, ZIPFFT_FORWARD);
-  check_plan_lacks(&longer, "_sio_");
+  static const struct {
+    zipfft_precision p;
+    int64_t n;
+    int staged;
+  } rule[] = {{ZIPFFT_F32, 126, 1}, {ZIPFFT_F32, 256, 1}, {ZIPFFT_F64, 126, 0},
+              {ZIPFFT_F64, 256, 0}, {ZIPFFT_F32, 95, 0},  {ZIPFFT_F32, 300, 0}};
+  for (size_t i = 0; i < sizeof rule / sizeof *rule; i++) {
+    c2c_case c = basic_case(rule[i].p, rule[i].n, 70, ZIPFFT_FORWARD);
+    check_plan_text(&c, "_sio_", rule[i].staged);
+    run_case(&c);
+  }
+  run_with_variable_off("ZIPFFT_STAGE_SHORT_C2C", 55, "_sio_", 0);
 }
 
 /* Rader kernels over rows back to back load and store by element over the block
@@ -806,11 +828,7 @@ static void run_short_c2c_shapes(void) {
     c2c_case laid_out = variant_case(&quick_variants[shapes[i].layout], shapes[i].p, shapes[i].n);
     run_case(&laid_out);
   }
-  setenv("ZIPFFT_SHORT_C2C_SHAPES", "0", 1);
-  c2c_case search = basic_case(ZIPFFT_F32, 35, 70, ZIPFFT_FORWARD);
-  check_plan_says(&search, "_r7x5_t5_");
-  run_case(&search);
-  unsetenv("ZIPFFT_SHORT_C2C_SHAPES");
+  run_with_variable_off("ZIPFFT_SHORT_C2C_SHAPES", 35, "_r7x5_t5_", 1);
 }
 
 /* Quick tier, part 3: cluster kernels (lengths no block holds, over 4 blocks) with the
