@@ -1,31 +1,34 @@
 // pair_narrow.cu - what a narrower workspace would buy fp32 2^20's pair kernel (1024 x 1024,
-// batch 128): pair_copy.cu's memory pattern (no arithmetic), with the workspace holding
-// `kept` of every 8 bytes per element (8: fp32 complex as now; 6: a 24-bit packed form; 4: a
-// 16-bit one). The first items write 8 columns' row segments of 8 * kept bytes (row pitch
-// N * kept bytes), the second items read 8 such rows whole and store 8 full output columns;
-// input and output evict-first, workspace lines discarded once read. Only bytes are modelled
-// (values are not converted), so the time is the floor of the pattern at that width.
+// batch 128): pair_copy.cu's memory pattern (no arithmetic), items of COLS columns, with the
+// workspace holding WORDS 8-byte words for each COLS elements of a row (WORDS = COLS: fp32
+// complex as now; 3/4 of COLS: a 24-bit packed form; 1/2: a 16-bit one). The first items
+// write row segments of 8 * WORDS bytes (row pitch N * WORDS / COLS words), the second items
+// read COLS such rows whole and store COLS full output columns; input and output
+// evict-first, workspace lines discarded once read. Only bytes are modelled (values are not
+// converted), so the time is the floor of the pattern at that width. 8 columns in 48 bytes
+// straddle 32-byte sectors; 16 columns in 96 bytes are whole sectors.
 // Build and run: nvcc -arch=sm_90 -O3 -o pair_narrow pair_narrow.cu && ./pair_narrow
 #include <cuda_runtime.h>
 #include "probe_util.cuh"
 
-enum { N = 1024, COLS = 8, THREADS = 1024, PER = N * COLS / THREADS, ITEMS = N / COLS };
+enum { N = 1024, THREADS = 1024 };
 
 __device__ void discard_line(const void *p) {
   asm volatile("discard.global.L2 [%0], 128;" ::"l"(p) : "memory");
 }
 
-/* One persistent kernel: item i of step s is a first item of transform s (columns 8b..8b+7
- * to the workspace) or a second item of transform s - lag (workspace rows 8b..8b+7 to the
- * output, transposed), as in pair_copy.cu. kept: 8-byte words of the workspace per 8 columns
- * (the workspace is float2 words, row pitch N * kept / 8 words). */
+/* One persistent kernel: item i of step s is a first item of transform s (columns
+ * COLS b .. COLS b + COLS - 1 to the workspace) or a second item of transform s - lag
+ * (workspace rows COLS b .. to the output, transposed), as in pair_copy.cu. */
+template <int COLS, int WORDS>
 __global__ void __launch_bounds__(THREADS)
     pairnarrow(const float2 *__restrict__ in, float2 *ws, float2 *__restrict__ out, int groups,
-               int lag, int kept, unsigned *next, unsigned *done) {
+               int lag, unsigned *next, unsigned *done) {
+  enum { PER = N * COLS / THREADS, ITEMS = N / COLS, PITCH = N * WORDS / COLS };
   __shared__ unsigned item_s;
   extern __shared__ float2 sm[];
   int t = threadIdx.x, f = t % COLS, r0 = t / COLS, rstep = THREADS / COLS;
-  long long pitch = (long long)N * kept / COLS, ws_transform = pitch * N;
+  const long long ws_transform = (long long)PITCH * N;
   for (;;) {
     if (t == 0) item_s = atomicAdd(next, 1u);
     __syncthreads();
@@ -40,12 +43,12 @@ __global__ void __launch_bounds__(THREADS)
     if (!second) {
       float2 v[PER];
       const float2 *src = in + g * N * N + b * COLS;
-      float2 *dst = ws + g * ws_transform + b * kept;
+      float2 *dst = ws + g * ws_transform + b * WORDS;
 #pragma unroll
       for (int k = 0; k < PER; k++) v[k] = __ldcs(src + (long long)(r0 + k * rstep) * N + f);
-      if (f < kept) {
+      if (f < WORDS) {
 #pragma unroll
-        for (int k = 0; k < PER; k++) dst[(long long)(r0 + k * rstep) * pitch + f] = v[k];
+        for (int k = 0; k < PER; k++) dst[(long long)(r0 + k * rstep) * PITCH + f] = v[k];
       }
       __threadfence();
       __syncthreads();
@@ -54,11 +57,11 @@ __global__ void __launch_bounds__(THREADS)
       if (t == 0)
         while (atomicAdd(done + g, 0u) < (unsigned)ITEMS) __nanosleep(100);
       __syncthreads();
-      const float2 *src = ws + g * ws_transform + (long long)b * COLS * pitch;
+      const float2 *src = ws + g * ws_transform + (long long)b * COLS * PITCH;
       float2 *dst = out + g * N * N + b * COLS;
-      int words = (int)(COLS * pitch);
-      for (int i = t; i < words; i += THREADS)  // rows read whole
-        sm[(i / pitch) * (N + 1) + i % pitch] = __ldcg(src + i);
+#pragma unroll
+      for (int i = t; i < COLS * PITCH; i += THREADS)  // rows read whole
+        sm[(i / PITCH) * (N + 1) + i % PITCH] = __ldcg(src + i);
       __syncthreads();
 #pragma unroll
       for (int k = 0; k < PER; k++) {  // neighbouring threads on neighbouring rows
@@ -66,9 +69,33 @@ __global__ void __launch_bounds__(THREADS)
         __stcs(dst + (long long)col * N + row, sm[row * (N + 1) + col]);
       }
       __syncthreads();
-      for (int l = t; l < words * 8 / 128; l += THREADS) discard_line((const char *)src + l * 128);
+      for (int l = t; l < COLS * PITCH * 8 / 128; l += THREADS)
+        discard_line((const char *)src + l * 128);
     }
   }
+}
+
+/* Times the pattern of COLS columns an item and WORDS workspace words each, lags 1 and 2. */
+template <int COLS, int WORDS>
+static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int groups, int sms,
+               double moved, double copy_gbps) {
+  size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
+  int per_sm = 0;
+  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)smem));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS>, THREADS,
+                                                   smem));
+  for (int lag = 1; lag <= 2; lag++) {
+    float ms = time_ms([&] {
+      cudaMemsetAsync(ctr, 0, (groups + 1) * sizeof(unsigned));
+      pairnarrow<COLS, WORDS>
+          <<<sms * per_sm, THREADS, smem>>>(in, ws, out, groups, lag, ctr + groups, ctr);
+    });
+    CK(cudaGetLastError());
+    printf("%2d columns, workspace %d/8 bytes (%3d-byte segments), lag %d: %.3f ms %.1f%% of copy\n",
+           COLS, 8 * WORDS / COLS, 8 * WORDS, lag, ms, 100 * moved / ms / 1e6 / copy_gbps);
+  }
+  return 0;
 }
 
 int main() {
@@ -81,29 +108,22 @@ int main() {
   CK(cudaMalloc(&ws, bytes));
   CK(cudaMalloc(&ctr, (groups + 1) * sizeof(unsigned)));
   CK(cudaMemset(in, 0, bytes));
-  int sms = 0, per_sm = 0;
+  int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
-  CK(cudaFuncSetAttribute(pairnarrow, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow, THREADS, smem));
   double moved = 2.0 * bytes;
   float copy_ms = time_ms([&] {
     copy<<<sms * 8, 512>>>((const float4 *)in, (float4 *)out, (long long)(bytes / 16));
   });
   double copy_gbps = moved / copy_ms / 1e6;
-  printf("plain copy %.3f ms %.1f GB/s; %d blocks per SM\n", copy_ms, copy_gbps, per_sm);
-  int kepts[] = {8, 6, 4}, lags[] = {1, 2};
-  for (int round = 0; round < 2; round++)
-    for (int ki = 0; ki < 3; ki++)
-      for (int li = 0; li < 2; li++) {
-        float ms = time_ms([&] {
-          cudaMemsetAsync(ctr, 0, (groups + 1) * sizeof(unsigned));
-          pairnarrow<<<sms * per_sm, THREADS, smem>>>(in, ws, out, groups, lags[li], kepts[ki],
-                                                      ctr + groups, ctr);
-        });
-        CK(cudaGetLastError());
-        printf("round %d workspace %d/8 bytes lag %d: %.3f ms %.1f%% of copy\n", round,
-               kepts[ki], lags[li], ms, 100 * moved / ms / 1e6 / copy_gbps);
-      }
+  printf("plain copy %.3f ms %.1f GB/s\n", copy_ms, copy_gbps);
+  for (int round = 0; round < 2; round++) {
+    if (run<8, 8>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 6>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 4>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<16, 16>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<16, 12>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<16, 8>(in, ws, out, ctr, groups, sms, moved, copy_gbps))
+      return 1;
+  }
   return 0;
 }
