@@ -132,7 +132,8 @@ static int short_c2c(const zipfft__kernel_spec *s) {
  * 0.85x), R2C 19 30.1 -> 86.4, C2R 13 18.9 -> 99.2, R2C 7 46.0 -> 98.9, fp64 C2R 17 23.0 ->
  * 98.3, R2C 11 52.0 -> 97.8, C2R 27 55.4 -> 76.5; but fp32 R2C 21 78.8 -> 75.1 and 27
  * 65.8 -> 63.4 (before whole warps at three threads, zipfft__staged_whole_warps). 3 and 5 points
- * were not measured staged (fp32 5 runs at 98-100% of copy unstaged), so they are not. */
+ * were not measured staged (fp32 5 runs at 98-100% of copy unstaged), so they are not.
+ * Since session 80 short C2C kernels of longer runs are staged too (short_c2c). */
 int zipfft__stage_io_wanted(const zipfft__kernel_spec *s) {
   if (!stage_io_possible(s)) return 0;
   if (stage_io_mode() != 1) return 1;
