@@ -6,7 +6,10 @@
 // read COLS such rows whole and store COLS full output columns; input and output
 // evict-first, workspace lines discarded once read. Only bytes are modelled (values are not
 // converted), so the time is the floor of the pattern at that width. 8 columns in 48 bytes
-// straddle 32-byte sectors; 16 columns in 96 bytes are whole sectors.
+// straddle 32-byte sectors; 16 columns in 96 bytes are whole sectors. BLOCKED lays the
+// workspace out by item instead (ws[item][row][WORDS]): a first item writes one contiguous
+// run, a second item reads COLS rows of every item, COLS * WORDS words each (8 columns of 6
+// bytes: 384 bytes, three whole lines), so 8 columns of 6 bytes need not straddle sectors.
 // Build and run: nvcc -arch=sm_90 -O3 -o pair_narrow pair_narrow.cu && ./pair_narrow
 #include <cuda_runtime.h>
 #include "probe_util.cuh"
@@ -20,7 +23,7 @@ __device__ void discard_line(const void *p) {
 /* One persistent kernel: item i of step s is a first item of transform s (columns
  * COLS b .. COLS b + COLS - 1 to the workspace) or a second item of transform s - lag
  * (workspace rows COLS b .. to the output, transposed), as in pair_copy.cu. */
-template <int COLS, int WORDS>
+template <int COLS, int WORDS, bool BLOCKED>
 __global__ void __launch_bounds__(THREADS)
     pairnarrow(const float2 *__restrict__ in, float2 *ws, float2 *__restrict__ out, int groups,
                int lag, unsigned *next, unsigned *done) {
@@ -43,12 +46,13 @@ __global__ void __launch_bounds__(THREADS)
     if (!second) {
       float2 v[PER];
       const float2 *src = in + g * N * N + b * COLS;
-      float2 *dst = ws + g * ws_transform + b * WORDS;
+      float2 *dst = ws + g * ws_transform + (BLOCKED ? (long long)b * N * WORDS : b * WORDS);
+      const int row_words = BLOCKED ? WORDS : PITCH;
 #pragma unroll
       for (int k = 0; k < PER; k++) v[k] = __ldcs(src + (long long)(r0 + k * rstep) * N + f);
       if (f < WORDS) {
 #pragma unroll
-        for (int k = 0; k < PER; k++) dst[(long long)(r0 + k * rstep) * PITCH + f] = v[k];
+        for (int k = 0; k < PER; k++) dst[(long long)(r0 + k * rstep) * row_words + f] = v[k];
       }
       __threadfence();
       __syncthreads();
@@ -57,11 +61,19 @@ __global__ void __launch_bounds__(THREADS)
       if (t == 0)
         while (atomicAdd(done + g, 0u) < (unsigned)ITEMS) __nanosleep(100);
       __syncthreads();
-      const float2 *src = ws + g * ws_transform + (long long)b * COLS * PITCH;
+      const float2 *src = ws + g * ws_transform + (long long)b * COLS * (BLOCKED ? WORDS : PITCH);
       float2 *dst = out + g * N * N + b * COLS;
+      if (BLOCKED) {  // COLS rows of each item: runs of COLS * WORDS words, N * WORDS apart
+        for (int i = t; i < COLS * PITCH; i += THREADS) {
+          int item = i / (COLS * WORDS), w = i % (COLS * WORDS);
+          sm[(w / WORDS) * (N + 1) + item * COLS + w % WORDS] =
+              __ldcg(src + (long long)item * N * WORDS + w);
+        }
+      } else {
 #pragma unroll
-      for (int i = t; i < COLS * PITCH; i += THREADS)  // rows read whole
-        sm[(i / PITCH) * (N + 1) + i % PITCH] = __ldcg(src + i);
+        for (int i = t; i < COLS * PITCH; i += THREADS)  // rows read whole
+          sm[(i / PITCH) * (N + 1) + i % PITCH] = __ldcg(src + i);
+      }
       __syncthreads();
 #pragma unroll
       for (int k = 0; k < PER; k++) {  // neighbouring threads on neighbouring rows
@@ -69,31 +81,34 @@ __global__ void __launch_bounds__(THREADS)
         __stcs(dst + (long long)col * N + row, sm[row * (N + 1) + col]);
       }
       __syncthreads();
+      enum { RUN_LINES = BLOCKED ? COLS * WORDS * 8 / 128 : COLS * PITCH * 8 / 128 };
       for (int l = t; l < COLS * PITCH * 8 / 128; l += THREADS)
-        discard_line((const char *)src + l * 128);
+        discard_line((const char *)src + (BLOCKED ? (long long)(l / RUN_LINES) * N * WORDS * 8 : 0) +
+                     (l % RUN_LINES) * 128);
     }
   }
 }
 
 /* Times the pattern of COLS columns an item and WORDS workspace words each, lags 1 and 2. */
-template <int COLS, int WORDS>
+template <int COLS, int WORDS, bool BLOCKED = false>
 static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int groups, int sms,
                double moved, double copy_gbps) {
   size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
   int per_sm = 0;
-  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           (int)smem));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS>, THREADS,
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS, BLOCKED>, THREADS,
                                                    smem));
   for (int lag = 1; lag <= 2; lag++) {
     float ms = time_ms([&] {
       cudaMemsetAsync(ctr, 0, (groups + 1) * sizeof(unsigned));
-      pairnarrow<COLS, WORDS>
+      pairnarrow<COLS, WORDS, BLOCKED>
           <<<sms * per_sm, THREADS, smem>>>(in, ws, out, groups, lag, ctr + groups, ctr);
     });
     CK(cudaGetLastError());
-    printf("%2d columns, workspace %d/8 bytes (%3d-byte segments), lag %d: %.3f ms %.1f%% of copy\n",
-           COLS, 8 * WORDS / COLS, 8 * WORDS, lag, ms, 100 * moved / ms / 1e6 / copy_gbps);
+    printf("%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %d: %.3f ms %.1f%% of copy\n",
+           COLS, 8 * WORDS / COLS, 8 * WORDS, BLOCKED ? ", by item" : "", lag, ms,
+           100 * moved / ms / 1e6 / copy_gbps);
   }
   return 0;
 }
@@ -120,6 +135,9 @@ int main() {
     if (run<8, 8>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 6>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 4>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 8, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 6, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 4, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 16>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 12>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 8>(in, ws, out, ctr, groups, sms, moved, copy_gbps))
