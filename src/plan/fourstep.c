@@ -763,10 +763,10 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
   return 1;
 }
 
-/* fp32 pair members keep rows of 64 bytes (zipfft__limit_major_rows): measured on an H100,
- * 128-byte rows lost in every fp32 pair (% of the copy bandwidth, 64 -> 128: 2^20 52.1 ->
- * 46.6, 2^18 50.7 -> 49.0, 2D 16 x 2^20 34.0 -> 31.5) and gained in the fp64 ones (262144
- * 53.2 -> 54.4). */
+/* fp32 pair members keep rows of 64 bytes (zipfft__limit_major_rows; ZIPFFT_PAIR_ROW_BYTES,
+ * tuning): measured on an H100, 128-byte rows lost in every fp32 pair (session 33, % of the
+ * copy bandwidth, 64 -> 128: 2^20 52.1 -> 46.6, 2^18 50.7 -> 49.0, 2D 16 x 2^20 34.0 ->
+ * 31.5) and gained in the fp64 ones (262144 53.2 -> 54.4). */
 enum { f32_pair_row_bytes = 64 };
 
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
@@ -777,7 +777,7 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
   if (job->precision == ZIPFFT_F32)
     for (int i = 0; i < 2; i++)
       zipfft__limit_major_rows(&out->kernels[first + i], out->transforms[first + i], t,
-                               f32_pair_row_bytes);
+                               zipfft__tuning_int("ZIPFFT_PAIR_ROW_BYTES", f32_pair_row_bytes));
   if (pair_last_two(job, split_first, inplace, t, out)) return;
   out->kernels[first] = members[0];
   out->kernels[first + 1] = members[1];

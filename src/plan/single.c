@@ -281,40 +281,13 @@ static int fused_radix_64(const zipfft__kernel_spec *s) {
          s->precision == ZIPFFT_F32;
 }
 
-/* Short fp32 C2C lengths whose measured shape beats the search's (at five or six threads a
- * transform, radix 10x5, 7x5, ...). H100, session 79, one run, % of copy, the search's ->
- * the table's (docs/perf/2026-12-06-h100-merge-kernel-banks.md): 25 (5x5) 95.1 -> 99.6
- * (0.98x -> 1.03x cuFFT), 35 (7x5) 75.2 -> 99.3 (0.77x -> 1.02x), 45 (9x5) 75.5 -> 99.4
- * (0.78x -> 1.03x), 50 (10x5) 74.7 -> 88.8 (0.75x -> 0.89x), 60 (10x6) 85.5 -> 99.4 (0.86x
- * -> 1.00x); also measured: 35 as 5x7 90.3, 50 as 5x10 84.1, 60 as one butterfly 89.5. Rows
- * (threads on elements) only, as measured. The search's shapes were unstaged then; since
- * session 80 they are staged (plan/staging.c short_c2c, as is 60's 6x10), and the table has
- * not been measured against them. */
-static const struct {
-  int64_t n;
-  const char *radices;
-} short_c2c_shapes[] = {{25, "25"}, {35, "35"}, {45, "45"}, {50, "50"}, {60, "6x10"}};
-
-/* The short_c2c_shapes radices of a plain fp32 C2C row kernel, NULL for other kernels or with
- * ZIPFFT_SHORT_C2C_SHAPES=0 (tuning). */
-static const char *short_c2c_shape(const zipfft__kernel_spec *s) {
-  const char *env = getenv("ZIPFFT_SHORT_C2C_SHAPES");
-  if ((env && strcmp(env, "0") == 0) || s->kind != ZIPFFT__KIND_C2C || s->precision != ZIPFFT_F32 ||
-      s->fft_major || s->pointwise != ZIPFFT__PW_NONE || zipfft__convolution_kernel(s) ||
-      s->cluster > 1 || s->statistics)
-    return NULL;
-  for (size_t i = 0; i < sizeof short_c2c_shapes / sizeof *short_c2c_shapes; i++)
-    if (short_c2c_shapes[i].n == s->n) return short_c2c_shapes[i].radices;
-  return NULL;
-}
-
 /* The pass radices a kernel is to take, as text: ZIPFFT_FUSED_RADICES (tuning) for fused
  * correlation kernels, else for those fused_radix_64 picks 64x64; ZIPFFT_RADICES (tuning)
- * for the others, else short_c2c_shape's; NULL for none. */
+ * for the others; NULL for none. */
 static const char *radices_text(const zipfft__kernel_spec *s) {
   if (s->fused == ZIPFFT__FUSED_NONE) {
     const char *env = getenv("ZIPFFT_RADICES");
-    return env && *env ? env : short_c2c_shape(s);
+    return env && *env ? env : NULL;
   }
   const char *env = getenv("ZIPFFT_FUSED_RADICES");
   return env && *env ? env : fused_radix_64(s) ? "64x64" : NULL;
