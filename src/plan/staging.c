@@ -8,14 +8,16 @@
 #include "plan/tuning.h"
 
 enum {
-  stage_io_run_bytes = 32,    /* neighbouring elements a transform's threads access at a time */
-  stage_io_short = 16,        /* lengths staged whatever their runs */
-  stage_io_threads = 4,       /* threads a transform staged whatever their runs */
-  stage_io_real_radix = 16,   /* the largest radix of a real kernel staged for its threads */
-  stage_io_least_odd = 7,     /* the shortest full-length (odd) real kernel staged */
-  staged_c2c_longest = 256,   /* the longest C2C kernel staged for its length */
-  staged_c2c_run_bytes = 128, /* the longest runs of such a kernel staged */
-  staged_c2c_radix = 17,      /* the largest radix of such a kernel staged */
+  stage_io_run_bytes = 32,     /* neighbouring elements a transform's threads access at a time */
+  stage_io_short = 16,         /* lengths staged whatever their runs */
+  stage_io_threads = 4,        /* threads a transform staged whatever their runs */
+  stage_io_real_radix = 16,    /* the largest radix of a real kernel staged for its threads */
+  stage_io_least_odd = 7,      /* the shortest full-length (odd) real kernel staged */
+  staged_c2c_longest = 256,    /* the longest C2C kernel staged for its length */
+  staged_c2c_run_bytes = 128,  /* the longest runs of such a kernel staged */
+  staged_c2c_radix = 17,       /* larger radices (19 to 31) staged as measured: */
+  staged_c2c_wide_threads = 8, /* at most this many threads a transform, */
+  staged_c2c_wide_radix = 23,  /* and above this radix at runs under the longest */
   staged_split_butterfly_bytes = 184, /* the most bytes of one butterfly's values (fp32
                                           radix 23) of an R2C kernel staged where it would
                                           split by element unstaged */
@@ -87,22 +89,33 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
 
 /* Whether a C2C kernel is staged for being short: at most staged_c2c_longest points, its
  * transform's threads accessing at most staged_c2c_run_bytes of neighbouring elements at a
- * time (fp32 up to 16 threads a transform, fp64 up to 8), of radices up to staged_c2c_radix
- * (19 to 31 not measured staged: they keep the run rule). Unstaged, a warp's accesses spread
- * over a few rows of 40 to 128 bytes each. H100, session 80, % of copy, the run rule (five
- * threads a transform or more unstaged) -> staged (ZIPFFT_STAGE_IO=2;
+ * time (fp32 up to 16 threads a transform, fp64 up to 8); with a radix above
+ * staged_c2c_radix, at most staged_c2c_wide_threads threads a transform, and with one above
+ * staged_c2c_wide_radix runs shorter than the longest (fp64 up to 7 threads). Unstaged, a
+ * warp's accesses spread over a few rows of 40 to 128 bytes each. H100, session 80, % of copy, the
+ * run rule (five threads a transform or more unstaged) -> staged (ZIPFFT_STAGE_IO=2;
  * docs/perf/2026-12-06-h100-short-c2c-staged.md): fp32 C2C 40 80.9 -> 100.5, 55 68.8 ->
  * 100.1, 65 69.4 -> 100.3, 75 68.3 -> 100.4 (0.68x -> 1.01x cuFFT), 102 69.0 -> 100.5, 119
  * 66.4 -> 100.2, 160 85.4 -> 100.4, 256 98.5 -> 99.7; every fp32 length measured from 20 to
  * 256 points gained or held (staged 99.2-100.7); fp64 C2C 35 85.8 -> 99.9, 45 84.2 -> 100.0,
  * 55 75.7 -> 99.4, 105 86.8 -> 99.7, 128 98.0 -> 100.2, 30, 36 and 42 -0.1 to -0.7. fp64
  * kernels of nine threads or more moved -0.6 to +1.3 points (117 +2.8) but 126 (14x9, 140
- * registers staged) lost 18.3, so they keep the run rule. ZIPFFT_STAGE_SHORT_C2C=0 (tuning)
- * leaves these kernels to the run rule. */
+ * registers staged) lost 18.3, so they keep the run rule. Radices 19 to 31 (session 81, H100,
+ * run rule -> staged, docs/perf/2026-12-06-h100-pair-narrow-by-item.md): fp32 of five to
+ * eight threads 57.9-76.7 -> 91.8-100.3 (95 19x5 0.60x -> 1.00x, 138 23x6 0.63x -> 1.01x,
+ * 248 31x8 0.74x -> 1.00x), fp64 of five to seven threads 83.4-92.4 -> 94.8-100.1, fp64 of
+ * eight 152 (19x8) 89.6 -> 100.2 and 184 (23x8) 93.9 -> 99.9 but 232 (29x8) 91.6 -> 90.7
+ * and 248 (31x8) 94.4 -> 89.4; fp32 of nine threads or more with such radices (171 19x9 to
+ * 253 23x11) not measured. ZIPFFT_STAGE_SHORT_C2C=0 (tuning) leaves these kernels to the run
+ * rule. */
 static int short_c2c(const zipfft__kernel_spec *s) {
+  int64_t run = run_bytes(s);
+  int radix = largest_radix(s);
+  int wide_ok = s->threads_per_fft <= staged_c2c_wide_threads &&
+                (radix <= staged_c2c_wide_radix || run < staged_c2c_run_bytes);
   return zipfft__tuning_int("ZIPFFT_STAGE_SHORT_C2C", 1) != 0 && s->kind == ZIPFFT__KIND_C2C &&
-         s->n <= staged_c2c_longest && run_bytes(s) <= staged_c2c_run_bytes &&
-         largest_radix(s) <= staged_c2c_radix;
+         s->n <= staged_c2c_longest && run <= staged_c2c_run_bytes &&
+         (radix <= staged_c2c_radix || wide_ok);
 }
 
 /* Whether a sized kernel stages its inputs and outputs: where the generator can, for lengths
