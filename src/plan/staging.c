@@ -111,11 +111,11 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
 static int short_c2c(const zipfft__kernel_spec *s) {
   int64_t run = run_bytes(s);
   int radix = largest_radix(s);
-  int wide_ok = s->threads_per_fft <= staged_c2c_wide_threads &&
-                (radix <= staged_c2c_wide_radix || run < staged_c2c_run_bytes);
+  int wide_radix_staged = s->threads_per_fft <= staged_c2c_wide_threads &&
+                          (radix <= staged_c2c_wide_radix || run < staged_c2c_run_bytes);
   return zipfft__tuning_int("ZIPFFT_STAGE_SHORT_C2C", 1) != 0 && s->kind == ZIPFFT__KIND_C2C &&
          s->n <= staged_c2c_longest && run <= staged_c2c_run_bytes &&
-         (radix <= staged_c2c_radix || wide_ok);
+         (radix <= staged_c2c_radix || wide_radix_staged);
 }
 
 /* Whether a sized kernel stages its inputs and outputs: where the generator can, for lengths
