@@ -774,10 +774,10 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
   int first = out->kernel_count - 2;
   if (first < 0 || ends_in_columns(out)) return; /* a transposed split stays unpaired */
   zipfft__kernel_spec members[2] = {out->kernels[first], out->kernels[first + 1]};
+  int row_bytes = zipfft__tuning_int("ZIPFFT_PAIR_ROW_BYTES", f32_pair_row_bytes);
   if (job->precision == ZIPFFT_F32)
     for (int i = 0; i < 2; i++)
-      zipfft__limit_major_rows(&out->kernels[first + i], out->transforms[first + i], t,
-                               zipfft__tuning_int("ZIPFFT_PAIR_ROW_BYTES", f32_pair_row_bytes));
+      zipfft__limit_major_rows(&out->kernels[first + i], out->transforms[first + i], t, row_bytes);
   if (pair_last_two(job, split_first, inplace, t, out)) return;
   out->kernels[first] = members[0];
   out->kernels[first + 1] = members[1];
