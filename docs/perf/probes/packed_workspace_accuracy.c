@@ -11,20 +11,29 @@
 #include <string.h>
 #define N 1024
 typedef double complex dc;
-static void dft_d(dc *x, int n, int s) { /* radix-2, in place on stride s via a copy */
-  dc *t = malloc(n * sizeof(dc));
-  for (int k = 0; k < n; k++) t[k] = x[k * s];
-  /* iterative radix-2 */
+typedef float complex fc;
+
+/* Puts the n elements of size bytes at t in bit-reversed order (n a power of two, size at
+ * most 16). */
+static void bit_reverse(void *t, int n, size_t size) {
+  unsigned char *bytes = t, swap[16];
   for (int i = 1, j = 0; i < n; i++) {
     int b = n >> 1;
     for (; j & b; b >>= 1) j ^= b;
     j ^= b;
     if (i < j) {
-      dc u = t[i];
-      t[i] = t[j];
-      t[j] = u;
+      memcpy(swap, bytes + i * size, size);
+      memcpy(bytes + i * size, bytes + j * size, size);
+      memcpy(bytes + j * size, swap, size);
     }
   }
+}
+
+/* Radix-2 FFT in double of the n elements of x at stride s, in place through a copy. */
+static void dft_d(dc *x, int n, int s) {
+  dc *t = malloc(n * sizeof(dc));
+  for (int k = 0; k < n; k++) t[k] = x[k * s];
+  bit_reverse(t, n, sizeof *t);
   for (int len = 2; len <= n; len <<= 1) {
     for (int i = 0; i < n; i += len)
       for (int k = 0; k < len / 2; k++) {
@@ -37,20 +46,12 @@ static void dft_d(dc *x, int n, int s) { /* radix-2, in place on stride s via a 
   for (int k = 0; k < n; k++) x[k * s] = t[k];
   free(t);
 }
-typedef float complex fc;
+
+/* The same in float, twiddles rounded to float. */
 static void dft_f(fc *x, int n, int s) {
   fc *t = malloc(n * sizeof(fc));
   for (int k = 0; k < n; k++) t[k] = x[k * s];
-  for (int i = 1, j = 0; i < n; i++) {
-    int b = n >> 1;
-    for (; j & b; b >>= 1) j ^= b;
-    j ^= b;
-    if (i < j) {
-      fc u = t[i];
-      t[i] = t[j];
-      t[j] = u;
-    }
-  }
+  bit_reverse(t, n, sizeof *t);
   for (int len = 2; len <= n; len <<= 1) {
     for (int i = 0; i < n; i += len)
       for (int k = 0; k < len / 2; k++) {

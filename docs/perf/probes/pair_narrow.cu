@@ -83,7 +83,8 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       enum { RUN_LINES = BLOCKED ? COLS * WORDS * 8 / 128 : COLS * PITCH * 8 / 128 };
       for (int l = t; l < COLS * PITCH * 8 / 128; l += THREADS)
-        discard_line((const char *)src + (BLOCKED ? (long long)(l / RUN_LINES) * N * WORDS * 8 : 0) +
+        discard_line((const char *)src +
+                     (BLOCKED ? (long long)(l / RUN_LINES) * N * WORDS * 8 : 0) +
                      (l % RUN_LINES) * 128);
     }
   }
@@ -95,10 +96,10 @@ static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int gro
                double moved, double copy_gbps) {
   size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
   int per_sm = 0;
-  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                          (int)smem));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS, BLOCKED>, THREADS,
-                                                   smem));
+  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED>,
+                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS, BLOCKED>,
+                                                   THREADS, smem));
   for (int lag = 1; lag <= 2; lag++) {
     float ms = time_ms([&] {
       cudaMemsetAsync(ctr, 0, (groups + 1) * sizeof(unsigned));
@@ -106,9 +107,10 @@ static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int gro
           <<<sms * per_sm, THREADS, smem>>>(in, ws, out, groups, lag, ctr + groups, ctr);
     });
     CK(cudaGetLastError());
-    printf("%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %d: %.3f ms %.1f%% of copy\n",
-           COLS, 8 * WORDS / COLS, 8 * WORDS, BLOCKED ? ", by item" : "", lag, ms,
-           100 * moved / ms / 1e6 / copy_gbps);
+    printf(
+        "%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %d: %.3f ms %.1f%% of copy\n",
+        COLS, 8 * WORDS / COLS, 8 * WORDS, BLOCKED ? ", by item" : "", lag, ms,
+        100 * moved / ms / 1e6 / copy_gbps);
   }
   return 0;
 }
