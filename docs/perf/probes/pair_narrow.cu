@@ -10,6 +10,15 @@
 // workspace out by item instead (ws[item][row][WORDS]): a first item writes one contiguous
 // run, a second item reads COLS rows of every item, COLS * WORDS words each (8 columns of 6
 // bytes: 384 bytes, three whole lines), so 8 columns of 6 bytes need not straddle sectors.
+// PACK (8 columns, 6 bytes, by item) converts the values too, as a packed workspace would:
+// a row segment's 8 complex values share the 8-bit exponent of its largest part, each part
+// a 23-bit two's complement fraction of it (22-bit magnitude), 46 bits an element; the
+// exponent's 8 bits ride in the spare 2 bits of the segment's first four elements. A
+// thread packs its own element (the segment's maximum by three shuffles) and stores 6 bytes
+// (a 4- and a 2-byte store); a reading thread loads 6 bytes, gathers the exponent by three
+// shuffles and unpacks. Lag `groups` runs every first item before any second one: the
+// pattern of two kernels. The packed run is checked against the input (out = in
+// transposed, relative error printed).
 // Build and run: nvcc -arch=sm_90 -O3 -o pair_narrow pair_narrow.cu && ./pair_narrow
 #include <cuda_runtime.h>
 #include "probe_util.cuh"
@@ -23,7 +32,51 @@ __device__ void discard_line(const void *p) {
 /* One persistent kernel: item i of step s is a first item of transform s (columns
  * COLS b .. COLS b + COLS - 1 to the workspace) or a second item of transform s - lag
  * (workspace rows COLS b .. to the output, transposed), as in pair_copy.cu. */
-template <int COLS, int WORDS, bool BLOCKED>
+/* The 2^(e) scale for biased exponent field `field` (clamped to normal numbers). */
+__device__ float pow2_field(int field) { return __int_as_float(min(max(field, 1), 254) << 23); }
+
+/* Stores x (column f of its row segment, the segment's lanes 8 apart in a warp) packed at p:
+ * 6 bytes, the segment's exponent bits 2f and 2f + 1 in bits 46-47 for f < 4. */
+__device__ void pack_store(unsigned char *p, float2 x, int f) {
+  unsigned m = max(__float_as_uint(fabsf(x.x)), __float_as_uint(fabsf(x.y)));
+  m = max(m, __shfl_xor_sync(~0u, m, 1));
+  m = max(m, __shfl_xor_sync(~0u, m, 2));
+  m = max(m, __shfl_xor_sync(~0u, m, 4));
+  int e = (int)(m >> 23); /* largest part < 2^(e - 126): fractions of 2^(e - 148) */
+  float scale = pow2_field(275 - e);
+  const int lim = (1 << 22) - 1;
+  int qr = min(max(__float2int_rn(x.x * scale), -lim), lim);
+  int qi = min(max(__float2int_rn(x.y * scale), -lim), lim);
+  unsigned long long w = ((unsigned long long)(qr & 0x7fffff) << 23) | (unsigned)(qi & 0x7fffff);
+  if (f < 4) w |= (unsigned long long)((e >> (2 * f)) & 3) << 46;
+  if (f % 2 == 0) {
+    *(unsigned *)p = (unsigned)w;
+    *(unsigned short *)(p + 4) = (unsigned short)(w >> 32);
+  } else {
+    *(unsigned short *)p = (unsigned short)w;
+    *(unsigned *)(p + 2) = (unsigned)(w >> 16);
+  }
+}
+
+/* The element at p that pack_store wrote (column f of its segment; same lanes). */
+__device__ float2 load_unpack(const unsigned char *p, int f) {
+  unsigned long long w;
+  if (f % 2 == 0)
+    w = __ldcg((const unsigned *)p) |
+        (unsigned long long)__ldcg((const unsigned short *)(p + 4)) << 32;
+  else
+    w = __ldcg((const unsigned short *)p) |
+        (unsigned long long)__ldcg((const unsigned *)(p + 2)) << 16;
+  int e = f < 4 ? (int)((w >> 46) & 3) << (2 * f) : 0;
+  e |= __shfl_xor_sync(~0u, e, 1);
+  e |= __shfl_xor_sync(~0u, e, 2);
+  e |= __shfl_xor_sync(~0u, e, 4);
+  float unit = pow2_field(e - 21);
+  int qr = (int)((unsigned)(w >> 23) << 9) >> 9, qi = (int)((unsigned)w << 9) >> 9;
+  return make_float2(qr * unit, qi * unit);
+}
+
+template <int COLS, int WORDS, bool BLOCKED, bool PACK = false>
 __global__ void __launch_bounds__(THREADS)
     pairnarrow(const float2 *__restrict__ in, float2 *ws, float2 *__restrict__ out, int groups,
                int lag, unsigned *next, unsigned *done) {
@@ -50,7 +103,11 @@ __global__ void __launch_bounds__(THREADS)
       const int row_words = BLOCKED ? WORDS : PITCH;
 #pragma unroll
       for (int k = 0; k < PER; k++) v[k] = __ldcs(src + (long long)(r0 + k * rstep) * N + f);
-      if (f < WORDS) {
+      if (PACK) {
+        unsigned char *bytes = (unsigned char *)dst;
+#pragma unroll
+        for (int k = 0; k < PER; k++) pack_store(bytes + (r0 + k * rstep) * 48 + f * 6, v[k], f);
+      } else if (f < WORDS) {
 #pragma unroll
         for (int k = 0; k < PER; k++) dst[(long long)(r0 + k * rstep) * row_words + f] = v[k];
       }
@@ -63,7 +120,13 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       const float2 *src = ws + g * ws_transform + (long long)b * COLS * (BLOCKED ? WORDS : PITCH);
       float2 *dst = out + g * N * N + b * COLS;
-      if (BLOCKED) {  // COLS rows of each item: runs of COLS * WORDS words, N * WORDS apart
+      if (PACK) {  // 8 rows of each item: 384-byte runs, element i of a run at 6 i
+        for (int i = t; i < COLS * N; i += THREADS) {
+          int item = i / 64, w = i % 64;
+          sm[(w / 8) * (N + 1) + item * 8 + w % 8] =
+              load_unpack((const unsigned char *)src + (long long)item * N * 48 + w * 6, w % 8);
+        }
+      } else if (BLOCKED) {  // COLS rows of each item: runs of COLS * WORDS words, N * WORDS apart
         for (int i = t; i < COLS * PITCH; i += THREADS) {
           int item = i / (COLS * WORDS), w = i % (COLS * WORDS);
           sm[(w / WORDS) * (N + 1) + item * COLS + w % WORDS] =
@@ -91,27 +154,48 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 /* Times the pattern of COLS columns an item and WORDS workspace words each, lags 1 and 2. */
-template <int COLS, int WORDS, bool BLOCKED = false>
+template <int COLS, int WORDS, bool BLOCKED = false, bool PACK = false>
 static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int groups, int sms,
                double moved, double copy_gbps) {
   size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
   int per_sm = 0;
-  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED>,
+  CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED, PACK>,
                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS, BLOCKED>,
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pairnarrow<COLS, WORDS, BLOCKED, PACK>,
                                                    THREADS, smem));
-  for (int lag = 1; lag <= 2; lag++) {
+  for (int lag : {1, 2, groups}) {
     float ms = time_ms([&] {
       cudaMemsetAsync(ctr, 0, (groups + 1) * sizeof(unsigned));
-      pairnarrow<COLS, WORDS, BLOCKED>
+      pairnarrow<COLS, WORDS, BLOCKED, PACK>
           <<<sms * per_sm, THREADS, smem>>>(in, ws, out, groups, lag, ctr + groups, ctr);
     });
     CK(cudaGetLastError());
     printf(
-        "%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %d: %.3f ms %.1f%% of copy\n",
-        COLS, 8 * WORDS / COLS, 8 * WORDS, BLOCKED ? ", by item" : "", lag, ms,
+        "%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %3d: %.3f ms %.1f%% of copy\n",
+        COLS, 8 * WORDS / COLS, 8 * WORDS, PACK ? ", by item, packed" : BLOCKED ? ", by item" : "", lag, ms,
         100 * moved / ms / 1e6 / copy_gbps);
   }
+  return 0;
+}
+
+/* The packed run's largest error over transform g: out = in transposed, relative to the
+ * largest input magnitude of the transform. */
+static int check_packed(const float2 *in, const float2 *out, int g) {
+  size_t n = (size_t)N * N;
+  float2 *a = new float2[n], *b = new float2[n];
+  CK(cudaMemcpy(a, in + g * n, n * sizeof(float2), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(b, out + g * n, n * sizeof(float2), cudaMemcpyDeviceToHost));
+  double err = 0, big = 0;
+  for (int r = 0; r < N; r++)
+    for (int c = 0; c < N; c++) {
+      float2 x = a[(size_t)r * N + c], y = b[(size_t)c * N + r];
+      err = fmax(err, fmax(fabs((double)x.x - y.x), fabs((double)x.y - y.y)));
+      big = fmax(big, fmax(fabs((double)x.x), fabs((double)x.y)));
+    }
+  printf("packed transform %d: largest error %.3g of its largest value (2^-22 = %.3g)\n", g,
+         err / big, 1.0 / (1 << 22));
+  delete[] a;
+  delete[] b;
   return 0;
 }
 
@@ -124,7 +208,7 @@ int main() {
   CK(cudaMalloc(&out, bytes));
   CK(cudaMalloc(&ws, bytes));
   CK(cudaMalloc(&ctr, (groups + 1) * sizeof(unsigned)));
-  CK(cudaMemset(in, 0, bytes));
+  iota<<<1024, 256>>>((float *)in, (long long)(2 * n));
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   double moved = 2.0 * bytes;
@@ -140,6 +224,8 @@ int main() {
         run<8, 8, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 6, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 4, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 6, true, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
         run<16, 16>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 12>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 8>(in, ws, out, ctr, groups, sms, moved, copy_gbps))
