@@ -76,7 +76,64 @@ __device__ float2 load_unpack(const unsigned char *p, int f) {
   return make_float2(qr * unit, qi * unit);
 }
 
-template <int COLS, int WORDS, bool BLOCKED, bool PACK = false>
+/* A row segment's 8 complex values as 48 bytes: the 8-bit exponent field of its largest
+ * part, then the 16 parts as 23-bit two's complement fractions of 2^(e - 148), a bit
+ * stream of 376 bits in six 64-bit words (low bits first). */
+__device__ void pack_segment(const float2 *x, int pitch, uint4 *out) {
+  unsigned m = 0;
+#pragma unroll
+  for (int c = 0; c < 8; c++)
+    m = max(m, max(__float_as_uint(fabsf(x[c * pitch].x)), __float_as_uint(fabsf(x[c * pitch].y))));
+  int e = (int)(m >> 23);
+  float scale = pow2_field(275 - e);
+  const int lim = (1 << 22) - 1;
+  unsigned long long words[6], acc = (unsigned)e;
+  int bits = 8, w = 0;
+#pragma unroll
+  for (int i = 0; i < 16; i++) {
+    float v = i % 2 ? x[i / 2 * pitch].y : x[i / 2 * pitch].x;
+    unsigned long long q = (unsigned)min(max(__float2int_rn(v * scale), -lim), lim) & 0x7fffffu;
+    acc |= q << bits;
+    bits += 23;
+    if (bits >= 64) {
+      words[w++] = acc;
+      bits -= 64;
+      acc = bits ? q >> (23 - bits) : 0;
+    }
+  }
+  words[5] = acc;
+#pragma unroll
+  for (int i = 0; i < 3; i++)
+    out[i] = make_uint4((unsigned)words[2 * i], (unsigned)(words[2 * i] >> 32),
+                        (unsigned)words[2 * i + 1], (unsigned)(words[2 * i + 1] >> 32));
+}
+
+/* The 8 values pack_segment stored at in, into x[c] (c = 0 .. 7). */
+__device__ void unpack_segment(const uint4 *in, float2 *x) {
+  unsigned long long words[6];
+#pragma unroll
+  for (int i = 0; i < 3; i++) {
+    uint4 q = __ldcg(in + i);
+    words[2 * i] = q.x | (unsigned long long)q.y << 32;
+    words[2 * i + 1] = q.z | (unsigned long long)q.w << 32;
+  }
+  int e = (int)(words[0] & 0xff);
+  float unit = pow2_field(e - 21);
+  float parts[16];
+#pragma unroll
+  for (int i = 0; i < 16; i++) {
+    int at = 8 + 23 * i, w = at / 64, b = at % 64;
+    unsigned long long f = words[w] >> b;
+    if (b + 23 > 64) f |= words[w + 1] << (64 - b);
+    parts[i] = (float)((int)((unsigned)f << 9) >> 9) * unit;
+  }
+#pragma unroll
+  for (int c = 0; c < 8; c++) x[c] = make_float2(parts[2 * c], parts[2 * c + 1]);
+}
+
+/* PACK: 0 none, 1 packed by each thread's element (shuffles), 2 by whole segments (a thread
+ * packs or unpacks 8 elements through shared memory, as a generated kernel would). */
+template <int COLS, int WORDS, bool BLOCKED, int PACK = 0>
 __global__ void __launch_bounds__(THREADS)
     pairnarrow(const float2 *__restrict__ in, float2 *ws, float2 *__restrict__ out, int groups,
                int lag, unsigned *next, unsigned *done) {
@@ -103,7 +160,13 @@ __global__ void __launch_bounds__(THREADS)
       const int row_words = BLOCKED ? WORDS : PITCH;
 #pragma unroll
       for (int k = 0; k < PER; k++) v[k] = __ldcs(src + (long long)(r0 + k * rstep) * N + f);
-      if (PACK) {
+      if (PACK == 2) {  // through shared memory: sm[column][row] (pitch N + 4: no conflicts)
+#pragma unroll
+        for (int k = 0; k < PER; k++) sm[f * (N + 4) + r0 + k * rstep] = v[k];
+        __syncthreads();
+        for (int row = t; row < N; row += THREADS)  // a thread a row's segment
+          pack_segment(sm + row, N + 4, (uint4 *)((unsigned char *)dst + row * 48));
+      } else if (PACK) {
         unsigned char *bytes = (unsigned char *)dst;
 #pragma unroll
         for (int k = 0; k < PER; k++) pack_store(bytes + (r0 + k * rstep) * 48 + f * 6, v[k], f);
@@ -120,7 +183,15 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       const float2 *src = ws + g * ws_transform + (long long)b * COLS * (BLOCKED ? WORDS : PITCH);
       float2 *dst = out + g * N * N + b * COLS;
-      if (PACK) {  // 8 rows of each item: 384-byte runs, element i of a run at 6 i
+      if (PACK == 2) {  // a thread a segment: run `item`, row w of it
+        for (int i = t; i < COLS * N / 8; i += THREADS) {
+          int item = i / 8, w = i % 8;
+          float2 x[8];
+          unpack_segment((const uint4 *)((const unsigned char *)src + (long long)item * N * 48 + w * 48), x);
+#pragma unroll
+          for (int c = 0; c < 8; c++) sm[w * (N + 1) + item * 8 + c] = x[c];
+        }
+      } else if (PACK) {  // 8 rows of each item: 384-byte runs, element i of a run at 6 i
         for (int i = t; i < COLS * N; i += THREADS) {
           int item = i / 64, w = i % 64;
           sm[(w / 8) * (N + 1) + item * 8 + w % 8] =
@@ -154,10 +225,10 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 /* Times the pattern of COLS columns an item and WORDS workspace words each, lags 1 and 2. */
-template <int COLS, int WORDS, bool BLOCKED = false, bool PACK = false>
+template <int COLS, int WORDS, bool BLOCKED = false, int PACK = 0>
 static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int groups, int sms,
                double moved, double copy_gbps) {
-  size_t smem = (size_t)COLS * (N + 1) * sizeof(float2);
+  size_t smem = (size_t)COLS * (N + (PACK == 2 ? 4 : 1)) * sizeof(float2);
   int per_sm = 0;
   CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED, PACK>,
                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -172,7 +243,7 @@ static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int gro
     CK(cudaGetLastError());
     printf(
         "%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %3d: %.3f ms %.1f%% of copy\n",
-        COLS, 8 * WORDS / COLS, 8 * WORDS, PACK ? ", by item, packed" : BLOCKED ? ", by item" : "", lag, ms,
+        COLS, 8 * WORDS / COLS, 8 * WORDS, PACK == 2 ? ", by item, packed by segment" : PACK ? ", by item, packed" : BLOCKED ? ", by item" : "", lag, ms,
         100 * moved / ms / 1e6 / copy_gbps);
   }
   return 0;
@@ -224,7 +295,9 @@ int main() {
         run<8, 8, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 6, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<8, 4, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
-        run<8, 6, true, true>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        run<8, 6, true, 1>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
+        run<8, 6, true, 2>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
         run<16, 16>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 12>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
