@@ -1262,6 +1262,47 @@ static void run_quick_cluster_pairs(void) {
   unsetenv("ZIPFFT_PAIR_CLUSTER");
 }
 
+/* The packed workspace (ZIPFFT_PACKED_WORKSPACE=1, plan/fourstep.c): fp32 4096 = 64 x 64
+ * (the longest single kernel lowered to 64) as a pair and as two kernels in every layout
+ * variant, a lag past every item, and 2^18 and 2^20 as planned for an H100 (a pair) and an
+ * H200 (two kernels, 16 columns a block); off by default, and fp64 never packs. */
+static void run_quick_packed(void) {
+  setenv("ZIPFFT_PACKED_WORKSPACE", "1", 1);
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
+  static const char *const pairing[] = {"1", "0"};
+  for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
+    setenv("ZIPFFT_PAIR", pairing[i], 1);
+    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+      c2c_case c = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
+      if (v == 0) check_plan_says(&c, "_pko_");
+      if (v == 0) check_plan_says(&c, "_pki_");
+      run_case(&c);
+    }
+  }
+  setenv("ZIPFFT_PAIR_LAG", "64", 1);
+  setenv("ZIPFFT_PAIR", "1", 1);
+  c2c_case late = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_INVERSE);
+  run_case(&late);
+  unsetenv("ZIPFFT_PAIR_LAG");
+  unsetenv("ZIPFFT_PAIR");
+  c2c_case f64 = basic_case(ZIPFFT_F64, 4096, 2, ZIPFFT_FORWARD);
+  check_plan_lacks(&f64, "_pk");
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  static const char *const memory[] = {"1", "0"};
+  for (size_t i = 0; i < sizeof memory / sizeof memory[0]; i++) {
+    setenv("ZIPFFT_SLOW_MEMORY", memory[i], 1);
+    c2c_case mid = basic_case(ZIPFFT_F32, 262144, 2, ZIPFFT_FORWARD);
+    c2c_case large = basic_case(ZIPFFT_F32, 1048576, 1, ZIPFFT_INVERSE);
+    check_plan_says(&large, "outputs packed");
+    run_case(&mid);
+    run_case(&large);
+  }
+  unsetenv("ZIPFFT_SLOW_MEMORY");
+  unsetenv("ZIPFFT_PACKED_WORKSPACE");
+  c2c_case plain = basic_case(ZIPFFT_F32, 1048576, 1, ZIPFFT_FORWARD);
+  check_plan_lacks(&plain, "_pk");
+}
+
 /* Quick tier, part 5: pair kernels (the two kernels of a four-step split run as one
  * persistent kernel, plan/pair.h) on short lengths by lowering the longest single-kernel
  * length to 64 (fp32 4096 = 64 x 64, fp64 2048 = 32 x 64): every layout variant (in-place
@@ -1580,6 +1621,7 @@ static void run_tiers(void) {
     run_quick_fused_bluestein();
     run_quick_bluestein_middle();
     run_quick_pairs();
+    run_quick_packed();
     run_quick_tiles();
     run_quick_cluster_columns();
     run_quick_transposed_split();

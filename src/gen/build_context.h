@@ -392,6 +392,12 @@ void zipfft__emit_mirrored_merge_loads(zipfft__stockham_build *c, zipfft__block 
                                        const zipfft__thread_coords *k, const pass_shape *ps,
                                        const zipfft__expr **j, const zipfft__cval *x,
                                        const zipfft__expr *base, zipfft__access access);
+/* gen/build_packed_io.c. in_packed kernels, before the first pass: the block's packed
+ * input segments unpacked into its transforms' shared rows (element e of transform f at
+ * zipfft__shared_index), then a barrier. out_packed kernels, after the last pass stored its
+ * outputs there: a barrier, then element e of the block's transforms packed and stored. */
+void zipfft__emit_packed_loads(zipfft__stockham_build *c, zipfft__block *body);
+void zipfft__emit_packed_stores(zipfft__stockham_build *c, zipfft__block *body);
 /* gen/build_staged_io.c. stage_io kernels: where transform k->f's staged row of side `out`
  * (0 input, 1 output) starts (I32): a complex slot, or with stage_packed_reals on the real
  * side a real index. zipfft__stage_real_at: the real index of element e of a real row whose

@@ -55,17 +55,38 @@ static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel
                        zipfft__e_var(a, batch));
 }
 
+/* The byte (I64) where run u of the second member's item starts: transform u's row at
+ * its input offset (zipfft__batch_offset), or with packed input segment u of the item's
+ * transforms, side by side from the first transform's offset. */
+static const zipfft__expr *run_byte(zipfft__stockham_build *c, zipfft__block *at,
+                                    const zipfft__expr *item, const zipfft__expr *u) {
+  const zipfft__kernel_spec *s = c->s;
+  zipfft__thread_coords k = {0};
+  k.g = zipfft__e_bin(c->a, ZIPFFT__OP_MUL, item, i64_in(c->a, s->ffts_per_block));
+  if (!s->in_packed)
+    k.g = zipfft__e_bin(c->a, ZIPFFT__OP_ADD, k.g, zipfft__e_cast(c->a, ZIPFFT__T_I64, u));
+  k.g = zipfft__e_bin(c->a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(c->a, c->batch_offset));
+  const zipfft__expr *row = zipfft__batch_offset_with(c, at, &k, s->batch_in_strides, "db");
+  if (s->in_packed)
+    return zipfft__e_bin(
+        c->a, ZIPFFT__OP_MUL,
+        zipfft__e_bin(c->a, ZIPFFT__OP_ADD, row,
+                      zipfft__e_bin(c->a, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, u),
+                                    i64_in(c->a, s->in_stride))),
+        i64_in(c->a, 6));
+  int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  return zipfft__e_bin(c->a, ZIPFFT__OP_MUL, row, i64_in(c->a, bytes));
+}
+
 /* Each thread discards its share of the 128-byte lines the second member's item read:
- * line l of transform f of the item at that transform's input offset (zipfft__batch_offset)
- * plus 128 l bytes. */
+ * line l of each of its runs (run_byte) at the run's start plus 128 l bytes. */
 static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair_spec *p,
                           const zipfft__var *const *v, const zipfft__var *smem,
                           const zipfft__expr *item) {
   const zipfft__kernel_spec *s = &p->second;
   zipfft__stockham_build c = member(a, p, 1, v, smem, item);
-  int64_t per_row = zipfft__pair_row_lines(p), lines = s->ffts_per_block * per_row,
-          threads = zipfft__pair_block_threads(p),
-          bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t per_run = zipfft__pair_row_lines(p), runs = s->in_packed ? s->n / 8 : s->ffts_per_block,
+          lines = runs * per_run, threads = zipfft__pair_block_threads(p);
   for (int64_t r = 0; r * threads < lines; r++) {
     const zipfft__expr *index =
         zipfft__e_bin(a, ZIPFFT__OP_ADD, zipfft__e_thread(a), zipfft__e_i32(a, r * threads));
@@ -73,16 +94,10 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
     if ((r + 1) * threads > lines)
       at = &zipfft__s_if(a, b, zipfft__e_bin(a, ZIPFFT__OP_LT, index, zipfft__e_i32(a, lines)))
                 ->u.if_.then_block;
-    const zipfft__expr *f = zipfft__e_bin(a, ZIPFFT__OP_DIV, index, zipfft__e_i32(a, per_row)),
-                       *line = zipfft__e_bin(a, ZIPFFT__OP_MOD, index, zipfft__e_i32(a, per_row));
-    zipfft__thread_coords k = {0};
-    k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD,
-                        zipfft__e_bin(a, ZIPFFT__OP_MUL, item, i64_in(a, s->ffts_per_block)),
-                        zipfft__e_cast(a, ZIPFFT__T_I64, f));
-    k.g = zipfft__e_bin(a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_BATCH_OFFSET]));
-    const zipfft__expr *row = zipfft__batch_offset_with(&c, at, &k, s->batch_in_strides, "db");
+    const zipfft__expr *u = zipfft__e_bin(a, ZIPFFT__OP_DIV, index, zipfft__e_i32(a, per_run)),
+                       *line = zipfft__e_bin(a, ZIPFFT__OP_MOD, index, zipfft__e_i32(a, per_run));
     const zipfft__expr *byte = zipfft__e_bin(
-        a, ZIPFFT__OP_ADD, zipfft__e_bin(a, ZIPFFT__OP_MUL, row, i64_in(a, bytes)),
+        a, ZIPFFT__OP_ADD, run_byte(&c, at, item, u),
         zipfft__e_bin(a, ZIPFFT__OP_MUL, zipfft__e_cast(a, ZIPFFT__T_I64, line), i64_in(a, 128)));
     const zipfft__expr *args[2] = {zipfft__e_var(a, v[ZIPFFT__PAIR_ARG_MID]), byte};
     zipfft__s_call(a, at, "zpair_discard", 2, args);

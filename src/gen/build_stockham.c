@@ -1063,10 +1063,10 @@ int64_t zipfft__store_bound(const zipfft__kernel_spec *s) {
 static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
                                const zipfft__thread_coords *k, const pass_shape *ps,
                                const zipfft__expr **j, const zipfft__cval *y) {
-  int one_branch = c->stats || c->s->stage_io; /* no global accesses */
-  const zipfft__expr *base = c->stats         ? NULL
-                             : c->s->stage_io ? zipfft__stage_io_base(c, blk, k, 1)
-                                              : zipfft__batch_offset(c, blk, k, 1);
+  int one_branch = c->stats || c->s->stage_io || c->s->out_packed; /* no global accesses */
+  const zipfft__expr *base = c->stats || c->s->out_packed ? NULL
+                             : c->s->stage_io             ? zipfft__stage_io_base(c, blk, k, 1)
+                                                          : zipfft__batch_offset(c, blk, k, 1);
   const zipfft__expr *column = zipfft__large_twiddle_column(c, blk, k);
   if (c->s->bluestein_store) c->store_position = zipfft__bluestein_base(c, blk, k);
   zipfft__block *targets[2];
@@ -1090,6 +1090,9 @@ static void emit_global_stores(zipfft__stockham_build *c, zipfft__block *blk,
         zipfft__cval out = finish_output(c, g, column, chained, e, y[b * ps->radix + r]);
         if (c->stats)
           zipfft__emit_stats_update(c, g, b * ps->radix + r, e, out);
+        else if (c->s->out_packed) /* packed from shared memory after the pass */
+          zipfft__s_store_complex(c->a, g, c->smem, zipfft__shared_index(c, k, e), out.re, out.im,
+                                  ZIPFFT__ACCESS_VECTOR, ZIPFFT_STORAGE_DEFAULT);
         else
           zipfft__emit_store_element(c, g, out, base, e, access_of_branch[v]);
       }
@@ -1138,8 +1141,8 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   zipfft__thread_coords k = zipfft__emit_coords(c, body);
   zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
   int mirrors = loads_global && c->s->cluster_mirror; /* loads past cluster barriers */
-  declare_values(c, body, &ps, (from_shared && !to_global && !takes) || mirrors,
-                 !from_shared && !takes, x);
+  int across_barrier = from_shared && (!to_global || c->s->out_packed) && !takes;
+  declare_values(c, body, &ps, across_barrier || mirrors, !from_shared && !takes, x);
   if (takes) {
     take_handoff(c, body, &ps, x);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
@@ -1153,7 +1156,7 @@ static void emit_pass(zipfft__stockham_build *c, zipfft__block *body, int p, int
   } else {
     emit_shared_loads(c, body, &k, &ps, j, x, 0);
     if (c->multiply_on_load) multiply_values_by_spectrum(c, body, &k, &ps, j, x);
-    if (!to_global) {
+    if (!to_global || c->s->out_packed) { /* packed outputs go through shared memory */
       zipfft__s_barrier(c->a, body);
       k = zipfft__emit_coords(c, body);
       zipfft__emit_butterfly_indices(c, body, &k, &ps, j);
@@ -1317,7 +1320,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     return;
   }
   if (spec->stage_io) zipfft__emit_stage_in(c, body);
-  int from_shared = emit_input_phases(c, body);
+  if (spec->in_packed) zipfft__emit_packed_loads(c, body);
+  int from_shared = emit_input_phases(c, body) || spec->in_packed;
   int split_last = spec->kind == ZIPFFT__KIND_R2C_HALF && !spec->mirrored;
   int staged = zipfft__stores_from_shared(spec) || split_last;
   int two = zipfft__two_ffts(spec);
@@ -1342,6 +1346,8 @@ void zipfft__emit_transform(zipfft__stockham_build *c, zipfft__block *body) {
     zipfft__emit_staged_stores(c, body);
   else if (spec->stage_io)
     zipfft__emit_stage_out(c, body);
+  else if (spec->out_packed)
+    zipfft__emit_packed_stores(c, body);
 }
 
 /* RANGE: thread 0 asks for the contiguous range the later block's transforms span (those

@@ -108,6 +108,10 @@ static int bad_split_by_element(spec *s) {
   return s->split_by_element && !zipfft__can_split_by_element(s);
 }
 
+static int bad_packed(spec *s) {
+  return (s->out_packed || s->in_packed) && !zipfft__can_pack_segments(s);
+}
+
 static int bad_stage_io(spec *s) {
   return s->stage_io && (!zipfft__can_stage_io(s) || zipfft__stores_from_shared(s));
 }
@@ -208,6 +212,11 @@ static const struct {
      "a split by element needs what zipfft__can_split_by_element "
      "allows: a plain R2C_HALF kernel of one block that splits through "
      "shared memory"},
+    {bad_packed,
+     "packed segments need a plain fp32 C2C kernel of a multiple of 8 transforms a block over "
+     "whole "
+     "blocks (outputs stored from registers; inputs of a length that is a multiple of 8, "
+     "not prefetched)"},
     {bad_stage_io,
      "staged inputs and outputs need what zipfft__can_stage_io allows: a plain "
      "C2C, R2C, C2R, R2C_HALF or C2R_HALF kernel of one block over unit-stride "

@@ -66,6 +66,13 @@ int zipfft__storage_is_16bit(zipfft_storage s);
 /* 1 when the kernel loads or stores 16-bit storage. */
 int zipfft__kernel_uses_16bit(const zipfft__kernel_ast *k);
 
+/* Prints the packed workspace segment math (zsegment_pack, zsegment_unpack; the dialect's
+ * word prelude must come first) and then the dialect's zpacked_store / zpacked_load,
+ * given as memory_helpers. */
+void zipfft__emit_packed_prelude(zipfft__strbuf *sb, const char *memory_helpers);
+/* 1 when the kernel calls zpacked_store or zpacked_load. */
+int zipfft__kernel_uses_packed(const zipfft__kernel_ast *k);
+
 /* Whole translation units. Return malloc'ed text, or NULL when memory ran out. */
 char *zipfft__emit_cuda(const zipfft__kernel_ast *k);
 char *zipfft__emit_c(const zipfft__kernel_ast *k);

@@ -203,6 +203,33 @@ static const char cuda_word_prelude[] =
     "ZDEV void zhalf_store_bytes(unsigned char *p, unsigned int h) {\n"
     "  p[0] = h & 0xff; p[1] = (h >> 8) & 0xff;\n}\n";
 
+/* Packed workspace segments (packed_prelude.c): 48 bytes as three 16-byte accesses (the
+ * plan keeps segments 16-byte aligned), values from or into complex slots slot + c step of
+ * shared memory. */
+static const char cuda_packed_helpers[] =
+    "ZDEV void zpacked_store(unsigned char *p, long long byte, const zreal *s, int slot,"
+    " int step) {\n"
+    "  float v[16];\n  unsigned long long w[6];\n"
+    "  for (int c = 0; c < 8; c++) {\n"
+    "    float2 x = ((const float2 *)s)[slot + c * step];\n"
+    "    v[2 * c] = x.x; v[2 * c + 1] = x.y;\n  }\n"
+    "  zsegment_pack(v, w);\n"
+    "  uint4 *q = (uint4 *)(p + byte);\n"
+    "  for (int i = 0; i < 3; i++)\n"
+    "    q[i] = make_uint4((unsigned)w[2 * i], (unsigned)(w[2 * i] >> 32),"
+    " (unsigned)w[2 * i + 1], (unsigned)(w[2 * i + 1] >> 32));\n}\n"
+    "ZDEV void zpacked_load(const unsigned char *p, long long byte, zreal *s, int slot,"
+    " int step) {\n"
+    "  const uint4 *q = (const uint4 *)(p + byte);\n"
+    "  float v[16];\n  unsigned long long w[6];\n"
+    "  for (int i = 0; i < 3; i++) {\n"
+    "    uint4 x = q[i];\n"
+    "    w[2 * i] = x.x | (unsigned long long)x.y << 32;\n"
+    "    w[2 * i + 1] = x.z | (unsigned long long)x.w << 32;\n  }\n"
+    "  zsegment_unpack(w, v);\n"
+    "  for (int c = 0; c < 8; c++)"
+    " ((float2 *)s)[slot + c * step] = make_float2(v[2 * c], v[2 * c + 1]);\n}\n";
+
 /* Prints the kernel's signature line up to its parameters: launch bounds, and the
  * cluster's size when it has one (fixed at compile time, so a plain launch forms the
  * clusters). */
@@ -234,10 +261,10 @@ char *zipfft__emit_cuda(const zipfft__kernel_ast *k) {
       &sb, "%s\n",
       f32 ? "typedef float4 zreal4;" : "struct __align__(16) zreal4 { double x, y, z, w; };");
   zipfft__sb_printf(&sb, "%s\n", cuda_prelude);
-  if (zipfft__kernel_uses_16bit(k)) {
-    zipfft__sb_printf(&sb, "%s", cuda_word_prelude);
-    zipfft__emit_storage_prelude(&sb, d);
-  }
+  int packed = zipfft__kernel_uses_packed(k);
+  if (zipfft__kernel_uses_16bit(k) || packed) zipfft__sb_printf(&sb, "%s", cuda_word_prelude);
+  if (zipfft__kernel_uses_16bit(k)) zipfft__emit_storage_prelude(&sb, d);
+  if (packed) zipfft__emit_packed_prelude(&sb, cuda_packed_helpers);
   zipfft__emit_callback_prelude(&sb, "__device__ static inline", k);
   if (k->uses_statistics || k->uses_prefetch) zipfft__sb_printf(&sb, "%s", cuda_prefetch_prelude);
   if (k->uses_statistics)

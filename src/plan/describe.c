@@ -149,6 +149,14 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
                       s->kind == ZIPFFT__KIND_R2C_HALF
                           ? "input rows copied, and the split's outputs stored,"
                           : "input and output rows copied");
+  if (s->out_packed)
+    zipfft__sb_printf(sb,
+                      "      outputs packed, 6 bytes an element: 48-byte segments of 8 "
+                      "values sharing an exponent, by groups of 8 transforms\n");
+  if (s->in_packed)
+    zipfft__sb_printf(sb,
+                      "      inputs unpacked from 48-byte segments of 8 values sharing an "
+                      "exponent, a segment a thread\n");
   if (s->streaming_io)
     zipfft__sb_printf(sb, "      inputs and outputs evict-first (the tables stay in L2)\n");
 }

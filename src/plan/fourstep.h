@@ -73,6 +73,12 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                                     const zipfft__target *t, zipfft__decomposition *dec);
 
+/* Holds the intermediate of every fp32 split in two among dec's kernels from `from` on in
+ * packed segments where ZIPFFT_PACKED_WORKSPACE asks (the rule of
+ * zipfft__fourstep_pack_workspace in fourstep.c). Call it after the pairing, before the
+ * tiles and the rows in place. */
+void zipfft__fourstep_pack_workspace(zipfft__decomposition *dec, int from);
+
 /* Stores the intermediate of every split in two among dec's kernels from `from` on that is
  * not paired in tiles of rows (the rule of zipfft__fourstep_tile_rows in fourstep.c): the
  * column kernel's outputs in whole lines, the row kernel's blocks reading one contiguous

@@ -175,7 +175,7 @@ int zipfft__has_merge_phase(const zipfft__kernel_spec *s) {
 }
 
 int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s) {
-  return !s->statistics && !zipfft__has_merge_phase(s) && s->rader_n == 0 &&
+  return !s->statistics && !zipfft__has_merge_phase(s) && s->rader_n == 0 && !s->in_packed &&
          (s->cluster <= 1 || s->kind == ZIPFFT__KIND_C2C);
 }
 
@@ -251,6 +251,22 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
          s->bluestein_n == 0 && !s->passes_in_place;
 }
 
+int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
+  int64_t period = zipfft__shared_pad_period(s);
+  int plain = s->kind == ZIPFFT__KIND_C2C && s->precision == ZIPFFT_F32 &&
+              s->ffts_per_block % 8 == 0 && s->batch_dims >= 2 &&
+              s->batch_counts[s->batch_dims - 1] % s->ffts_per_block == 0 && s->cluster <= 1 &&
+              !s->stage_io && !s->passes_in_place && !zipfft__two_ffts(s) && !s->statistics &&
+              s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
+              !s->load_callback.function && !s->store_callback.function &&
+              s->in_storage == ZIPFFT_STORAGE_DEFAULT && s->out_storage == ZIPFFT_STORAGE_DEFAULT &&
+              !s->shared_interleaved && s->paired_rows == 0 && s->pointwise == ZIPFFT__PW_NONE;
+  int out = !s->out_packed || !zipfft__stores_from_shared(s);
+  int in = !s->in_packed ||
+           (s->n % 8 == 0 && (period == 0 || period % 8 == 0) && s->prefetch_ahead == 0);
+  return plain && out && in;
+}
+
 int zipfft__can_rader_by_element(const zipfft__kernel_spec *s) {
   return s->kind == ZIPFFT__KIND_C2C && s->rader_n > 0 && s->bluestein_n == 0 &&
          s->paired_rows == 0 && plain_unit_rows(s) && s->batch_in_strides[0] == s->rader_n &&
@@ -317,7 +333,7 @@ int zipfft__can_pass_in_place(const zipfft__kernel_spec *s) {
   int staged = !two && s->store_major && s->pointwise == ZIPFFT__PW_NONE; /* one FFT */
   return (fused || convolution ? !s->store_major : staged) && s->pass_count >= 2 &&
          s->cluster <= 1 && !s->statistics && !s->mirrored && !s->merge_on_load &&
-         s->paired_rows == 0 &&
+         s->paired_rows == 0 && !s->in_packed && !s->out_packed &&
          (s->kind == ZIPFFT__KIND_C2C || (s->rader_n > 0 && zipfft__kind_is_half(s->kind)));
 }
 
@@ -569,6 +585,8 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->shared_interleaved) append(buf, len, "_sil");
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
+  if (s->out_packed || s->in_packed)
+    append(buf, len, "_pk%s%s", s->in_packed ? "i" : "", s->out_packed ? "o" : "");
   if (s->stage_packed_reals) append(buf, len, "_srp");
   if (s->rader_by_element) append(buf, len, "_rbe");
   if (s->passes_in_place) append(buf, len, "_ip");

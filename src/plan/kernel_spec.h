@@ -157,6 +157,16 @@ typedef struct zipfft__kernel_spec {
    * transforms (coalesced when the transforms are adjacent in the output, e.g. the
    * transposed store of a four-step row pass). */
   int store_major;
+  /* Packed workspace segments (fp32 C2C kernels of a multiple of 8 transforms a block; the
+   * split in two of plan/fourstep.c, zipfft__fourstep_pack_workspace): on a packed side,
+   * global indices count 6-byte packed elements, and 8 of them make one 48-byte segment
+   * holding 8 complex values that share an exponent (gen/packed_prelude.c). out_packed:
+   * element e of 8 transforms adjacent in the innermost batch digit, the first of them g,
+   * is the segment at g's output offset + e * out_stride. in_packed: elements 8q .. 8q + 7
+   * of a transform are the segment at its input offset + q * in_stride. Both sides go
+   * through shared memory: the last pass stores its outputs there and each thread packs
+   * whole segments; each thread unpacks whole segments there for the first pass. */
+  int out_packed, in_packed;
   /* When > 0 the kernel computes a transform of this length by Bluestein's method: its
    * input is multiplied by a chirp and implicitly zero-padded to n, convolved with the
    * chirp's spectrum by two n-point FFTs through shared memory, and its first bluestein_n
@@ -547,8 +557,16 @@ int zipfft__has_merge_phase(const zipfft__kernel_spec *s);
  * 4099 Bluestein -3.6%, R2C 2^20 -0.9%). */
 int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s);
 /* 1 when the kernel's first pass loads its values from global memory (no statistics loop,
- * merge phase, Rader staging or cluster), where a prefetch_after_loads is emitted. */
+ * merge phase, Rader staging, packed input or cluster), where a prefetch_after_loads is
+ * emitted. */
 int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s);
+/* 1 when s's packed sides (out_packed, in_packed) are possible: a plain fp32 C2C kernel of
+ * a multiple of 8 transforms a block over whole blocks (the innermost batch count a
+ * multiple of the block's) with neither callbacks, extents, tiles, clusters, staging nor
+ * passes in place; packed outputs stored from the last pass's registers; packed inputs of a
+ * length that is a multiple of 8 whose shared padding keeps a segment's 8 elements side by
+ * side, not prefetched. */
+int zipfft__can_pack_segments(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);

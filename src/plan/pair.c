@@ -77,6 +77,10 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
   if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
+  if (s->in_packed) /* runs of the block's segments: whole lines where they start on one */
+    return (s->ffts_per_block * 48) % discard_line == 0 && (6 * s->in_stride) % discard_line == 0 &&
+           (6 * s->ffts_per_block * s->batch_in_strides[1]) % discard_line == 0 &&
+           (6 * s->batch_in_strides[0]) % discard_line == 0;
   int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
   for (int d = 0; d < s->batch_dims; d++)
@@ -86,6 +90,7 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
 
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
+  if (s->in_packed) return s->ffts_per_block * 48 / discard_line;
   return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) / discard_line;
 }
 

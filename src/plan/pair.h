@@ -78,7 +78,8 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p);
 /* Real index of that slot in shared memory. */
 int64_t zipfft__pair_slot(const zipfft__pair_spec *p);
 /* 1 when each transform of the second kernel reads contiguous whole 128-byte lines (the
- * lines it discards), and how many. */
+ * lines it discards), and how many: a row's, or with packed input (kernel_spec in_packed)
+ * a run's, segment q of each of an item's transforms. */
 int zipfft__pair_discards(const zipfft__pair_spec *p);
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p);
 /* Bytes of the counters for `groups` dependency groups. */

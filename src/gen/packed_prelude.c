@@ -1,0 +1,60 @@
+/* packed_prelude.c - source text of the packed workspace segments (kernel_spec
+ * out_packed / in_packed): 8 fp32 complex values in 48 bytes, shared by both emitters. */
+#include <string.h>
+
+#include "gen/emit.h"
+
+/* A segment: the 8-bit exponent field E of its largest part (at least 22), then its 16
+ * parts (re, im of value 0, then of value 1, ...) as 23-bit two's complement multiples of
+ * 2^(E - 148), so every part's magnitude stays below 2^22 of them: a stream of 376 bits,
+ * low bits first, in six 64-bit words (the last 8 bits zero). A part's error is at most
+ * half a unit, 2^-23 of the segment's largest power of two. The rounding adds and removes
+ * 1.5 * 2^23 in fp32, which is exact below 2^22 and the same on every device.
+ * Needs from the dialect: ZDEV, zbits_of(float) and zfloat_of(bits). */
+static const char segment_math[] =
+    "ZDEV int zsegment_exponent(const float *v) {\n"
+    "  unsigned int m = 0;\n"
+    "  for (int i = 0; i < 16; i++) {\n"
+    "    unsigned int a = zbits_of(v[i]) & 0x7fffffffu;\n"
+    "    m = a > m ? a : m;\n  }\n"
+    "  int e = (int)(m >> 23);\n  return e < 22 ? 22 : e > 254 ? 254 : e;\n}\n"
+    "ZDEV void zsegment_pack(const float *v, unsigned long long *w) {\n"
+    "  int e = zsegment_exponent(v), bits = 8, n = 0;\n"
+    "  float scale = zfloat_of((unsigned int)(275 - e) << 23);\n"
+    "  unsigned long long acc = (unsigned long long)e;\n"
+    "  for (int i = 0; i < 16; i++) {\n"
+    "    float r = (v[i] * scale + 12582912.0f) - 12582912.0f;\n"
+    "    int q = (int)r;\n"
+    "    q = q > 4194303 ? 4194303 : q < -4194303 ? -4194303 : q;\n"
+    "    unsigned long long f = (unsigned long long)((unsigned int)q & 0x7fffffu);\n"
+    "    acc |= f << bits;\n    bits += 23;\n"
+    "    if (bits >= 64) {\n"
+    "      w[n++] = acc;\n      bits -= 64;\n"
+    "      acc = bits > 0 ? f >> (23 - bits) : 0;\n    }\n  }\n"
+    "  w[5] = acc;\n}\n"
+    "ZDEV void zsegment_unpack(const unsigned long long *w, float *v) {\n"
+    "  int e = (int)(w[0] & 0xffu);\n"
+    "  float unit = zfloat_of((unsigned int)(e - 21) << 23);\n"
+    "  for (int i = 0; i < 16; i++) {\n"
+    "    int at = 8 + 23 * i, k = at >> 6, b = at & 63;\n"
+    "    unsigned long long f = w[k] >> b;\n"
+    "    if (b > 41) f |= w[k + 1] << (64 - b);\n"
+    "    v[i] = (float)((int)((unsigned int)f << 9) >> 9) * unit;\n  }\n}\n";
+
+void zipfft__emit_packed_prelude(zipfft__strbuf *sb, const char *memory_helpers) {
+  zipfft__sb_printf(sb, "%s%s", segment_math, memory_helpers);
+}
+
+/* 1 when a block (or a nested one) calls a packed segment helper. */
+static int block_uses_packed(const zipfft__block *b) {
+  for (const zipfft__stmt *s = b->first; s; s = s->next) {
+    if (s->kind == ZIPFFT__S_CALL && strncmp(s->u.call.function, "zpacked_", 8) == 0) return 1;
+    if (s->kind == ZIPFFT__S_IF &&
+        (block_uses_packed(&s->u.if_.then_block) || block_uses_packed(&s->u.if_.else_block)))
+      return 1;
+    if (s->kind == ZIPFFT__S_FOR && block_uses_packed(&s->u.for_.body)) return 1;
+  }
+  return 0;
+}
+
+int zipfft__kernel_uses_packed(const zipfft__kernel_ast *k) { return block_uses_packed(&k->body); }
