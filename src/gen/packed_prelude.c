@@ -8,8 +8,10 @@
  * parts (re, im of value 0, then of value 1, ...) as 23-bit two's complement multiples of
  * 2^(E - 148), so every part's magnitude stays below 2^22 of them: a stream of 376 bits,
  * low bits first, in six 64-bit words (the last 8 bits zero). A part's error is at most
- * half a unit, 2^-23 of the segment's largest power of two. The rounding adds and removes
- * 1.5 * 2^23 in fp32, which is exact below 2^22 and the same on every device.
+ * half a unit: 2^-22 of the largest power of two not above the segment's largest part. The rounding
+ * adds and removes 1.5 * 2^23 in fp32, which is exact below 2^22 and the same on every device. A
+ * segment holding an infinity or NaN keeps E = 255 and unpacks as 8 NaNs (an FFT of such data is
+ * NaN wherever it reaches), never as finite values.
  * Needs from the dialect: ZDEV, zbits_of(float) and zfloat_of(bits). */
 static const char segment_math[] =
     "ZDEV int zsegment_exponent(const float *v) {\n"
@@ -17,15 +19,14 @@ static const char segment_math[] =
     "  for (int i = 0; i < 16; i++) {\n"
     "    unsigned int a = zbits_of(v[i]) & 0x7fffffffu;\n"
     "    m = a > m ? a : m;\n  }\n"
-    "  int e = (int)(m >> 23);\n  return e < 22 ? 22 : e > 254 ? 254 : e;\n}\n"
+    "  int e = (int)(m >> 23);\n  return e < 22 ? 22 : e;\n}\n"
     "ZDEV void zsegment_pack(const float *v, unsigned long long *w) {\n"
     "  int e = zsegment_exponent(v), bits = 8, n = 0;\n"
     "  float scale = zfloat_of((unsigned int)(275 - e) << 23);\n"
     "  unsigned long long acc = (unsigned long long)e;\n"
     "  for (int i = 0; i < 16; i++) {\n"
     "    float r = (v[i] * scale + 12582912.0f) - 12582912.0f;\n"
-    "    int q = (int)r;\n"
-    "    q = q > 4194303 ? 4194303 : q < -4194303 ? -4194303 : q;\n"
+    "    int q = r > 4194303.0f ? 4194303 : r < -4194303.0f ? -4194303 : r == r ? (int)r : 0;\n"
     "    unsigned long long f = (unsigned long long)((unsigned int)q & 0x7fffffu);\n"
     "    acc |= f << bits;\n    bits += 23;\n"
     "    if (bits >= 64) {\n"
@@ -34,7 +35,7 @@ static const char segment_math[] =
     "  w[5] = acc;\n}\n"
     "ZDEV void zsegment_unpack(const unsigned long long *w, float *v) {\n"
     "  int e = (int)(w[0] & 0xffu);\n"
-    "  float unit = zfloat_of((unsigned int)(e - 21) << 23);\n"
+    "  float unit = zfloat_of(e == 255 ? 0x7fc00000u : (unsigned int)(e - 21) << 23);\n"
     "  for (int i = 0; i < 16; i++) {\n"
     "    int at = 8 + 23 * i, k = at >> 6, b = at & 63;\n"
     "    unsigned long long f = w[k] >> b;\n"
