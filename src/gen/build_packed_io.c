@@ -3,11 +3,9 @@
  * thread, and its output packed out of shared memory after the last pass. */
 #include "gen/build_context.h"
 
-enum { segment_values = 8, packed_element_bytes = 6 };
-
 /* The byte (I64) of packed element `at` (an index in 6-byte units). */
 static const zipfft__expr *packed_byte(zipfft__stockham_build *c, const zipfft__expr *at) {
-  return bin(c, ZIPFFT__OP_MUL, at, i64(c, packed_element_bytes));
+  return bin(c, ZIPFFT__OP_MUL, at, i64(c, ZIPFFT__PACKED_ELEMENT_BYTES));
 }
 
 /* Element e = tid + i B (B threads) of `total` for round i, and the block it is valid in. */
@@ -21,7 +19,8 @@ static zipfft__block *open_round(zipfft__stockham_build *c, zipfft__block *body,
 
 void zipfft__emit_packed_loads(zipfft__stockham_build *c, zipfft__block *body) {
   zipfft__s_comment(c->a, body, "the block's packed segments into shared memory, one a thread");
-  int64_t per_block = c->s->ffts_per_block, total = per_block * (c->s->n / segment_values);
+  int64_t per_block = c->s->ffts_per_block,
+          total = per_block * (c->s->n / ZIPFFT__PACKED_SEGMENT_VALUES);
   int64_t threads = zipfft__c2c_block_threads(c->s);
   for (int64_t i = 0; i * threads < total; i++) {
     const zipfft__expr *e;
@@ -35,7 +34,7 @@ void zipfft__emit_packed_loads(zipfft__stockham_build *c, zipfft__block *body) {
     const zipfft__expr *at = bin(
         c, ZIPFFT__OP_ADD, zipfft__batch_offset(c, g, &k, 0),
         bin(c, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, q), i64(c, c->s->in_stride)));
-    const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, q, i32(c, segment_values));
+    const zipfft__expr *first = bin(c, ZIPFFT__OP_MUL, q, i32(c, ZIPFFT__PACKED_SEGMENT_VALUES));
     const zipfft__expr *args[5] = {var(c, c->in), packed_byte(c, at), var(c, c->smem),
                                    zipfft__shared_index(c, &k, first), i32(c, 1)};
     zipfft__s_call(c->a, g, "zpacked_load", 5, args);
@@ -47,7 +46,7 @@ void zipfft__emit_packed_stores(zipfft__stockham_build *c, zipfft__block *body) 
   zipfft__s_barrier(c->a, body);
   zipfft__s_comment(c->a, body,
                     "the block's outputs packed from shared memory, a segment a thread");
-  int64_t n = c->s->n, total = n * (c->s->ffts_per_block / segment_values);
+  int64_t n = c->s->n, total = n * (c->s->ffts_per_block / ZIPFFT__PACKED_SEGMENT_VALUES);
   int64_t threads = zipfft__c2c_block_threads(c->s);
   for (int64_t i = 0; i * threads < total; i++) {
     const zipfft__expr *e;
@@ -55,8 +54,8 @@ void zipfft__emit_packed_stores(zipfft__stockham_build *c, zipfft__block *body) 
     /* neighbouring threads on neighbouring elements: one run per 8 transforms h */
     const zipfft__expr *element = let(c, in, "k", bin(c, ZIPFFT__OP_MOD, e, i32(c, n))),
                        *h = bin(c, ZIPFFT__OP_DIV, e, i32(c, n));
-    zipfft__thread_coords k =
-        zipfft__emit_coords_of(c, in, i32(c, 0), bin(c, ZIPFFT__OP_MUL, h, i32(c, segment_values)));
+    zipfft__thread_coords k = zipfft__emit_coords_of(
+        c, in, i32(c, 0), bin(c, ZIPFFT__OP_MUL, h, i32(c, ZIPFFT__PACKED_SEGMENT_VALUES)));
     zipfft__block *g = open_if(c, in, k.active); /* whole blocks (check_spec): all or none */
     const zipfft__expr *at =
         bin(c, ZIPFFT__OP_ADD, zipfft__batch_offset(c, g, &k, 1),

@@ -73,7 +73,7 @@ static const zipfft__expr *run_byte(zipfft__stockham_build *c, zipfft__block *at
         zipfft__e_bin(c->a, ZIPFFT__OP_ADD, row,
                       zipfft__e_bin(c->a, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, u),
                                     i64_in(c->a, s->in_stride))),
-        i64_in(c->a, 6));
+        i64_in(c->a, ZIPFFT__PACKED_ELEMENT_BYTES));
   int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   return zipfft__e_bin(c->a, ZIPFFT__OP_MUL, row, i64_in(c->a, bytes));
 }

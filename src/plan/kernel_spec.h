@@ -560,6 +560,8 @@ int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s);
  * merge phase, Rader staging, packed input or cluster), where a prefetch_after_loads is
  * emitted. */
 int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s);
+/* A packed workspace segment (kernel_spec out_packed, in_packed): 8 values in 48 bytes. */
+enum { ZIPFFT__PACKED_SEGMENT_VALUES = 8, ZIPFFT__PACKED_ELEMENT_BYTES = 6 };
 /* 1 when s's packed sides (out_packed, in_packed) are possible: a plain fp32 C2C kernel of
  * a multiple of 8 transforms a block over whole blocks (the innermost batch count a
  * multiple of the block's) with neither callbacks, extents, tiles, clusters, staging nor

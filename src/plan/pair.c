@@ -73,14 +73,25 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
   return (size_t)zipfft__pair_slot(p) * zipfft__real_size(p->first.precision) + 16;
 }
 
+/* Packed input (kernel_spec in_packed): whether every run an item reads, segment q of its
+ * neighbouring transforms side by side, is whole 128-byte lines (each digit's step, the
+ * innermost one's over a block's transforms, and the segment step a multiple of a line). */
+static int packed_runs_whole_lines(const zipfft__kernel_spec *s) {
+  int64_t bytes = ZIPFFT__PACKED_ELEMENT_BYTES, inner = s->batch_dims - 1;
+  int whole = (s->ffts_per_block * ZIPFFT__PACKED_SEGMENT_VALUES * bytes) % discard_line == 0 &&
+              (s->in_stride * bytes) % discard_line == 0;
+  for (int64_t d = 0; d <= inner; d++) {
+    int64_t step = s->batch_in_strides[d] * (d == inner ? s->ffts_per_block : 1);
+    whole = whole && (step * bytes) % discard_line == 0;
+  }
+  return whole;
+}
+
 int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
   if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
-  if (s->in_packed) /* runs of the block's segments: whole lines where they start on one */
-    return (s->ffts_per_block * 48) % discard_line == 0 && (6 * s->in_stride) % discard_line == 0 &&
-           (6 * s->ffts_per_block * s->batch_in_strides[1]) % discard_line == 0 &&
-           (6 * s->batch_in_strides[0]) % discard_line == 0;
+  if (s->in_packed) return packed_runs_whole_lines(s);
   int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
   for (int d = 0; d < s->batch_dims; d++)
@@ -90,7 +101,9 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
 
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
-  if (s->in_packed) return s->ffts_per_block * 48 / discard_line;
+  if (s->in_packed)
+    return s->ffts_per_block * ZIPFFT__PACKED_SEGMENT_VALUES * ZIPFFT__PACKED_ELEMENT_BYTES /
+           discard_line;
   return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) / discard_line;
 }
 
