@@ -5,12 +5,15 @@
 #include "gen/emit.h"
 
 /* A segment: the 8-bit exponent field E of its largest part (at least 22), then its 16
- * parts (re, im of value 0, then of value 1, ...) as 23-bit two's complement multiples of
- * 2^(E - 148), so every part's magnitude stays below 2^22 of them: a stream of 376 bits,
- * low bits first, in six 64-bit words (the last 8 bits zero). A part's error is at most
- * half a unit: 2^-22 of the largest power of two not above the segment's largest part. The rounding
- * adds and removes 1.5 * 2^23 in fp32, which is exact below 2^22 and the same on every device. A
- * segment holding an infinity or NaN keeps E = 255 and unpacks as 8 NaNs (an FFT of such data is
+ * parts (re, im of value 0, then of value 1, ...) as 23-bit fields q + 2^22, q the part in
+ * units of 2^(E - 148) rounded to an integer, so |q| <= 2^22 (2^22 itself stored as 2^22 -
+ * 1): a stream of 376 bits, low bits first, in six 64-bit words (the last 8 bits zero). A
+ * part's error is at most half a unit: 2^-22 of the largest power of two not above the
+ * segment's largest part. Rounding and widening go through the float bits, with no
+ * float-integer conversion (a quarter or an eighth of the multiply rate on GPUs): x + 1.5 *
+ * 2^23 rounds x (|x| <= 2^22) to an integer q and holds 0x4b400000 + q in its bits, and the
+ * float with bits 0x4b000000 + f is 2^23 + f, exactly, the same on every device. A segment
+ * holding an infinity or NaN keeps E = 255 and unpacks as 8 NaNs (an FFT of such data is
  * NaN wherever it reaches), never as finite values.
  * Needs from the dialect: ZDEV, zbits_of(float) and zfloat_of(bits). */
 static const char segment_math[] =
@@ -25,9 +28,8 @@ static const char segment_math[] =
     "  float scale = zfloat_of((unsigned int)(275 - e) << 23);\n"
     "  unsigned long long acc = (unsigned long long)e;\n"
     "  for (int i = 0; i < 16; i++) {\n"
-    "    float r = (v[i] * scale + 12582912.0f) - 12582912.0f;\n"
-    "    int q = r > 4194303.0f ? 4194303 : r < -4194303.0f ? -4194303 : r == r ? (int)r : 0;\n"
-    "    unsigned long long f = (unsigned long long)((unsigned int)q & 0x7fffffu);\n"
+    "    unsigned int r = zbits_of(v[i] * scale + 12582912.0f) - 0x4b000000u;\n"
+    "    unsigned long long f = r > 0x7fffffu ? 0x7fffffu : r;\n"
     "    acc |= f << bits;\n    bits += 23;\n"
     "    if (bits >= 64) {\n"
     "      w[n++] = acc;\n      bits -= 64;\n"
@@ -40,7 +42,8 @@ static const char segment_math[] =
     "    int at = 8 + 23 * i, k = at >> 6, b = at & 63;\n"
     "    unsigned long long f = w[k] >> b;\n"
     "    if (b > 41) f |= w[k + 1] << (64 - b);\n"
-    "    v[i] = (float)((int)((unsigned int)f << 9) >> 9) * unit;\n  }\n}\n";
+    "    float y = zfloat_of(0x4b000000u | ((unsigned int)f & 0x7fffffu));\n"
+    "    v[i] = (y - 12582912.0f) * unit;\n  }\n}\n";
 
 void zipfft__emit_packed_prelude(zipfft__strbuf *sb, const char *memory_helpers) {
   zipfft__sb_printf(sb, "%s%s", segment_math, memory_helpers);

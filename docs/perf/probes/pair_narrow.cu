@@ -12,7 +12,7 @@
 // bytes: 384 bytes, three whole lines), so 8 columns of 6 bytes need not straddle sectors.
 // PACK (8 columns, 6 bytes, by item) converts the values too, as a packed workspace would:
 // a row segment's 8 complex values share the 8-bit exponent of its largest part, each part
-// a 23-bit two's complement fraction of it (22-bit magnitude), 46 bits an element; the
+// a 23-bit field (an integer multiple of 2^-21 of it, offset by 2^22), 46 bits an element; the
 // exponent's 8 bits ride in the spare 2 bits of the segment's first four elements. A
 // thread packs its own element (the segment's maximum by three shuffles) and stores 6 bytes
 // (a 4- and a 2-byte store); a reading thread loads 6 bytes, gathers the exponent by three
@@ -35,6 +35,17 @@ __device__ void discard_line(const void *p) {
 /* The 2^(e) scale for biased exponent field `field` (clamped to normal numbers). */
 __device__ float pow2_field(int field) { return __int_as_float(min(max(field, 1), 254) << 23); }
 
+/* The 23-bit field q + 2^22 of x rounded to the integer q (|x| < 2^22), through the float's
+ * bits: x + 1.5 * 2^23 holds 0x4b400000 + q (no float-integer conversion). */
+__device__ unsigned field_of(float x) {
+  return min(__float_as_uint(x + 12582912.0f) - 0x4b000000u, 0x7fffffu);
+}
+
+/* The part a field holds, in units: the float with bits 0x4b000000 + f is 2^23 + f. */
+__device__ float part_of(unsigned f) {
+  return __uint_as_float(0x4b000000u | (f & 0x7fffffu)) - 12582912.0f;
+}
+
 /* Stores x (column f of its row segment, the segment's lanes 8 apart in a warp) packed at p:
  * 6 bytes, the segment's exponent bits 2f and 2f + 1 in bits 46-47 for f < 4. */
 __device__ void pack_store(unsigned char *p, float2 x, int f) {
@@ -44,10 +55,7 @@ __device__ void pack_store(unsigned char *p, float2 x, int f) {
   m = max(m, __shfl_xor_sync(~0u, m, 4));
   int e = (int)(m >> 23); /* largest part < 2^(e - 126): fractions of 2^(e - 148) */
   float scale = pow2_field(275 - e);
-  const int lim = (1 << 22) - 1;
-  int qr = min(max(__float2int_rn(x.x * scale), -lim), lim);
-  int qi = min(max(__float2int_rn(x.y * scale), -lim), lim);
-  unsigned long long w = ((unsigned long long)(qr & 0x7fffff) << 23) | (unsigned)(qi & 0x7fffff);
+  unsigned long long w = ((unsigned long long)field_of(x.x * scale) << 23) | field_of(x.y * scale);
   if (f < 4) w |= (unsigned long long)((e >> (2 * f)) & 3) << 46;
   if (f % 2 == 0) {
     *(unsigned *)p = (unsigned)w;
@@ -72,13 +80,12 @@ __device__ float2 load_unpack(const unsigned char *p, int f) {
   e |= __shfl_xor_sync(~0u, e, 2);
   e |= __shfl_xor_sync(~0u, e, 4);
   float unit = pow2_field(e - 21);
-  int qr = (int)((unsigned)(w >> 23) << 9) >> 9, qi = (int)((unsigned)w << 9) >> 9;
-  return make_float2(qr * unit, qi * unit);
+  return make_float2(part_of((unsigned)(w >> 23)) * unit, part_of((unsigned)w) * unit);
 }
 
 /* A row segment's 8 complex values as 48 bytes: the 8-bit exponent field of its largest
- * part, then the 16 parts as 23-bit two's complement fractions of 2^(e - 148), a bit
- * stream of 376 bits in six 64-bit words (low bits first). */
+ * part, then the 16 parts as 23-bit fields (field_of, in units of 2^(e - 148)), a bit
+ * stream of 376 bits in six 64-bit words (low bits first), as gen/packed_prelude.c. */
 __device__ void pack_segment(const float2 *x, int pitch, uint4 *out) {
   unsigned m = 0;
 #pragma unroll
@@ -86,13 +93,12 @@ __device__ void pack_segment(const float2 *x, int pitch, uint4 *out) {
     m = max(m, max(__float_as_uint(fabsf(x[c * pitch].x)), __float_as_uint(fabsf(x[c * pitch].y))));
   int e = (int)(m >> 23);
   float scale = pow2_field(275 - e);
-  const int lim = (1 << 22) - 1;
   unsigned long long words[6], acc = (unsigned)e;
   int bits = 8, w = 0;
 #pragma unroll
   for (int i = 0; i < 16; i++) {
     float v = i % 2 ? x[i / 2 * pitch].y : x[i / 2 * pitch].x;
-    unsigned long long q = (unsigned)min(max(__float2int_rn(v * scale), -lim), lim) & 0x7fffffu;
+    unsigned long long q = field_of(v * scale);
     acc |= q << bits;
     bits += 23;
     if (bits >= 64) {
@@ -125,7 +131,7 @@ __device__ void unpack_segment(const uint4 *in, float2 *x) {
     int at = 8 + 23 * i, w = at / 64, b = at % 64;
     unsigned long long f = words[w] >> b;
     if (b + 23 > 64) f |= words[w + 1] << (64 - b);
-    parts[i] = (float)((int)((unsigned)f << 9) >> 9) * unit;
+    parts[i] = part_of((unsigned)f) * unit;
   }
 #pragma unroll
   for (int c = 0; c < 8; c++) x[c] = make_float2(parts[2 * c], parts[2 * c + 1]);
