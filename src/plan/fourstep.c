@@ -640,10 +640,11 @@ void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from) {
  * (gen/packed_prelude.c), 6 bytes an element instead of 8, laid out by groups of 8
  * columns: group b stores its element e as segment e of one contiguous run of 48 N0 bytes,
  * and a row block of 8 rows reads segment q of each row as 8 neighbouring segments (384
- * bytes, three whole lines) of group q. A segment's parts are rounded to 2^-23 of its
- * largest power of two: on the CPU model (docs/perf/probes/packed_workspace_accuracy.c,
- * 1024 x 1024) the relative L2 error of random data rises from 3.0 to 4.8 u, where the gate
- * is 44.7 u. Why: the pair's pattern alone ran 6.3% faster with 6 of 8 bytes laid out so
+ * bytes, three whole lines) of group q. A segment's parts are rounded to multiples of
+ * 2^-21 of the largest power of two not above its largest part: on the CPU model
+ * (docs/perf/probes/packed_workspace_accuracy.c, 1024 x 1024) the relative L2 error of
+ * random data rises from 3.0 to 4.8 u, where the gate is 44.7 u (test_c2c's 2^20: 0.77 ->
+ * 1.12 u sqrt(log2 n)). Why: the pair's pattern alone ran 6.3% faster with 6 of 8 bytes laid out so
  * (session 81, H100, docs/perf/2026-12-06-h100-pair-narrow-by-item.md), and separate
  * kernels move an eighth fewer bytes. */
 static int packable_split(const zipfft__decomposition *dec, int i) {
