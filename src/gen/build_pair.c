@@ -85,7 +85,8 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
                           const zipfft__expr *item) {
   const zipfft__kernel_spec *s = &p->second;
   zipfft__stockham_build c = member(a, p, 1, v, smem, item);
-  int64_t per_run = zipfft__pair_row_lines(p), runs = s->in_packed ? s->n / 8 : s->ffts_per_block,
+  int64_t per_run = zipfft__pair_row_lines(p),
+          runs = s->in_packed ? s->n / ZIPFFT__PACKED_SEGMENT_VALUES : s->ffts_per_block,
           lines = runs * per_run, threads = zipfft__pair_block_threads(p);
   for (int64_t r = 0; r * threads < lines; r++) {
     const zipfft__expr *index =

@@ -644,14 +644,15 @@ void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from) {
  * 2^-21 of the largest power of two not above its largest part: on the CPU model
  * (docs/perf/probes/packed_workspace_accuracy.c, 1024 x 1024) the relative L2 error of
  * random data rises from 3.0 to 4.8 u, where the gate is 44.7 u (test_c2c's 2^20: 0.77 ->
- * 1.12 u sqrt(log2 n)). Why: the pair's pattern alone ran 6.3% faster with 6 of 8 bytes laid out so
- * (session 81, H100, docs/perf/2026-12-06-h100-pair-narrow-by-item.md), and separate
- * kernels move an eighth fewer bytes. */
+ * 1.12 u sqrt(log2 n)). Why: the pair's pattern alone ran 6.3% faster with 6 of 8 bytes
+ * laid out so (session 81, H100, docs/perf/2026-12-06-h100-pair-narrow-by-item.md), and
+ * separate kernels move an eighth fewer bytes. */
 static int packable_split(const zipfft__decomposition *dec, int i) {
   const zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
   return col->kind == ZIPFFT__KIND_C2C && row->kind == ZIPFFT__KIND_C2C &&
          col->precision == ZIPFFT_F32 && row->precision == ZIPFFT_F32 && col->fft_major &&
-         row->store_major && col->ffts_per_block % 8 == 0 && row->ffts_per_block % 8 == 0 &&
+         row->store_major && col->ffts_per_block % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
+         row->ffts_per_block % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
          col->twiddle_length == col->n * row->n && col->out_stride == row->n &&
          row->in_stride == 1 && col->batch_dims == 2 && row->batch_dims == 2 &&
          col->batch_counts[1] == row->n && col->batch_out_strides[1] == 1 &&
@@ -665,8 +666,9 @@ void zipfft__fourstep_pack_workspace(zipfft__decomposition *dec, int from) {
   for (int i = from < 0 ? 0 : from; i + 1 < dec->kernel_count; i++) {
     if (!packable_split(dec, i)) continue;
     zipfft__kernel_spec col = dec->kernels[i], row = dec->kernels[i + 1];
-    col.out_packed = 1, col.out_stride = 8, col.batch_out_strides[1] = col.n;
-    row.in_packed = 1, row.in_stride = 8 * col.n, row.batch_in_strides[1] = 8;
+    const int64_t values = ZIPFFT__PACKED_SEGMENT_VALUES; /* segment e of a group's columns */
+    col.out_packed = 1, col.out_stride = values, col.batch_out_strides[1] = col.n;
+    row.in_packed = 1, row.in_stride = values * col.n, row.batch_in_strides[1] = values;
     if (!zipfft__can_pack_segments(&col) || !zipfft__can_pack_segments(&row)) continue;
     dec->kernels[i] = col;
     dec->kernels[i + 1] = row;

@@ -254,7 +254,7 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
 int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
   int64_t period = zipfft__shared_pad_period(s);
   int plain = s->kind == ZIPFFT__KIND_C2C && s->precision == ZIPFFT_F32 &&
-              s->ffts_per_block % 8 == 0 && s->batch_dims >= 2 &&
+              s->ffts_per_block % ZIPFFT__PACKED_SEGMENT_VALUES == 0 && s->batch_dims >= 2 &&
               s->batch_counts[s->batch_dims - 1] % s->ffts_per_block == 0 && s->cluster <= 1 &&
               !s->stage_io && !s->passes_in_place && !zipfft__two_ffts(s) && !s->statistics &&
               s->load_extent == 0 && s->store_extent == 0 && s->out_tile == 0 && s->in_tile == 0 &&
@@ -263,7 +263,8 @@ int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
               !s->shared_interleaved && s->paired_rows == 0 && s->pointwise == ZIPFFT__PW_NONE;
   int out = !s->out_packed || !zipfft__stores_from_shared(s);
   int in = !s->in_packed ||
-           (s->n % 8 == 0 && (period == 0 || period % 8 == 0) && s->prefetch_ahead == 0);
+           (s->n % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
+            (period == 0 || period % ZIPFFT__PACKED_SEGMENT_VALUES == 0) && s->prefetch_ahead == 0);
   return plain && out && in;
 }
 
