@@ -534,6 +534,17 @@ static const char *validate_block(const zipfft__block *b, int top_level) {
   return NULL;
 }
 
+int zipfft__block_any(const zipfft__block *b, int (*match)(const zipfft__stmt *s)) {
+  for (const zipfft__stmt *s = b->first; s; s = s->next) {
+    if (match(s)) return 1;
+    if (s->kind == ZIPFFT__S_IF && (zipfft__block_any(&s->u.if_.then_block, match) ||
+                                    zipfft__block_any(&s->u.if_.else_block, match)))
+      return 1;
+    if (s->kind == ZIPFFT__S_FOR && zipfft__block_any(&s->u.for_.body, match)) return 1;
+  }
+  return 0;
+}
+
 const char *zipfft__kernel_validate(const zipfft__kernel_ast *k) {
   if (k->param_count > ZIPFFT__MAX_PARAMS) return "too many kernel parameters";
   return validate_block(&k->body, 1);

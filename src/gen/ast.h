@@ -305,6 +305,10 @@ void zipfft__s_call(zipfft__arena *a, zipfft__block *b, const char *function, in
                     const zipfft__expr *const *args);
 void zipfft__s_comment(zipfft__arena *a, zipfft__block *b, const char *text);
 
+/* 1 when a statement of block b, or of a block nested in it (if branches, loop bodies),
+ * satisfies match. */
+int zipfft__block_any(const zipfft__block *b, int (*match)(const zipfft__stmt *s));
+
 /* Checks the structural rules every emitter relies on: barriers only at the top level
  * (uniform control flow), loads/stores on pointers of the right type. Returns NULL or a
  * message. */

@@ -49,16 +49,11 @@ void zipfft__emit_packed_prelude(zipfft__strbuf *sb, const char *memory_helpers)
   zipfft__sb_printf(sb, "%s%s", segment_math, memory_helpers);
 }
 
-/* 1 when a block (or a nested one) calls a packed segment helper. */
-static int block_uses_packed(const zipfft__block *b) {
-  for (const zipfft__stmt *s = b->first; s; s = s->next) {
-    if (s->kind == ZIPFFT__S_CALL && strncmp(s->u.call.function, "zpacked_", 8) == 0) return 1;
-    if (s->kind == ZIPFFT__S_IF &&
-        (block_uses_packed(&s->u.if_.then_block) || block_uses_packed(&s->u.if_.else_block)))
-      return 1;
-    if (s->kind == ZIPFFT__S_FOR && block_uses_packed(&s->u.for_.body)) return 1;
-  }
-  return 0;
+/* 1 when a statement calls a packed segment helper. */
+static int calls_packed(const zipfft__stmt *s) {
+  return s->kind == ZIPFFT__S_CALL && strncmp(s->u.call.function, "zpacked_", 8) == 0;
 }
 
-int zipfft__kernel_uses_packed(const zipfft__kernel_ast *k) { return block_uses_packed(&k->body); }
+int zipfft__kernel_uses_packed(const zipfft__kernel_ast *k) {
+  return zipfft__block_any(&k->body, calls_packed);
+}

@@ -80,19 +80,14 @@ int zipfft__storage_is_16bit(zipfft_storage s) {
   return s == ZIPFFT_STORAGE_F16 || s == ZIPFFT_STORAGE_BF16;
 }
 
-/* 1 when a block (or a nested one) moves 16-bit stored data. */
-static int block_uses_16bit(const zipfft__block *b) {
-  for (const zipfft__stmt *s = b->first; s; s = s->next) {
-    if (s->kind == ZIPFFT__S_LOAD_COMPLEX && zipfft__storage_is_16bit(s->u.load_complex.storage))
-      return 1;
-    if (s->kind == ZIPFFT__S_STORE_COMPLEX && zipfft__storage_is_16bit(s->u.store_complex.storage))
-      return 1;
-    if (s->kind == ZIPFFT__S_IF &&
-        (block_uses_16bit(&s->u.if_.then_block) || block_uses_16bit(&s->u.if_.else_block)))
-      return 1;
-    if (s->kind == ZIPFFT__S_FOR && block_uses_16bit(&s->u.for_.body)) return 1;
-  }
-  return 0;
+/* 1 when a statement moves 16-bit stored data. */
+static int moves_16bit(const zipfft__stmt *s) {
+  return (s->kind == ZIPFFT__S_LOAD_COMPLEX &&
+          zipfft__storage_is_16bit(s->u.load_complex.storage)) ||
+         (s->kind == ZIPFFT__S_STORE_COMPLEX &&
+          zipfft__storage_is_16bit(s->u.store_complex.storage));
 }
 
-int zipfft__kernel_uses_16bit(const zipfft__kernel_ast *k) { return block_uses_16bit(&k->body); }
+int zipfft__kernel_uses_16bit(const zipfft__kernel_ast *k) {
+  return zipfft__block_any(&k->body, moves_16bit);
+}
