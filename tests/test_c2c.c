@@ -1267,12 +1267,13 @@ static void run_quick_cluster_pairs(void) {
 static void check_packed_nan(void) {
   const int64_t n = 4096;
   const size_t bytes = (size_t)n * 8;
-  zipfft_desc d = NULL;
+  c2c_case c = basic_case(ZIPFFT_F32, n, 1, ZIPFFT_FORWARD);
   zipfft_plan p = NULL;
-  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
-  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
-  ZT_OK(zipfft_plan_create(&p, d));
-  zipfft_desc_destroy(d);
+  char err[max_text];
+  if (make_plan(&c, &p, err, sizeof err) != ZIPFFT_SUCCESS) {
+    case_fail(&c, "plan creation: %s", err);
+    return;
+  }
   float *host = malloc(bytes);
   void *in = zt_mem_alloc(bytes), *out = zt_mem_alloc(bytes);
   if (!host || !in || !out) exit(2);
