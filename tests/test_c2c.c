@@ -1292,11 +1292,36 @@ static void check_packed_nan(void) {
   free(host);
 }
 
-/* The packed workspace (ZIPFFT_PACKED_WORKSPACE=1, plan/fourstep.c): fp32 4096 = 64 x 64
- * (the longest single kernel lowered to 64) as a pair and as two kernels in every layout
- * variant, a lag past every item, and 2^18 and 2^20 as planned for an H100 (a pair) and an
- * H200 (two kernels, 16 columns a block), and a NaN input; off by default, and fp64 never
- * packs. */
+/* The packed workspace of a split in three (plan/packed_workspace.c: the middle kernel
+ * reads and writes its segments in place): fp32 2^18 = 64 x 64 x 64 in every layout
+ * variant, its last two kernels as a pair and apart, and a pair's lag past every item. */
+static void run_packed_in_place_of_elements(void) {
+  setenv("ZIPFFT_FOURSTEP_SPLIT", "64x64x64", 1);
+  static const char *const pairing[] = {"1", "0"};
+  for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
+    setenv("ZIPFFT_PAIR", pairing[i], 1);
+    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+      c2c_case c = variant_case(&quick_variants[v], ZIPFFT_F32, 262144);
+      if (v == 0) check_plan_says(&c, "_pkxo_");
+      if (v == 0) check_plan_says(&c, "_pki_is8_");
+      run_case(&c);
+    }
+  }
+  setenv("ZIPFFT_PAIR_LAG", "4096", 1);
+  setenv("ZIPFFT_PAIR", "1", 1);
+  c2c_case late = basic_case(ZIPFFT_F32, 262144, 2, ZIPFFT_INVERSE);
+  check_plan_says(&late, "pair kernel");
+  run_case(&late);
+  unsetenv("ZIPFFT_PAIR_LAG");
+  unsetenv("ZIPFFT_PAIR");
+  unsetenv("ZIPFFT_FOURSTEP_SPLIT");
+}
+
+/* The packed workspace (ZIPFFT_PACKED_WORKSPACE=1, plan/packed_workspace.c): fp32 4096 =
+ * 64 x 64 (the longest single kernel lowered to 64) as a pair and as two kernels in every
+ * layout variant, a lag past every item, splits in three, and 2^18 and 2^20 as planned for
+ * an H100 (a pair) and an H200 (two kernels, 16 columns a block), and a NaN input; off by
+ * default, and fp64 never packs. */
 static void run_quick_packed(void) {
   setenv("ZIPFFT_PACKED_WORKSPACE", "1", 1);
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
@@ -1320,6 +1345,7 @@ static void run_quick_packed(void) {
   check_plan_lacks(&f64, "_pk");
   if (zt_in_first_part()) check_packed_nan();
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  run_packed_in_place_of_elements();
   static const char *const memory[] = {"1", "0"};
   for (size_t i = 0; i < sizeof memory / sizeof memory[0]; i++) {
     setenv("ZIPFFT_SLOW_MEMORY", memory[i], 1);

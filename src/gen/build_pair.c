@@ -56,25 +56,28 @@ static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel
 }
 
 /* The byte (I64) where run u of the second member's item starts: transform u's row at
- * its input offset (zipfft__batch_offset), or with packed input segment u of the item's
- * transforms, side by side from the first transform's offset. */
+ * its input offset (zipfft__batch_offset; packed rows side by side: 6 bytes an element), or
+ * with input packed by groups segment u of the item's transforms, side by side from the
+ * first transform's offset. */
 static const zipfft__expr *run_byte(zipfft__stockham_build *c, zipfft__block *at,
                                     const zipfft__expr *item, const zipfft__expr *u) {
   const zipfft__kernel_spec *s = c->s;
+  int rows = zipfft__packed_rows_contiguous(s), grouped = s->in_packed && !rows;
   zipfft__thread_coords k = {0};
   k.g = zipfft__e_bin(c->a, ZIPFFT__OP_MUL, item, i64_in(c->a, s->ffts_per_block));
-  if (!s->in_packed)
+  if (!grouped)
     k.g = zipfft__e_bin(c->a, ZIPFFT__OP_ADD, k.g, zipfft__e_cast(c->a, ZIPFFT__T_I64, u));
   k.g = zipfft__e_bin(c->a, ZIPFFT__OP_ADD, k.g, zipfft__e_var(c->a, c->batch_offset));
   const zipfft__expr *row = zipfft__batch_offset_with(c, at, &k, s->batch_in_strides, "db");
-  if (s->in_packed)
+  if (grouped)
     return zipfft__e_bin(
         c->a, ZIPFFT__OP_MUL,
         zipfft__e_bin(c->a, ZIPFFT__OP_ADD, row,
                       zipfft__e_bin(c->a, ZIPFFT__OP_MUL, zipfft__e_cast(c->a, ZIPFFT__T_I64, u),
                                     i64_in(c->a, s->in_stride))),
         i64_in(c->a, ZIPFFT__PACKED_ELEMENT_BYTES));
-  int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  int64_t bytes = rows ? ZIPFFT__PACKED_ELEMENT_BYTES
+                       : (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   return zipfft__e_bin(c->a, ZIPFFT__OP_MUL, row, i64_in(c->a, bytes));
 }
 
@@ -86,7 +89,9 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
   const zipfft__kernel_spec *s = &p->second;
   zipfft__stockham_build c = member(a, p, 1, v, smem, item);
   int64_t per_run = zipfft__pair_row_lines(p),
-          runs = s->in_packed ? s->n / ZIPFFT__PACKED_SEGMENT_VALUES : s->ffts_per_block,
+          runs = s->in_packed && !zipfft__packed_rows_contiguous(s)
+                     ? s->n / ZIPFFT__PACKED_SEGMENT_VALUES
+                     : s->ffts_per_block,
           lines = runs * per_run, threads = zipfft__pair_block_threads(p);
   for (int64_t r = 0; r * threads < lines; r++) {
     const zipfft__expr *index =

@@ -152,11 +152,15 @@ static void print_data(const zipfft__kernel_spec *s, zipfft__strbuf *sb) {
   if (s->out_packed)
     zipfft__sb_printf(sb,
                       "      outputs packed, 6 bytes an element: 48-byte segments of 8 "
-                      "values sharing an exponent, by groups of 8 transforms\n");
+                      "values sharing an exponent, an element of 8 neighbouring transforms "
+                      "a segment\n");
   if (s->in_packed)
     zipfft__sb_printf(sb,
                       "      inputs unpacked from 48-byte segments of 8 values sharing an "
-                      "exponent, a segment a thread\n");
+                      "exponent (%s), a segment a thread\n",
+                      s->in_packed == ZIPFFT__PACKED_ACROSS
+                          ? "an element of 8 neighbouring transforms"
+                          : "8 elements of a transform");
   if (s->streaming_io)
     zipfft__sb_printf(sb, "      inputs and outputs evict-first (the tables stay in L2)\n");
 }

@@ -634,47 +634,6 @@ void zipfft__fourstep_rows_in_place(zipfft__decomposition *dec, int from) {
   }
 }
 
-/* Packed workspace (ZIPFFT_PACKED_WORKSPACE, tuning: 1 packs; off until a GPU measures it):
- * the intermediate of an fp32 split in two whose blocks hold a multiple of 8 columns and of
- * 8 rows (paired or not) held as 48-byte segments of 8 values that share an exponent
- * (gen/packed_prelude.c), 6 bytes an element instead of 8, laid out by groups of 8
- * columns: group b stores its element e as segment e of one contiguous run of 48 N0 bytes,
- * and a row block of 8 rows reads segment q of each row as 8 neighbouring segments (384
- * bytes, three whole lines) of group q. A segment's parts are rounded to multiples of
- * 2^-21 of the largest power of two not above its largest part: on the CPU model
- * (docs/perf/probes/packed_workspace_accuracy.c, 1024 x 1024) the relative L2 error of
- * random data rises from 3.0 to 4.8 u, where the gate is 44.7 u (test_c2c's 2^20: 0.77 ->
- * 1.12 u sqrt(log2 n)). Why: the pair's pattern alone ran 6.3% faster with 6 of 8 bytes
- * laid out so (session 81, H100, docs/perf/2026-12-06-h100-pair-narrow-by-item.md), and
- * separate kernels move an eighth fewer bytes. */
-static int packable_split(const zipfft__decomposition *dec, int i) {
-  const zipfft__kernel_spec *col = &dec->kernels[i], *row = &dec->kernels[i + 1];
-  return col->kind == ZIPFFT__KIND_C2C && row->kind == ZIPFFT__KIND_C2C &&
-         col->precision == ZIPFFT_F32 && row->precision == ZIPFFT_F32 && col->fft_major &&
-         row->store_major && col->ffts_per_block % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
-         row->ffts_per_block % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
-         col->twiddle_length == col->n * row->n && col->out_stride == row->n &&
-         row->in_stride == 1 && col->batch_dims == 2 && row->batch_dims == 2 &&
-         col->batch_counts[1] == row->n && col->batch_out_strides[1] == 1 &&
-         row->batch_counts[1] == col->n && row->batch_in_strides[1] == row->n &&
-         col->batch_out_strides[0] == row->batch_in_strides[0] && dec->dst[i] == dec->src[i + 1] &&
-         dec->src[i] != dec->dst[i] && dec->src[i + 1] != dec->dst[i + 1];
-}
-
-void zipfft__fourstep_pack_workspace(zipfft__decomposition *dec, int from) {
-  if (zipfft__tuning_int("ZIPFFT_PACKED_WORKSPACE", 0) == 0) return;
-  for (int i = from < 0 ? 0 : from; i + 1 < dec->kernel_count; i++) {
-    if (!packable_split(dec, i)) continue;
-    zipfft__kernel_spec col = dec->kernels[i], row = dec->kernels[i + 1];
-    const int64_t values = ZIPFFT__PACKED_SEGMENT_VALUES; /* segment e of a group's columns */
-    col.out_packed = 1, col.out_stride = values, col.batch_out_strides[1] = col.n;
-    row.in_packed = 1, row.in_stride = values * col.n, row.batch_in_strides[1] = values;
-    if (!zipfft__can_pack_segments(&col) || !zipfft__can_pack_segments(&row)) continue;
-    dec->kernels[i] = col;
-    dec->kernels[i + 1] = row;
-  }
-}
-
 /* Bytes of a pair kernel's dependency group (one transform of a split in two, kl slabs of
  * a split in three) that pair by default. Measured on an H100, % of copy bandwidth,
  * separate kernels -> pair kernel -> pair kernel with its input and output read and

@@ -73,10 +73,10 @@ zipfft_status zipfft__fourstep_bluestein_append(const zipfft__fourstep_job *job,
 void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_first, int inplace,
                                     const zipfft__target *t, zipfft__decomposition *dec);
 
-/* Holds the intermediate of every fp32 split in two among dec's kernels from `from` on in
- * packed segments where ZIPFFT_PACKED_WORKSPACE asks (the rule of
- * zipfft__fourstep_pack_workspace in fourstep.c). Call it after the pairing, before the
- * tiles and the rows in place. */
+/* Holds the intermediates of fp32 splits among dec's kernels from `from` on in packed
+ * segments where ZIPFFT_PACKED_WORKSPACE asks: a split in two by groups of columns, a split
+ * in three in place of its elements (the rules in packed_workspace.c). Call it after the
+ * pairing, before the tiles and the rows in place. */
 void zipfft__fourstep_pack_workspace(zipfft__decomposition *dec, int from);
 
 /* Stores the intermediate of every split in two among dec's kernels from `from` on that is

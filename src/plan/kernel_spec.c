@@ -251,6 +251,10 @@ int zipfft__can_stage_io(const zipfft__kernel_spec *s) {
          s->bluestein_n == 0 && !s->passes_in_place;
 }
 
+int zipfft__packed_rows_contiguous(const zipfft__kernel_spec *s) {
+  return s->in_packed == ZIPFFT__PACKED_ALONG && s->in_stride == ZIPFFT__PACKED_SEGMENT_VALUES;
+}
+
 int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
   int64_t period = zipfft__shared_pad_period(s);
   int plain = s->kind == ZIPFFT__KIND_C2C && s->precision == ZIPFFT_F32 &&
@@ -262,9 +266,10 @@ int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
               s->in_storage == ZIPFFT_STORAGE_DEFAULT && s->out_storage == ZIPFFT_STORAGE_DEFAULT &&
               !s->shared_interleaved && s->paired_rows == 0 && s->pointwise == ZIPFFT__PW_NONE;
   int out = !s->out_packed || !zipfft__stores_from_shared(s);
-  int in = !s->in_packed ||
-           (s->n % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
-            (period == 0 || period % ZIPFFT__PACKED_SEGMENT_VALUES == 0) && s->prefetch_ahead == 0);
+  int along = s->n % ZIPFFT__PACKED_SEGMENT_VALUES == 0 &&
+              (period == 0 || period % ZIPFFT__PACKED_SEGMENT_VALUES == 0);
+  int in = s->in_packed == ZIPFFT__PACKED_NONE ||
+           ((s->in_packed == ZIPFFT__PACKED_ACROSS || along) && s->prefetch_ahead == 0);
   return plain && out && in;
 }
 
@@ -587,7 +592,11 @@ static void append_option_parts(const zipfft__kernel_spec *s, char *buf, size_t 
   if (s->split_by_element) append(buf, len, "_sbe");
   if (s->stage_io) append(buf, len, "_sio");
   if (s->out_packed || s->in_packed)
-    append(buf, len, "_pk%s%s", s->in_packed ? "i" : "", s->out_packed ? "o" : "");
+    append(buf, len, "_pk%s%s",
+           s->in_packed == ZIPFFT__PACKED_ACROSS ? "x"
+           : s->in_packed                        ? "i"
+                                                 : "",
+           s->out_packed ? "o" : "");
   if (s->stage_packed_reals) append(buf, len, "_srp");
   if (s->rader_by_element) append(buf, len, "_rbe");
   if (s->passes_in_place) append(buf, len, "_ip");

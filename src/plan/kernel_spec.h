@@ -162,10 +162,12 @@ typedef struct zipfft__kernel_spec {
    * global indices count 6-byte packed elements, and 8 of them make one 48-byte segment
    * holding 8 complex values that share an exponent (gen/packed_prelude.c). out_packed:
    * element e of 8 transforms adjacent in the innermost batch digit, the first of them g,
-   * is the segment at g's output offset + e * out_stride. in_packed: elements 8q .. 8q + 7
-   * of a transform are the segment at its input offset + q * in_stride. Both sides go
-   * through shared memory: the last pass stores its outputs there and each thread packs
-   * whole segments; each thread unpacks whole segments there for the first pass. */
+   * is the segment at g's output offset + e * out_stride. in_packed (zipfft__packed_input):
+   * ALONG, elements 8q .. 8q + 7 of a transform are the segment at its input offset + q *
+   * in_stride; ACROSS, element e of 8 adjacent transforms as out_packed stores them, at g's
+   * input offset + e * in_stride. Both sides go through shared memory: the last pass stores
+   * its outputs there and each thread packs whole segments; each thread unpacks whole
+   * segments there for the first pass. */
   int out_packed, in_packed;
   /* When > 0 the kernel computes a transform of this length by Bluestein's method: its
    * input is multiplied by a chirp and implicitly zero-padded to n, convolved with the
@@ -562,13 +564,22 @@ int zipfft__copies_twiddles_in_first_pass(const zipfft__kernel_spec *s);
 int zipfft__first_pass_loads_global(const zipfft__kernel_spec *s);
 /* A packed workspace segment (kernel_spec out_packed, in_packed): 8 values in 48 bytes. */
 enum { ZIPFFT__PACKED_SEGMENT_VALUES = 8, ZIPFFT__PACKED_ELEMENT_BYTES = 6 };
+/* kernel_spec in_packed: which 8 values a segment holds (see there). */
+typedef enum {
+  ZIPFFT__PACKED_NONE,
+  ZIPFFT__PACKED_ALONG,
+  ZIPFFT__PACKED_ACROSS
+} zipfft__packed_input;
 /* 1 when s's packed sides (out_packed, in_packed) are possible: a plain fp32 C2C kernel of
  * a multiple of 8 transforms a block over whole blocks (the innermost batch count a
  * multiple of the block's) with neither callbacks, extents, tiles, clusters, staging nor
- * passes in place; packed outputs stored from the last pass's registers; packed inputs of a
- * length that is a multiple of 8 whose shared padding keeps a segment's 8 elements side by
- * side, not prefetched. */
+ * passes in place; packed outputs stored from the last pass's registers; inputs packed
+ * along a transform of a length that is a multiple of 8 whose shared padding keeps a
+ * segment's 8 elements side by side, not prefetched. */
 int zipfft__can_pack_segments(const zipfft__kernel_spec *s);
+/* 1 when s's input is packed along its transforms with each transform's segments side by
+ * side (in_stride one segment): a transform's n elements are 6 n contiguous bytes. */
+int zipfft__packed_rows_contiguous(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);

@@ -73,8 +73,9 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
   return (size_t)zipfft__pair_slot(p) * zipfft__real_size(p->first.precision) + 16;
 }
 
-/* Packed input (kernel_spec in_packed): whether every run an item reads, segment q of its
- * neighbouring transforms side by side, is whole 128-byte lines (each digit's step, the
+/* Packed input (kernel_spec in_packed) by groups of transforms (the split in two): whether
+ * every run an item reads, segment q of its neighbouring transforms side by side, is whole
+ * 128-byte lines (each digit's step, the
  * innermost one's over a block's transforms, and the segment step a multiple of a line). */
 static int packed_runs_whole_lines(const zipfft__kernel_spec *s) {
   int64_t bytes = ZIPFFT__PACKED_ELEMENT_BYTES, inner = s->batch_dims - 1;
@@ -91,9 +92,13 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
   if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
-  if (s->in_packed) return packed_runs_whole_lines(s);
-  int64_t bytes = zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
-  if (s->in_stride != 1 || (s->n * bytes) % discard_line != 0) return 0;
+  int rows = zipfft__packed_rows_contiguous(s); /* packed rows: 6-byte elements side by side */
+  if (s->in_packed && !rows) return packed_runs_whole_lines(s);
+  int64_t bytes = rows ? ZIPFFT__PACKED_ELEMENT_BYTES
+                       : (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
+  if (s->in_stride != (rows ? ZIPFFT__PACKED_SEGMENT_VALUES : 1) ||
+      (s->n * bytes) % discard_line != 0)
+    return 0;
   for (int d = 0; d < s->batch_dims; d++)
     if ((s->batch_in_strides[d] * bytes) % discard_line != 0) return 0;
   return 1;
@@ -101,6 +106,7 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
 
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
+  if (zipfft__packed_rows_contiguous(s)) return s->n * ZIPFFT__PACKED_ELEMENT_BYTES / discard_line;
   if (s->in_packed)
     return s->ffts_per_block * ZIPFFT__PACKED_SEGMENT_VALUES * ZIPFFT__PACKED_ELEMENT_BYTES /
            discard_line;
