@@ -697,9 +697,9 @@ static void run_quick_variants(void) {
  * (short C2C of five and eight threads, short_c2c), batches of several blocks with the last
  * partly idle (rows back to back), in place, a distance beyond the length (rows apart),
  * misaligned (the stage's byte-wise copies); fp32 126 and 256, fp32 95 (19x5), fp32 248
- * (31x8) and fp64 217 (31x7) staged too. Unstaged: fp64 126 and 256 (runs of 144 and 256
- * bytes), fp64 248 (radix 31 at runs of 128 bytes), fp32 300 (beyond 256 points), and fp32 55
- * with ZIPFFT_STAGE_SHORT_C2C=0. */
+ * (31x8), 247 (19x13), 230 (23x10) and fp64 217 (31x7) staged too. Unstaged: fp64 126 and 256
+ * (runs of 144 and 256 bytes), fp64 248 (radix 31 at runs of 128 bytes), fp32 253 (23x11),
+ * fp32 300 (beyond 256 points), and fp32 55 with ZIPFFT_STAGE_SHORT_C2C=0. */
 static void run_quick_staged(void) {
   static const int64_t lengths[] = {2, 4, 8, 12, 16, 21, 22, 32, 55, 64, 124};
   static const variant staged[] = {{300, 1, 1, 0, 0, PL_OUT, 0, 0, ZIPFFT_FORWARD},
@@ -720,7 +720,8 @@ static void run_quick_staged(void) {
     int64_t n;
     int staged;
   } rule[] = {{ZIPFFT_F32, 126, 1}, {ZIPFFT_F32, 256, 1}, {ZIPFFT_F32, 95, 1},
-              {ZIPFFT_F32, 248, 1}, {ZIPFFT_F64, 217, 1}, {ZIPFFT_F64, 126, 0},
+              {ZIPFFT_F32, 248, 1}, {ZIPFFT_F32, 247, 1}, {ZIPFFT_F32, 230, 1},
+              {ZIPFFT_F32, 253, 0}, {ZIPFFT_F64, 217, 1}, {ZIPFFT_F64, 126, 0},
               {ZIPFFT_F64, 256, 0}, {ZIPFFT_F64, 248, 0}, {ZIPFFT_F32, 300, 0}};
   for (size_t i = 0; i < sizeof rule / sizeof *rule; i++) {
     c2c_case c = basic_case(rule[i].p, rule[i].n, 70, ZIPFFT_FORWARD);

@@ -16,8 +16,10 @@ enum {
   staged_c2c_longest = 256,    /* the longest C2C kernel staged for its length */
   staged_c2c_run_bytes = 128,  /* the longest runs of such a kernel staged */
   staged_c2c_radix = 17,       /* larger radices (19 to 31) staged as measured: */
-  staged_c2c_wide_threads = 8, /* at most this many threads a transform, */
-  staged_c2c_wide_radix = 23,  /* and above this radix at runs under the longest */
+  staged_c2c_wide_threads = 8, /* at most this many threads a transform (radix 19: 16, */
+  staged_c2c_19_threads = 16,  /* radix 23: 10), */
+  staged_c2c_23_threads = 10,
+  staged_c2c_wide_radix = 23,         /* and above this radix at runs under the longest */
   staged_split_butterfly_bytes = 184, /* the most bytes of one butterfly's values (fp32
                                           radix 23) of an R2C kernel staged where it would
                                           split by element unstaged */
@@ -90,7 +92,8 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
 /* Whether a C2C kernel is staged for being short: at most staged_c2c_longest points, its
  * transform's threads accessing at most staged_c2c_run_bytes of neighbouring elements at a
  * time (fp32 up to 16 threads a transform, fp64 up to 8); with a radix above
- * staged_c2c_radix, at most staged_c2c_wide_threads threads a transform, and with one above
+ * staged_c2c_radix, at most staged_c2c_wide_threads threads a transform (radix 19 and 23:
+ * more, below), and with one above
  * staged_c2c_wide_radix runs shorter than the longest (fp64 up to 7 threads). Unstaged, a
  * warp's accesses spread over a few rows of 40 to 128 bytes each. H100, session 80, % of copy, the
  * run rule (five threads a transform or more unstaged) -> staged (ZIPFFT_STAGE_IO=2;
@@ -105,13 +108,19 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
  * eight threads 57.9-76.7 -> 91.8-100.3 (95 19x5 0.60x -> 1.00x, 138 23x6 0.63x -> 1.01x,
  * 248 31x8 0.74x -> 1.00x), fp64 of five to seven threads 83.4-92.4 -> 94.8-100.1, fp64 of
  * eight 152 (19x8) 89.6 -> 100.2 and 184 (23x8) 93.9 -> 99.9 but 232 (29x8) 91.6 -> 90.7
- * and 248 (31x8) 94.4 -> 89.4; fp32 of nine threads or more with such radices (171 19x9 to
- * 253 23x11) not measured. ZIPFFT_STAGE_SHORT_C2C=0 (tuning) leaves these kernels to the run
- * rule. */
+ * and 248 (31x8) 94.4 -> 89.4. fp32 of nine threads or more (session 83, H100, one run,
+ * docs/perf/2026-12-07-h100-packed-workspace.md): 171 (19x9) 79.1 -> 98.9 (0.86x -> 1.08x),
+ * 190 (19x10) 81.5 -> 100.1, 207 (23x9) 75.8 -> 92.1, 209 (19x11) 82.8 -> 95.4, 228 (19x12)
+ * 85.6 -> 100.6, 230 (23x10) 75.0 -> 90.0, 247 (19x13) 83.5 -> 95.2 (1.15x -> 1.32x), but
+ * 253 (23x11) 79.7 -> 71.7 (1.18x -> 1.06x). ZIPFFT_STAGE_SHORT_C2C=0 (tuning) leaves these
+ * kernels to the run rule. */
 static int short_c2c(const zipfft__kernel_spec *s) {
   int64_t run = run_bytes(s);
   int radix = largest_radix(s);
-  int wide_radix_staged = s->threads_per_fft <= staged_c2c_wide_threads &&
+  int most_threads = radix <= 19   ? staged_c2c_19_threads
+                     : radix <= 23 ? staged_c2c_23_threads
+                                   : staged_c2c_wide_threads;
+  int wide_radix_staged = s->threads_per_fft <= most_threads &&
                           (radix <= staged_c2c_wide_radix || run < staged_c2c_run_bytes);
   return zipfft__tuning_int("ZIPFFT_STAGE_SHORT_C2C", 1) != 0 && s->kind == ZIPFFT__KIND_C2C &&
          s->n <= staged_c2c_longest && run <= staged_c2c_run_bytes &&
