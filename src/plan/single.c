@@ -809,6 +809,7 @@ int zipfft__size_cluster_columns(zipfft__kernel_spec *s, int64_t transforms,
       part.ffts_per_block <= s->ffts_per_block)
     return 0;
   part.shared_interleaved = wants_interleaved_shared(&part);
+  part.min_blocks = zipfft__tuning_int("ZIPFFT_CLUSTER_MIN_BLOCKS", 0); /* tuning: 0 none */
   *s = part;
   return 1;
 }
