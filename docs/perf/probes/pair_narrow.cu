@@ -114,14 +114,13 @@ __device__ void pack_segment(const float2 *x, int pitch, uint4 *out) {
                         (unsigned)words[2 * i + 1], (unsigned)(words[2 * i + 1] >> 32));
 }
 
-/* The 8 values pack_segment stored at in, into x[c] (c = 0 .. 7). */
-__device__ void unpack_segment(const uint4 *in, float2 *x) {
+/* The 8 values of the segment pack_segment made (its three 16-byte parts q), into x[c]. */
+__device__ void unpack_parts(const uint4 *q, float2 *x) {
   unsigned long long words[6];
 #pragma unroll
   for (int i = 0; i < 3; i++) {
-    uint4 q = __ldcg(in + i);
-    words[2 * i] = q.x | (unsigned long long)q.y << 32;
-    words[2 * i + 1] = q.z | (unsigned long long)q.w << 32;
+    words[2 * i] = q[i].x | (unsigned long long)q[i].y << 32;
+    words[2 * i + 1] = q[i].z | (unsigned long long)q[i].w << 32;
   }
   int e = (int)(words[0] & 0xff);
   float unit = pow2_field(e - 21);
@@ -137,8 +136,18 @@ __device__ void unpack_segment(const uint4 *in, float2 *x) {
   for (int c = 0; c < 8; c++) x[c] = make_float2(parts[2 * c], parts[2 * c + 1]);
 }
 
+/* The 8 values pack_segment stored at in (global memory), into x[c] (c = 0 .. 7). */
+__device__ void unpack_segment(const uint4 *in, float2 *x) {
+  uint4 q[3];
+#pragma unroll
+  for (int i = 0; i < 3; i++) q[i] = __ldcg(in + i);
+  unpack_parts(q, x);
+}
+
 /* PACK: 0 none, 1 packed by each thread's element (shuffles), 2 by whole segments (a thread
- * packs or unpacks 8 elements through shared memory, as a generated kernel would). */
+ * packs or unpacks 8 elements through shared memory, as a generated kernel would), 3 by
+ * whole segments staged: the packed segments gathered in shared memory and copied to and
+ * from the workspace by neighbouring threads on neighbouring 16-byte parts. */
 template <int COLS, int WORDS, bool BLOCKED, int PACK = 0>
 __global__ void __launch_bounds__(THREADS)
     pairnarrow(const float2 *__restrict__ in, float2 *ws, float2 *__restrict__ out, int groups,
@@ -166,7 +175,19 @@ __global__ void __launch_bounds__(THREADS)
       const int row_words = BLOCKED ? WORDS : PITCH;
 #pragma unroll
       for (int k = 0; k < PER; k++) v[k] = __ldcs(src + (long long)(r0 + k * rstep) * N + f);
-      if (PACK == 2) {  // through shared memory: sm[column][row] (pitch N + 4: no conflicts)
+      if (PACK == 3) {  // a thread a row's segment (N == THREADS), staged, copied out whole
+#pragma unroll
+        for (int k = 0; k < PER; k++) sm[f * (N + 4) + r0 + k * rstep] = v[k];
+        __syncthreads();
+        uint4 seg[3];
+        pack_segment(sm + t, N + 4, seg);
+        __syncthreads();
+        uint4 *stage = (uint4 *)sm;
+#pragma unroll
+        for (int i = 0; i < 3; i++) stage[3 * t + i] = seg[i];
+        __syncthreads();
+        for (int i = t; i < 3 * N; i += THREADS) ((uint4 *)dst)[i] = stage[i];
+      } else if (PACK == 2) {  // through shared memory: sm[column][row] (pitch N + 4: no conflicts)
 #pragma unroll
         for (int k = 0; k < PER; k++) sm[f * (N + 4) + r0 + k * rstep] = v[k];
         __syncthreads();
@@ -189,7 +210,17 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       const float2 *src = ws + g * ws_transform + (long long)b * COLS * (BLOCKED ? WORDS : PITCH);
       float2 *dst = out + g * N * N + b * COLS;
-      if (PACK == 2) {  // a thread a segment: run `item`, row w of it
+      if (PACK == 3) {  // 384-byte runs copied in whole, then a thread a segment
+        uint4 *stage = (uint4 *)sm;
+        for (int i = t; i < 3 * COLS * N / 8; i += THREADS)
+          stage[i] = __ldcg((const uint4 *)((const unsigned char *)src + (long long)(i / 24) * N * 48) + i % 24);
+        __syncthreads();
+        float2 x[8];
+        unpack_parts(stage + 3 * t, x);  // segment t: run t / 8, row t % 8 (COLS * N / 8 == THREADS)
+        __syncthreads();
+#pragma unroll
+        for (int c = 0; c < 8; c++) sm[(t % 8) * (N + 1) + t / 8 * 8 + c] = x[c];
+      } else if (PACK == 2) {  // a thread a segment: run `item`, row w of it
         for (int i = t; i < COLS * N / 8; i += THREADS) {
           int item = i / 8, w = i % 8;
           float2 x[8];
@@ -234,7 +265,7 @@ __global__ void __launch_bounds__(THREADS)
 template <int COLS, int WORDS, bool BLOCKED = false, int PACK = 0>
 static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int groups, int sms,
                double moved, double copy_gbps) {
-  size_t smem = (size_t)COLS * (N + (PACK == 2 ? 4 : 1)) * sizeof(float2);
+  size_t smem = (size_t)COLS * (N + (PACK >= 2 ? 4 : 1)) * sizeof(float2);
   int per_sm = 0;
   CK(cudaFuncSetAttribute(pairnarrow<COLS, WORDS, BLOCKED, PACK>,
                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -249,7 +280,13 @@ static int run(const float2 *in, float2 *ws, float2 *out, unsigned *ctr, int gro
     CK(cudaGetLastError());
     printf(
         "%2d columns, workspace %d/8 bytes (%3d-byte segments%s), lag %3d: %.3f ms %.1f%% of copy\n",
-        COLS, 8 * WORDS / COLS, 8 * WORDS, PACK == 2 ? ", by item, packed by segment" : PACK ? ", by item, packed" : BLOCKED ? ", by item" : "", lag, ms,
+        COLS, 8 * WORDS / COLS, 8 * WORDS,
+        PACK == 3   ? ", by item, packed by segment, staged"
+        : PACK == 2 ? ", by item, packed by segment"
+        : PACK      ? ", by item, packed"
+        : BLOCKED   ? ", by item"
+                    : "",
+        lag, ms,
         100 * moved / ms / 1e6 / copy_gbps);
   }
   return 0;
@@ -304,6 +341,8 @@ int main() {
         run<8, 6, true, 1>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
         run<8, 6, true, 2>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
+        check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
+        run<8, 6, true, 3>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         check_packed(in, out, 0) || check_packed(in, out, groups - 1) ||
         run<16, 16>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
         run<16, 12>(in, ws, out, ctr, groups, sms, moved, copy_gbps) ||
