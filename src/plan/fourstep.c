@@ -783,6 +783,16 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
   out->kernels[first + 1] = members[1];
 }
 
+/* Whether a rank-1 C2C length with no good split in two takes a split in two with columns
+ * as large as the rows (zipfft__fourstep_job loose_two) before a split in three
+ * (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: not yet measured,
+ * off. */
+static int loose_split_wanted(zipfft_precision precision, const zipfft__target *t) {
+  int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", 1);
+  (void)precision, (void)t;
+  return mode == 2;
+}
+
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
                                    const zipfft__target *t, zipfft__decomposition *out) {
   zipfft__fourstep_job job = {.precision = d->precision,
@@ -797,6 +807,7 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                               .out_storage = d->out_storage,
                               .scale = d->scale,
                               .square_split = 1,
+                              .loose_two = loose_split_wanted(d->precision, t),
                               .cluster_columns = 1};
   out->kernel_count = 0;
   zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
