@@ -885,6 +885,28 @@ static void run_quick_clusters(void) {
  * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
  * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), a row kernel in
  * place, and every layout variant. */
+/* Lengths with no good split in two (plan/fourstep.c loose_split_wanted): fp32 2^23 on
+ * devices of slow memory as 2048 x 4096 (run), elsewhere, in fp64 and with
+ * ZIPFFT_LOOSE_SPLIT=0 as 128 x 256 x 256; ZIPFFT_LOOSE_SPLIT=2 splits fp64 2^21 in two. */
+static void run_quick_loose_split(void) {
+  const int64_t n = 8388608;
+  setenv("ZIPFFT_SLOW_MEMORY", "1", 1);
+  c2c_case f32 = basic_case(ZIPFFT_F32, n, 1, ZIPFFT_INVERSE);
+  c2c_case f64 = basic_case(ZIPFFT_F64, n, 1, ZIPFFT_FORWARD);
+  check_plan_says(&f32, "n = 2048 x 4096,");
+  check_plan_says(&f64, "n = 128 x 256 x 256,");
+  run_case(&f32);
+  setenv("ZIPFFT_LOOSE_SPLIT", "0", 1);
+  check_plan_says(&f32, "n = 128 x 256 x 256,");
+  setenv("ZIPFFT_LOOSE_SPLIT", "2", 1);
+  c2c_case f64_two = basic_case(ZIPFFT_F64, 2097152, 1, ZIPFFT_FORWARD);
+  check_plan_says(&f64_two, "n = 1024 x 2048,");
+  unsetenv("ZIPFFT_LOOSE_SPLIT");
+  setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
+  check_plan_says(&f32, "n = 128 x 256 x 256,");
+  unsetenv("ZIPFFT_SLOW_MEMORY");
+}
+
 static void run_quick_fourstep(void) {
   static const struct {
     const char *cap;
@@ -1677,6 +1699,7 @@ static void run_tiers(void) {
     run_quick_variants();
     run_quick_clusters();
     run_quick_fourstep();
+    run_quick_loose_split();
     run_quick_fused_bluestein();
     run_quick_bluestein_middle();
     run_quick_pairs();
