@@ -16,7 +16,10 @@
 // exponent's 8 bits ride in the spare 2 bits of the segment's first four elements. A
 // thread packs its own element (the segment's maximum by three shuffles) and stores 6 bytes
 // (a 4- and a 2-byte store); a reading thread loads 6 bytes, gathers the exponent by three
-// shuffles and unpacks. Lag `groups` runs every first item before any second one: the
+// shuffles and unpacks (PACK=1). PACK=2 packs and unpacks whole segments, a thread each,
+// through shared memory, as the generated kernels do; PACK=3 stages the packed segments in
+// shared memory and copies each item's run whole, neighbouring threads on neighbouring
+// 16-byte parts. Lag `groups` runs every first item before any second one: the
 // pattern of two kernels. The packed run is checked against the input (out = in
 // transposed, relative error printed).
 // Build and run: nvcc -arch=sm_90 -O3 -o pair_narrow pair_narrow.cu && ./pair_narrow
