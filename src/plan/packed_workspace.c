@@ -123,7 +123,12 @@ static int pack_in_place_of_elements(zipfft__decomposition *dec, int i) {
   return j + 1 - i;
 }
 
-/* ZIPFFT_PACKED_WORKSPACE, tuning: 1 packs; off until a GPU measures it. */
+/* ZIPFFT_PACKED_WORKSPACE, tuning: 1 packs; off: on an H100 (session 83,
+ * docs/perf/2026-12-07-h100-packed-workspace.md) it lost at every size, fp32 2^20 1.15x ->
+ * 1.01x cuFFT, 2^18 1.09x -> 0.95x, splits in three a third (2^27 1.12x -> 0.70x): the
+ * kernels that pack store a thread's three 16-byte parts of its own segment (50% more
+ * store sectors for 25% fewer bytes); the one that only unpacks gained 3%. Kept until an
+ * H200 has measured it (scripts/rule-checks). */
 void zipfft__fourstep_pack_workspace(zipfft__decomposition *dec, int from) {
   if (zipfft__tuning_int("ZIPFFT_PACKED_WORKSPACE", 0) == 0) return;
   for (int i = from < 0 ? 0 : from; i + 1 < dec->kernel_count; i++)
