@@ -158,7 +158,7 @@ typedef struct zipfft__kernel_spec {
    * transposed store of a four-step row pass). */
   int store_major;
   /* Packed workspace segments (fp32 C2C kernels of a multiple of 8 transforms a block; the
-   * split in two of plan/fourstep.c, zipfft__fourstep_pack_workspace): on a packed side,
+   * four-step splits of plan/packed_workspace.c): on a packed side,
    * global indices count 6-byte packed elements, and 8 of them make one 48-byte segment
    * holding 8 complex values that share an exponent (gen/packed_prelude.c). out_packed:
    * element e of 8 transforms adjacent in the innermost batch digit, the first of them g,
