@@ -789,11 +789,15 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
  * devices of slow memory. H100, session 83 (docs/perf/2026-12-07-h100-packed-workspace.md),
  * % of copy: fp32 2^23 as 128 x 256 x 256 (the last two paired) 37.6 (0.94x cuFFT), as
  * 2048 x 4096 42.7-42.8 (1.07x), two runs each; as 4096 x 2048 in clusters 42.1 (1.06x).
- * The other fp32 lengths it takes (3 x 2^21 as 2048 x 3072, 3 x 2^22 as 3072 x 4096, ...)
- * not measured; fp64 and the H200 keep the split in three. */
-static int loose_split_wanted(zipfft_precision precision, const zipfft__target *t) {
+ * The rule keeps to powers of two, as measured: other fp32 lengths would take such splits too
+ * (3 x 2^21 as 2048 x 3072, 3 x 2^22 as 3072 x 4096, 5000000 as 2000 x 2500, whose 2500-point
+ * row kernel spills 108 bytes, nvcc offline), not measured; fp64 and the H200 keep the split
+ * in three. */
+static int loose_split_wanted(zipfft_precision precision, int64_t n, const zipfft__target *t) {
   int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", 1);
-  return mode == 2 || (mode == 1 && precision == ZIPFFT_F32 && zipfft__slow_memory(t));
+  int power_of_two = n > 0 && (n & (n - 1)) == 0;
+  return mode == 2 ||
+         (mode == 1 && precision == ZIPFFT_F32 && power_of_two && zipfft__slow_memory(t));
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
@@ -810,7 +814,7 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                               .out_storage = d->out_storage,
                               .scale = d->scale,
                               .square_split = 1,
-                              .loose_two = loose_split_wanted(d->precision, t),
+                              .loose_two = loose_split_wanted(d->precision, d->lengths[0], t),
                               .cluster_columns = 1};
   out->kernel_count = 0;
   zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
