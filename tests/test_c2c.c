@@ -1057,6 +1057,10 @@ static void run_quick_cluster_columns(void) {
     check_plan_lacks(&plain, "interleaved");
     run_case(&plain);
     unsetenv("ZIPFFT_CLUSTER_INTERLEAVE");
+    setenv("ZIPFFT_CLUSTER_MIN_BLOCKS", "3", 1); /* launch bounds: a kernel of its own */
+    check_plan_says(&plain, "_mb3_");
+    unsetenv("ZIPFFT_CLUSTER_MIN_BLOCKS");
+    check_plan_lacks(&plain, "_mb3_");
   }
   run_cluster_column_options(variants);
   unsetenv("ZIPFFT_CLUSTER_COLUMNS");
