@@ -881,10 +881,6 @@ static void run_quick_clusters(void) {
   }
 }
 
-/* Quick tier, part 4: the four-step kernels on short lengths, by lowering the longest
- * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
- * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), a row kernel in
- * place, and every layout variant. */
 /* Lengths with no good split in two (plan/fourstep.c loose_split_wanted): fp32 2^23 on
  * devices of slow memory as 2048 x 4096 (run), elsewhere, in fp64 and with
  * ZIPFFT_LOOSE_SPLIT=0 as 128 x 256 x 256; fp32 3 x 2^21 (no power of two) in three;
@@ -910,6 +906,10 @@ static void run_quick_loose_split(void) {
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
+/* Quick tier, part 4: the four-step kernels on short lengths, by lowering the longest
+ * single-kernel length (ZIPFFT_FOURSTEP_MAX_SINGLE): 2, 3 and 4 kernels, a Bluestein
+ * factor, a Rader column kernel with the fused twiddles (2701 = 37 x 73), a row kernel in
+ * place, and every layout variant. */
 static void run_quick_fourstep(void) {
   static const struct {
     const char *cap;
@@ -1322,28 +1322,36 @@ static void check_packed_nan(void) {
   free(host);
 }
 
+/* fp32 length n of a packed workspace in every layout variant, its last two kernels as a pair
+ * and apart (the first variant's plan names out_part and in_part), then as a pair with a
+ * lag of `lag` items (past every item) over `late_batch` inverse transforms. */
+static void run_packed_layouts(int64_t n, const char *out_part, const char *in_part,
+                               const char *lag, int64_t late_batch) {
+  static const char *const pairing[] = {"1", "0"};
+  for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
+    setenv("ZIPFFT_PAIR", pairing[i], 1);
+    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
+      c2c_case c = variant_case(&quick_variants[v], ZIPFFT_F32, n);
+      if (v == 0) check_plan_says(&c, out_part);
+      if (v == 0) check_plan_says(&c, in_part);
+      run_case(&c);
+    }
+  }
+  setenv("ZIPFFT_PAIR_LAG", lag, 1);
+  setenv("ZIPFFT_PAIR", "1", 1);
+  c2c_case late = basic_case(ZIPFFT_F32, n, late_batch, ZIPFFT_INVERSE);
+  check_plan_says(&late, "pair kernel");
+  run_case(&late);
+  unsetenv("ZIPFFT_PAIR_LAG");
+  unsetenv("ZIPFFT_PAIR");
+}
+
 /* The packed workspace of a split in three (plan/packed_workspace.c: the middle kernel
  * reads and writes its segments in place): fp32 2^18 = 64 x 64 x 64 in every layout
  * variant, its last two kernels as a pair and apart, and a pair's lag past every item. */
 static void run_packed_in_place_of_elements(void) {
   setenv("ZIPFFT_FOURSTEP_SPLIT", "64x64x64", 1);
-  static const char *const pairing[] = {"1", "0"};
-  for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
-    setenv("ZIPFFT_PAIR", pairing[i], 1);
-    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
-      c2c_case c = variant_case(&quick_variants[v], ZIPFFT_F32, 262144);
-      if (v == 0) check_plan_says(&c, "_pkxo_");
-      if (v == 0) check_plan_says(&c, "_pki_is8_");
-      run_case(&c);
-    }
-  }
-  setenv("ZIPFFT_PAIR_LAG", "4096", 1);
-  setenv("ZIPFFT_PAIR", "1", 1);
-  c2c_case late = basic_case(ZIPFFT_F32, 262144, 2, ZIPFFT_INVERSE);
-  check_plan_says(&late, "pair kernel");
-  run_case(&late);
-  unsetenv("ZIPFFT_PAIR_LAG");
-  unsetenv("ZIPFFT_PAIR");
+  run_packed_layouts(262144, "_pkxo_", "_pki_is8_", "4096", 2);
   unsetenv("ZIPFFT_FOURSTEP_SPLIT");
 }
 
@@ -1355,22 +1363,7 @@ static void run_packed_in_place_of_elements(void) {
 static void run_quick_packed(void) {
   setenv("ZIPFFT_PACKED_WORKSPACE", "1", 1);
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "64", 1);
-  static const char *const pairing[] = {"1", "0"};
-  for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
-    setenv("ZIPFFT_PAIR", pairing[i], 1);
-    for (size_t v = 0; v < sizeof quick_variants / sizeof quick_variants[0]; v++) {
-      c2c_case c = variant_case(&quick_variants[v], ZIPFFT_F32, 4096);
-      if (v == 0) check_plan_says(&c, "_pko_");
-      if (v == 0) check_plan_says(&c, "_pki_");
-      run_case(&c);
-    }
-  }
-  setenv("ZIPFFT_PAIR_LAG", "64", 1);
-  setenv("ZIPFFT_PAIR", "1", 1);
-  c2c_case late = basic_case(ZIPFFT_F32, 4096, 3, ZIPFFT_INVERSE);
-  run_case(&late);
-  unsetenv("ZIPFFT_PAIR_LAG");
-  unsetenv("ZIPFFT_PAIR");
+  run_packed_layouts(4096, "_pko_", "_pki_", "64", 3);
   c2c_case f64 = basic_case(ZIPFFT_F64, 4096, 2, ZIPFFT_FORWARD);
   check_plan_lacks(&f64, "_pk");
   if (zt_in_first_part()) check_packed_nan();
