@@ -62,7 +62,7 @@ static const zipfft__expr *has_transforms(zipfft__arena *a, const zipfft__kernel
 static const zipfft__expr *run_byte(zipfft__stockham_build *c, zipfft__block *at,
                                     const zipfft__expr *item, const zipfft__expr *u) {
   const zipfft__kernel_spec *s = c->s;
-  int rows = zipfft__packed_rows_contiguous(s), grouped = s->in_packed && !rows;
+  int rows = zipfft__packed_rows_contiguous(s), grouped = zipfft__packed_by_groups(s);
   zipfft__thread_coords k = {0};
   k.g = zipfft__e_bin(c->a, ZIPFFT__OP_MUL, item, i64_in(c->a, s->ffts_per_block));
   if (!grouped)
@@ -89,9 +89,8 @@ static void emit_discards(zipfft__arena *a, zipfft__block *b, const zipfft__pair
   const zipfft__kernel_spec *s = &p->second;
   zipfft__stockham_build c = member(a, p, 1, v, smem, item);
   int64_t per_run = zipfft__pair_row_lines(p),
-          runs = s->in_packed && !zipfft__packed_rows_contiguous(s)
-                     ? s->n / ZIPFFT__PACKED_SEGMENT_VALUES
-                     : s->ffts_per_block,
+          runs = zipfft__packed_by_groups(s) ? s->n / ZIPFFT__PACKED_SEGMENT_VALUES
+                                             : s->ffts_per_block,
           lines = runs * per_run, threads = zipfft__pair_block_threads(p);
   for (int64_t r = 0; r * threads < lines; r++) {
     const zipfft__expr *index =

@@ -785,14 +785,14 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
 
 /* Whether a rank-1 C2C length with no good split in two (nor a square one) takes a split in
  * two with columns as large as the rows (zipfft__fourstep_job loose_two) before a split in
- * three (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: fp32 on
- * devices of slow memory. H100, session 83 (docs/perf/2026-12-07-h100-packed-workspace.md),
- * % of copy: fp32 2^23 as 128 x 256 x 256 (the last two paired) 37.6 (0.94x cuFFT), as
- * 2048 x 4096 42.7-42.8 (1.07x), two runs each; as 4096 x 2048 in clusters 42.1 (1.06x).
- * The rule keeps to powers of two, as measured: other fp32 lengths would take such splits too
- * (3 x 2^21 as 2048 x 3072, 3 x 2^22 as 3072 x 4096, 5000000 as 2000 x 2500, whose 2500-point
- * row kernel spills 108 bytes, nvcc offline), not measured; fp64 and the H200 keep the split
- * in three. */
+ * three (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: fp32 powers
+ * of two on devices of slow memory. H100, session 83
+ * (docs/perf/2026-12-07-h100-packed-workspace.md), % of copy: fp32 2^23 as 128 x 256 x 256 (the
+ * last two paired) 37.6 (0.94x cuFFT), as 2048 x 4096 42.7-42.8 (1.07x), two runs each; as 4096 x
+ * 2048 in clusters 42.1 (1.06x). Powers of two only, as measured: other fp32 lengths would take
+ * such splits too (3 x 2^21 as 2048 x 3072, 3 x 2^22 as 3072 x 4096, 5000000 as 2000 x 2500, whose
+ * 2500-point row kernel spills 108 bytes, nvcc offline), not measured; fp64 and the H200 keep the
+ * split in three. */
 static int loose_split_wanted(zipfft_precision precision, int64_t n, const zipfft__target *t) {
   int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", 1);
   int power_of_two = n > 0 && (n & (n - 1)) == 0;

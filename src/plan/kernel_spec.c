@@ -255,6 +255,10 @@ int zipfft__packed_rows_contiguous(const zipfft__kernel_spec *s) {
   return s->in_packed == ZIPFFT__PACKED_ALONG && s->in_stride == ZIPFFT__PACKED_SEGMENT_VALUES;
 }
 
+int zipfft__packed_by_groups(const zipfft__kernel_spec *s) {
+  return s->in_packed != ZIPFFT__PACKED_NONE && !zipfft__packed_rows_contiguous(s);
+}
+
 int zipfft__can_pack_segments(const zipfft__kernel_spec *s) {
   int64_t period = zipfft__shared_pad_period(s);
   int plain = s->kind == ZIPFFT__KIND_C2C && s->precision == ZIPFFT_F32 &&

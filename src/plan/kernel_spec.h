@@ -580,6 +580,9 @@ int zipfft__can_pack_segments(const zipfft__kernel_spec *s);
 /* 1 when s's input is packed along its transforms with each transform's segments side by
  * side (in_stride one segment): a transform's n elements are 6 n contiguous bytes. */
 int zipfft__packed_rows_contiguous(const zipfft__kernel_spec *s);
+/* 1 when s's input is packed by groups of transforms (the split in two): segment q of its
+ * neighbouring transforms side by side (packed, not zipfft__packed_rows_contiguous). */
+int zipfft__packed_by_groups(const zipfft__kernel_spec *s);
 /* 1 when the kernel's last pass leaves its result in shared memory for a separate store
  * phase (store_major, Bluestein and Rader kernels). */
 int zipfft__stores_from_shared(const zipfft__kernel_spec *s);

@@ -75,8 +75,8 @@ size_t zipfft__pair_shared_bytes(const zipfft__pair_spec *p) {
 
 /* Packed input (kernel_spec in_packed) by groups of transforms (the split in two): whether
  * every run an item reads, segment q of its neighbouring transforms side by side, is whole
- * 128-byte lines (each digit's step, the
- * innermost one's over a block's transforms, and the segment step a multiple of a line). */
+ * 128-byte lines (each digit's step, the innermost one's over a block's transforms, and the
+ * segment step a multiple of a line). */
 static int packed_runs_whole_lines(const zipfft__kernel_spec *s) {
   int64_t bytes = ZIPFFT__PACKED_ELEMENT_BYTES, inner = s->batch_dims - 1;
   int whole = (s->ffts_per_block * ZIPFFT__PACKED_SEGMENT_VALUES * bytes) % discard_line == 0 &&
@@ -92,8 +92,8 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
   const char *env = getenv("ZIPFFT_PAIR_DISCARD"); /* tuning: 0 never discards */
   if (env && *env == '0') return 0;
   const zipfft__kernel_spec *s = &p->second;
+  if (zipfft__packed_by_groups(s)) return packed_runs_whole_lines(s);
   int rows = zipfft__packed_rows_contiguous(s); /* packed rows: 6-byte elements side by side */
-  if (s->in_packed && !rows) return packed_runs_whole_lines(s);
   int64_t bytes = rows ? ZIPFFT__PACKED_ELEMENT_BYTES
                        : (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT);
   if (s->in_stride != (rows ? ZIPFFT__PACKED_SEGMENT_VALUES : 1) ||
@@ -107,7 +107,7 @@ int zipfft__pair_discards(const zipfft__pair_spec *p) {
 int64_t zipfft__pair_row_lines(const zipfft__pair_spec *p) {
   const zipfft__kernel_spec *s = &p->second;
   if (zipfft__packed_rows_contiguous(s)) return s->n * ZIPFFT__PACKED_ELEMENT_BYTES / discard_line;
-  if (s->in_packed)
+  if (zipfft__packed_by_groups(s))
     return s->ffts_per_block * ZIPFFT__PACKED_SEGMENT_VALUES * ZIPFFT__PACKED_ELEMENT_BYTES /
            discard_line;
   return s->n * (int64_t)zipfft__complex_bytes(s->precision, ZIPFFT_STORAGE_DEFAULT) / discard_line;

@@ -16,10 +16,10 @@ enum {
   staged_c2c_longest = 256,    /* the longest C2C kernel staged for its length */
   staged_c2c_run_bytes = 128,  /* the longest runs of such a kernel staged */
   staged_c2c_radix = 17,       /* larger radices (19 to 31) staged as measured: */
-  staged_c2c_wide_threads = 8, /* at most this many threads a transform (radix 19: 16, */
-  staged_c2c_19_threads = 16,  /* radix 23: 10), */
-  staged_c2c_23_threads = 10,
-  staged_c2c_wide_radix = 23,         /* and above this radix at runs under the longest */
+  staged_c2c_wide_threads = 8, /* at most this many threads a transform, */
+  staged_c2c_19_threads = 16,  /* radix 19: at most this many, */
+  staged_c2c_23_threads = 10,  /* radix 23: at most this many, */
+  staged_c2c_wide_radix = 23,  /* and above this radix at runs under the longest */
   staged_split_butterfly_bytes = 184, /* the most bytes of one butterfly's values (fp32
                                           radix 23) of an R2C kernel staged where it would
                                           split by element unstaged */
@@ -93,8 +93,8 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
  * transform's threads accessing at most staged_c2c_run_bytes of neighbouring elements at a
  * time (fp32 up to 16 threads a transform, fp64 up to 8); with a radix above
  * staged_c2c_radix, at most staged_c2c_wide_threads threads a transform (radix 19 and 23:
- * more, below), and with one above
- * staged_c2c_wide_radix runs shorter than the longest (fp64 up to 7 threads). Unstaged, a
+ * more, below), and with one above staged_c2c_wide_radix runs shorter than the longest
+ * (fp64 up to 7 threads). Unstaged, a
  * warp's accesses spread over a few rows of 40 to 128 bytes each. H100, session 80, % of copy, the
  * run rule (five threads a transform or more unstaged) -> staged (ZIPFFT_STAGE_IO=2;
  * docs/perf/2026-12-06-h100-short-c2c-staged.md): fp32 C2C 40 80.9 -> 100.5, 55 68.8 ->
