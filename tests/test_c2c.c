@@ -883,17 +883,21 @@ static void run_quick_clusters(void) {
 
 /* Lengths with no good split in two (plan/fourstep.c loose_split_wanted): fp32 2^23 on
  * devices of slow memory as 2048 x 4096 (run), elsewhere, in fp64 and with
- * ZIPFFT_LOOSE_SPLIT=0 as 128 x 256 x 256; fp32 3 x 2^21 (no power of two) in three;
- * ZIPFFT_LOOSE_SPLIT=2 splits fp64 2^21 in two. */
+ * ZIPFFT_LOOSE_SPLIT=0 as 128 x 256 x 256; fp32 5000000 as 2000 x 2500 (run: columns and rows
+ * not powers of two), 10^7 (odd columns, 3125 x 3200) in three; ZIPFFT_LOOSE_SPLIT=2 splits
+ * fp64 2^21 in two. */
 static void run_quick_loose_split(void) {
   const int64_t n = 8388608;
   setenv("ZIPFFT_SLOW_MEMORY", "1", 1);
   c2c_case f32 = basic_case(ZIPFFT_F32, n, 1, ZIPFFT_INVERSE);
   c2c_case f64 = basic_case(ZIPFFT_F64, n, 1, ZIPFFT_FORWARD);
-  c2c_case three = basic_case(ZIPFFT_F32, 3 * 2097152, 1, ZIPFFT_FORWARD);
+  c2c_case even = basic_case(ZIPFFT_F32, 5000000, 1, ZIPFFT_FORWARD);
+  c2c_case odd_columns = basic_case(ZIPFFT_F32, 10000000, 1, ZIPFFT_FORWARD);
   check_plan_says(&f32, "n = 2048 x 4096,");
   check_plan_says(&f64, "n = 128 x 256 x 256,");
-  check_plan_says(&three, "n = 128 x 192 x 256,");
+  check_plan_says(&even, "n = 2000 x 2500,");
+  check_plan_says(&odd_columns, "n = 200 x 200 x 250,");
+  run_case(&even);
   run_case(&f32);
   setenv("ZIPFFT_LOOSE_SPLIT", "0", 1);
   check_plan_says(&f32, "n = 128 x 256 x 256,");

@@ -785,19 +785,21 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
 
 /* Whether a rank-1 C2C length with no good split in two (nor a square one) takes a split in
  * two with columns as large as the rows (zipfft__fourstep_job loose_two) before a split in
- * three (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: fp32 powers
- * of two on devices of slow memory. H100, session 83
- * (docs/perf/2026-12-07-h100-packed-workspace.md), % of copy: fp32 2^23 as 128 x 256 x 256 (the
- * last two paired) 37.6 (0.94x cuFFT), as 2048 x 4096 42.7-42.8 (1.07x), two runs each; as 4096 x
- * 2048 in clusters 42.1 (1.06x). Powers of two only, as measured: other fp32 lengths would take
- * such splits too (3 x 2^21 as 2048 x 3072, 3 x 2^22 as 3072 x 4096, 5000000 as 2000 x 2500, whose
- * 2500-point row kernel spills 108 bytes, nvcc offline), not measured; fp64 and the H200 keep the
- * split in three. */
+ * three (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: fp32 on devices
+ * of slow memory where that split's columns are even. H100, % of copy, three kernels -> two
+ * (docs/perf/2026-12-07-h100-packed-workspace.md, docs/perf/2026-12-07-h100-loose-splits.md):
+ * 2^23 as 2048 x 4096 37.5 -> 42.7 (0.94x -> 1.07x cuFFT), 3 x 2^21 as 2048 x 3072 32.0 -> 42.4
+ * (1.06x -> 1.40x), 7 x 2^20 as 2048 x 3584 1.07x -> 1.42x, 5 x 2^20 1.22x -> 1.38x, 3 x 2^22
+ * 1.29x -> 1.36x, 5000000 as 2000 x 2500 1.03x -> 1.13x. The one loss, 10^7 as 3125 x 3200
+ * (1.04x -> 0.75x), has odd columns: 125 threads a 3125-point transform, 8 a block, cap its
+ * radix-25 passes at 64 registers (184 bytes spilled, nvcc offline). fp64 (columns up to 2048
+ * points) and the H200 keep the split in three, not measured. */
 static int loose_split_wanted(zipfft_precision precision, int64_t n, const zipfft__target *t) {
   int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", 1);
-  int power_of_two = n > 0 && (n & (n - 1)) == 0;
-  return mode == 2 ||
-         (mode == 1 && precision == ZIPFFT_F32 && power_of_two && zipfft__slow_memory(t));
+  if (mode != 1) return mode == 2;
+  if (precision != ZIPFFT_F32 || !zipfft__slow_memory(t)) return 0;
+  split loose = {0};
+  return split_into(precision, n, 2, wide_column_limits, t, &loose) && loose.factors[0] % 2 == 0;
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
