@@ -881,29 +881,39 @@ static void run_quick_clusters(void) {
   }
 }
 
-/* Lengths with no good split in two (plan/fourstep.c loose_split_wanted): fp32 2^23 on
- * devices of slow memory as 2048 x 4096 (run), elsewhere, in fp64 and with
- * ZIPFFT_LOOSE_SPLIT=0 as 128 x 256 x 256; fp32 5000000 as 2000 x 2500 (run: columns and rows
- * not powers of two), 10^7 (odd columns, 3125 x 3200) in three; ZIPFFT_LOOSE_SPLIT=2 splits
- * fp64 2^21 in two. */
+/* Lengths with no good split in two (plan/fourstep.c loose_limits): on devices of slow memory
+ * fp32 2^23 as 2048 x 4096 (run), 5000000 as 2000 x 2500 (run: columns and rows not powers of
+ * two), fp64 2^21 as 1024 x 2048; in three fp32 10^7 (odd columns, 3125 x 3200), 15240960
+ * (3920-point rows two a block), fp64 2^23 (no split in two) and 2000000 (1600-point rows
+ * of 800 threads); with ZIPFFT_LOOSE_SPLIT=0 or fast memory fp32 2^23 in three, with
+ * ZIPFFT_LOOSE_SPLIT=2 fp64 2000000 in two. */
 static void run_quick_loose_split(void) {
-  const int64_t n = 8388608;
   setenv("ZIPFFT_SLOW_MEMORY", "1", 1);
-  c2c_case f32 = basic_case(ZIPFFT_F32, n, 1, ZIPFFT_INVERSE);
-  c2c_case f64 = basic_case(ZIPFFT_F64, n, 1, ZIPFFT_FORWARD);
+  c2c_case f32 = basic_case(ZIPFFT_F32, 8388608, 1, ZIPFFT_INVERSE);
   c2c_case even = basic_case(ZIPFFT_F32, 5000000, 1, ZIPFFT_FORWARD);
-  c2c_case odd_columns = basic_case(ZIPFFT_F32, 10000000, 1, ZIPFFT_FORWARD);
+  c2c_case f64 = basic_case(ZIPFFT_F64, 2097152, 1, ZIPFFT_FORWARD);
+  static const struct {
+    zipfft_precision precision;
+    int64_t n;
+    const char *split;
+  } in_three[] = {{ZIPFFT_F32, 10000000, "n = 200 x 200 x 250,"},
+                  {ZIPFFT_F32, 15240960, "n = 245 x 243 x 256,"},
+                  {ZIPFFT_F64, 8388608, "n = 128 x 256 x 256,"},
+                  {ZIPFFT_F64, 2000000, "n = 125 x 125 x 128,"}};
   check_plan_says(&f32, "n = 2048 x 4096,");
-  check_plan_says(&f64, "n = 128 x 256 x 256,");
   check_plan_says(&even, "n = 2000 x 2500,");
-  check_plan_says(&odd_columns, "n = 200 x 200 x 250,");
+  check_plan_says(&f64, "n = 1024 x 2048,");
+  for (size_t i = 0; i < sizeof in_three / sizeof in_three[0]; i++) {
+    c2c_case c = basic_case(in_three[i].precision, in_three[i].n, 1, ZIPFFT_FORWARD);
+    check_plan_says(&c, in_three[i].split);
+  }
   run_case(&even);
   run_case(&f32);
   setenv("ZIPFFT_LOOSE_SPLIT", "0", 1);
   check_plan_says(&f32, "n = 128 x 256 x 256,");
   setenv("ZIPFFT_LOOSE_SPLIT", "2", 1);
-  c2c_case f64_two = basic_case(ZIPFFT_F64, 2097152, 1, ZIPFFT_FORWARD);
-  check_plan_says(&f64_two, "n = 1024 x 2048,");
+  c2c_case f64_spilling = basic_case(ZIPFFT_F64, 2000000, 1, ZIPFFT_FORWARD);
+  check_plan_says(&f64_spilling, "n = 1250 x 1600,");
   unsetenv("ZIPFFT_LOOSE_SPLIT");
   setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
   check_plan_says(&f32, "n = 128 x 256 x 256,");

@@ -783,23 +783,65 @@ void zipfft__fourstep_pair_last_two(const zipfft__fourstep_job *job, int split_f
   out->kernels[first + 1] = members[1];
 }
 
-/* Whether a rank-1 C2C length with no good split in two (nor a square one) takes a split in
- * two with columns as large as the rows (zipfft__fourstep_job loose_two) before a split in
- * three (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule: fp32 on devices
- * of slow memory where that split's columns are even. H100, % of copy, three kernels -> two
- * (docs/perf/2026-12-07-h100-packed-workspace.md, docs/perf/2026-12-07-h100-loose-splits.md):
- * 2^23 as 2048 x 4096 37.5 -> 42.7 (0.94x -> 1.07x cuFFT), 3 x 2^21 as 2048 x 3072 32.0 -> 42.4
- * (1.06x -> 1.40x), 7 x 2^20 as 2048 x 3584 1.07x -> 1.42x, 5 x 2^20 1.22x -> 1.38x, 3 x 2^22
- * 1.29x -> 1.36x, 5000000 as 2000 x 2500 1.03x -> 1.13x. The one loss, 10^7 as 3125 x 3200
- * (1.04x -> 0.75x), has odd columns: 125 threads a 3125-point transform, 8 a block, cap its
- * radix-25 passes at 64 registers (184 bytes spilled, nvcc offline). fp64 (columns up to 2048
- * points) and the H200 keep the split in three, not measured. */
-static int loose_split_wanted(zipfft_precision precision, int64_t n, const zipfft__target *t) {
-  int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", 1);
-  if (mode != 1) return mode == 2;
-  if (precision != ZIPFFT_F32 || !zipfft__slow_memory(t)) return 0;
-  split loose = {0};
-  return split_into(precision, n, 2, wide_column_limits, t, &loose) && loose.factors[0] % 2 == 0;
+/* Rank-1 C2C lengths with no good split in two (nor a square one) may take a split in two
+ * with columns as large as the rows (zipfft__fourstep_job loose_two) before a split in three
+ * (ZIPFFT_LOOSE_SPLIT, tuning: 0 never, 1 the rule, 2 always). The rule, on devices of slow
+ * memory only (the H200 not measured): the split's kernels as sized must meet loose_limits.
+ * H100, cuFFT ratio three kernels -> two (docs/perf/2026-12-07-h100-loose-splits.md):
+ * - fp32 gains wherever the columns are even and the rows hold 4 or more transforms a block:
+ *   2^23 as 2048 x 4096 0.94x -> 1.07x, 3 x 2^21 1.06x -> 1.40x, 5334336 as 2268 x 2352 1.02x
+ *   -> 1.38x, 10536960 1.85x -> 2.19x, 5000000 1.03x -> 1.13x (sixteen lengths). It loses with
+ *   rows of 2 transforms a block (16-byte stores): 4201750 as 1750 x 2401 1.37x -> 0.94x,
+ *   15240960 1.37x -> 0.89x, 16200000 1.31x -> 0.92x; and 10^7 as 3125 x 3200, odd columns,
+ *   1.04x -> 0.75x (9187500's 3125-point rows, 1000 threads like 10^7's columns, gain).
+ * - fp64 gains where every kernel leaves 96 registers a thread (at most 682 threads a block):
+ *   2^21 as 1024 x 2048 0.84x -> 1.06x, 2621440 1.02x -> 1.36x, 3670016 1.06x -> 1.35x; it
+ *   loses where a kernel of 768-800 threads spills 520-1360 bytes (nvcc offline): 1572864 1.18x
+ *   -> 1.08x, 2000000 1.05x -> 0.53x, 3000000 1.34x -> 0.96x. */
+typedef struct loose_limits {
+  int even_columns;       /* 1: the first factor must be even */
+  int min_row_transforms; /* transforms a block the row kernel must hold */
+  unsigned max_threads;   /* threads a block any kernel may have */
+} loose_limits;
+
+static const loose_limits loose_rule[] = {[ZIPFFT_F32] = {1, 4, 1024}, [ZIPFFT_F64] = {0, 4, 682}};
+
+enum loose_mode { LOOSE_NEVER, LOOSE_RULE, LOOSE_ALWAYS };
+
+static enum loose_mode loose_split_mode(const zipfft__target *t) {
+  int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", LOOSE_RULE);
+  if (mode == LOOSE_RULE && !zipfft__slow_memory(t)) return LOOSE_NEVER;
+  return mode == LOOSE_ALWAYS ? LOOSE_ALWAYS : mode == LOOSE_RULE ? LOOSE_RULE : LOOSE_NEVER;
+}
+
+/* Whether a split in two of columns then rows, as zipfft__fourstep_append sized it, meets the
+ * precision's loose_limits. */
+static int loose_split_fits(zipfft_precision precision, const zipfft__decomposition *dec) {
+  const loose_limits *limits = &loose_rule[precision];
+  const zipfft__kernel_spec *columns = &dec->kernels[0], *rows = &dec->kernels[1];
+  if (limits->even_columns && zipfft__logical_length(columns) % 2 != 0) return 0;
+  if (rows->ffts_per_block < limits->min_row_transforms) return 0;
+  return zipfft__c2c_block_threads(columns) <= limits->max_threads &&
+         zipfft__c2c_block_threads(rows) <= limits->max_threads;
+}
+
+/* The job's kernels appended to an empty decomposition: with the rule, a split in two that
+ * misses loose_limits gives way to the split without loose_two (a good split in two that
+ * misses them comes back unchanged). */
+static zipfft_status append_fourstep(zipfft__fourstep_job *job, const zipfft__target *t,
+                                     zipfft__decomposition *out) {
+  enum loose_mode mode = loose_split_mode(t);
+  job->loose_two = mode != LOOSE_NEVER;
+  out->kernel_count = 0;
+  zipfft_status s = zipfft__fourstep_append(job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
+                                            ZIPFFT__ARRAY_OUTPUT, out);
+  if (s != ZIPFFT_SUCCESS || mode != LOOSE_RULE || out->kernel_count != 2 ||
+      loose_split_fits(job->precision, out))
+    return s;
+  job->loose_two = 0;
+  out->kernel_count = 0;
+  return zipfft__fourstep_append(job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
+                                 ZIPFFT__ARRAY_OUTPUT, out);
 }
 
 static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__layout *l,
@@ -816,11 +858,8 @@ static zipfft_status fourstep_make(const struct zipfft_desc_s *d, const zipfft__
                               .out_storage = d->out_storage,
                               .scale = d->scale,
                               .square_split = 1,
-                              .loose_two = loose_split_wanted(d->precision, d->lengths[0], t),
                               .cluster_columns = 1};
-  out->kernel_count = 0;
-  zipfft_status s = zipfft__fourstep_append(&job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
-                                            ZIPFFT__ARRAY_OUTPUT, out);
+  zipfft_status s = append_fourstep(&job, t, out);
   out->workspace_bytes =
       zipfft__bytes_product(zipfft__bytes_product((uint64_t)job.n, (uint64_t)d->batch),
                             zipfft__complex_bytes(d->precision, ZIPFFT_STORAGE_DEFAULT));
