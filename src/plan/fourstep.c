@@ -810,8 +810,8 @@ enum loose_mode { LOOSE_NEVER, LOOSE_RULE, LOOSE_ALWAYS };
 
 static enum loose_mode loose_split_mode(const zipfft__target *t) {
   int mode = zipfft__tuning_int("ZIPFFT_LOOSE_SPLIT", LOOSE_RULE);
-  if (mode == LOOSE_RULE && !zipfft__slow_memory(t)) return LOOSE_NEVER;
-  return mode == LOOSE_ALWAYS ? LOOSE_ALWAYS : mode == LOOSE_RULE ? LOOSE_RULE : LOOSE_NEVER;
+  if (mode == LOOSE_ALWAYS) return LOOSE_ALWAYS;
+  return mode == LOOSE_RULE && zipfft__slow_memory(t) ? LOOSE_RULE : LOOSE_NEVER;
 }
 
 /* Whether a split in two of columns then rows, as zipfft__fourstep_append sized it, meets the
