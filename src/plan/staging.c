@@ -94,9 +94,9 @@ static int splits_by_element_unstaged(const zipfft__kernel_spec *s) {
  * time (fp32 up to 16 threads a transform, fp64 up to 8); with a radix above
  * staged_c2c_radix, at most staged_c2c_wide_threads threads a transform (radix 19 and 23:
  * more, below), and with one above staged_c2c_wide_radix runs shorter than the longest
- * (fp64 up to 7 threads). Unstaged, a
- * warp's accesses spread over a few rows of 40 to 128 bytes each. H100, session 80, % of copy, the
- * run rule (five threads a transform or more unstaged) -> staged (ZIPFFT_STAGE_IO=2;
+ * (fp64 up to 7 threads). Unstaged, a warp's accesses spread over a few rows of 40 to 128
+ * bytes each. H100, session 80, % of copy, the run rule (five threads a transform or more
+ * unstaged) -> staged (ZIPFFT_STAGE_IO=2;
  * docs/perf/2026-12-06-h100-short-c2c-staged.md): fp32 C2C 40 80.9 -> 100.5, 55 68.8 ->
  * 100.1, 65 69.4 -> 100.3, 75 68.3 -> 100.4 (0.68x -> 1.01x cuFFT), 102 69.0 -> 100.5, 119
  * 66.4 -> 100.2, 160 85.4 -> 100.4, 256 98.5 -> 99.7; every fp32 length measured from 20 to
