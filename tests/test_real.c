@@ -734,6 +734,35 @@ static void check_loose_r2c(void) {
   }
 }
 
+/* fp32 C2R 3 x 2^22: its half length splits in three kernels that do not pair, so on a
+ * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 3072
+ * with the merge in its first kernel (plan/long_axis.c, loose_c2r_mode), and with
+ * ZIPFFT_LOOSE_C2R=0 the split in three; C2R 2^24, whose split in three pairs its last two,
+ * keeps it. The full tier runs the transform as planned against the reference (18 s on the
+ * CPU machine without sanitizers; the GPU script's bench checks it against cuFFT). */
+static const real_case loose_c2r_cases[] = {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12582912}, 1, DENSE},
+                                            {ZIPFFT_C2R, ZIPFFT_F32, 1, {16777216}, 1, DENSE}};
+
+static void check_loose_c2r(void) {
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || !zt_in_first_part()) return;
+  char printed[8192];
+  ZT_CHECK(plan_mentions(&loose_c2r_cases[0], "n=2048, 3072 transforms", printed,
+                         sizeof printed) &&
+               strstr(printed, "2 kernels") && strstr(printed, "merged from the half spectrum"),
+           "C2R 3 x 2^22 not as 2048 x 3072 merged in its first kernel:\n%s", printed);
+  if (zt_full_tier()) run_case(&loose_c2r_cases[0]);
+  ZT_CHECK(plan_mentions(&loose_c2r_cases[1], "pair kernel", printed, sizeof printed) &&
+               strstr(printed, "3 kernels"),
+           "C2R 2^24 not its split in three, paired:\n%s", printed);
+  setenv("ZIPFFT_LOOSE_C2R", "0", 1);
+  ZT_CHECK(plan_mentions(&loose_c2r_cases[0], "3 kernels", printed, sizeof printed),
+           "C2R 3 x 2^22 with ZIPFFT_LOOSE_C2R=0 not split in three:\n%s", printed);
+  setenv("ZIPFFT_LOOSE_C2R", "2", 1);
+  ZT_CHECK(plan_mentions(&loose_c2r_cases[1], "2 kernels", printed, sizeof printed),
+           "C2R 2^24 with ZIPFFT_LOOSE_C2R=2 not split in two:\n%s", printed);
+  unsetenv("ZIPFFT_LOOSE_C2R");
+}
+
 /* A pointwise split's twiddles grow with sqrt(n), not n (plan/twiddle.c split_shift_of):
  * fp32 R2C 2^33, planned on the CPU under ZIPFFT_MEMORY_LIMIT=1 (so it fails before
  * allocating anything), names its tables' bytes. In one level they took 2^31 values, 17 GB. */
@@ -1478,6 +1507,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof round_trip_cases / sizeof *round_trip_cases; i++)
     run_round_trip(&round_trip_cases[i]);
   check_loose_r2c();
+  check_loose_c2r();
   check_merge_on_load();
   check_merge_strides();
   check_cluster_mirror();

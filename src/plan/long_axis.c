@@ -755,13 +755,10 @@ static int ends_in_fourstep(const zipfft__decomposition *dec, int first, int spl
          dec->kernels[last - 1].bluestein_load == ZIPFFT__BLUESTEIN_NONE;
 }
 
-zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
-                                       const zipfft__target *t, zipfft__array src,
-                                       zipfft__array dst, zipfft__decomposition *dec) {
-  route r = route_of(pass, t);
-  if (r.length == 0)
-    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
-                        (long long)pass->n);
+/* Appends the kernels of a pass by route r (see zipfft__long_axis_append). */
+static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
+                                 const zipfft__target *t, route r, zipfft__array src,
+                                 zipfft__array dst, zipfft__decomposition *dec) {
   rows = pair_rows(pass, rows, t, &r);
   ends e = ends_of(pass, &r);
   int bluestein = r.gather == ZIPFFT__PW_CHIRP_GATHER, fused = bluestein && fused_bluestein();
@@ -796,5 +793,80 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
     zipfft__fourstep_pair_last_two(&job, split_first, 1, t, dec);
   if (status == ZIPFFT_SUCCESS && !one_kernel) zipfft__fourstep_tile_rows(dec, first, t);
   if (status == ZIPFFT_SUCCESS && !one_kernel) zipfft__fourstep_rows_in_place(dec, first);
+  return status;
+}
+
+/* fp32 C2R routes whose half length splits in three kernels that do not pair take a split in
+ * two with columns as large as the rows (zipfft__fourstep_job loose_two: 2048-point merge
+ * columns) where its row kernel holds at least loose_c2r_min_row_transforms transforms a
+ * block and neither kernel has more than loose_c2r_max_threads threads, on devices of slow
+ * memory, where it was measured (ZIPFFT_LOOSE_C2R, tuning: 0 never, 1 the rule, 2 whenever
+ * the half length has such a split). H100, cuFFT ratio, three kernels -> two (session 85,
+ * docs/perf/2026-12-07-h100-c2r-loose-splits.md): unpaired, C2R 3 x 2^22 (2048 x 3072 of
+ * the half) 1.26x -> 1.33-1.34x, 14680064 (2048 x 3584) 1.26x -> 1.32x; paired, where the
+ * three kept the data between the last two in L2, they lose: 2^24 1.20x -> 1.11-1.12x,
+ * 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2 transforms a block lose most
+ * (20971520 as 2048 x 5120, paired, 1.39x -> 0.79x). */
+enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024 };
+
+enum loose_c2r_mode { LOOSE_C2R_NEVER, LOOSE_C2R_RULE, LOOSE_C2R_ALWAYS };
+
+/* The mode of the loose C2R split for a pass by route r: never unless it is a C2R route of
+ * the half length split in three (or more) kernels, the rule only for fp32 on slow memory. */
+static enum loose_c2r_mode loose_c2r_mode(const zipfft__kernel_spec *pass, const route *r,
+                                          const zipfft__target *t) {
+  int mode = zipfft__tuning_int("ZIPFFT_LOOSE_C2R", LOOSE_C2R_RULE);
+  if (pass->kind != ZIPFFT__KIND_C2R || r->gather != ZIPFFT__PW_MERGE || r->split < 3 ||
+      mode <= LOOSE_C2R_NEVER)
+    return LOOSE_C2R_NEVER;
+  if (mode >= LOOSE_C2R_ALWAYS) return LOOSE_C2R_ALWAYS;
+  return pass->precision == ZIPFFT_F32 && zipfft__slow_memory(t) ? LOOSE_C2R_RULE : LOOSE_C2R_NEVER;
+}
+
+/* 1 when dec pairs two kernels from `first` on. */
+static int paired_from(const zipfft__decomposition *dec, int first) {
+  return dec->paired && dec->pair_first >= first;
+}
+
+/* Whether the kernels a loose C2R split appended from `first` on meet the rule: two (the
+ * merge in the first, no scatter), the rows loose_c2r_min_row_transforms a block or more. */
+static int loose_c2r_fits(const zipfft__decomposition *dec, int first) {
+  if (dec->kernel_count - first != 2 || paired_from(dec, first)) return 0;
+  const zipfft__kernel_spec *columns = &dec->kernels[first], *rows = &dec->kernels[first + 1];
+  return rows->ffts_per_block >= loose_c2r_min_row_transforms &&
+         zipfft__c2c_block_threads(columns) <= loose_c2r_max_threads &&
+         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads;
+}
+
+/* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
+ * it) with its half length split loose in two, where the mode takes it (the rule: dec's
+ * split does not pair and the split in two fits loose_c2r_fits). */
+static void take_loose_c2r(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
+                           route r, zipfft__array src, zipfft__array dst, enum loose_c2r_mode mode,
+                           zipfft__decomposition *trial, zipfft__decomposition *dec) {
+  int first = trial->kernel_count;
+  if (mode == LOOSE_C2R_RULE && paired_from(dec, first)) return;
+  r.loose_two = 1;
+  r.split = zipfft__fourstep_kernels(pass->precision, r.length, 1, r.short_first, t);
+  if (r.split != 2 || append_pass(pass, rows, t, r, src, dst, trial) != ZIPFFT_SUCCESS) return;
+  if (mode == LOOSE_C2R_ALWAYS || loose_c2r_fits(trial, first)) *dec = *trial;
+}
+
+zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
+                                       const zipfft__target *t, zipfft__array src,
+                                       zipfft__array dst, zipfft__decomposition *dec) {
+  route r = route_of(pass, t);
+  if (r.length == 0)
+    return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
+                        (long long)pass->n);
+  enum loose_c2r_mode mode = loose_c2r_mode(pass, &r, t);
+  /* the plan before the pass, to try the loose split from (the rule is skipped where this
+   * copy cannot be had) */
+  zipfft__decomposition *trial = mode != LOOSE_C2R_NEVER ? malloc(sizeof *trial) : NULL;
+  if (trial) *trial = *dec;
+  zipfft_status status = append_pass(pass, rows, t, r, src, dst, dec);
+  if (status == ZIPFFT_SUCCESS && trial)
+    take_loose_c2r(pass, rows, t, r, src, dst, mode, trial, dec);
+  free(trial);
   return status;
 }
