@@ -797,17 +797,31 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
 }
 
 /* fp32 C2R routes whose half length splits in three kernels that do not pair take a split in
- * two with columns as large as the rows (zipfft__fourstep_job loose_two: 2048-point merge
- * columns) where its row kernel holds at least loose_c2r_min_row_transforms transforms a
- * block and neither kernel has more than loose_c2r_max_threads threads, on devices of slow
- * memory, where it was measured (ZIPFFT_LOOSE_C2R, tuning: 0 never, 1 the rule, 2 whenever
- * the half length has such a split). H100, cuFFT ratio, three kernels -> two (session 85,
- * docs/perf/2026-12-07-h100-c2r-loose-splits.md): unpaired, C2R 3 x 2^22 (2048 x 3072 of
- * the half) 1.26x -> 1.33-1.34x, 14680064 (2048 x 3584) 1.26x -> 1.32x; paired, where the
- * three kept the data between the last two in L2, they lose: 2^24 1.20x -> 1.11-1.12x,
- * 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2 transforms a block lose most
- * (20971520 as 2048 x 5120, paired, 1.39x -> 0.79x). */
-enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024 };
+ * two with columns as large as the rows (zipfft__fourstep_job loose_two; the merge in its
+ * first kernel) on devices of slow memory, where it was measured, when its merge columns are
+ * even (odd ones lost, as in C2C), its row kernel holds at least
+ * loose_c2r_min_row_transforms transforms a block, neither kernel has more than
+ * loose_c2r_max_threads threads, and either the split in three needed a merge gather of its
+ * own (a pass saved) or the merge columns have at most loose_c2r_fused_max_points
+ * (ZIPFFT_LOOSE_C2R, tuning: 0 never, 1 the rule, 2 whenever the half length has such a
+ * split). H100, cuFFT ratio, three kernels -> two (session 85,
+ * docs/perf/2026-12-07-h100-c2r-loose-splits.md):
+ * - with a merge gather before (four kernels): 8398080 (1944 x 2160 of the half) 1.22x ->
+ *   1.54x, 12600000 (2500 x 2520) 1.46x -> 1.69x, 14400000 1.44x -> 1.68x, 15000000 1.20x ->
+ *   1.46x; with 3125-point columns they lose (22500000 1.22x -> 0.96x, 25000000 1.09x ->
+ *   0.85x);
+ * - the merge in the first kernel of three: 2048-point columns gain (3 x 2^22 1.26x -> 1.33x,
+ *   14680064 1.26x -> 1.32x, 8847360 1.44x -> 1.55x, 9830400 1.47x -> 1.58x, 11010048 1.51x
+ *   -> 1.59x), 2500-point ones lose (12960000 1.21x -> 1.18x, 13720000 1.27x -> 1.21x), so
+ *   do 3125-point ones (20000000 1.17x -> 0.79x);
+ * - paired splits in three, which keep the data between their last two kernels in L2, lose:
+ *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
+ *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
+enum {
+  loose_c2r_min_row_transforms = 4,
+  loose_c2r_max_threads = 1024,
+  loose_c2r_fused_max_points = 2048
+};
 
 enum loose_c2r_mode { LOOSE_C2R_NEVER, LOOSE_C2R_RULE, LOOSE_C2R_ALWAYS };
 
@@ -828,14 +842,17 @@ static int paired_from(const zipfft__decomposition *dec, int first) {
   return dec->paired && dec->pair_first >= first;
 }
 
-/* Whether the kernels a loose C2R split appended from `first` on meet the rule: two (the
- * merge in the first, no scatter), the rows loose_c2r_min_row_transforms a block or more. */
-static int loose_c2r_fits(const zipfft__decomposition *dec, int first) {
+/* Whether the kernels a loose C2R split appended from `first` on meet the rule (see
+ * loose_c2r_mode), where the split in three took `three_kernels` kernels: two (the merge in
+ * the first, no scatter), not paired. */
+static int loose_c2r_fits(const zipfft__decomposition *dec, int first, int three_kernels) {
   if (dec->kernel_count - first != 2 || paired_from(dec, first)) return 0;
   const zipfft__kernel_spec *columns = &dec->kernels[first], *rows = &dec->kernels[first + 1];
-  return rows->ffts_per_block >= loose_c2r_min_row_transforms &&
+  int64_t points = zipfft__logical_length(columns);
+  return points % 2 == 0 && rows->ffts_per_block >= loose_c2r_min_row_transforms &&
          zipfft__c2c_block_threads(columns) <= loose_c2r_max_threads &&
-         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads;
+         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads &&
+         (three_kernels > 3 || points <= loose_c2r_fused_max_points);
 }
 
 /* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
@@ -844,12 +861,12 @@ static int loose_c2r_fits(const zipfft__decomposition *dec, int first) {
 static void take_loose_c2r(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
                            route r, zipfft__array src, zipfft__array dst, enum loose_c2r_mode mode,
                            zipfft__decomposition *trial, zipfft__decomposition *dec) {
-  int first = trial->kernel_count;
+  int first = trial->kernel_count, three_kernels = dec->kernel_count - first;
   if (mode == LOOSE_C2R_RULE && paired_from(dec, first)) return;
   r.loose_two = 1;
   r.split = zipfft__fourstep_kernels(pass->precision, r.length, 1, r.short_first, t);
   if (r.split != 2 || append_pass(pass, rows, t, r, src, dst, trial) != ZIPFFT_SUCCESS) return;
-  if (mode == LOOSE_C2R_ALWAYS || loose_c2r_fits(trial, first)) *dec = *trial;
+  if (mode == LOOSE_C2R_ALWAYS || loose_c2r_fits(trial, first, three_kernels)) *dec = *trial;
 }
 
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
