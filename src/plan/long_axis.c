@@ -812,15 +812,17 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  *   0.85x);
  * - the merge in the first kernel of three: 2048-point columns gain (3 x 2^22 1.26x -> 1.33x,
  *   14680064 1.26x -> 1.32x, 8847360 1.44x -> 1.55x, 9830400 1.47x -> 1.58x, 11010048 1.51x
- *   -> 1.59x), 2500-point ones lose (12960000 1.21x -> 1.18x, 13720000 1.27x -> 1.21x), so
- *   do 3125-point ones (20000000 1.17x -> 0.79x);
+ *   -> 1.59x), so do 2268-point ones (10450944 1.47x -> 1.56x, 11757312 1.48x -> 1.55x);
+ *   2450 and 2500-point ones lose (12544000 1.45x -> 1.24x, 14000000 1.51x -> 1.42x,
+ *   12960000 1.21x -> 1.18x, 13720000 1.27x -> 1.21x), so do 3125-point ones (20000000
+ *   1.17x -> 0.79x);
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
 enum {
   loose_c2r_min_row_transforms = 4,
   loose_c2r_max_threads = 1024,
-  loose_c2r_fused_max_points = 2048
+  loose_c2r_fused_max_points = 2304
 };
 
 enum loose_c2r_mode { LOOSE_C2R_NEVER, LOOSE_C2R_RULE, LOOSE_C2R_ALWAYS };
