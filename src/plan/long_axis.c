@@ -802,7 +802,7 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * even (odd ones lost, as in C2C), its row kernel holds at least
  * loose_c2r_min_row_transforms transforms a block, neither kernel has more than
  * loose_c2r_max_threads threads, and either the split in three needed a merge gather of its
- * own (a pass saved) or the merge columns have at most loose_c2r_fused_max_points
+ * own (a pass saved) or the merge kernel's radices are at most loose_c2r_fused_max_radix
  * (ZIPFFT_LOOSE_C2R, tuning: 0 never, 1 the rule, 2 whenever the half length has such a
  * split). H100, cuFFT ratio, three kernels -> two (session 85,
  * docs/perf/2026-12-07-h100-c2r-loose-splits.md):
@@ -810,19 +810,21 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  *   1.54x, 12600000 (2500 x 2520) 1.46x -> 1.69x, 14400000 1.44x -> 1.68x, 15000000 1.20x ->
  *   1.46x; with 3125-point columns they lose (22500000 1.22x -> 0.96x, 25000000 1.09x ->
  *   0.85x);
- * - the merge in the first kernel of three: 2048-point columns gain (3 x 2^22 1.26x -> 1.33x,
- *   14680064 1.26x -> 1.32x, 8847360 1.44x -> 1.55x, 9830400 1.47x -> 1.58x, 11010048 1.51x
- *   -> 1.59x), so do 2268-point ones (10450944 1.47x -> 1.56x, 11757312 1.48x -> 1.55x);
- *   2450 and 2500-point ones lose (12544000 1.45x -> 1.24x, 14000000 1.51x -> 1.42x,
- *   12960000 1.21x -> 1.18x, 13720000 1.27x -> 1.21x), so do 3125-point ones (20000000
- *   1.17x -> 0.79x);
+ * - the merge in the first kernel of three: merge kernels of radices up to 20 gain (2048 =
+ *   16x16x8: 3 x 2^22 1.26x -> 1.33x, 14680064 1.26x -> 1.32x, 8847360 1.44x -> 1.55x,
+ *   11010048 1.51x -> 1.59x; 2000 = 20x20x5: 9600000 1.68x -> 1.79x; 2268 = 18x18x7:
+ *   10450944 1.47x -> 1.56x, 10886400 1.40x -> 1.63x), those of radix 21 or 25 lose (2058
+ *   = 21x14x7: 9483264 1.46x -> 1.21x, 8890560 1.47x -> 1.38x; 2450 = 25x14x7: 12544000
+ *   1.45x -> 1.24x; 2500 = 25x25x4: 14000000 1.51x -> 1.42x, 13720000 1.27x -> 1.21x), by
+ *   what is not known (nvcc offline: 12 bytes spilled at 2058, 8 at 2268); so do 3125-point
+ *   columns (20000000 1.17x -> 0.79x);
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
 enum {
   loose_c2r_min_row_transforms = 4,
   loose_c2r_max_threads = 1024,
-  loose_c2r_fused_max_points = 2304
+  loose_c2r_fused_max_radix = 20
 };
 
 enum loose_c2r_mode { LOOSE_C2R_NEVER, LOOSE_C2R_RULE, LOOSE_C2R_ALWAYS };
@@ -850,11 +852,14 @@ static int paired_from(const zipfft__decomposition *dec, int first) {
 static int loose_c2r_fits(const zipfft__decomposition *dec, int first, int three_kernels) {
   if (dec->kernel_count - first != 2 || paired_from(dec, first)) return 0;
   const zipfft__kernel_spec *columns = &dec->kernels[first], *rows = &dec->kernels[first + 1];
-  int64_t points = zipfft__logical_length(columns);
-  return points % 2 == 0 && rows->ffts_per_block >= loose_c2r_min_row_transforms &&
+  int largest_radix = 0;
+  for (int i = 0; i < columns->pass_count; i++)
+    if (columns->radices[i] > largest_radix) largest_radix = columns->radices[i];
+  return zipfft__logical_length(columns) % 2 == 0 &&
+         rows->ffts_per_block >= loose_c2r_min_row_transforms &&
          zipfft__c2c_block_threads(columns) <= loose_c2r_max_threads &&
          zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads &&
-         (three_kernels > 3 || points <= loose_c2r_fused_max_points);
+         (three_kernels > 3 || largest_radix <= loose_c2r_fused_max_radix);
 }
 
 /* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
