@@ -716,27 +716,34 @@ static void check_real_bluestein_padding(void) {
 
 /* fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so on a
  * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 4096
- * and a pointwise split scatter (plan/long_axis.c, loose_r2c_split), and with
- * ZIPFFT_LOOSE_R2C=0 the split in three whose last kernel splits its row pairs. The plan is
- * checked on the CPU backend; the full tier's workspace sweep runs the transform. */
-static const real_case loose_r2c_case = {ZIPFFT_R2C, ZIPFFT_F32, 1, {16777216}, 1, DENSE};
+ * and a pointwise split scatter (plan/long_axis.c, loose_real_mode), and with
+ * ZIPFFT_LOOSE_R2C=0 the split in three whose last kernel splits its row pairs. R2C 9483264,
+ * whose split in two would have 2058-point columns of radix 21, keeps its split in three
+ * unless ZIPFFT_LOOSE_R2C=2. The plans are checked on the CPU backend; the full tier's
+ * workspace sweep runs the 2^24 transform. */
+static const real_case loose_r2c_cases[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {16777216}, 1, DENSE},
+                                            {ZIPFFT_R2C, ZIPFFT_F32, 1, {9483264}, 1, DENSE}};
 
 static void check_loose_r2c(void) {
-  if (zt_zipfft_backend() == ZIPFFT_BACKEND_CPU) {
-    char printed[8192];
-    ZT_CHECK(plan_mentions(&loose_r2c_case, "n=2048, ", printed, sizeof printed) &&
-                 strstr(printed, "split into the half spectrum"),
-             "R2C 2^24 not as 2048 x 4096 with a split scatter:\n%s", printed);
-    setenv("ZIPFFT_LOOSE_R2C", "0", 1);
-    ZT_CHECK(plan_mentions(&loose_r2c_case, "n=128, ", printed, sizeof printed),
-             "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three:\n%s", printed);
-    unsetenv("ZIPFFT_LOOSE_R2C");
-  }
+  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || !zt_in_first_part()) return;
+  char printed[8192];
+  ZT_CHECK(plan_mentions(&loose_r2c_cases[0], "n=2048, ", printed, sizeof printed) &&
+               strstr(printed, "split into the half spectrum"),
+           "R2C 2^24 not as 2048 x 4096 with a split scatter:\n%s", printed);
+  ZT_CHECK(plan_mentions(&loose_r2c_cases[1], "n=168, ", printed, sizeof printed),
+           "R2C 9483264 not split in three:\n%s", printed);
+  setenv("ZIPFFT_LOOSE_R2C", "0", 1);
+  ZT_CHECK(plan_mentions(&loose_r2c_cases[0], "n=128, ", printed, sizeof printed),
+           "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three:\n%s", printed);
+  setenv("ZIPFFT_LOOSE_R2C", "2", 1);
+  ZT_CHECK(plan_mentions(&loose_r2c_cases[1], "n=2058, ", printed, sizeof printed),
+           "R2C 9483264 with ZIPFFT_LOOSE_R2C=2 not as 2058 x 2304:\n%s", printed);
+  unsetenv("ZIPFFT_LOOSE_R2C");
 }
 
 /* fp32 C2R 3 x 2^22: its half length splits in three kernels that do not pair, so on a
  * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 3072
- * with the merge in its first kernel (plan/long_axis.c, loose_c2r_mode), and with
+ * with the merge in its first kernel (plan/long_axis.c, loose_real_mode), and with
  * ZIPFFT_LOOSE_C2R=0 the split in three; C2R 2^24, whose split in three pairs its last two,
  * keeps it. The full tier runs the transform as planned against the reference (18 s on the
  * CPU machine without sanitizers; the GPU script's bench checks it against cuFFT). */
@@ -1436,7 +1443,7 @@ static void run_full_workspace_sweep(void) {
       }
   }
   unsetenv("ZIPFFT_SLOW_MEMORY");
-  run_case(&loose_r2c_case);
+  run_case(&loose_r2c_cases[0]);
 }
 
 /* Full tier: the three sweeps; returns the cases run so far. */

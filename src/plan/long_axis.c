@@ -100,24 +100,6 @@ typedef struct route {
   zipfft__chirp_half half; /* Bluestein's: the kernels' chirp_half */
 } route;
 
-/* fp32 R2C routes whose half length has no split in two within the good sizes take a split
- * in two with columns as large as the rows (zipfft__fourstep_job loose_two; its row kernel
- * then cannot hold the row pairs of the split, which a pointwise scatter does) before a
- * split in three (whose last kernel splits its row pairs), on devices of slow memory, where
- * it was measured (fp64 was not). H100, fp32 R2C 2^24 batch 8 (half
- * length 2^23; session 33, two rounds): 128 x 256 x 256 with the split in its last kernel
- * 24.8% of the copy bandwidth (0.89x cuFFT), 2048 x 4096 and the split scatter 26.9%
- * (0.96x); 4096 x 2048 with the split in its row kernel (4 row pairs of 2048 per block) 24.6%.
- * R2C 2^25 (half length 2^24): 256 x 256 x 256 24.5% (0.91x), 4096 x 4096 and the split
- * scatter 25.5% (0.95x). The C2R mirror keeps its split in three, whose last two kernels
- * pair: 128 x 256 x 256 33.2% (1.19x), 2048 x 4096 29.9%. ZIPFFT_LOOSE_R2C=0 (tuning)
- * turns it off. */
-static int loose_r2c_split(const zipfft__kernel_spec *pass, const zipfft__target *t) {
-  const char *env = getenv("ZIPFFT_LOOSE_R2C");
-  return pass->kind == ZIPFFT__KIND_R2C && pass->precision == ZIPFFT_F32 &&
-         zipfft__slow_memory(t) && !(env && *env == '0');
-}
-
 /* Whether a rule measured on devices of fast memory only applies: on such devices unless
  * its tuning variable (0 or 1) says otherwise. */
 static int fast_memory_rule(const char *variable, const zipfft__target *t) {
@@ -138,11 +120,9 @@ static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__targ
 static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) {
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
-  int loose = loose_r2c_split(pass, t);
   int short_first = takes_short_merge(pass, t);
-  int split = real && n % 2 == 0
-                  ? zipfft__fourstep_kernels(pass->precision, half, loose, short_first, t)
-                  : 0;
+  int split =
+      real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, 0, short_first, t) : 0;
   if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
     return (route){.length = half,
                    .gather_kind = ZIPFFT__KIND_R2C_HALF,
@@ -151,8 +131,7 @@ static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) 
                    .scatter = ZIPFFT__PW_SPLIT,
                    .gather_range = half,
                    .scatter_range = half / 2 + 1,
-                   .split = split,
-                   .loose_two = loose};
+                   .split = split};
   if (split > 0)
     return (route){.length = half,
                    .gather_kind = ZIPFFT__KIND_C2R_HALF,
@@ -796,16 +775,29 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
   return status;
 }
 
-/* fp32 C2R routes whose half length splits in three kernels that do not pair take a split in
- * two with columns as large as the rows (zipfft__fourstep_job loose_two; the merge in its
- * first kernel) on devices of slow memory, where it was measured, when its merge columns are
- * even (odd ones lost, as in C2C), its row kernel holds at least
- * loose_c2r_min_row_transforms transforms a block, neither kernel has more than
- * loose_c2r_max_threads threads, and either the split in three needed a merge gather of its
- * own (a pass saved) or the merge kernel's radices are at most loose_c2r_fused_max_radix
- * (ZIPFFT_LOOSE_C2R, tuning: 0 never, 1 the rule, 2 whenever the half length has such a
- * split). H100, cuFFT ratio, three kernels -> two (session 85,
- * docs/perf/2026-12-07-h100-c2r-loose-splits.md):
+/* fp32 real routes whose half length splits in three (or more) kernels are planned a second
+ * time with a split in two of columns as large as the rows (zipfft__fourstep_job loose_two)
+ * and take it, on devices of slow memory, where it was measured, when the split in two's
+ * first FFT kernel (its columns) has an even length and, where noted, radices of at most
+ * loose_fused_max_radix (tuning: ZIPFFT_LOOSE_R2C and ZIPFFT_LOOSE_C2R, 0 never, 1 the rule,
+ * 2 whenever the half length has such a split).
+ *
+ * R2C: the split in two's row kernel cannot hold the row pairs of the split, which a
+ * pointwise scatter then does, where the split in three's last kernel splits its row pairs.
+ * Taken when the columns are even with radices of at most loose_fused_max_radix. H100, cuFFT
+ * ratio, three kernels -> two and the scatter: 2^24 (session 33) 0.89x -> 0.96x, 2^25 0.91x
+ * -> 0.95x; session 85 (docs/perf/2026-12-07-h100-c2r-loose-splits.md), as 1944 to 3072
+ * columns of radices up to 18: 8398080 1.35x -> 1.50x, 3 x 2^22 1.10x -> 1.25x, 20971520
+ * 1.04x -> 1.18x, 25165824 1.15x -> 1.22x; 3125-point columns lose (20000000 1.11x -> 0.79x,
+ * 22500000 1.21x -> 0.95x, 25000000 1.19x -> 0.83x), and so do 2058 = 21x14x7 (9483264 1.30x
+ * -> 1.12x); 2500 = 25x25x4 runs the same (14000000 1.25x, 1.24x).
+ *
+ * C2R: the split in two's first kernel merges the half spectrum (merge_in_first_kernel).
+ * Taken when the split in three does not pair its last two kernels, the two kernels are all
+ * (no scatter), their row kernel holds at least loose_c2r_min_row_transforms transforms a
+ * block, neither has more than loose_c2r_max_threads threads, the merge columns are even, and
+ * either the split in three needed a merge gather of its own (a pass saved) or the merge
+ * kernel's radices are at most loose_fused_max_radix. H100, session 85, cuFFT ratio:
  * - with a merge gather before (four kernels): 8398080 (1944 x 2160 of the half) 1.22x ->
  *   1.54x, 12600000 (2500 x 2520) 1.46x -> 1.69x, 14400000 1.44x -> 1.68x, 15000000 1.20x ->
  *   1.46x; with 3125-point columns they lose (22500000 1.22x -> 0.96x, 25000000 1.09x ->
@@ -821,24 +813,21 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
-enum {
-  loose_c2r_min_row_transforms = 4,
-  loose_c2r_max_threads = 1024,
-  loose_c2r_fused_max_radix = 20
-};
+enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024, loose_fused_max_radix = 20 };
 
-enum loose_c2r_mode { LOOSE_C2R_NEVER, LOOSE_C2R_RULE, LOOSE_C2R_ALWAYS };
+enum loose_real_mode { LOOSE_REAL_NEVER, LOOSE_REAL_RULE, LOOSE_REAL_ALWAYS };
 
-/* The mode of the loose C2R split for a pass by route r: never unless it is a C2R route of
- * the half length split in three (or more) kernels, the rule only for fp32 on slow memory. */
-static enum loose_c2r_mode loose_c2r_mode(const zipfft__kernel_spec *pass, const route *r,
-                                          const zipfft__target *t) {
-  int mode = zipfft__tuning_int("ZIPFFT_LOOSE_C2R", LOOSE_C2R_RULE);
-  if (pass->kind != ZIPFFT__KIND_C2R || r->gather != ZIPFFT__PW_MERGE || r->split < 3 ||
-      mode <= LOOSE_C2R_NEVER)
-    return LOOSE_C2R_NEVER;
-  if (mode >= LOOSE_C2R_ALWAYS) return LOOSE_C2R_ALWAYS;
-  return pass->precision == ZIPFFT_F32 && zipfft__slow_memory(t) ? LOOSE_C2R_RULE : LOOSE_C2R_NEVER;
+/* The mode of the loose split for a pass by route r: never unless it is a real route of the
+ * half length split in three or more kernels; the rule only for fp32 on slow memory. */
+static enum loose_real_mode loose_real_mode(const zipfft__kernel_spec *pass, const route *r,
+                                            const zipfft__target *t) {
+  int r2c = r->gather_kind == ZIPFFT__KIND_R2C_HALF, c2r = r->gather == ZIPFFT__PW_MERGE;
+  if ((!r2c && !c2r) || r->split < 3) return LOOSE_REAL_NEVER;
+  int mode = zipfft__tuning_int(r2c ? "ZIPFFT_LOOSE_R2C" : "ZIPFFT_LOOSE_C2R", LOOSE_REAL_RULE);
+  if (mode <= LOOSE_REAL_NEVER) return LOOSE_REAL_NEVER;
+  if (mode >= LOOSE_REAL_ALWAYS) return LOOSE_REAL_ALWAYS;
+  return pass->precision == ZIPFFT_F32 && zipfft__slow_memory(t) ? LOOSE_REAL_RULE
+                                                                 : LOOSE_REAL_NEVER;
 }
 
 /* 1 when dec pairs two kernels from `first` on. */
@@ -846,34 +835,45 @@ static int paired_from(const zipfft__decomposition *dec, int first) {
   return dec->paired && dec->pair_first >= first;
 }
 
-/* Whether the kernels a loose C2R split appended from `first` on meet the rule (see
- * loose_c2r_mode), where the split in three took `three_kernels` kernels: two (the merge in
- * the first, no scatter), not paired. */
-static int loose_c2r_fits(const zipfft__decomposition *dec, int first, int three_kernels) {
-  if (dec->kernel_count - first != 2 || paired_from(dec, first)) return 0;
-  const zipfft__kernel_spec *columns = &dec->kernels[first], *rows = &dec->kernels[first + 1];
-  int largest_radix = 0;
-  for (int i = 0; i < columns->pass_count; i++)
-    if (columns->radices[i] > largest_radix) largest_radix = columns->radices[i];
-  return zipfft__logical_length(columns) % 2 == 0 &&
-         rows->ffts_per_block >= loose_c2r_min_row_transforms &&
+/* The largest radix of a kernel's passes. */
+static int largest_radix(const zipfft__kernel_spec *s) {
+  int largest = 0;
+  for (int i = 0; i < s->pass_count; i++)
+    if (s->radices[i] > largest) largest = s->radices[i];
+  return largest;
+}
+
+/* Whether the kernels a loose split of an R2C or C2R (c2r) pass appended from `first` on meet
+ * the rule (see loose_real_mode), where the split in three took `three_kernels` kernels. */
+static int loose_split_fits(const zipfft__decomposition *dec, int first, int three_kernels,
+                            int c2r) {
+  int at = first;
+  while (at < dec->kernel_count && dec->kernels[at].pass_count == 0) at++; /* a gather */
+  if (at + 1 >= dec->kernel_count || paired_from(dec, first)) return 0;
+  const zipfft__kernel_spec *columns = &dec->kernels[at], *rows = &dec->kernels[at + 1];
+  int narrow = largest_radix(columns) <= loose_fused_max_radix;
+  if (zipfft__logical_length(columns) % 2 != 0) return 0;
+  if (!c2r) return narrow;
+  return dec->kernel_count - first == 2 && rows->ffts_per_block >= loose_c2r_min_row_transforms &&
          zipfft__c2c_block_threads(columns) <= loose_c2r_max_threads &&
-         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads &&
-         (three_kernels > 3 || largest_radix <= loose_c2r_fused_max_radix);
+         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads && (three_kernels > 3 || narrow);
 }
 
 /* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
  * it) with its half length split loose in two, where the mode takes it (the rule: dec's
- * split does not pair and the split in two fits loose_c2r_fits). */
-static void take_loose_c2r(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
-                           route r, zipfft__array src, zipfft__array dst, enum loose_c2r_mode mode,
-                           zipfft__decomposition *trial, zipfft__decomposition *dec) {
+ * split does not pair and the split in two fits loose_split_fits). */
+static void take_loose_split(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
+                             route r, zipfft__array src, zipfft__array dst,
+                             enum loose_real_mode mode, zipfft__decomposition *trial,
+                             zipfft__decomposition *dec) {
   int first = trial->kernel_count, three_kernels = dec->kernel_count - first;
-  if (mode == LOOSE_C2R_RULE && paired_from(dec, first)) return;
+  if (mode == LOOSE_REAL_RULE && paired_from(dec, first)) return;
   r.loose_two = 1;
   r.split = zipfft__fourstep_kernels(pass->precision, r.length, 1, r.short_first, t);
   if (r.split != 2 || append_pass(pass, rows, t, r, src, dst, trial) != ZIPFFT_SUCCESS) return;
-  if (mode == LOOSE_C2R_ALWAYS || loose_c2r_fits(trial, first, three_kernels)) *dec = *trial;
+  if (mode == LOOSE_REAL_ALWAYS ||
+      loose_split_fits(trial, first, three_kernels, r.gather == ZIPFFT__PW_MERGE))
+    *dec = *trial;
 }
 
 zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t rows,
@@ -883,14 +883,14 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   if (r.length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
-  enum loose_c2r_mode mode = loose_c2r_mode(pass, &r, t);
+  enum loose_real_mode mode = loose_real_mode(pass, &r, t);
   /* the plan before the pass, to try the loose split from (the rule is skipped where this
    * copy cannot be had) */
-  zipfft__decomposition *trial = mode != LOOSE_C2R_NEVER ? malloc(sizeof *trial) : NULL;
+  zipfft__decomposition *trial = mode != LOOSE_REAL_NEVER ? malloc(sizeof *trial) : NULL;
   if (trial) *trial = *dec;
   zipfft_status status = append_pass(pass, rows, t, r, src, dst, dec);
   if (status == ZIPFFT_SUCCESS && trial)
-    take_loose_c2r(pass, rows, t, r, src, dst, mode, trial, dec);
+    take_loose_split(pass, rows, t, r, src, dst, mode, trial, dec);
   free(trial);
   return status;
 }
