@@ -778,13 +778,13 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
 /* fp32 real routes whose half length splits in three (or more) kernels are planned a second
  * time with a split in two of columns as large as the rows (zipfft__fourstep_job loose_two)
  * and take it, on devices of slow memory, where it was measured, when the split in two's
- * first FFT kernel (its columns) has an even length and, where noted, radices of at most
- * loose_fused_max_radix (tuning: ZIPFFT_LOOSE_R2C and ZIPFFT_LOOSE_C2R, 0 never, 1 the rule,
- * 2 whenever the half length has such a split).
+ * first FFT kernel (its columns) has an even length and meets the kind's conditions below
+ * (tuning: ZIPFFT_LOOSE_R2C and ZIPFFT_LOOSE_C2R, 0 never, 1 the rule, 2 whenever the half
+ * length has such a split).
  *
  * R2C: the split in two's row kernel cannot hold the row pairs of the split, which a
  * pointwise scatter then does, where the split in three's last kernel splits its row pairs.
- * Taken when the columns are even with radices of at most loose_fused_max_radix. H100, cuFFT
+ * Taken when the columns are even with radices of at most loose_max_radix. H100, cuFFT
  * ratio, three kernels -> two and the scatter: 2^24 (session 33) 0.89x -> 0.96x, 2^25 0.91x
  * -> 0.95x; session 85 (docs/perf/2026-12-07-h100-c2r-loose-splits.md), as 1944 to 3072
  * columns of radices up to 18: 8398080 1.35x -> 1.50x, 3 x 2^22 1.10x -> 1.25x, 20971520
@@ -797,7 +797,7 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * (no scatter), their row kernel holds at least loose_c2r_min_row_transforms transforms a
  * block, neither has more than loose_c2r_max_threads threads, the merge columns are even, and
  * either the split in three needed a merge gather of its own (a pass saved) or the merge
- * kernel's radices are at most loose_fused_max_radix. H100, session 85, cuFFT ratio:
+ * kernel's radices are at most loose_max_radix. H100, session 85, cuFFT ratio:
  * - with a merge gather before (four kernels): 8398080 (1944 x 2160 of the half) 1.22x ->
  *   1.54x, 12600000 (2500 x 2520) 1.46x -> 1.69x, 14400000 1.44x -> 1.68x, 15000000 1.20x ->
  *   1.46x; with 3125-point columns they lose (22500000 1.22x -> 0.96x, 25000000 1.09x ->
@@ -813,7 +813,7 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
-enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024, loose_fused_max_radix = 20 };
+enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024, loose_max_radix = 20 };
 
 enum loose_real_mode { LOOSE_REAL_NEVER, LOOSE_REAL_RULE, LOOSE_REAL_ALWAYS };
 
@@ -851,7 +851,7 @@ static int loose_split_fits(const zipfft__decomposition *dec, int first, int thr
   while (at < dec->kernel_count && dec->kernels[at].pass_count == 0) at++; /* a gather */
   if (at + 1 >= dec->kernel_count || paired_from(dec, first)) return 0;
   const zipfft__kernel_spec *columns = &dec->kernels[at], *rows = &dec->kernels[at + 1];
-  int narrow = largest_radix(columns) <= loose_fused_max_radix;
+  int narrow = largest_radix(columns) <= loose_max_radix;
   if (zipfft__logical_length(columns) % 2 != 0) return 0;
   if (!c2r) return narrow;
   return dec->kernel_count - first == 2 && rows->ffts_per_block >= loose_c2r_min_row_transforms &&
