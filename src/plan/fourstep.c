@@ -814,11 +814,8 @@ static enum loose_mode loose_split_mode(const zipfft__target *t) {
   return mode == LOOSE_RULE && zipfft__slow_memory(t) ? LOOSE_RULE : LOOSE_NEVER;
 }
 
-/* Whether a split in two of columns then rows, as zipfft__fourstep_append sized it, meets the
- * precision's loose_limits. */
-static int loose_split_fits(zipfft_precision precision, const zipfft__decomposition *dec) {
-  const loose_limits *limits = &loose_rule[precision];
-  const zipfft__kernel_spec *columns = &dec->kernels[0], *rows = &dec->kernels[1];
+int zipfft__loose_kernels_fit(const zipfft__kernel_spec *columns, const zipfft__kernel_spec *rows) {
+  const loose_limits *limits = &loose_rule[columns->precision];
   if (limits->even_columns && zipfft__logical_length(columns) % 2 != 0) return 0;
   if (rows->ffts_per_block < limits->min_row_transforms) return 0;
   return zipfft__c2c_block_threads(columns) <= limits->max_threads &&
@@ -836,7 +833,7 @@ static zipfft_status append_fourstep(zipfft__fourstep_job *job, const zipfft__ta
   zipfft_status s = zipfft__fourstep_append(job, t, ZIPFFT__ARRAY_INPUT, ZIPFFT__ARRAY_WORKSPACE,
                                             ZIPFFT__ARRAY_OUTPUT, out);
   if (s != ZIPFFT_SUCCESS || mode != LOOSE_RULE || out->kernel_count != 2 ||
-      loose_split_fits(job->precision, out))
+      zipfft__loose_kernels_fit(&out->kernels[0], &out->kernels[1]))
     return s;
   job->loose_two = 0;
   out->kernel_count = 0;

@@ -25,6 +25,12 @@ typedef struct zipfft__fourstep_job {
                         * kernels that a cluster kernel cannot be) */
 } zipfft__fourstep_job;
 
+/* Whether the column and row kernels of a split in two with loose_two, as sized, meet the
+ * limits measured for their precision (plan/fourstep.c loose_rule: fp32 even columns, rows of
+ * 4 or more transforms a block, at most 1024 threads a block; fp64 rows of 4 or more, at most
+ * 682 threads). */
+int zipfft__loose_kernels_fit(const zipfft__kernel_spec *columns, const zipfft__kernel_spec *rows);
+
 /* The number of kernels (2 to 4) of the split of n, each factor fitting one kernel on the
  * target, with the job's loose_two and short_first; 0 when n has no such split. */
 int zipfft__fourstep_kernels(zipfft_precision precision, int64_t n, int loose_two, int short_first,

@@ -794,9 +794,9 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  *
  * C2R: the split in two's first kernel merges the half spectrum (merge_in_first_kernel).
  * Taken when the split in three does not pair its last two kernels, the two kernels are all
- * (no scatter), their row kernel holds at least loose_c2r_min_row_transforms transforms a
- * block, neither has more than loose_c2r_max_threads threads, the merge columns are even, and
- * either the split in three needed a merge gather of its own (a pass saved) or the merge
+ * (no scatter) and meet C2C's limits for a loose split (zipfft__loose_kernels_fit, fp32:
+ * even merge columns, rows of 4 or more transforms a block, at most 1024 threads a block),
+ * and either the split in three needed a merge gather of its own (a pass saved) or the merge
  * kernel's radices are at most loose_max_radix. H100, session 85, cuFFT ratio:
  * - with a merge gather before (four kernels): 8398080 (1944 x 2160 of the half) 1.22x ->
  *   1.54x, 12600000 (2500 x 2520) 1.46x -> 1.69x, 14400000 1.44x -> 1.68x, 15000000 1.20x ->
@@ -813,7 +813,7 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
-enum { loose_c2r_min_row_transforms = 4, loose_c2r_max_threads = 1024, loose_max_radix = 20 };
+enum { loose_max_radix = 20 };
 
 enum loose_real_mode { LOOSE_REAL_NEVER, LOOSE_REAL_RULE, LOOSE_REAL_ALWAYS };
 
@@ -852,11 +852,9 @@ static int loose_split_fits(const zipfft__decomposition *dec, int first, int thr
   if (at + 1 >= dec->kernel_count || paired_from(dec, first)) return 0;
   const zipfft__kernel_spec *columns = &dec->kernels[at], *rows = &dec->kernels[at + 1];
   int narrow = largest_radix(columns) <= loose_max_radix;
-  if (zipfft__logical_length(columns) % 2 != 0) return 0;
-  if (!c2r) return narrow;
-  return dec->kernel_count - first == 2 && rows->ffts_per_block >= loose_c2r_min_row_transforms &&
-         zipfft__c2c_block_threads(columns) <= loose_c2r_max_threads &&
-         zipfft__c2c_block_threads(rows) <= loose_c2r_max_threads && (three_kernels > 3 || narrow);
+  if (!c2r) return zipfft__logical_length(columns) % 2 == 0 && narrow;
+  return dec->kernel_count - first == 2 && zipfft__loose_kernels_fit(columns, rows) &&
+         (three_kernels > 3 || narrow);
 }
 
 /* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
