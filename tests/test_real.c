@@ -714,60 +714,73 @@ static void check_real_bluestein_padding(void) {
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
 }
 
-/* fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so on a
- * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 4096
- * and a pointwise split scatter (plan/long_axis.c, loose_real_mode), and with
- * ZIPFFT_LOOSE_R2C=0 the split in three whose last kernel splits its row pairs. R2C 9483264,
- * whose split in two would have 2058-point columns of radix 21, keeps its split in three
- * unless ZIPFFT_LOOSE_R2C=2. The plans are checked on the CPU backend; the full tier's
- * workspace sweep runs the 2^24 transform. */
+/* Loose splits of real half lengths (plan/long_axis.c, loose_real_mode), on a device of slow
+ * (or, as the CPU's, unknown) memory bandwidth:
+ * - fp32 R2C 2^24: its half length 2^23 has no split in two within the good sizes, so the
+ *   route takes 2048 x 4096 and a pointwise split scatter, and with ZIPFFT_LOOSE_R2C=0 the
+ *   split in three whose last kernel splits its row pairs. R2C 9483264, whose split in two
+ *   would have 2058-point columns of radix 21, keeps its split in three unless
+ *   ZIPFFT_LOOSE_R2C=2. The full tier's workspace sweep runs the 2^24 transform.
+ * - fp32 C2R 3 x 2^22: its half length splits in three kernels that do not pair, so the
+ *   route takes 2048 x 3072 with the merge in its first kernel, and with ZIPFFT_LOOSE_C2R=0
+ *   the split in three; C2R 2^24, whose split in three pairs its last two, keeps it. The full
+ *   tier runs the 3 x 2^22 transform as planned against the reference (18 s on the CPU
+ *   machine without sanitizers; the GPU script's bench checks it against cuFFT).
+ * The plans are checked on the CPU backend. */
 static const real_case loose_r2c_cases[] = {{ZIPFFT_R2C, ZIPFFT_F32, 1, {16777216}, 1, DENSE},
                                             {ZIPFFT_R2C, ZIPFFT_F32, 1, {9483264}, 1, DENSE}};
-
-static void check_loose_r2c(void) {
-  if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || !zt_in_first_part()) return;
-  char printed[8192];
-  ZT_CHECK(plan_mentions(&loose_r2c_cases[0], "n=2048, ", printed, sizeof printed) &&
-               strstr(printed, "split into the half spectrum"),
-           "R2C 2^24 not as 2048 x 4096 with a split scatter:\n%s", printed);
-  ZT_CHECK(plan_mentions(&loose_r2c_cases[1], "n=168, ", printed, sizeof printed),
-           "R2C 9483264 not split in three:\n%s", printed);
-  setenv("ZIPFFT_LOOSE_R2C", "0", 1);
-  ZT_CHECK(plan_mentions(&loose_r2c_cases[0], "n=128, ", printed, sizeof printed),
-           "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three:\n%s", printed);
-  setenv("ZIPFFT_LOOSE_R2C", "2", 1);
-  ZT_CHECK(plan_mentions(&loose_r2c_cases[1], "n=2058, ", printed, sizeof printed),
-           "R2C 9483264 with ZIPFFT_LOOSE_R2C=2 not as 2058 x 2304:\n%s", printed);
-  unsetenv("ZIPFFT_LOOSE_R2C");
-}
-
-/* fp32 C2R 3 x 2^22: its half length splits in three kernels that do not pair, so on a
- * device of slow (or, as the CPU's, unknown) memory bandwidth the route takes 2048 x 3072
- * with the merge in its first kernel (plan/long_axis.c, loose_real_mode), and with
- * ZIPFFT_LOOSE_C2R=0 the split in three; C2R 2^24, whose split in three pairs its last two,
- * keeps it. The full tier runs the transform as planned against the reference (18 s on the
- * CPU machine without sanitizers; the GPU script's bench checks it against cuFFT). */
 static const real_case loose_c2r_cases[] = {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12582912}, 1, DENSE},
                                             {ZIPFFT_C2R, ZIPFFT_F32, 1, {16777216}, 1, DENSE}};
 
-static void check_loose_c2r(void) {
+/* A loose-split plan check: case c planned with its kind's tuning variable
+ * (ZIPFFT_LOOSE_R2C or ZIPFFT_LOOSE_C2R) set to value (NULL: unset) prints every one of
+ * needles; what says what failed. */
+typedef struct loose_plan {
+  const real_case *c;
+  const char *value, *what;
+  const char *needles[3];
+} loose_plan;
+
+static const loose_plan loose_real_plans[] = {
+    {&loose_r2c_cases[0],
+     NULL,
+     "R2C 2^24 not as 2048 x 4096 with a split scatter",
+     {"n=2048, ", "split into the half spectrum"}},
+    {&loose_r2c_cases[1], NULL, "R2C 9483264 not split in three", {"n=168, "}},
+    {&loose_r2c_cases[0], "0", "R2C 2^24 with ZIPFFT_LOOSE_R2C=0 not split in three", {"n=128, "}},
+    {&loose_r2c_cases[1],
+     "2",
+     "R2C 9483264 with ZIPFFT_LOOSE_R2C=2 not as 2058 x 2304",
+     {"n=2058, "}},
+    {&loose_c2r_cases[0],
+     NULL,
+     "C2R 3 x 2^22 not as 2048 x 3072 merged in its first kernel",
+     {"n=2048, 3072 transforms", "2 kernels", "merged from the half spectrum"}},
+    {&loose_c2r_cases[1],
+     NULL,
+     "C2R 2^24 not its split in three, paired",
+     {"pair kernel", "3 kernels"}},
+    {&loose_c2r_cases[0],
+     "0",
+     "C2R 3 x 2^22 with ZIPFFT_LOOSE_C2R=0 not split in three",
+     {"3 kernels"}},
+    {&loose_c2r_cases[1], "2", "C2R 2^24 with ZIPFFT_LOOSE_C2R=2 not split in two", {"2 kernels"}},
+};
+
+static void check_loose_real_splits(void) {
   if (zt_zipfft_backend() != ZIPFFT_BACKEND_CPU || !zt_in_first_part()) return;
   char printed[8192];
-  ZT_CHECK(plan_mentions(&loose_c2r_cases[0], "n=2048, 3072 transforms", printed,
-                         sizeof printed) &&
-               strstr(printed, "2 kernels") && strstr(printed, "merged from the half spectrum"),
-           "C2R 3 x 2^22 not as 2048 x 3072 merged in its first kernel:\n%s", printed);
+  for (size_t i = 0; i < sizeof loose_real_plans / sizeof *loose_real_plans; i++) {
+    const loose_plan *e = &loose_real_plans[i];
+    const char *variable = e->c->type == ZIPFFT_R2C ? "ZIPFFT_LOOSE_R2C" : "ZIPFFT_LOOSE_C2R";
+    if (e->value) setenv(variable, e->value, 1);
+    int found = plan_mentions(e->c, e->needles[0], printed, sizeof printed);
+    for (int k = 1; k < 3 && e->needles[k]; k++)
+      found = found && strstr(printed, e->needles[k]) != NULL;
+    unsetenv(variable);
+    ZT_CHECK(found, "%s:\n%s", e->what, printed);
+  }
   if (zt_full_tier()) run_case(&loose_c2r_cases[0]);
-  ZT_CHECK(plan_mentions(&loose_c2r_cases[1], "pair kernel", printed, sizeof printed) &&
-               strstr(printed, "3 kernels"),
-           "C2R 2^24 not its split in three, paired:\n%s", printed);
-  setenv("ZIPFFT_LOOSE_C2R", "0", 1);
-  ZT_CHECK(plan_mentions(&loose_c2r_cases[0], "3 kernels", printed, sizeof printed),
-           "C2R 3 x 2^22 with ZIPFFT_LOOSE_C2R=0 not split in three:\n%s", printed);
-  setenv("ZIPFFT_LOOSE_C2R", "2", 1);
-  ZT_CHECK(plan_mentions(&loose_c2r_cases[1], "2 kernels", printed, sizeof printed),
-           "C2R 2^24 with ZIPFFT_LOOSE_C2R=2 not split in two:\n%s", printed);
-  unsetenv("ZIPFFT_LOOSE_C2R");
 }
 
 /* A pointwise split's twiddles grow with sqrt(n), not n (plan/twiddle.c split_shift_of):
@@ -1513,8 +1526,7 @@ int main(void) {
   check_pointer_offsets();
   for (size_t i = 0; i < sizeof round_trip_cases / sizeof *round_trip_cases; i++)
     run_round_trip(&round_trip_cases[i]);
-  check_loose_r2c();
-  check_loose_c2r();
+  check_loose_real_splits();
   check_merge_on_load();
   check_merge_strides();
   check_cluster_mirror();
