@@ -790,7 +790,9 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  * columns of radices up to 18: 8398080 1.35x -> 1.50x, 3 x 2^22 1.10x -> 1.25x, 20971520
  * 1.04x -> 1.18x, 25165824 1.15x -> 1.22x; 3125-point columns lose (20000000 1.11x -> 0.79x,
  * 22500000 1.21x -> 0.95x, 25000000 1.19x -> 0.83x), and so do 2058 = 21x14x7 (9483264 1.30x
- * -> 1.12x); 2500 = 25x25x4 runs the same (14000000 1.25x, 1.24x).
+ * -> 1.12x), 2625 = 25x21x5 (session 86: 14112000 1.41x -> 1.06x, 14700000 1.45x -> 1.23x)
+ * and 2450 = 25x14x7 (12544000 1.25x -> 1.23x); 2500 = 25x25x4 runs the same (14000000
+ * 1.25x, 1.24x).
  *
  * C2R: the split in two's first kernel merges the half spectrum (merge_in_first_kernel).
  * Taken when the split in three does not pair its last two kernels, the two kernels are all
@@ -809,7 +811,8 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  *   = 21x14x7: 9483264 1.46x -> 1.21x, 8890560 1.47x -> 1.38x; 2450 = 25x14x7: 12544000
  *   1.45x -> 1.24x; 2500 = 25x25x4: 14000000 1.51x -> 1.42x, 13720000 1.27x -> 1.21x), by
  *   what is not known (nvcc offline: 12 bytes spilled at 2058, 8 at 2268); so do 3125-point
- *   columns (20000000 1.17x -> 0.79x);
+ *   columns (20000000 1.17x -> 0.79x) and 2625-point ones (session 86: 14700000 1.75x ->
+ *   1.30x, 14112000 1.49x -> 1.12x, and after a merge gather 15750000 1.37x -> 1.31x);
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
