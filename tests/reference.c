@@ -83,6 +83,16 @@ double zr_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t c
   return ratio_of(diff2, ref2);
 }
 
+double zr_worst_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t per,
+                       size_t batch) {
+  double worst = 0;
+  for (size_t t = 0; t < batch; t++) {
+    double d = zr_rel_l2(ref_pairs + 2 * t * per, got_pairs + 2 * t * per, per);
+    if (!(d <= worst)) worst = d; /* NaN-safe: a NaN distance is kept */
+  }
+  return worst;
+}
+
 double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, size_t count) {
   long double diff2 = 0, ref2 = 0;
   for (size_t i = 0; i < 2 * count; i++) {

@@ -22,6 +22,12 @@ void zr_dft_auto(const long double *in, long double *out, int64_t n, int sign);
  * when a value of got is not finite, 0 when both are zero, INFINITY when only ref is. */
 double zr_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t count);
 
+/* The largest zr_rel_l2 of batch transforms of per pairs each, laid out one after another:
+ * each transform of a batch is held to the gate on its own, so that one bad transform
+ * cannot hide in the others' norm. */
+double zr_worst_rel_l2(const long double *ref_pairs, const double *got_pairs, size_t per,
+                       size_t batch);
+
 /* Same distance with a long-double candidate (for checks of the reference itself). */
 double zr_rel_l2_ld(const long double *ref_pairs, const long double *got_pairs, size_t count);
 

@@ -241,7 +241,8 @@ typedef struct plan_case {
                  4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap); 6 in-place
                  C2R whose complex rows (n/2+1 values) are n/2 apart: row r's last input
                  value is row r+1's first; 7 in-place R2C of rank 2 whose real rows are
-                 n apart, not padded to 2 (n/2 + 1) */
+                 n apart, not padded to 2 (n/2 + 1); 8 in-place C2R whose real rows are n
+                 apart (the mirror of 3) */
   int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
@@ -264,6 +265,10 @@ static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
   if (s == ZIPFFT_SUCCESS && c->layout == 7) {
     int64_t in_strides[2] = {c->n, 1}, out_strides[2] = {c->n / 2 + 1, 1};
     s = zipfft_desc_set_layout(*d, in_strides, c->n * c->n, out_strides, c->n * (c->n / 2 + 1));
+    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
+  }
+  if (s == ZIPFFT_SUCCESS && c->layout == 8) {
+    s = zipfft_desc_set_layout(*d, &one, c->n / 2 + 1, &one, c->n);
     if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
   }
   if (s == ZIPFFT_SUCCESS && c->layout == 6) {
@@ -403,6 +408,7 @@ static void check_plan_create(void) {
       /* in-place C2R of rank 1 writes over its input: row r+1's output would overwrite
        * row r's last (Nyquist) input value */
       {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
+      {ZIPFFT_C2R, 1, 8, 2, 8, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_dist = 8"},
       /* the message names both layouts: the caller set the output one */
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_strides = [2], out_dist = 16"},
       {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};

@@ -193,7 +193,7 @@ static void check_output(const real_case *c, const array *out, const zt_buffer *
   int bluestein = 0; /* a prime factor above 31 (Rader, Bluestein): gate 30 instead of 10 */
   for (int k = 0; k < c->rank; k++) bluestein |= !zt_is_31_smooth(c->lengths[k]);
   double gate = (bluestein ? 30 : 10) * u * sqrt(per > 2 ? log2((double)per) : 1.0);
-  double err = zr_rel_l2(ref, got, (size_t)count);
+  double err = zr_worst_rel_l2(ref, got, (size_t)(count / c->batch), (size_t)c->batch);
   ZT_CHECK(err <= gate, "%s: relative L2 error %.3g above %.3g", text, err, gate);
   int64_t written = 0;
   for (int64_t e = 0; check_gaps && e < out->size; e++)

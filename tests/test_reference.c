@@ -126,6 +126,15 @@ static void check_helpers(void) {
     ZT_CHECK(isinf(zr_rel_l2(r, g, 2)), "zr_rel_l2 misses a NaN at %d", i);
     g[i] = (double)r[i];
   }
+  /* zr_worst_rel_l2 holds each transform to the gate: one transform off by a third beside
+   * three exact ones is a third, though the batch's norm would be a sixth */
+  long double r4[8] = {3, 4, 3, 4, 3, 4, 3, 4};
+  double g4[8] = {3, 4, 3, 4, 3, 4, 3, 4};
+  g4[5] += 5.0 / 3;
+  double worst = zr_worst_rel_l2(r4, g4, 1, 4);
+  ZT_CHECK(fabs(worst - 1.0 / 3) < 1e-15, "zr_worst_rel_l2 of one bad transform in 4: %.17g",
+           worst);
+  ZT_CHECK(zr_rel_l2(r4, g4, 4) < 0.17, "the batch's norm dilutes it (what the helper avoids)");
   int64_t len[3] = {3, 4, 5};
   int n[3] = {3, 4, 5};
   long double *x = zr_alloc_pairs(120), *y = zr_alloc_pairs(120);

@@ -187,7 +187,8 @@ static void test_transform(const storage_case *c) {
   double *got = malloc((size_t)(n * batch) * 2 * sizeof *got);
   for (int64_t i = 0; i < 2 * n * batch; i++)
     got[i] = zt_get16((c->inplace ? in : out).data, i, c->out);
-  double err = zr_rel_l2(ref, got, (size_t)(n * batch)), gate = storage_gate(c->out, c->rank, n);
+  double err = zr_worst_rel_l2(ref, got, (size_t)n, (size_t)batch);
+  double gate = storage_gate(c->out, c->rank, n);
   ZT_CHECK(err <= gate, "rank %d n=%lld storage %d->%d%s: error %.3g above %.3g", c->rank,
            (long long)n, (int)c->in, (int)c->out, c->inplace ? " in-place" : "", err, gate);
   ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "guard written");
@@ -288,13 +289,17 @@ static void test_real_transform(const real_storage_case *c) {
   unsigned char *snap = malloc(in.bytes);
   memcpy(snap, in.data, in.bytes);
   if (p) ZT_OK(zt_execute(p, &in, &out, NULL));
-  ZT_CHECK((!r2c && c->rank > 1) || memcmp(snap, in.data, in.bytes) == 0,
-           "%s rank %d n=%lld: input modified", r2c ? "r2c" : "c2r", c->rank, (long long)n);
+  /* C2R of rank 2 may use its input as scratch, unless it is stored in 16 bits and the
+   * output in another type (zipfft_type) */
+  int scratch = !r2c && c->rank > 1 && !(c->in != ZIPFFT_STORAGE_DEFAULT && c->out != c->in);
+  ZT_CHECK(scratch || memcmp(snap, in.data, in.bytes) == 0, "%s rank %d n=%lld: input modified",
+           r2c ? "r2c" : "c2r", c->rank, (long long)n);
   free(snap);
   int64_t pairs = r2c ? h * real_batch : n * real_batch;
   double *got = calloc((size_t)pairs * 2, sizeof *got);
   for (int64_t i = 0; i < out_values; i++) got[r2c ? i : 2 * i] = get_stored(out.data, i, c->out);
-  double err = zr_rel_l2(ref, got, (size_t)pairs), gate = storage_gate(c->out, c->rank, n);
+  double err = zr_worst_rel_l2(ref, got, (size_t)(pairs / real_batch), real_batch);
+  double gate = storage_gate(c->out, c->rank, n);
   ZT_CHECK(err <= gate, "%s rank %d n=%lld storage %d->%d: error %.3g above %.3g",
            r2c ? "r2c" : "c2r", c->rank, (long long)n, (int)c->in, (int)c->out, err, gate);
   ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "guard written");
@@ -336,6 +341,7 @@ static const storage_case transforms[] = {
     {2, {16, 24}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1},
     {2, {32, 8}, ZIPFFT_STORAGE_BF16, ZIPFFT_STORAGE_F16, 0},
     {1, {257, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 1}, /* Rader */
+    {1, {83, 1}, ZIPFFT_STORAGE_F16, ZIPFFT_STORAGE_F16, 0},  /* Bluestein in one kernel */
 };
 
 /* Half-length (even) and full-length (odd) real kinds, 2D; 16384 is a mirrored R2C. */
