@@ -14,6 +14,7 @@
 #include "api/error.h"
 #include "backend/cuda_api.h"
 #include "device.h"
+#include "reference.h"
 #include "test_util.h"
 
 /* Captures what the library writes to stdout/stderr while a call runs. */
@@ -307,6 +308,47 @@ static void check_filter_memory(void) {
   where[0] = '\0';
 }
 
+/* A four-step plan's memory check at its boundary: with the backend's memory capped
+ * (ZIPFFT_MEMORY_LIMIT) one byte below workspace + tables, creation fails with TOO_LARGE
+ * naming both sizes and leaves *p alone; at exactly that sum it succeeds, with the
+ * workspace the message named (zipfft_plan_workspace_size). The sizes come from the
+ * message at a limit of 1 byte. */
+static void check_workspace_memory(void) {
+  int64_t n = (int64_t)1 << 20; /* 1024 x 1024 through an 8 MiB workspace */
+  zipfft_desc d = NULL;
+  zipfft_plan p = sentinel();
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &n));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  snprintf(where, sizeof where, "(plan_create, memory capped near the workspace)");
+  setenv("ZIPFFT_MEMORY_LIMIT", "1", 1);
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "backend's memory is 1 bytes");
+  unsigned long long workspace = 0, tables = 0;
+  const char *at = strstr(zipfft_last_error(), "needs ");
+  int fields =
+      at ? sscanf(at, "needs %llu bytes of workspace, %llu of tables", &workspace, &tables) : 0;
+  ZT_CHECK(fields == 2 && workspace >= (unsigned long long)n * 8 && tables > 0, "message: %s",
+           zipfft_last_error());
+  char limit[32], named[64];
+  snprintf(limit, sizeof limit, "%llu", workspace + tables - 1);
+  snprintf(named, sizeof named, "%llu bytes of workspace", workspace);
+  setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, named);
+  ZT_CHECK(p == sentinel(), "plan_create refused for its workspace changed *p");
+  snprintf(limit, sizeof limit, "%llu", workspace + tables);
+  setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
+  size_t bytes = 0;
+  ZT_CHECK(zipfft_plan_create(&p, d) == ZIPFFT_SUCCESS, "with %s bytes: %s", limit,
+           zipfft_last_error());
+  if (p != sentinel()) {
+    ZT_OK(zipfft_plan_workspace_size(p, &bytes));
+    ZT_CHECK(bytes == workspace, "workspace %zu, the refusal named %llu", bytes, workspace);
+    zipfft_plan_destroy(p);
+  }
+  unsetenv("ZIPFFT_MEMORY_LIMIT");
+  zipfft_desc_destroy(d);
+  where[0] = '\0';
+}
+
 /* A stride or distance on an axis of one element (which spans no memory), or on one
  * cropped to one element, is bounded all the same: the generated index arithmetic bounds
  * indices by the whole lengths, and these overflowed 64 bits there (UBSan aborted in the
@@ -439,6 +481,7 @@ static void check_plan_create(void) {
   zipfft_desc_destroy(d);
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   check_filter_memory();
+  check_workspace_memory();
   /* A workspace too large to count (fp64 Bluestein 524287, 2^39 transforms: two parts of
    * 2^63 bytes each) is refused, not wrapped to a small number. */
   int64_t prime = 524287;
@@ -538,6 +581,56 @@ static zt_buffer data_buffer(uint64_t seed) {
 /* 1 when the buffer's region, guards included, equals the snapshot. */
 static int unchanged(const zt_buffer *b, const unsigned char *snapshot) {
   return zt_buffer_span_equals(b, snapshot);
+}
+
+/* zipfft_plan_1d: each bad argument refused with its status, naming the value, *p left
+ * alone; a good call's plan (on the AUTO backend) transforms 8 points twice as the
+ * long-double reference does (run where AUTO picks the backend under test). */
+static void check_plan_1d(void) {
+  static const struct {
+    zipfft_precision prec;
+    int64_t n, batch;
+    zipfft_direction dir;
+    zipfft_status expect;
+    const char *value;
+  } rows[] = {
+      {ZIPFFT_F32, 0, 1, ZIPFFT_FORWARD, ZIPFFT_ERROR_INVALID_LENGTH, "lengths[0] = 0"},
+      {ZIPFFT_F32, -8, 1, ZIPFFT_FORWARD, ZIPFFT_ERROR_INVALID_LENGTH, "lengths[0] = -8"},
+      {ZIPFFT_F32, 8, 0, ZIPFFT_FORWARD, ZIPFFT_ERROR_INVALID_BATCH, "batch = 0"},
+      {ZIPFFT_F32, 8, 1, (zipfft_direction)7, ZIPFFT_ERROR_INVALID_DIRECTION, "direction = 7"},
+      {(zipfft_precision)9, 8, 1, ZIPFFT_FORWARD, ZIPFFT_ERROR_INVALID_PRECISION, "precision = 9"},
+  };
+  zipfft_plan p = sentinel();
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    snprintf(where, sizeof where, "(plan_1d row %zu)", i);
+    EXPECT(zipfft_plan_1d(&p, rows[i].prec, rows[i].n, rows[i].batch, rows[i].dir), rows[i].expect,
+           rows[i].value);
+    ZT_CHECK(p == sentinel(), "a refused zipfft_plan_1d changed *p (row %zu)", i);
+  }
+  where[0] = '\0';
+  zipfft_backend b = ZIPFFT_BACKEND_AUTO;
+  ZT_OK(zipfft_plan_1d(&p, ZIPFFT_F32, 8, 2, ZIPFFT_INVERSE));
+  if (p == sentinel()) return;
+  ZT_OK(zipfft_plan_backend(p, &b));
+  if (b == zt_zipfft_backend()) {
+    zt_buffer in = data_buffer(0x1d), out = zt_buffer_alloc(16 * 2 * sizeof(float), 0);
+    zt_buffer_poison(&out, sizeof(float));
+    long double *x = zr_alloc_pairs(16), *ref = zr_alloc_pairs(16);
+    double got[32];
+    for (int i = 0; i < 32; i++) x[i] = zt_get_real(&in, ZIPFFT_F32, i);
+    zr_dft(x, ref, 8, 1), zr_dft(x + 16, ref + 16, 8, 1);
+    ZT_OK(zt_execute(p, &in, &out, NULL));
+    for (int i = 0; i < 32; i++) got[i] = zt_get_real(&out, ZIPFFT_F32, i);
+    double err = zr_worst_rel_l2(ref, got, 8, 2);
+    ZT_CHECK(err <= 10 * 0x1p-24 * sqrt(3.0), "zipfft_plan_1d's inverse 8 x 2: error %.3g", err);
+    ZT_CHECK(zt_buffer_guards_intact(&out), "zipfft_plan_1d's plan wrote past its output");
+    free(x), free(ref);
+    zt_buffer_free(&in), zt_buffer_free(&out);
+  } else {
+    printf("skipped: zipfft_plan_1d's run (AUTO chose backend %d, the test runs %d)\n", (int)b,
+           (int)zt_zipfft_backend());
+  }
+  zipfft_plan_destroy(p);
 }
 
 /* zipfft_execute: every misuse fails with its status and leaves both buffers untouched;
@@ -646,9 +739,12 @@ static void check_small_stack_caller(void) {
 static void check_plan_print(void) {
   zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
   char full[8192], tiny[8];
-  size_t needed = 0, needed_tiny = 0, needed_null = 0;
+  size_t needed = 777, needed_tiny = 0, needed_null = 0;
+  memset(full, 'Y', sizeof full);
   EXPECT(zipfft_plan_print(p, NULL, 16, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_print(NULL, full, sizeof full, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  ZT_CHECK(needed == 777 && full[0] == 'Y' && full[sizeof full - 1] == 'Y',
+           "a failed plan_print wrote its outputs (needed %zu)", needed);
   EXPECT(zipfft_plan_print(p, full, sizeof full, &needed), ZIPFFT_SUCCESS, NULL);
   ZT_CHECK(needed > 0 && needed < sizeof full && strlen(full) == needed,
            "plan_print: needed %zu, strlen %zu", needed, strlen(full));
@@ -690,12 +786,14 @@ static void check_corr_create(void) {
 /* Plan queries and destruction with NULL arguments. */
 static void check_null_handles(void) {
   zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
-  size_t bytes = 0;
-  zipfft_backend b = ZIPFFT_BACKEND_AUTO;
+  size_t bytes = 12345; /* sentinels: a failed query leaves its output alone */
+  zipfft_backend b = (zipfft_backend)77;
   EXPECT(zipfft_plan_workspace_size(NULL, &bytes), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, NULL);
   EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  ZT_CHECK(bytes == 12345 && b == (zipfft_backend)77,
+           "a failed query wrote its output: bytes %zu, backend %d", bytes, (int)b);
   EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER,
          "zipfft_plan_1d");
   EXPECT(zipfft_desc_destroy(NULL), ZIPFFT_SUCCESS, NULL);
@@ -973,6 +1071,7 @@ int main(void) {
   check_plan_print();
   check_corr_create();
   check_null_handles();
+  check_plan_1d();
   check_status_names();
   check_random_descriptions();
   check_compile_under_signals();

@@ -665,7 +665,7 @@ zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, i
   s = zipfft_desc_set_batch(d, batch);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
   if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(p, d);
-  free(d);
+  zipfft__desc_release(d);
   return s;
 }
 
