@@ -637,7 +637,9 @@ static void check_errors(void) {
   ZT_CHECK(strstr(zipfft_last_error(), "signal_lengths[1] = 17") != NULL, "detail: %s",
            zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 4, L, s, 2, &cfg), ZIPFFT_ERROR_INVALID_RANK);
+  ZT_CHECK(strstr(zipfft_last_error(), "rank = 4") != NULL, "detail: %s", zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 0, &cfg), ZIPFFT_ERROR_INVALID_BATCH);
+  ZT_CHECK(strstr(zipfft_last_error(), "batch = 0") != NULL, "detail: %s", zipfft_last_error());
   cfg.spectrum_storage = ZIPFFT_STORAGE_F16;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F64, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_STORAGE);
@@ -661,6 +663,7 @@ static void check_errors(void) {
   cfg.intermediate_storage = DEF, cfg.region = (zipfft_corr_region)7;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
+  ZT_CHECK(strstr(zipfft_last_error(), "region = 7") != NULL, "detail: %s", zipfft_last_error());
   int64_t prime[2] = {74, 16}; /* circular regions keep the length: 37 is Bluestein's */
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, prime, s, 2, NULL),
                   ZIPFFT_ERROR_UNSUPPORTED_LENGTH);
@@ -675,6 +678,8 @@ static void check_errors(void) {
   ZT_CHECK_STATUS(zipfft_corr_finalize(c, NULL, NULL, NULL, NULL, NULL),
                   ZIPFFT_ERROR_INVALID_ARGUMENT);
   ZT_CHECK_STATUS(zipfft_corr_set_filter(c, NULL), ZIPFFT_ERROR_NULL_POINTER);
+  ZT_CHECK(strstr(zipfft_last_error(), "filter is NULL") != NULL, "detail: %s",
+           zipfft_last_error());
   float zeros[16 * 40] = {0};
   zt_mem_upload(buf, zeros, sizeof zeros);
   ZT_OK(zipfft_corr_set_filter(c, buf));
