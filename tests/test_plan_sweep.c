@@ -120,9 +120,33 @@ static void check_long_bluestein_plans(void) {
   printf("test_plan_sweep: %lld long Bluestein lengths, 6 kinds, 2 targets\n", (long long)lengths);
 }
 
+/* Long lengths of other shapes, to 2^27, plan on both targets for every kind: the largest
+ * power of two, odd prime powers, two large primes (both Bluestein), a large prime beside
+ * small ones, many small primes, and their doubles (real halves of the same shapes). */
+static void check_long_composite_plans(void) {
+  static const int64_t lengths[] = {(int64_t)1 << 27,
+                                    ((int64_t)1 << 27) - 1 /* 7 x 73 x 262657 */,
+                                    129140163 /* 3^17 */,
+                                    48828125 /* 5^11 */,
+                                    40353607 /* 7^9 */,
+                                    134203877 /* 10007 x 13411 */,
+                                    100000000,
+                                    9699690 /* 2 x 3 x ... x 19 */,
+                                    67092481 /* 8191^2 */};
+  int64_t failed = 0, count = 0;
+  for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
+    for (int64_t times = 1; times <= 2 && lengths[i] * times <= ((int64_t)1 << 27);
+         times++, count++)
+      for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds && failed < 20; k++)
+          failed += !plans_valid((int)k, lengths[i] * times, 0, &targets[t]);
+  printf("test_plan_sweep: %lld long composite lengths, 6 kinds, 2 targets\n", (long long)count);
+}
+
 int main(void) {
   check_bluestein_lengths();
   check_long_bluestein_plans();
+  check_long_composite_plans();
   int full = zt_full_tier();
   int64_t last = full ? 70000 : 30000, failed = 0;
   static const int64_t rows[] = {0, 3, 1000}; /* 1D; columns of n x 3 and n x 1000 */
