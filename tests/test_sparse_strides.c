@@ -48,6 +48,7 @@ typedef struct side {
   uint64_t offset;
 } side;
 
+/* Elements of a shape over the batch. */
 static int64_t shape_count(const sparse_case *c, const int64_t *shape) {
   return c->batch * shape[0] * (c->rank > 1 ? shape[1] : 1);
 }
@@ -60,6 +61,8 @@ static uint64_t position(const sparse_case *c, const side *s, int64_t i) {
   return s->offset + (uint64_t)(at + i * s->dist) * s->element;
 }
 
+/* The input or output side of a problem, its mapping made just long enough (base NULL
+ * where mmap refuses). */
 static side make_side(const sparse_case *c, int input) {
   int real = (c->type == ZIPFFT_R2C && input) || (c->type == ZIPFFT_C2R && !input);
   int half = c->type != ZIPFFT_C2C && !real;
@@ -79,6 +82,7 @@ static side make_side(const sparse_case *c, int input) {
   return s;
 }
 
+/* Real or imaginary part (part 0 or 1) of the value at byte position at. */
 static double get(const sparse_case *c, const side *s, uint64_t at, int part) {
   if (c->prec == ZIPFFT_F32) {
     float v;
@@ -90,6 +94,7 @@ static double get(const sparse_case *c, const side *s, uint64_t at, int part) {
   return v;
 }
 
+/* Stores a part of the value at byte position at, rounded to the precision. */
 static void put(const sparse_case *c, const side *s, uint64_t at, int part, double value) {
   if (c->prec == ZIPFFT_F32) {
     float v = (float)value;
