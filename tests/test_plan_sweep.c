@@ -1,7 +1,8 @@
 /* test_plan_sweep.c - every 1D length of a range plans, for C2C, R2C and C2R in fp32 and
  * fp64, into kernels the generator accepts (zipfft__check_spec), on the targets of an H100
  * and an H200: the planner never picks a kernel that plan creation would refuse as
- * INTERNAL. Decomposition only: nothing is generated or compiled, so the sweep is cheap.
+ * INTERNAL; and each C2C prime takes the method the docs state (Rader or Bluestein).
+ * Decomposition only: nothing is generated or compiled, so the sweep is cheap.
  * Quick tier: lengths 1..30000; full tier: 1..70000, and the same lengths as the column
  * axis of 2D shapes n x 3 and n x 1000. */
 #include <stdio.h>
@@ -120,6 +121,41 @@ static void check_long_bluestein_plans(void) {
   printf("test_plan_sweep: %lld long Bluestein lengths, 6 kinds, 2 targets\n", (long long)lengths);
 }
 
+/* 1 when n has no prime factor above 31 (the radices of one butterfly). */
+static int is_31_smooth(int64_t n) {
+  for (int64_t p = 2; p <= 31; p++)
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+/* The method each C2C prime from 37 to 4099 takes in its one kernel, on both targets, as
+ * docs/architecture.md states it: Rader's where p - 1 is 31-smooth, Bluestein's otherwise,
+ * except fp64 37, 41 and 43, one butterfly of that radix. A prime that quietly fell from
+ * Rader to Bluestein would still pass the accuracy gates. */
+static void check_prime_methods(void) {
+  int64_t checked = 0, failed = 0;
+  for (int64_t p = 37; p <= 4099 && failed < 10; p++) {
+    if (!is_prime(p)) continue;
+    for (int k = 0; k < 2; k++)
+      for (size_t t = 0; t < sizeof targets / sizeof *targets; t++, checked++) {
+        zipfft__decomposition dec;
+        const zipfft__strategy *strategy;
+        zipfft_status s = decompose(k, p, 0, &targets[t], &strategy, &dec);
+        int butterfly = k == 1 && p <= 43, rader = !butterfly && is_31_smooth(p - 1);
+        int ok = strategy && s == ZIPFFT_SUCCESS && dec.kernel_count == 1 &&
+                 dec.kernels[0].rader_n == (rader ? p : 0) &&
+                 dec.kernels[0].bluestein_n == (rader || butterfly ? 0 : p);
+        failed += !ok;
+        ZT_CHECK(ok, "c2c %s %lld (%s memory): expected %s", k ? "f64" : "f32", (long long)p,
+                 t ? "fast" : "slow",
+                 butterfly ? "one butterfly"
+                 : rader   ? "Rader"
+                           : "Bluestein");
+      }
+  }
+  printf("test_plan_sweep: %lld prime plans' methods\n", (long long)checked);
+}
+
 /* Long lengths of other shapes, to 2^27, plan on both targets for every kind: the largest
  * power of two, odd prime powers, two large primes (both Bluestein), a large prime beside
  * small ones, many small primes, and their doubles (real halves of the same shapes). */
@@ -147,6 +183,7 @@ int main(void) {
   check_bluestein_lengths();
   check_long_bluestein_plans();
   check_long_composite_plans();
+  check_prime_methods();
   int full = zt_full_tier();
   int64_t last = full ? 70000 : 30000, failed = 0;
   static const int64_t rows[] = {0, 3, 1000}; /* 1D; columns of n x 3 and n x 1000 */
