@@ -130,12 +130,12 @@ static void check_desc_create(void) {
     int64_t lengths[4];
     zipfft_status expect;
     const char *value;
-  } rows[] = {{1, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+  } rows[] = {{1, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, "d is NULL"},
               {0, 0, 1, 7, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_TYPE, "7"},
               {0, 0, 1, ZIPFFT_C2C, 9, {8}, ZIPFFT_ERROR_INVALID_PRECISION, "9"},
               {0, 0, 0, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_INVALID_RANK, "0"},
               {0, 0, 4, ZIPFFT_C2C, ZIPFFT_F32, {8, 8, 8, 8}, ZIPFFT_ERROR_INVALID_RANK, "4"},
-              {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, NULL},
+              {0, 1, 1, ZIPFFT_C2C, ZIPFFT_F32, {8}, ZIPFFT_ERROR_NULL_POINTER, "lengths is NULL"},
               {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F32, {0}, ZIPFFT_ERROR_INVALID_LENGTH, "lengths[0] = 0"},
               {0, 0, 1, ZIPFFT_C2C, ZIPFFT_F64, {-5}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"},
               {0, 0, 3, ZIPFFT_C2C, ZIPFFT_F32, {4, -5, 4}, ZIPFFT_ERROR_INVALID_LENGTH, "-5"}};
@@ -214,7 +214,7 @@ static void check_setters(void) {
   }
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     snprintf(where, sizeof where, "(NULL description, setter row %zu)", i);
-    EXPECT(apply_setter(NULL, &good[i]), ZIPFFT_ERROR_NULL_POINTER, NULL);
+    EXPECT(apply_setter(NULL, &good[i]), ZIPFFT_ERROR_NULL_POINTER, "desc is NULL");
   }
   where[0] = '\0';
   ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
@@ -505,8 +505,8 @@ static void check_plan_create(void) {
   zipfft_desc_destroy(d);
   where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));
-  EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_create(&p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, "p is NULL");
+  EXPECT(zipfft_plan_create(&p, NULL), ZIPFFT_ERROR_NULL_POINTER, "desc is NULL");
   ZT_CHECK(p == sentinel(), "plan_create with a NULL description changed *p");
   zipfft_desc_destroy(d);
 }
@@ -741,8 +741,9 @@ static void check_plan_print(void) {
   char full[8192], tiny[8];
   size_t needed = 777, needed_tiny = 0, needed_null = 0;
   memset(full, 'Y', sizeof full);
-  EXPECT(zipfft_plan_print(p, NULL, 16, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_print(NULL, full, sizeof full, &needed), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_print(p, NULL, 16, &needed), ZIPFFT_ERROR_NULL_POINTER, "buf is NULL");
+  EXPECT(zipfft_plan_print(NULL, full, sizeof full, &needed), ZIPFFT_ERROR_NULL_POINTER,
+         "plan is NULL");
   ZT_CHECK(needed == 777 && full[0] == 'Y' && full[sizeof full - 1] == 'Y',
            "a failed plan_print wrote its outputs (needed %zu)", needed);
   EXPECT(zipfft_plan_print(p, full, sizeof full, &needed), ZIPFFT_SUCCESS, NULL);
@@ -788,10 +789,10 @@ static void check_null_handles(void) {
   zipfft_plan p = small_plan(zt_zipfft_backend(), ZIPFFT_OUTOFPLACE);
   size_t bytes = 12345; /* sentinels: a failed query leaves its output alone */
   zipfft_backend b = (zipfft_backend)77;
-  EXPECT(zipfft_plan_workspace_size(NULL, &bytes), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, NULL);
-  EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, NULL);
+  EXPECT(zipfft_plan_workspace_size(NULL, &bytes), ZIPFFT_ERROR_NULL_POINTER, "plan is NULL");
+  EXPECT(zipfft_plan_workspace_size(p, NULL), ZIPFFT_ERROR_NULL_POINTER, "bytes is NULL");
+  EXPECT(zipfft_plan_backend(NULL, &b), ZIPFFT_ERROR_NULL_POINTER, "plan is NULL");
+  EXPECT(zipfft_plan_backend(p, NULL), ZIPFFT_ERROR_NULL_POINTER, "b is NULL");
   ZT_CHECK(bytes == 12345 && b == (zipfft_backend)77,
            "a failed query wrote its output: bytes %zu, backend %d", bytes, (int)b);
   EXPECT(zipfft_plan_1d(NULL, ZIPFFT_F32, 8, 1, ZIPFFT_FORWARD), ZIPFFT_ERROR_NULL_POINTER,
