@@ -88,7 +88,8 @@ double zr_worst_rel_l2(const long double *ref_pairs, const double *got_pairs, si
   double worst = 0;
   for (size_t t = 0; t < batch; t++) {
     double d = zr_rel_l2(ref_pairs + 2 * t * per, got_pairs + 2 * t * per, per);
-    if (!(d <= worst)) worst = d; /* NaN-safe: a NaN distance is kept */
+    if (isnan(d)) return d; /* a reference that is not finite: no distance */
+    if (d > worst) worst = d;
   }
   return worst;
 }

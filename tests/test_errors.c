@@ -328,12 +328,19 @@ static void check_workspace_memory(void) {
       at ? sscanf(at, "needs %llu bytes of workspace, %llu of tables", &workspace, &tables) : 0;
   ZT_CHECK(fields == 2 && workspace >= (unsigned long long)n * 8 && tables > 0, "message: %s",
            zipfft_last_error());
+  if (p != sentinel()) zipfft_plan_destroy(p), p = sentinel(); /* made against the cap */
+  if (fields != 2) {
+    unsetenv("ZIPFFT_MEMORY_LIMIT");
+    zipfft_desc_destroy(d);
+    return;
+  }
   char limit[32], named[64];
   snprintf(limit, sizeof limit, "%llu", workspace + tables - 1);
   snprintf(named, sizeof named, "%llu bytes of workspace", workspace);
   setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
   EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, named);
   ZT_CHECK(p == sentinel(), "plan_create refused for its workspace changed *p");
+  if (p != sentinel()) zipfft_plan_destroy(p), p = sentinel();
   snprintf(limit, sizeof limit, "%llu", workspace + tables);
   setenv("ZIPFFT_MEMORY_LIMIT", limit, 1);
   size_t bytes = 0;
@@ -450,6 +457,7 @@ static void check_plan_create(void) {
       /* in-place C2R of rank 1 writes over its input: row r+1's output would overwrite
        * row r's last (Nyquist) input value */
       {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
+      /* in-place C2R whose real rows are n apart, not padded to 2 (n/2 + 1) */
       {ZIPFFT_C2R, 1, 8, 2, 8, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_dist = 8"},
       /* the message names both layouts: the caller set the output one */
       {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_strides = [2], out_dist = 16"},
@@ -606,6 +614,7 @@ static void check_plan_1d(void) {
     EXPECT(zipfft_plan_1d(&p, rows[i].prec, rows[i].n, rows[i].batch, rows[i].dir), rows[i].expect,
            rows[i].value);
     ZT_CHECK(p == sentinel(), "a refused zipfft_plan_1d changed *p (row %zu)", i);
+    if (p != sentinel()) zipfft_plan_destroy(p), p = sentinel();
   }
   where[0] = '\0';
   zipfft_backend b = ZIPFFT_BACKEND_AUTO;

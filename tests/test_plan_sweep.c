@@ -121,13 +121,6 @@ static void check_long_bluestein_plans(void) {
   printf("test_plan_sweep: %lld long Bluestein lengths, 6 kinds, 2 targets\n", (long long)lengths);
 }
 
-/* 1 when n has no prime factor above 31 (the radices of one butterfly). */
-static int is_31_smooth(int64_t n) {
-  for (int64_t p = 2; p <= 31; p++)
-    while (n % p == 0) n /= p;
-  return n == 1;
-}
-
 /* The method each C2C prime from 37 to 4099 takes in its one kernel, on both targets, as
  * docs/architecture.md states it: Rader's where p - 1 is 31-smooth, Bluestein's otherwise,
  * except fp64 37, 41 and 43, one butterfly of that radix. A prime that quietly fell from
@@ -141,7 +134,7 @@ static void check_prime_methods(void) {
         zipfft__decomposition dec;
         const zipfft__strategy *strategy;
         zipfft_status s = decompose(k, p, 0, &targets[t], &strategy, &dec);
-        int butterfly = k == 1 && p <= 43, rader = !butterfly && is_31_smooth(p - 1);
+        int butterfly = k == 1 && p <= 43, rader = !butterfly && zt_is_31_smooth(p - 1);
         int ok = strategy && s == ZIPFFT_SUCCESS && dec.kernel_count == 1 &&
                  dec.kernels[0].rader_n == (rader ? p : 0) &&
                  dec.kernels[0].bluestein_n == (rader || butterfly ? 0 : p);

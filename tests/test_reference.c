@@ -135,6 +135,9 @@ static void check_helpers(void) {
   ZT_CHECK(fabs(worst - 1.0 / 3) < 1e-15, "zr_worst_rel_l2 of one bad transform in 4: %.17g",
            worst);
   ZT_CHECK(zr_rel_l2(r4, g4, 4) < 0.17, "the batch's norm dilutes it (what the helper avoids)");
+  r4[0] = NAN; /* a NaN distance in a first transform is not hidden by a later exact one */
+  g4[5] = 4;
+  ZT_CHECK(isnan(zr_worst_rel_l2(r4, g4, 1, 4)), "zr_worst_rel_l2 drops a NaN distance");
   int64_t len[3] = {3, 4, 5};
   int n[3] = {3, 4, 5};
   long double *x = zr_alloc_pairs(120), *y = zr_alloc_pairs(120);
