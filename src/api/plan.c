@@ -659,13 +659,15 @@ const zipfft__kernel_spec *zipfft__plan_fused_kernel(zipfft_plan p) {
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir) {
   if (!p) return zipfft__fail(ZIPFFT_ERROR_NULL_POINTER, "zipfft_plan_1d: p is NULL");
-  zipfft_desc d;
+  zipfft_desc d = NULL;
   zipfft_status s = zipfft_desc_create(&d, ZIPFFT_C2C, prec, 1, &n);
-  if (s != ZIPFFT_SUCCESS) return s;
-  s = zipfft_desc_set_batch(d, batch);
+  if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(d, batch);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_direction(d, dir);
   if (s == ZIPFFT_SUCCESS) s = zipfft_plan_create(p, d);
   zipfft__desc_release(d);
+  if (s != ZIPFFT_SUCCESS) /* the inner detail names lengths[0]: say which call it was */
+    s = zipfft__prefix_error(s, "zipfft_plan_1d(n = %lld, batch = %lld): ", (long long)n,
+                             (long long)batch);
   return s;
 }
 
