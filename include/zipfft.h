@@ -214,7 +214,8 @@ zipfft_status zipfft_desc_set_backend(zipfft_desc d, zipfft_backend b, int devic
  * compiles (or loads from the cache) and prepares every kernel and table; may take a few
  * hundred milliseconds on a cold cache. On failure *p is left unchanged. */
 zipfft_status zipfft_plan_create(zipfft_plan *p, zipfft_desc d);
-/* Convenience: a batched, contiguous, out-of-place 1D C2C plan on the AUTO backend. */
+/* Convenience: a batched, contiguous, out-of-place 1D C2C plan on the AUTO backend. On
+ * failure *p is left unchanged and the detail starts with the call's n and batch. */
 zipfft_status zipfft_plan_1d(zipfft_plan *p, zipfft_precision prec, int64_t n, int64_t batch,
                              zipfft_direction dir);
 /* Runs the plan. On CUDA, in and out are device pointers and stream is a CUstream or
