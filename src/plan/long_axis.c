@@ -809,10 +809,13 @@ static zipfft_status append_pass(const zipfft__kernel_spec *pass, int64_t rows,
  *   11010048 1.51x -> 1.59x; 2000 = 20x20x5: 9600000 1.68x -> 1.79x; 2268 = 18x18x7:
  *   10450944 1.47x -> 1.56x, 10886400 1.40x -> 1.63x), those of radix 21 or 25 lose (2058
  *   = 21x14x7: 9483264 1.46x -> 1.21x, 8890560 1.47x -> 1.38x; 2450 = 25x14x7: 12544000
- *   1.45x -> 1.24x; 2500 = 25x25x4: 14000000 1.51x -> 1.42x, 13720000 1.27x -> 1.21x), by
- *   what is not known (nvcc offline: 12 bytes spilled at 2058, 8 at 2268); so do 3125-point
- *   columns (20000000 1.17x -> 0.79x) and 2625-point ones (session 86: 14700000 1.75x ->
- *   1.30x, 14112000 1.49x -> 1.12x, and after a merge gather 15750000 1.37x -> 1.31x);
+ *   1.45x -> 1.24x; 2500 = 25x25x4: 14000000 1.51x -> 1.42x, 13720000 1.27x -> 1.21x),
+ *   likeliest by spilling (nvcc offline, session 86: a block of 25 warps gets at most 72
+ *   registers a thread, one of 32 warps 64; the merge kernels that gained spill 0 or 8
+ *   bytes, those that lost 12 (2058), 32 (2500), 44 (2450) and 72 (2625); not confirmed on
+ *   a GPU); so do 3125-point columns (20000000 1.17x -> 0.79x) and 2625-point ones
+ *   (session 86: 14700000 1.75x -> 1.30x, 14112000 1.49x -> 1.12x, and after a merge gather
+ *   15750000 1.37x -> 1.31x);
  * - paired splits in three, which keep the data between their last two kernels in L2, lose:
  *   2^24 1.20x -> 1.11x, 9437184 1.41x -> 1.32x, 10485760 1.39x -> 1.31x; rows of 2
  *   transforms a block lose most (20971520 as 2048 x 5120 1.39x -> 0.79x). */
