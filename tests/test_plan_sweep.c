@@ -20,8 +20,10 @@ static const zipfft__target targets[] = {{232448, 8, 25000000000ull, 1},
 static const struct {
   zipfft_type type;
   zipfft_precision precision;
-} kinds[] = {{ZIPFFT_C2C, ZIPFFT_F32}, {ZIPFFT_C2C, ZIPFFT_F64}, {ZIPFFT_R2C, ZIPFFT_F32},
-             {ZIPFFT_R2C, ZIPFFT_F64}, {ZIPFFT_C2R, ZIPFFT_F32}, {ZIPFFT_C2R, ZIPFFT_F64}};
+  const char *name;
+} kinds[] = {{ZIPFFT_C2C, ZIPFFT_F32, "c2c f32"}, {ZIPFFT_C2C, ZIPFFT_F64, "c2c f64"},
+             {ZIPFFT_R2C, ZIPFFT_F32, "r2c f32"}, {ZIPFFT_R2C, ZIPFFT_F64, "r2c f64"},
+             {ZIPFFT_C2R, ZIPFFT_F32, "c2r f32"}, {ZIPFFT_C2R, ZIPFFT_F64, "c2r f64"}};
 
 /* The decomposition of length n of kind k on target t, as a 1D transform (rows 0) or as
  * the first axis of an n x rows 2D one; *strategy NULL when none applies. */
@@ -49,12 +51,8 @@ static int plans_valid(int k, int64_t n, int64_t rows, const zipfft__target *t) 
   const char *refused = NULL;
   for (int i = 0; strategy && s == ZIPFFT_SUCCESS && !refused && i < dec.kernel_count; i++)
     refused = zipfft__check_spec(&dec.kernels[i]);
-  ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s %s n=%lld x %lld (%s memory): %s",
-           kinds[k].type == ZIPFFT_C2C   ? "c2c"
-           : kinds[k].type == ZIPFFT_R2C ? "r2c"
-                                         : "c2r",
-           kinds[k].precision == ZIPFFT_F32 ? "f32" : "f64", (long long)n, (long long)rows,
-           t == &targets[0] ? "slow" : "fast",
+  ZT_CHECK(strategy && s == ZIPFFT_SUCCESS && !refused, "%s n=%lld x %lld (%s memory): %s",
+           kinds[k].name, (long long)n, (long long)rows, t == &targets[0] ? "slow" : "fast",
            refused               ? refused
            : s != ZIPFFT_SUCCESS ? zipfft_status_name(s)
                                  : "no strategy");
@@ -140,8 +138,6 @@ static int prime_method_ok(int k, int64_t p, const zipfft__target *t, int rader,
 }
 
 static void check_prime_methods(void) {
-  static const char *const names[] = {"c2c f32", "c2c f64", "r2c f32",
-                                      "r2c f64", "c2r f32", "c2r f64"};
   int64_t checked = 0, failed = 0;
   for (int64_t p = 37; p <= 4099 && failed < 10; p++) {
     if (!is_prime(p)) continue;
@@ -150,7 +146,7 @@ static void check_prime_methods(void) {
         int butterfly = k == 1 && p <= 43, rader = !butterfly && zt_is_31_smooth(p - 1);
         int ok = prime_method_ok(k, p, &targets[t], rader, butterfly);
         failed += !ok;
-        ZT_CHECK(ok, "%s of prime %lld (%s memory): expected %s", names[k], (long long)p,
+        ZT_CHECK(ok, "%s of prime %lld (%s memory): expected %s", kinds[k].name, (long long)p,
                  t ? "fast" : "slow",
                  butterfly ? "one butterfly"
                  : rader   ? "Rader"

@@ -478,11 +478,7 @@ static int run_problem(const problem *p) {
     check_accuracy(p, result, expected, full, text);
     check_gaps(p, result, p->inplace ? 0 : 1, 1, text);
   }
-  /* C2R of rank 2 and 3 may use its input as scratch, unless it is stored in 16 bits and
-   * the output in another type (zipfft_type) */
-  int scratch = p->type == ZIPFFT_C2R && p->rank > 1 &&
-                !(p->storage[0] != ZIPFFT_STORAGE_DEFAULT && p->storage[1] != p->storage[0]);
-  if (!p->inplace && !scratch)
+  if (!p->inplace && !zt_input_may_be_scratch(p->type, p->rank, p->storage[0], p->storage[1]))
     ZT_CHECK(memcmp(snapshot, in.data, in_bytes) == 0, "%s: input modified", text);
   ZT_CHECK(zt_buffer_guards_intact(&in) && zt_buffer_guards_intact(&out), "%s: guard band written",
            text);

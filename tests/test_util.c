@@ -306,6 +306,10 @@ int zt_is_31_smooth(int64_t n) {
   return n == 1;
 }
 
+int zt_input_may_be_scratch(zipfft_type type, int rank, zipfft_storage in, zipfft_storage out) {
+  return type == ZIPFFT_C2R && rank > 1 && !(in != ZIPFFT_STORAGE_DEFAULT && out != in);
+}
+
 zt_layout zt_layout_make(int rank, const int64_t *shape, int64_t batch, int padded,
                          int64_t pad_dist, int real) {
   zt_layout l = {{1, 1, 1}, {0, 0, 0}, 0, 0, real};

@@ -58,6 +58,11 @@ int zt_finish_cases(const char *test_name, int cases);
  * directly; the others go through Bluestein's method (accuracy gate 30 instead of 10). */
 int zt_is_31_smooth(int64_t n);
 
+/* 1 when an out-of-place transform may use its input as scratch (include/zipfft.h
+ * zipfft_type): C2R of rank 2 and 3, unless its input is stored in 16 bits and its output in
+ * another type. Every other transform must leave its input as it was. */
+int zt_input_may_be_scratch(zipfft_type type, int rank, zipfft_storage in, zipfft_storage out);
+
 /* 1 when ZIPFFT_TEST_TIER=full. */
 int zt_full_tier(void);
 
