@@ -122,7 +122,7 @@ static void put(const sparse_case *c, const side *s, uint64_t at, int part, doub
 static long double *fill_input(const sparse_case *c, const side *in, const side *out) {
   int64_t n = c->lengths[c->rank - 1], rows = shape_count(c, c->lengths) / n;
   int64_t in_row = in->shape[c->rank - 1], out_row = out->shape[c->rank - 1];
-  long double *x = zr_alloc_pairs((size_t)(rows * n)), *y = zr_alloc_pairs((size_t)(rows * n));
+  long double *x = zr_alloc_pairs((size_t)(rows * n));
   for (int64_t i = 0; i < shape_count(c, in->shape); i++) {
     int64_t row = i / in_row, k = i % in_row;
     for (int part = 0; part < (in->complex_values ? 2 : 1); part++) {
@@ -133,19 +133,18 @@ static long double *fill_input(const sparse_case *c, const side *in, const side 
     }
   }
   for (int64_t row = 0; c->type == ZIPFFT_C2R && row < rows; row++)
-    for (int64_t k = 1; k < n - k; k++) /* the conjugate half */
-      x[2 * (row * n + n - k)] = x[2 * (row * n + k)],
-                          x[2 * (row * n + n - k) + 1] = -x[2 * (row * n + k) + 1];
-  memcpy(y, x, (size_t)(rows * n) * 2 * sizeof *x);
-  zr_dft_nd(y, c->rank, c->lengths, c->batch, c->type == ZIPFFT_C2R ? 1 : -1);
-  free(x);
+    for (int64_t k = 1; k < n - k; k++) { /* the conjugate half */
+      x[2 * (row * n + n - k)] = x[2 * (row * n + k)];
+      x[2 * (row * n + n - k) + 1] = -x[2 * (row * n + k) + 1];
+    }
+  zr_dft_nd(x, c->rank, c->lengths, c->batch, c->type == ZIPFFT_C2R ? 1 : -1);
   long double *expected = zr_alloc_pairs((size_t)shape_count(c, out->shape));
   for (int64_t i = 0; i < shape_count(c, out->shape); i++) { /* R2C keeps the first half */
     int64_t row = i / out_row, k = i % out_row;
-    expected[2 * i] = y[2 * (row * n + k)];
-    expected[2 * i + 1] = out->complex_values ? y[2 * (row * n + k) + 1] : 0;
+    expected[2 * i] = x[2 * (row * n + k)];
+    expected[2 * i + 1] = out->complex_values ? x[2 * (row * n + k) + 1] : 0;
   }
-  free(y);
+  free(x);
   return expected;
 }
 
