@@ -233,53 +233,89 @@ static void check_setters(void) {
   zipfft_desc_destroy(d);
 }
 
+/* The layouts plan-creation rows ask for, each set by its function in layout_setters. */
+typedef enum plan_layout {
+  LAYOUT_DEFAULT,
+  LAYOUT_OVERLAPPING_OUTPUT,     /* out stride 1, distance 3: the batch's outputs overlap */
+  LAYOUT_IN_PLACE_DIFFERENT,     /* in place with the input layout unlike the output one */
+  LAYOUT_R2C_UNPADDED,           /* in-place R2C whose real rows are not padded */
+  LAYOUT_HUGE_OUT_STRIDE,        /* out stride INT64_MAX */
+  LAYOUT_C2R_ROWS_OVERLAP,       /* C2R of rank 2 whose input rows are 2 apart */
+  LAYOUT_C2R_COMPLEX_ROWS_SHORT, /* in-place C2R whose complex rows are n/2 apart */
+  LAYOUT_R2C_2D_UNPADDED,        /* in-place R2C of rank 2 whose real rows are n apart */
+  LAYOUT_C2R_UNPADDED            /* in-place C2R whose real rows are n apart */
+} plan_layout;
+
 /* Plan-creation rows: a description and the status its plan must get. */
 typedef struct plan_case {
   int type, rank;
   int64_t n, batch;
-  int layout; /* 0 default; 1 overlapping output (out stride 1, dist 3); 2 in-place with
-                 in layout != out layout; 3 in-place R2C whose real rows are not padded;
-                 4 out stride INT64_MAX; 5 C2R input rows 2 apart (they overlap); 6 in-place
-                 C2R whose complex rows (n/2+1 values) are n/2 apart: row r's last input
-                 value is row r+1's first; 7 in-place R2C of rank 2 whose real rows are
-                 n apart, not padded to 2 (n/2 + 1); 8 in-place C2R whose real rows are n
-                 apart (the mirror of 3) */
-  int cuda;   /* 1: ask for the CUDA backend (checked only where the driver is missing) */
+  plan_layout layout;
+  int cuda; /* 1: ask for the CUDA backend (checked only where the driver is missing) */
   zipfft_status expect;
   const char *value;
 } plan_case;
 
+/* Sets d in place after a layout was set (s its status). */
+static zipfft_status in_place(zipfft_desc d, zipfft_status s) {
+  return s == ZIPFFT_SUCCESS ? zipfft_desc_set_placement(d, ZIPFFT_INPLACE) : s;
+}
+
+static zipfft_status layout_overlapping_output(zipfft_desc d, int64_t n) {
+  (void)n;
+  return zipfft_desc_set_layout(d, NULL, 0, &(int64_t){1}, 3);
+}
+
+static zipfft_status layout_in_place_different(zipfft_desc d, int64_t n) {
+  return in_place(d, zipfft_desc_set_layout(d, &(int64_t){1}, n, &(int64_t){2}, 2 * n));
+}
+
+static zipfft_status layout_r2c_unpadded(zipfft_desc d, int64_t n) {
+  return in_place(d, zipfft_desc_set_layout(d, &(int64_t){1}, n, &(int64_t){1}, n / 2 + 1));
+}
+
+static zipfft_status layout_huge_out_stride(zipfft_desc d, int64_t n) {
+  (void)n;
+  return zipfft_desc_set_layout(d, NULL, 0, &(int64_t){INT64_MAX}, 0);
+}
+
+static zipfft_status layout_c2r_rows_overlap(zipfft_desc d, int64_t n) {
+  (void)n;
+  return zipfft_desc_set_layout(d, (int64_t[]){2, 1}, 0, NULL, 0);
+}
+
+/* Row r's last (Nyquist) input value is row r+1's first. */
+static zipfft_status layout_c2r_complex_rows_short(zipfft_desc d, int64_t n) {
+  return in_place(d, zipfft_desc_set_layout(d, &(int64_t){1}, n / 2, &(int64_t){1}, n));
+}
+
+static zipfft_status layout_r2c_2d_unpadded(zipfft_desc d, int64_t n) {
+  int64_t in_strides[2] = {n, 1}, out_strides[2] = {n / 2 + 1, 1};
+  return in_place(d, zipfft_desc_set_layout(d, in_strides, n * n, out_strides, n * (n / 2 + 1)));
+}
+
+static zipfft_status layout_c2r_unpadded(zipfft_desc d, int64_t n) {
+  return in_place(d, zipfft_desc_set_layout(d, &(int64_t){1}, n / 2 + 1, &(int64_t){1}, n));
+}
+
+/* The setter of each plan_layout (NULL: the description's defaults). */
+static zipfft_status (*const layout_setters[])(zipfft_desc, int64_t) = {
+    [LAYOUT_DEFAULT] = NULL,
+    [LAYOUT_OVERLAPPING_OUTPUT] = layout_overlapping_output,
+    [LAYOUT_IN_PLACE_DIFFERENT] = layout_in_place_different,
+    [LAYOUT_R2C_UNPADDED] = layout_r2c_unpadded,
+    [LAYOUT_HUGE_OUT_STRIDE] = layout_huge_out_stride,
+    [LAYOUT_C2R_ROWS_OVERLAP] = layout_c2r_rows_overlap,
+    [LAYOUT_C2R_COMPLEX_ROWS_SHORT] = layout_c2r_complex_rows_short,
+    [LAYOUT_R2C_2D_UNPADDED] = layout_r2c_2d_unpadded,
+    [LAYOUT_C2R_UNPADDED] = layout_c2r_unpadded};
+
 /* Builds the description of a plan_case row. */
 static zipfft_status plan_case_desc(const plan_case *c, zipfft_desc *d) {
-  int64_t lengths[3] = {c->n, c->n, c->n}, one = 1, two = 2;
+  int64_t lengths[3] = {c->n, c->n, c->n};
   zipfft_status s = zipfft_desc_create(d, (zipfft_type)c->type, ZIPFFT_F32, c->rank, lengths);
   if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_batch(*d, c->batch);
-  int64_t huge = INT64_MAX, rows_overlap[2] = {2, 1};
-  if (s == ZIPFFT_SUCCESS && c->layout == 1) s = zipfft_desc_set_layout(*d, NULL, 0, &one, 3);
-  if (s == ZIPFFT_SUCCESS && c->layout == 4) s = zipfft_desc_set_layout(*d, NULL, 0, &huge, 0);
-  if (s == ZIPFFT_SUCCESS && c->layout == 5)
-    s = zipfft_desc_set_layout(*d, rows_overlap, 0, NULL, 0);
-  if (s == ZIPFFT_SUCCESS && c->layout == 3) {
-    s = zipfft_desc_set_layout(*d, &one, c->n, &one, c->n / 2 + 1);
-    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
-  }
-  if (s == ZIPFFT_SUCCESS && c->layout == 7) {
-    int64_t in_strides[2] = {c->n, 1}, out_strides[2] = {c->n / 2 + 1, 1};
-    s = zipfft_desc_set_layout(*d, in_strides, c->n * c->n, out_strides, c->n * (c->n / 2 + 1));
-    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
-  }
-  if (s == ZIPFFT_SUCCESS && c->layout == 8) {
-    s = zipfft_desc_set_layout(*d, &one, c->n / 2 + 1, &one, c->n);
-    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
-  }
-  if (s == ZIPFFT_SUCCESS && c->layout == 6) {
-    s = zipfft_desc_set_layout(*d, &one, c->n / 2, &one, c->n);
-    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
-  }
-  if (s == ZIPFFT_SUCCESS && c->layout == 2) {
-    s = zipfft_desc_set_layout(*d, &one, c->n, &two, 2 * c->n);
-    if (s == ZIPFFT_SUCCESS) s = zipfft_desc_set_placement(*d, ZIPFFT_INPLACE);
-  }
+  if (s == ZIPFFT_SUCCESS && layout_setters[c->layout]) s = layout_setters[c->layout](*d, c->n);
   if (s == ZIPFFT_SUCCESS)
     s = zipfft_desc_set_backend(*d, c->cuda ? ZIPFFT_BACKEND_CUDA : zt_zipfft_backend(), 0);
   return s;
@@ -440,28 +476,34 @@ static void check_single_element_strides(void) {
  * on failure. */
 static void check_plan_create(void) {
   static const plan_case rows[] = {
-      {ZIPFFT_R2C, 1, 8, 2, 3, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
-      {ZIPFFT_R2C, 2, 8, 2, 7, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [8, 1], in_dist = 64"},
+      {ZIPFFT_R2C, 1, 8, 2, LAYOUT_R2C_UNPADDED, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 8"},
+      {ZIPFFT_R2C, 2, 8, 2, LAYOUT_R2C_2D_UNPADDED, 0, ZIPFFT_ERROR_INVALID_LAYOUT,
+       "in_strides = [8, 1], in_dist = 64"},
       /* three Bluestein axes through the workspace: 4.4e12 points, refused by size */
-      {ZIPFFT_C2C, 3, 16411, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
-      {ZIPFFT_R2C, 3, 20023, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
+      {ZIPFFT_C2C, 3, 16411, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
+      {ZIPFFT_R2C, 3, 20023, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_TOO_LARGE, "workspace"},
       /* a workspace of 8 TiB: refused before anything is allocated */
-      {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE, "8796093022208"},
-      {ZIPFFT_C2C, 1, 8, 4, 1, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
+      {ZIPFFT_C2C, 1, (int64_t)1 << 40, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_TOO_LARGE,
+       "8796093022208"},
+      {ZIPFFT_C2C, 1, 8, 4, LAYOUT_OVERLAPPING_OUTPUT, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "3"},
       /* products of lengths and strides that overflow 64 bits: refused, not wrapped */
-      {ZIPFFT_C2C, 2, (int64_t)1 << 40, 1, 0, 0, ZIPFFT_ERROR_TOO_LARGE,
+      {ZIPFFT_C2C, 2, (int64_t)1 << 40, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_TOO_LARGE,
        "1099511627776 x 1099511627776"},
-      {ZIPFFT_C2C, 1, 8, 1, 4, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "9223372036854775807"},
+      {ZIPFFT_C2C, 1, 8, 1, LAYOUT_HUGE_OUT_STRIDE, 0, ZIPFFT_ERROR_INVALID_LAYOUT,
+       "9223372036854775807"},
       /* C2R of rank 2 writes into its input: overlapping input rows would be corrupted */
-      {ZIPFFT_C2R, 2, 4, 1, 5, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_strides = [2, 1]"},
+      {ZIPFFT_C2R, 2, 4, 1, LAYOUT_C2R_ROWS_OVERLAP, 0, ZIPFFT_ERROR_INVALID_LAYOUT,
+       "in_strides = [2, 1]"},
       /* in-place C2R of rank 1 writes over its input: row r+1's output would overwrite
        * row r's last (Nyquist) input value */
-      {ZIPFFT_C2R, 1, 8, 2, 6, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "in_dist = 4"},
+      {ZIPFFT_C2R, 1, 8, 2, LAYOUT_C2R_COMPLEX_ROWS_SHORT, 0, ZIPFFT_ERROR_INVALID_LAYOUT,
+       "in_dist = 4"},
       /* in-place C2R whose real rows are n apart, not padded to 2 (n/2 + 1) */
-      {ZIPFFT_C2R, 1, 8, 2, 8, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_dist = 8"},
+      {ZIPFFT_C2R, 1, 8, 2, LAYOUT_C2R_UNPADDED, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_dist = 8"},
       /* the message names both layouts: the caller set the output one */
-      {ZIPFFT_C2C, 1, 8, 2, 2, 0, ZIPFFT_ERROR_INVALID_LAYOUT, "out_strides = [2], out_dist = 16"},
-      {ZIPFFT_C2C, 1, 8, 1, 0, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
+      {ZIPFFT_C2C, 1, 8, 2, LAYOUT_IN_PLACE_DIFFERENT, 0, ZIPFFT_ERROR_INVALID_LAYOUT,
+       "out_strides = [2], out_dist = 16"},
+      {ZIPFFT_C2C, 1, 8, 1, LAYOUT_DEFAULT, 1, ZIPFFT_ERROR_NO_CUDA_DRIVER, NULL}};
   int driver = zt_backend() == ZT_BACKEND_CUDA || zipfft__cuda_api_get() != NULL;
   zipfft_plan p = sentinel();
   zipfft_desc d = NULL;
@@ -479,8 +521,8 @@ static void check_plan_create(void) {
   }
   /* With one-kernel lengths capped at 2 (a test hook), 5 has no decomposition: neither 5
    * nor its Bluestein length 9 splits into factors of at most 2. */
-  static const plan_case capped = {ZIPFFT_C2C,      1, 5, 1, 0, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH,
-                                   "lengths[0] = 5"};
+  static const plan_case capped = {
+      ZIPFFT_C2C, 1, 5, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "lengths[0] = 5"};
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "2", 1);
   ZT_OK(plan_case_desc(&capped, &d));
   snprintf(where, sizeof where, "(plan_create, capped single-kernel length)");
