@@ -626,8 +626,8 @@ static void check_signal_groups(void) {
   }
 }
 
-/* Bad arguments: each named in the detail, nothing created. */
-static void check_errors(void) {
+/* Bad creation arguments: each named in the detail, *c left as it was. */
+static void check_create_errors(void) {
   int64_t L[2] = {16, 16}, s[2] = {4, 4}, big[2] = {4, 17};
   zipfft_corr c = (zipfft_corr)(uintptr_t)1;
   zipfft_corr_config cfg = {
@@ -670,9 +670,16 @@ static void check_errors(void) {
   ZT_CHECK(strstr(zipfft_last_error(), "FFT length 74") != NULL,
            "the refusal does not name the FFT length: %s", zipfft_last_error());
   ZT_CHECK(c == (zipfft_corr)(uintptr_t)1, "a failed create changed *c");
-  cfg.region = ZIPFFT_REGION_FULL;
+}
+
+/* Calls out of order or with bad arguments on a made plan: each named in the detail. */
+static void check_call_errors(void) {
+  int64_t L[2] = {16, 16}, s[2] = {4, 4};
+  zipfft_corr c = NULL;
+  zipfft_corr_config cfg = {
+      .mode = CORR, .region = ZIPFFT_REGION_FULL, .backend = zt_zipfft_backend()};
   ZT_OK(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, 2, &cfg));
-  void *buf = zt_mem_alloc(16 * 40 * 4); /* the largest filter below: 8 x 37 */
+  void *buf = zt_mem_alloc(16 * 40 * 4); /* more than a filter of this plan holds */
   ZT_CHECK_STATUS(zipfft_corr_execute(c, buf, 1, buf, NULL), ZIPFFT_ERROR_INVALID_ARGUMENT);
   ZT_CHECK(strstr(zipfft_last_error(), "no filter") != NULL, "detail: %s", zipfft_last_error());
   ZT_CHECK_STATUS(zipfft_corr_finalize(c, NULL, NULL, NULL, NULL, NULL),
@@ -697,8 +704,13 @@ static void check_errors(void) {
   ZT_OK(zipfft_corr_finalize(c, NULL, index, NULL, NULL, NULL));
   ZT_CHECK(index[0] == -1 && index[255] == -1, "index before any accumulation: %d", index[0]);
   zipfft_corr_destroy(c);
-  /* A Rader last axis (37): correlations run (against the naive sums), the statistics are
-   * refused. */
+  zt_mem_free(buf);
+}
+
+/* A Rader last axis (37): correlations run (against the naive sums), the statistics are
+ * refused. */
+static void check_rader_statistics_refused(void) {
+  zipfft_corr c = NULL;
   const corr_case rader = {ZIPFFT_F32,         2,   {8, 37, 1}, {2, 3, 1}, CORR,
                            ZIPFFT_REGION_FULL, DEF, 1,          1};
   double *rf, *rs;
@@ -719,6 +731,17 @@ static void check_errors(void) {
   ZT_CHECK(e <= 1e-5, "Rader last axis: relative L2 error %.3g", e);
   free(got), free(rf), free(rs), zt_mem_free(drf), zt_mem_free(drs);
   zipfft_corr_destroy(c);
+}
+
+/* Batches and accumulation counts at the limits of what a plan can count. */
+static void check_batch_limits(void) {
+  int64_t L[2] = {16, 16}, s[2] = {4, 4};
+  zipfft_corr c = NULL;
+  zipfft_corr_config cfg = {
+      .mode = CORR, .region = ZIPFFT_REGION_FULL, .backend = zt_zipfft_backend()};
+  float zeros[16 * 40] = {0}; /* more than a filter of this plan holds */
+  void *buf = zt_mem_alloc(sizeof zeros);
+  zt_mem_upload(buf, zeros, sizeof zeros);
   int64_t huge = (int64_t)1 << 50;
   ZT_CHECK_STATUS(zipfft_corr_create(&c, ZIPFFT_F32, 2, L, s, huge, &cfg), ZIPFFT_ERROR_TOO_LARGE);
   /* A rank-1 plan takes any batch up to 2^58 elements in all (2^54 of 16 points); one more
@@ -740,6 +763,14 @@ static void check_errors(void) {
   zipfft_corr_destroy(c);
   zt_mem_free(buf);
   ZT_OK(zipfft_corr_destroy(NULL));
+}
+
+/* Bad arguments: each named in the detail, nothing created. */
+static void check_errors(void) {
+  check_create_errors();
+  check_call_errors();
+  check_rader_statistics_refused();
+  check_batch_limits();
 }
 
 /* The plan's memory check counts the kept spectrum: with the backend's memory capped
