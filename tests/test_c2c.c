@@ -539,105 +539,107 @@ static void check_fast_memory_plans(void) {
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
 
+/* The quick tier's contiguous lengths, each with the precisions it runs in. */
+enum { F32 = 1, F64 = 2, BOTH = 3 };
+static const struct {
+  int64_t n;
+  int precs;
+} quick_lengths[] = {{1, BOTH},
+                     {2, BOTH},
+                     {4, BOTH},
+                     {8, BOTH},
+                     {16, BOTH},
+                     {32, BOTH},
+                     {64, BOTH},
+                     {128, BOTH},
+                     {256, BOTH},
+                     {512, BOTH},
+                     {1024, BOTH},
+                     {2048, BOTH},
+                     {4096, F32},
+                     {8192, F32},
+                     {16384, F32},
+                     {3, BOTH},
+                     {5, BOTH},
+                     {7, BOTH},
+                     {11, BOTH},
+                     {13, BOTH},
+                     {6, BOTH},
+                     {10, BOTH},
+                     {12, BOTH},
+                     {14, BOTH},
+                     {15, BOTH},
+                     {21, BOTH},
+                     {22, BOTH},
+                     {26, BOTH},
+                     {35, BOTH},
+                     {60, BOTH},
+                     {77, BOTH},
+                     {91, BOTH},
+                     {100, BOTH},
+                     {143, BOTH},
+                     {210, BOTH},
+                     {1000, BOTH},
+                     {1001, BOTH},
+                     {2187, BOTH},
+                     {2401, BOTH},
+                     {3125, BOTH},
+                     {4095, F32},
+                     {14641, F32},
+                     {7203, F64} /* threads take several butterflies, the last guarded */,
+                     /* one butterfly of a smaller radix per thread: the larger radices' passes
+                      * leave threads idle (choose_threads_per_transform) */
+                     {1920, BOTH},
+                     {5760, F64},
+                     /* the prime radices 17 to 31 (direct butterflies) */
+                     {17, BOTH},
+                     {19, BOTH},
+                     {23, BOTH},
+                     {29, BOTH},
+                     {31, BOTH},
+                     {34, BOTH},
+                     {323, BOTH},
+                     {841, BOTH},
+                     {1984, BOTH},
+                     {17408, F32},
+                     /* primes p above 31 with p - 1 31-smooth: Rader inside one kernel (20011:
+                      * 20010 = 29x23x30 has two prime radices) */
+                     {37, BOTH},
+                     {97, BOTH},
+                     {257, BOTH},
+                     {1009, BOTH},
+                     {7681, F32},
+                     {8209, F64},
+                     {20011, F32},
+                     /* other prime factors above 31: Bluestein inside one kernel */
+                     {74, BOTH},
+                     {83, BOTH},
+                     {107, BOTH},
+                     {1019, BOTH},
+                     {4099, BOTH},
+                     {10007, F32},
+                     /* longer than one kernel: four-step over 2 kernels */
+                     {32768, F32},
+                     {65536, F32},
+                     {16384, F64},
+                     {17 * 4096, F32},
+                     /* four-step whose first (column) kernel is a Rader length: 73 x 137 */
+                     {10001, BOTH},
+                     /* Bluestein's padded length beyond one kernel; 524309 pads to 1049760,
+                      * so its filter goes through the host in two chunks; above 2^20 points
+                      * (1048583) the filter's source does too, each chunk uploaded again
+                      * reversed as its mirror */
+                     {20023, F32},
+                     {8219, F64},
+                     {524309, F32},
+                     {1048583, F64}};
+
 /* Quick tier, part 1: every listed length in both directions, contiguous. */
 static void run_quick_lengths(void) {
-  enum { F32 = 1, F64 = 2, BOTH = 3 };
-  static const struct {
-    int64_t n;
-    int precs;
-  } lengths[] = {{1, BOTH},
-                 {2, BOTH},
-                 {4, BOTH},
-                 {8, BOTH},
-                 {16, BOTH},
-                 {32, BOTH},
-                 {64, BOTH},
-                 {128, BOTH},
-                 {256, BOTH},
-                 {512, BOTH},
-                 {1024, BOTH},
-                 {2048, BOTH},
-                 {4096, F32},
-                 {8192, F32},
-                 {16384, F32},
-                 {3, BOTH},
-                 {5, BOTH},
-                 {7, BOTH},
-                 {11, BOTH},
-                 {13, BOTH},
-                 {6, BOTH},
-                 {10, BOTH},
-                 {12, BOTH},
-                 {14, BOTH},
-                 {15, BOTH},
-                 {21, BOTH},
-                 {22, BOTH},
-                 {26, BOTH},
-                 {35, BOTH},
-                 {60, BOTH},
-                 {77, BOTH},
-                 {91, BOTH},
-                 {100, BOTH},
-                 {143, BOTH},
-                 {210, BOTH},
-                 {1000, BOTH},
-                 {1001, BOTH},
-                 {2187, BOTH},
-                 {2401, BOTH},
-                 {3125, BOTH},
-                 {4095, F32},
-                 {14641, F32},
-                 {7203, F64} /* threads take several butterflies, the last guarded */,
-                 /* one butterfly of a smaller radix per thread: the larger radices' passes
-                  * leave threads idle (choose_threads_per_transform) */
-                 {1920, BOTH},
-                 {5760, F64},
-                 /* the prime radices 17 to 31 (direct butterflies) */
-                 {17, BOTH},
-                 {19, BOTH},
-                 {23, BOTH},
-                 {29, BOTH},
-                 {31, BOTH},
-                 {34, BOTH},
-                 {323, BOTH},
-                 {841, BOTH},
-                 {1984, BOTH},
-                 {17408, F32},
-                 /* primes p above 31 with p - 1 31-smooth: Rader inside one kernel (20011:
-                  * 20010 = 29x23x30 has two prime radices) */
-                 {37, BOTH},
-                 {97, BOTH},
-                 {257, BOTH},
-                 {1009, BOTH},
-                 {7681, F32},
-                 {8209, F64},
-                 {20011, F32},
-                 /* other prime factors above 31: Bluestein inside one kernel */
-                 {74, BOTH},
-                 {83, BOTH},
-                 {107, BOTH},
-                 {1019, BOTH},
-                 {4099, BOTH},
-                 {10007, F32},
-                 /* longer than one kernel: four-step over 2 kernels */
-                 {32768, F32},
-                 {65536, F32},
-                 {16384, F64},
-                 {17 * 4096, F32},
-                 /* four-step whose first (column) kernel is a Rader length: 73 x 137 */
-                 {10001, BOTH},
-                 /* Bluestein's padded length beyond one kernel; 524309 pads to 1049760,
-                  * so its filter goes through the host in two chunks; above 2^20 points
-                  * (1048583) the filter's source does too, each chunk uploaded again
-                  * reversed as its mirror */
-                 {20023, F32},
-                 {8219, F64},
-                 {524309, F32},
-                 {1048583, F64}};
-  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+  for (size_t i = 0; i < sizeof quick_lengths / sizeof quick_lengths[0]; i++)
     for (int p = 0; p < 2; p++) {
-      if (!(lengths[i].precs & (1 << p))) continue;
-      int64_t n = lengths[i].n, batch = n > 16384 ? 2 : n > 4096 ? 1 : 3;
+      if (!(quick_lengths[i].precs & (1 << p))) continue;
+      int64_t n = quick_lengths[i].n, batch = n > 16384 ? 2 : n > 4096 ? 1 : 3;
       zipfft_precision prec = p == 0 ? ZIPFFT_F32 : ZIPFFT_F64;
       c2c_case fwd = basic_case(prec, n, batch, ZIPFFT_FORWARD);
       c2c_case inv = basic_case(prec, n, batch, ZIPFFT_INVERSE);
