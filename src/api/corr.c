@@ -1,5 +1,5 @@
-/* corr.c - zipfft_corr: fused convolution and cross-correlation plans, the kept spectrum,
- * and the 2DTM statistics. */
+/* corr.c - zipfft_corr: creating and destroying fused convolution and cross-correlation
+ * plans (their checks, the kept spectrum's allocation) and their queries. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

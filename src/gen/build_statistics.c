@@ -1,7 +1,7 @@
 /* build_statistics.c - the 2DTM statistics epilogue of a C2R kernel: every signal's outputs
  * folded into per-thread maxima, signal indices and sums of squares inside the loop over the
- * signals, then merged into the statistics arrays; and the signal-sum kernel from which
- * finalisation correlates the mean. */
+ * signals, then merged into the statistics arrays (the signals' sum, from which finalisation
+ * correlates the mean, is build_pointwise.c's). */
 #include "gen/build_context.h"
 
 /* The statistics of a thread: for each slot (butterfly b, radix index r of the last pass)
@@ -11,7 +11,7 @@
  * neighbouring reals), where keeping the sums out of the registers lets more blocks share a
  * multiprocessor, or with squares_in_registers in registers too (signal-pair kernels, whose
  * blocks are two per multiprocessor either way). The outputs' plain sums are not kept: by linearity
- * they are the correlation of the signals' sum (the signal-sum kernel below), which finalisation
+ * they are the correlation of the signals' sum (build_pointwise.c's signal-sum kernel), which finalisation
  * computes once. */
 struct zipfft__stats_regs {
   int count;

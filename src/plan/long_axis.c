@@ -6,9 +6,11 @@
  * thread-block cluster holds a row (A -> B in one pass); a pointwise kernel scatters them
  * to the destination (the Hermitian half kept, or the real part, storage converted,
  * scaled). A length with no split (a large prime factor) runs Bluestein's method: the
- * gather multiplies by the chirp and pads with zeros, two four-step FFTs of the padded
- * length have a pointwise filter multiply between them, and the scatter multiplies by the
- * chirp again. Even real lengths run at half length: the gather takes the real data as
+ * chirp multiply and zero padding fused into the first kernel's loads, the filter multiply
+ * into a middle kernel, the last chirp into the last kernel's stores, three kernels where
+ * the padded length splits in two (with ZIPFFT_FUSED_BLUESTEIN=0 or
+ * ZIPFFT_BLUESTEIN_MIDDLE=0, tuning, a chirp gather, two four-step FFTs with a pointwise
+ * filter multiply between them and a chirp scatter). Even real lengths run at half length: the gather takes the real data as
  * complex pairs and a split scatter (R2C), or a merge gather and a scatter of pairs (C2R),
  * do the half-length method's pre- and post-processing; where the four-step's kernels can
  * take their rows in pairs, its last kernel does the split (R2C) or its first the merge
