@@ -472,6 +472,49 @@ static void check_single_element_strides(void) {
   where[0] = '\0';
 }
 
+/* With one-kernel lengths capped at 2 (a test hook), 5 has no decomposition: neither 5
+ * nor its Bluestein length 9 splits into factors of at most 2; refused, *p kept. */
+static void check_no_decomposition(void) {
+  zipfft_plan p = sentinel();
+  zipfft_desc d = NULL;
+  static const plan_case capped = {
+      ZIPFFT_C2C, 1, 5, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "lengths[0] = 5"};
+  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "2", 1);
+  ZT_OK(plan_case_desc(&capped, &d));
+  snprintf(where, sizeof where, "(plan_create, capped single-kernel length)");
+  EXPECT(zipfft_plan_create(&p, d), capped.expect, capped.value);
+  ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
+  zipfft_desc_destroy(d);
+  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+}
+
+/* Workspaces too large to count in 64 bits: refused naming their elements, not wrapped to
+ * a small number, *p kept. */
+static void check_workspace_beyond_64_bits(void) {
+  zipfft_plan p = sentinel();
+  zipfft_desc d = NULL;
+  /* fp64 Bluestein 524287, 2^39 transforms: two workspace parts of 2^63 bytes each. */
+  int64_t prime = 524287;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &prime));
+  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 39));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  snprintf(where, sizeof where, "(plan_create, a workspace beyond 2^64 bytes)");
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
+  ZT_CHECK(p == sentinel(), "plan_create with a workspace beyond 2^64 bytes changed *p");
+  zipfft_desc_destroy(d);
+  /* The same through extents: 2^40 transforms of 2^24 points with one value in and out
+   * (the four-step's rows times their length, 2^64 points, overflowed 64-bit counts). */
+  int64_t long_axis = (int64_t)1 << 24, one_value = 1;
+  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &long_axis));
+  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 40));
+  ZT_OK(zipfft_desc_set_input_extent(d, &one_value));
+  ZT_OK(zipfft_desc_set_output_extent(d, &one_value));
+  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
+  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
+  ZT_CHECK(p == sentinel(), "plan_create with extents and a workspace beyond 2^64 changed *p");
+  zipfft_desc_destroy(d);
+}
+
 /* zipfft_plan_create: NULL arguments, unsupported and invalid descriptions; *p untouched
  * on failure. */
 static void check_plan_create(void) {
@@ -519,40 +562,10 @@ static void check_plan_create(void) {
     zipfft_desc_destroy(d);
     d = NULL;
   }
-  /* With one-kernel lengths capped at 2 (a test hook), 5 has no decomposition: neither 5
-   * nor its Bluestein length 9 splits into factors of at most 2. */
-  static const plan_case capped = {
-      ZIPFFT_C2C, 1, 5, 1, LAYOUT_DEFAULT, 0, ZIPFFT_ERROR_UNSUPPORTED_LENGTH, "lengths[0] = 5"};
-  setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "2", 1);
-  ZT_OK(plan_case_desc(&capped, &d));
-  snprintf(where, sizeof where, "(plan_create, capped single-kernel length)");
-  EXPECT(zipfft_plan_create(&p, d), capped.expect, capped.value);
-  ZT_CHECK(p == sentinel(), "plan_create with no decomposition changed *p");
-  zipfft_desc_destroy(d);
-  unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
+  check_no_decomposition();
   check_filter_memory();
   check_workspace_memory();
-  /* A workspace too large to count (fp64 Bluestein 524287, 2^39 transforms: two parts of
-   * 2^63 bytes each) is refused, not wrapped to a small number. */
-  int64_t prime = 524287;
-  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F64, 1, &prime));
-  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 39));
-  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
-  snprintf(where, sizeof where, "(plan_create, a workspace beyond 2^64 bytes)");
-  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
-  ZT_CHECK(p == sentinel(), "plan_create with a workspace beyond 2^64 bytes changed *p");
-  zipfft_desc_destroy(d);
-  /* The same through extents: 2^40 transforms of 2^24 points with one value in and out
-   * (the four-step's rows times their length, 2^64 points, overflowed 64-bit counts). */
-  int64_t long_axis = (int64_t)1 << 24, one_value = 1;
-  ZT_OK(zipfft_desc_create(&d, ZIPFFT_C2C, ZIPFFT_F32, 1, &long_axis));
-  ZT_OK(zipfft_desc_set_batch(d, (int64_t)1 << 40));
-  ZT_OK(zipfft_desc_set_input_extent(d, &one_value));
-  ZT_OK(zipfft_desc_set_output_extent(d, &one_value));
-  ZT_OK(zipfft_desc_set_backend(d, zt_zipfft_backend(), 0));
-  EXPECT(zipfft_plan_create(&p, d), ZIPFFT_ERROR_TOO_LARGE, "2^58 elements");
-  ZT_CHECK(p == sentinel(), "plan_create with extents and a workspace beyond 2^64 changed *p");
-  zipfft_desc_destroy(d);
+  check_workspace_beyond_64_bits();
   where[0] = '\0';
   ZT_OK(plan_case_desc(&rows[2], &d));
   EXPECT(zipfft_plan_create(NULL, d), ZIPFFT_ERROR_NULL_POINTER, "p is NULL");
