@@ -1467,23 +1467,10 @@ static int run_full_sweeps(void) {
   return cases_run;
 }
 
-int main(void) {
-  if (!zt_device_ready()) return zt_finish("test_real", 0);
-  int swept = 0;
-  if (zt_sweep_first(run_full_sweeps, &swept)) {
-    printf("test_real (%s, full tier sweep): %d cases run\n", zt_backend_name(), swept);
-    return zt_finish_cases("test_real", swept);
-  }
-  check_rader_half_in_place();
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
-  /* C2R's full-length method for even lengths is a tuning option; it must stay correct. */
-  setenv("ZIPFFT_C2R_HALF", "0", 1);
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    if (cases[i].type == ZIPFFT_C2R) run_case(&cases[i]);
-  unsetenv("ZIPFFT_C2R_HALF");
-  /* Axes longer than one kernel go through the workspace (full-length complex rows, a
-   * four-step split or Bluestein's method): exercised by lowering the single-kernel
-   * limit to 8 points. */
+/* Axes longer than one kernel go through the workspace (full-length complex rows, a
+ * four-step split or Bluestein's method): exercised by lowering the single-kernel limit
+ * (ZIPFFT_FOURSTEP_MAX_SINGLE), with rows alone and in pairs. */
+static void run_workspace_routes(void) {
   setenv("ZIPFFT_FOURSTEP_MAX_SINGLE", "8", 1);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
   static const char *const paired_caps[] = {"8", "64"};
@@ -1508,9 +1495,11 @@ int main(void) {
   unsetenv("ZIPFFT_REAL_ROW_PAIRS");
   unsetenv("ZIPFFT_FOURSTEP_MAX_SINGLE");
   if (zt_in_first_part()) check_real_bluestein_padding();
-  for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++) run_case(&long_cases[i]);
-  for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++)
-    run_case(&half_kernel_cases[i]);
+}
+
+/* Kernels that tuning variables select: mirrored real passes, and prefetching ahead
+ * (every prefetch within the caller's arrays). */
+static void run_tuned_kernels(void) {
   setenv("ZIPFFT_MIRRORED", "2", 1);
   for (size_t i = 0; i < sizeof mirrored_cases / sizeof *mirrored_cases; i++)
     run_case(&mirrored_cases[i]);
@@ -1522,6 +1511,27 @@ int main(void) {
   check_chirp_prefetch();
   zt_sanitized_kernels_end();
   unsetenv("ZIPFFT_PREFETCH_AHEAD");
+}
+
+int main(void) {
+  if (!zt_device_ready()) return zt_finish("test_real", 0);
+  int swept = 0;
+  if (zt_sweep_first(run_full_sweeps, &swept)) {
+    printf("test_real (%s, full tier sweep): %d cases run\n", zt_backend_name(), swept);
+    return zt_finish_cases("test_real", swept);
+  }
+  check_rader_half_in_place();
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
+  /* C2R's full-length method for even lengths is a tuning option; it must stay correct. */
+  setenv("ZIPFFT_C2R_HALF", "0", 1);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    if (cases[i].type == ZIPFFT_C2R) run_case(&cases[i]);
+  unsetenv("ZIPFFT_C2R_HALF");
+  run_workspace_routes();
+  for (size_t i = 0; i < sizeof long_cases / sizeof *long_cases; i++) run_case(&long_cases[i]);
+  for (size_t i = 0; i < sizeof half_kernel_cases / sizeof *half_kernel_cases; i++)
+    run_case(&half_kernel_cases[i]);
+  run_tuned_kernels();
   check_self_conjugate_imaginary();
   check_pointer_offsets();
   for (size_t i = 0; i < sizeof round_trip_cases / sizeof *round_trip_cases; i++)
