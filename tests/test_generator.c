@@ -870,13 +870,9 @@ static void test_short_kernel_banks(void) {
            (long long)zipfft__c2c_shared_stride(&wide));
 }
 
-/* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
- * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
- * table, and does not prefetch (its columns would run past the user's rows); loading the
- * filter instead, its table holds the padded length's filter and it may prefetch. Refused:
- * a load and a store step on one kernel, a filter shorter than 2N - 1, a real kind, a
- * Hermitian load without its unit. */
-static void test_fused_bluestein_specs(void) {
+/* fp32 1048573's first kernel of Bluestein's three (1024 points of the padded 2097152, 2048
+ * transforms) with the chirp fused into its loads. */
+static zipfft__kernel_spec fused_chirp_spec(void) {
   zipfft__kernel_spec s = {.kind = ZIPFFT__KIND_C2C,
                            .precision = ZIPFFT_F32,
                            .sign = -1,
@@ -900,6 +896,49 @@ static void test_fused_bluestein_specs(void) {
                            .filter_n = 2097152,
                            .position_step = 2048,
                            .position_steps = {0, 1}};
+  return s;
+}
+
+/* Fused Bluestein specs the generator refuses, each a change of the filter load spec s. */
+static void check_refused_fused_bluestein(const zipfft__kernel_spec *s) {
+  static const struct {
+    zipfft__bluestein_step store;
+    int64_t filter_n;
+    zipfft__kernel_kind kind;
+    zipfft__bluestein_step load;
+    zipfft__chirp_half half;
+  } bad[] = {
+      {ZIPFFT__BLUESTEIN_CHIRP, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097144, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_R2C, ZIPFFT__BLUESTEIN_CHIRP,
+       ZIPFFT__CHIRP_FULL},
+      /* the C2R half's load where the inputs are not the half, and the other way round */
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP_HALF,
+       ZIPFFT__CHIRP_FULL},
+      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP,
+       ZIPFFT__CHIRP_HALF_IN},
+      {ZIPFFT__BLUESTEIN_CHIRP_HALF, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_NONE,
+       ZIPFFT__CHIRP_HALF_IN}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    zipfft__kernel_spec b = *s;
+    b.bluestein_store = bad[i].store, b.filter_n = bad[i].filter_n, b.kind = bad[i].kind;
+    b.bluestein_load = bad[i].load, b.chirp_half = bad[i].half;
+    const char *refused = zipfft__check_spec(&b);
+    ZT_CHECK(refused && strstr(refused, "fused Bluestein"), "bad fused spec %zu: %s", i,
+             refused ? refused : "accepted");
+  }
+}
+
+/* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
+ * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
+ * table, and does not prefetch (its columns would run past the user's rows); loading the
+ * filter instead, its table holds the padded length's filter and it may prefetch. Refused:
+ * a load and a store step on one kernel, a filter shorter than 2N - 1, a real kind, a
+ * Hermitian load without its unit. */
+static void test_fused_bluestein_specs(void) {
+  zipfft__kernel_spec s = fused_chirp_spec();
   const char *refused = zipfft__check_spec(&s);
   ZT_CHECK(refused == NULL, "fused chirp load refused: %s", refused);
   zipfft__table_layout l = zipfft__table_layout_of(&s);
@@ -926,34 +965,7 @@ static void test_fused_bluestein_specs(void) {
   ZT_CHECK(zipfft__check_spec(&s) == NULL && l.count - l.filter == 2097152 && l.filter == l.chirp &&
                zipfft__filter_from_plan(&s) && zipfft__can_prefetch_ahead(&s),
            "filter load: %lld filter entries", (long long)(l.count - l.filter));
-  static const struct {
-    zipfft__bluestein_step store;
-    int64_t filter_n;
-    zipfft__kernel_kind kind;
-    zipfft__bluestein_step load;
-    zipfft__chirp_half half;
-  } bad[] = {
-      {ZIPFFT__BLUESTEIN_CHIRP, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
-       ZIPFFT__CHIRP_FULL},
-      {ZIPFFT__BLUESTEIN_NONE, 2097144, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_FILTER,
-       ZIPFFT__CHIRP_FULL},
-      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_R2C, ZIPFFT__BLUESTEIN_CHIRP,
-       ZIPFFT__CHIRP_FULL},
-      /* the C2R half's load where the inputs are not the half, and the other way round */
-      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP_HALF,
-       ZIPFFT__CHIRP_FULL},
-      {ZIPFFT__BLUESTEIN_NONE, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_CHIRP,
-       ZIPFFT__CHIRP_HALF_IN},
-      {ZIPFFT__BLUESTEIN_CHIRP_HALF, 2097152, ZIPFFT__KIND_C2C, ZIPFFT__BLUESTEIN_NONE,
-       ZIPFFT__CHIRP_HALF_IN}};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    zipfft__kernel_spec b = s;
-    b.bluestein_store = bad[i].store, b.filter_n = bad[i].filter_n, b.kind = bad[i].kind;
-    b.bluestein_load = bad[i].load, b.chirp_half = bad[i].half;
-    refused = zipfft__check_spec(&b);
-    ZT_CHECK(refused && strstr(refused, "fused Bluestein"), "bad fused spec %zu: %s", i,
-             refused ? refused : "accepted");
-  }
+  check_refused_fused_bluestein(&s);
 }
 
 /* The middle kernel of Bluestein's three (fp32 1048573 padded to 2097152 = 1024 x 2048):
