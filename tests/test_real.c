@@ -1093,7 +1093,8 @@ static void check_merge_on_load(void) {
  * (ZIPFFT_MERGE_STRIDE=0, fp64's rule), for its passes (1) or for both, the second half of
  * the rows moved by slots/F (2, fp32's rule). Each setting runs merges of F = 16 (fp32
  * 131072: 256-point rows, moved by 1 slot), F = 8 in fp32 (moved by 2) and F = 8 in fp64
- * (fp64 2^19 as planned for slow memory: 512-point rows, moved by 1). */
+ * (fp64 2^19 as planned for slow memory without short merge columns, ZIPFFT_SHORT_MERGE=0:
+ * 512-point rows, moved by 1). */
 static void check_merge_strides(void) {
   static const struct {
     real_case c;
@@ -1108,7 +1109,10 @@ static void check_merge_strides(void) {
     setenv("ZIPFFT_MERGE_STRIDE", settings[v], 1);
     for (size_t i = 0; i < sizeof merge_cases / sizeof *merge_cases; i++) {
       if (merge_cases[i].major_ffts) setenv("ZIPFFT_MAJOR_FFTS", merge_cases[i].major_ffts, 1);
-      if (merge_cases[i].slow_memory) setenv("ZIPFFT_SLOW_MEMORY", merge_cases[i].slow_memory, 1);
+      if (merge_cases[i].slow_memory) {
+        setenv("ZIPFFT_SLOW_MEMORY", merge_cases[i].slow_memory, 1);
+        setenv("ZIPFFT_SHORT_MERGE", "0", 1);
+      }
       if (zt_in_first_part())
         ZT_CHECK(
             plan_mentions(&merge_cases[i].c, merge_cases[i].merge_kernel, printed, sizeof printed),
@@ -1116,6 +1120,7 @@ static void check_merge_strides(void) {
       run_case(&merge_cases[i].c);
       unsetenv("ZIPFFT_MAJOR_FFTS");
       unsetenv("ZIPFFT_SLOW_MEMORY");
+      unsetenv("ZIPFFT_SHORT_MERGE");
     }
   }
   unsetenv("ZIPFFT_MERGE_STRIDE");
@@ -1264,10 +1269,10 @@ static void check_split_by_element(void) {
  * kernels of whole warps mirror where they can on either kind of memory (4096 checked on both, 2048
  * and the rows of rank 2 on fast; 256, of 8 threads, does not; choose_mirrored). Long ones
  * (plan/long_axis.c, fast_real_rows and takes_short_merge): on fast memory fp32 R2C 2^20's split
- * rows take 16 transforms a block (as on slow memory, whose rows are wider anyway); C2R 2^20 splits
- * its half length as 256 x 2048 (512 x 1024, 16 merge columns a block, on slow memory), and C2R
- * 2^22's merge kernel of 512-point columns (512 x 4096) takes 8 columns a block; fp64 C2R 2^22
- * splits in two as 512 x 4096 (three kernels of 128 points on slow memory). Staged kernels of one
+ * rows take 16 transforms a block (as on slow memory, whose rows are wider anyway); on either
+ * memory C2R 2^20 splits its half length as 256 x 2048 (short merge columns), and C2R 2^22's
+ * merge kernel of 512-point columns (512 x 4096) takes 8 columns a block; fp64 C2R 2^22 splits
+ * in two as 512 x 4096. Staged kernels of one
  * thread a transform take whole warps (choose_ffts_per_block): fp32 R2C 24 128 transforms a block
  * (97 before), C2R 12 256 (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large
  * butterflies split by element unstaged on every device (large_butterfly_split): fp32 62 and 248,
@@ -1308,8 +1313,8 @@ static const struct {
      1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 22}, 1, DENSE}, 1, "_c2rh_f32_inv_n512_r8x8x8_t64_f8_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 1, "_c2rh_f64_inv_n512_", 1},
-    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n128_", 1},
-    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n512_r8x8x8_t64_f16_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n512_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n256_r16x16_t16_f16_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {24}, 300, SHIFTED}, 0, "_t1_f128_sbe_sio_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12}, 300, DENSE}, 1, "_t1_f256_sio_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {12}, 130, INPLACE}, 0, "_t1_f128_sbe_sio_", 1},

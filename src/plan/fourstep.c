@@ -710,8 +710,11 @@ static int pair_of_split(const zipfft__decomposition *out, int split_first, int6
  * evict-first: fp64 65536 (1 MiB, 16 items) 49.0 -> 53.4, fp64 32768 (512 KiB, 8 items,
  * clusters of 4) 48.4 -> 52.7; four items a block lose (fp32 65536 in clusters of 4: 51.2),
  * so do 2 MiB groups (fp32 2^18: 46.5 -> 31.2) and one item a block (fp64 32768 in
- * clusters of 8: 47.9)). So devices of fast memory with clusters pair groups of at most
- * pair_cluster_max_bytes whose items split two a block, in that form, evict-first.
+ * clusters of 8: 47.9)). H100 (session 87, one run, % of copy, persistent or not paired ->
+ * clusters evict-first): fp32 65536 61.3 -> 70.3 (1.32x -> 1.52x), fp64 65536 54.2-57.2 ->
+ * 66.6 (1.10-1.16x -> 1.35x), fp64 32768 (clusters of 4) 57.9 -> 68.0 (1.17x -> 1.38x). So
+ * every device with clusters pairs groups of at most pair_cluster_max_bytes whose items split
+ * two a block, in that form, evict-first.
  *
  * Pairs the last two kernels of a split (plan/pair.h) on a device of little memory bandwidth
  * per multiprocessor when a group's bytes are as above (ZIPFFT_PAIR, tuning: 0 never, 1
@@ -730,19 +733,18 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
   int64_t bytes = p.first_group * p.first.n *
                   (int64_t)zipfft__complex_bytes(job->precision, ZIPFFT_STORAGE_DEFAULT);
   int slow_memory = zipfft__slow_memory(t);
-  int cluster = slow_memory || bytes > pair_cluster_max_bytes
-                    ? 0
-                    : zipfft__pair_cluster_planned(&p, t->max_cluster_blocks);
+  int cluster =
+      bytes > pair_cluster_max_bytes ? 0 : zipfft__pair_cluster_planned(&p, t->max_cluster_blocks);
   int streaming =
       stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes || cluster > 0;
   int in_three = out->kernel_count - split_first == 3;
   int streaming_size = bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes;
-  int wanted = env && *env ? atoi(env) != 0
-               : slow_memory
-                   ? bytes <= pair_plain_max_bytes || streaming_size
-                   : cluster > 0 ||
-                         (job->precision == ZIPFFT_F32 && bytes <= pair_fast_memory_max_bytes) ||
-                         (in_three && streaming_size);
+  int wanted = env && *env
+                   ? atoi(env) != 0
+                   : cluster > 0 || (slow_memory ? bytes <= pair_plain_max_bytes || streaming_size
+                                                 : (job->precision == ZIPFFT_F32 &&
+                                                    bytes <= pair_fast_memory_max_bytes) ||
+                                                       (in_three && streaming_size));
   if (!wanted) return 0;
   if (first == split_first && inplace &&
       (job->in_stride != job->out_stride || job->in_dist != job->out_dist))

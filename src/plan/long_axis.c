@@ -109,10 +109,14 @@ static int fast_memory_rule(const char *variable, const zipfft__target *t) {
 }
 
 /* 1 when a C2R route splits its half length with short merge columns
- * (zipfft__fourstep_job short_first, measured in plan/fourstep.c): a fast-memory rule,
- * ZIPFFT_SHORT_MERGE. */
+ * (zipfft__fourstep_job short_first, measured in plan/fourstep.c on an H200), on every device
+ * unless ZIPFFT_SHORT_MERGE=0 (tuning). H100 (session 87, two runs, % of copy, cuFFT ratio):
+ * fp32 C2R 2^19 41.3-41.9 -> 43.0 (1.37x -> 1.40x), 2^21 32.8-32.9 -> 40.9 (1.07x -> 1.34x),
+ * 2^22 32.4 -> 37.1-37.4 (1.07x -> 1.22-1.23x); fp64 2^19 41.4 -> 42.0, 2^21 39.2 both,
+ * 2^22 32.5 -> 37.2-37.3 (1.12x -> 1.28-1.29x). */
 static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__target *t) {
-  return pass->kind == ZIPFFT__KIND_C2R && fast_memory_rule("ZIPFFT_SHORT_MERGE", t);
+  (void)t;
+  return pass->kind == ZIPFFT__KIND_C2R && zipfft__tuning_int("ZIPFFT_SHORT_MERGE", 1) != 0;
 }
 
 /* The route of a pass; length 0 when there is none. Even real lengths whose half splits
