@@ -1272,7 +1272,8 @@ static void check_split_by_element(void) {
  * rows take 16 transforms a block (as on slow memory, whose rows are wider anyway); on either
  * memory C2R 2^20 splits its half length as 256 x 2048 (short merge columns), and C2R 2^22's
  * merge kernel of 512-point columns (512 x 4096) takes 8 columns a block; fp64 C2R 2^22 splits
- * in two as 512 x 4096. Staged kernels of one
+ * in two as 512 x 4096; fp32 C2R 2000000 keeps 1000 x 1000, where 320 x 3125 would need a
+ * merge pass (keep_merge_in_first_kernel). Staged kernels of one
  * thread a transform take whole warps (choose_ffts_per_block): fp32 R2C 24 128 transforms a block
  * (97 before), C2R 12 256 (225), fp64 R2C 12 128 (97), fp64 C2R 24 its 64. R2C kernels of large
  * butterflies split by element unstaged on every device (large_butterfly_split): fp32 62 and 248,
@@ -1315,6 +1316,9 @@ static const struct {
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 1, "_c2rh_f64_inv_n512_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F64, 1, {1 << 22}, 1, GAPS}, 0, "_c2rh_f64_inv_n512_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {1 << 20}, 1, DENSE}, 0, "_c2rh_f32_inv_n256_r16x16_t16_f16_", 1},
+    /* short merge columns (320 x 3125) would leave the merge a pass of its own: balanced */
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2000000}, 1, DENSE}, 0, "_c2rh_f32_inv_n1000_r10x10x10_", 1},
+    {{ZIPFFT_C2R, ZIPFFT_F32, 1, {2000000}, 1, GAPS}, 1, "_c2rh_f32_inv_n1000_r10x10x10_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F32, 1, {24}, 300, SHIFTED}, 0, "_t1_f128_sbe_sio_", 1},
     {{ZIPFFT_C2R, ZIPFFT_F32, 1, {12}, 300, DENSE}, 1, "_t1_f256_sio_", 1},
     {{ZIPFFT_R2C, ZIPFFT_F64, 1, {12}, 130, INPLACE}, 0, "_t1_f128_sbe_sio_", 1},
