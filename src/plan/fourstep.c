@@ -124,7 +124,8 @@ static int split_into(zipfft_precision precision, int64_t n, int count, split_li
   return 0;
 }
 
-/* C2R routes on devices of fast memory (zipfft__fourstep_job short_first) split their half
+/* C2R routes (zipfft__fourstep_job short_first; every device since session 87, H100 numbers
+ * in plan/long_axis.c takes_short_merge) split their half
  * length with short merge columns: their first kernel merges the half spectrum's row pairs
  * (paired_rows), and a 1024-point merge column holds a multiprocessor alone where a
  * 256-point one runs many blocks a multiprocessor. H200, C2R % of the copy bandwidth,
