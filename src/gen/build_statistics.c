@@ -10,9 +10,9 @@
  * exchange area (real 2 * shared_base + i * threads + thread: neighbouring threads on
  * neighbouring reals), where keeping the sums out of the registers lets more blocks share a
  * multiprocessor, or with squares_in_registers in registers too (signal-pair kernels, whose
- * blocks are two per multiprocessor either way). The outputs' plain sums are not kept: by linearity
- * they are the correlation of the signals' sum (build_pointwise.c's signal-sum kernel), which finalisation
- * computes once. */
+ * blocks are two per multiprocessor either way). The outputs' plain sums are not kept: by
+ * linearity they are the correlation of the signals' sum (build_pointwise.c's signal-sum
+ * kernel), which finalisation computes once. */
 struct zipfft__stats_regs {
   int count;
   const zipfft__var **max, **index, **squares;

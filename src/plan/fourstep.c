@@ -740,12 +740,11 @@ static int pair_last_two(const zipfft__fourstep_job *job, int split_first, int i
       stream && *stream ? atoi(stream) != 0 : bytes >= pair_streaming_min_bytes || cluster > 0;
   int in_three = out->kernel_count - split_first == 3;
   int streaming_size = bytes >= pair_streaming_min_bytes && bytes <= pair_max_bytes;
-  int wanted = env && *env
-                   ? atoi(env) != 0
-                   : cluster > 0 || (slow_memory ? bytes <= pair_plain_max_bytes || streaming_size
-                                                 : (job->precision == ZIPFFT_F32 &&
-                                                    bytes <= pair_fast_memory_max_bytes) ||
-                                                       (in_three && streaming_size));
+  int slow_memory_pairs = bytes <= pair_plain_max_bytes || streaming_size;
+  int fast_memory_pairs = (job->precision == ZIPFFT_F32 && bytes <= pair_fast_memory_max_bytes) ||
+                          (in_three && streaming_size);
+  int wanted = env && *env ? atoi(env) != 0
+                           : cluster > 0 || (slow_memory ? slow_memory_pairs : fast_memory_pairs);
   if (!wanted) return 0;
   if (first == split_first && inplace &&
       (job->in_stride != job->out_stride || job->in_dist != job->out_dist))

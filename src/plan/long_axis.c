@@ -10,12 +10,12 @@
  * into a middle kernel, the last chirp into the last kernel's stores, three kernels where
  * the padded length splits in two (with ZIPFFT_FUSED_BLUESTEIN=0 or
  * ZIPFFT_BLUESTEIN_MIDDLE=0, tuning, a chirp gather, two four-step FFTs with a pointwise
- * filter multiply between them and a chirp scatter). Even real lengths run at half length: the gather takes the real data as
- * complex pairs and a split scatter (R2C), or a merge gather and a scatter of pairs (C2R),
- * do the half-length method's pre- and post-processing; where the four-step's kernels can
- * take their rows in pairs, its last kernel does the split (R2C) or its first the merge
- * (C2R) instead (paired_rows). Plain copies skip the gather or the scatter (the four-step
- * reads or writes the user's array); otherwise a pass reads and writes every element once
+ * filter multiply between them and a chirp scatter). Even real lengths run at half length:
+ * the gather takes the real data as complex pairs and a split scatter (R2C), or a merge
+ * gather and a scatter of pairs (C2R), do the half-length method's pre- and post-processing; where
+ * the four-step's kernels can take their rows in pairs, its last kernel does the split (R2C) or its
+ * first the merge (C2R) instead (paired_rows). Plain copies skip the gather or the scatter (the
+ * four-step reads or writes the user's array); otherwise a pass reads and writes every element once
  * more than a fused four-step would. */
 #include "plan/long_axis.h"
 
@@ -114,8 +114,7 @@ static int fast_memory_rule(const char *variable, const zipfft__target *t) {
  * fp32 C2R 2^19 41.3-41.9 -> 43.0 (1.37x -> 1.40x), 2^21 32.8-32.9 -> 40.9 (1.07x -> 1.34x),
  * 2^22 32.4 -> 37.1-37.4 (1.07x -> 1.22-1.23x); fp64 2^19 41.4 -> 42.0, 2^21 39.2 both,
  * 2^22 32.5 -> 37.2-37.3 (1.12x -> 1.28-1.29x). */
-static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__target *t) {
-  (void)t;
+static int takes_short_merge(const zipfft__kernel_spec *pass) {
   return pass->kind == ZIPFFT__KIND_C2R && zipfft__tuning_int("ZIPFFT_SHORT_MERGE", 1) != 0;
 }
 
@@ -126,7 +125,7 @@ static int takes_short_merge(const zipfft__kernel_spec *pass, const zipfft__targ
 static route route_of(const zipfft__kernel_spec *pass, const zipfft__target *t) {
   int64_t n = pass->n, half = n / 2;
   int real = pass->kind != ZIPFFT__KIND_C2C;
-  int short_first = takes_short_merge(pass, t);
+  int short_first = takes_short_merge(pass);
   int split =
       real && n % 2 == 0 ? zipfft__fourstep_kernels(pass->precision, half, 0, short_first, t) : 0;
   if (split > 0 && pass->kind == ZIPFFT__KIND_R2C)
@@ -869,13 +868,14 @@ static int loose_split_fits(const zipfft__decomposition *dec, int first, int thr
          (three_kernels > 3 || narrow);
 }
 
-/* Replaces dec (the pass appended by route r) by the pass appended to trial (the plan before
- * it) with its half length split loose in two, where the mode takes it (the rule: dec's
- * split does not pair and the split in two fits loose_split_fits). */
+/* Replaces dec (the pass appended by route r to `before`, the plan before it) by the pass
+ * with its half length split loose in two, appended in trial (scratch), where the mode takes
+ * it (the rule: dec's split does not pair and the split in two fits loose_split_fits). */
 static void take_loose_split(const zipfft__kernel_spec *pass, int64_t rows, const zipfft__target *t,
                              route r, zipfft__array src, zipfft__array dst,
-                             enum loose_real_mode mode, zipfft__decomposition *trial,
-                             zipfft__decomposition *dec) {
+                             enum loose_real_mode mode, const zipfft__decomposition *before,
+                             zipfft__decomposition *trial, zipfft__decomposition *dec) {
+  *trial = *before;
   int first = trial->kernel_count, three_kernels = dec->kernel_count - first;
   if (mode == LOOSE_REAL_RULE && paired_from(dec, first)) return;
   r.loose_two = 1;
@@ -888,13 +888,15 @@ static void take_loose_split(const zipfft__kernel_spec *pass, int64_t rows, cons
 
 /* Where route r splits with short merge columns but its merge could not join the first
  * kernel (a merge pass of its own: the rows do not split evenly into the blocks' row pairs),
- * replaces dec (the pass appended by r) by the pass with the balanced split appended to
- * trial (the plan before it) when that takes fewer kernels, and r by its route. H100 fp32
- * C2R 2000000 as 320 x 3125 with a merge pass: 1.35x -> 1.02x cuFFT (session 87). */
+ * replaces dec (the pass appended by r to `before`, the plan before it) by the pass with the
+ * balanced split, appended in trial (scratch), when that takes fewer kernels, and r by its
+ * route. H100 fp32 C2R 2000000 as 320 x 3125 with a merge pass: 1.35x -> 1.02x cuFFT
+ * (session 87). */
 static void keep_merge_in_first_kernel(const zipfft__kernel_spec *pass, int64_t rows,
                                        const zipfft__target *t, route *r, zipfft__array src,
-                                       zipfft__array dst, zipfft__decomposition *trial,
-                                       zipfft__decomposition *dec) {
+                                       zipfft__array dst, const zipfft__decomposition *before,
+                                       zipfft__decomposition *trial, zipfft__decomposition *dec) {
+  *trial = *before;
   route balanced = *r;
   balanced.short_first = 0;
   balanced.split = zipfft__fourstep_kernels(pass->precision, r->length, 0, 0, t);
@@ -917,15 +919,13 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
                                       ? malloc(sizeof *before)
                                       : NULL;
   zipfft__decomposition *trial = before ? malloc(sizeof *trial) : NULL;
-  if (trial) *before = *dec, *trial = *dec;
+  if (trial) *before = *dec;
   zipfft_status status = append_pass(pass, rows, t, r, src, dst, dec);
-  if (status == ZIPFFT_SUCCESS && trial && r.short_first) {
-    keep_merge_in_first_kernel(pass, rows, t, &r, src, dst, trial, dec);
-    *trial = *before;
-  }
+  if (status == ZIPFFT_SUCCESS && trial && r.short_first)
+    keep_merge_in_first_kernel(pass, rows, t, &r, src, dst, before, trial, dec);
   enum loose_real_mode mode = loose_real_mode(pass, &r, t);
   if (status == ZIPFFT_SUCCESS && trial && mode != LOOSE_REAL_NEVER)
-    take_loose_split(pass, rows, t, r, src, dst, mode, trial, dec);
+    take_loose_split(pass, rows, t, r, src, dst, mode, before, trial, dec);
   free(trial);
   free(before);
   return status;
