@@ -491,24 +491,18 @@ static void check_rotation_spills(void) {
 }
 
 /* The rules of devices of fast memory per multiprocessor (an H200's; ZIPFFT_SLOW_MEMORY=0
- * gives them to the CPU's planner): pair kernels in the cluster form, evict-first, for
- * groups up to 1 MiB of 4 to 16 items (fp32 65536 and fp64 65536 in clusters of 8, fp64
- * 32768 in clusters of 4; not fp32 2^18), persistent for the last two kernels of a split in
- * three (fp32 2^24), none for fp32 2^20; 128-byte rows in column kernels (fp32 2^20: 16
- * columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of rows; plain
- * mixed-radix rows with their smallest radix first (fp64 5760), but not Bluestein's. */
+ * gives them to the CPU's planner): besides the cluster form
+ * (check_cluster_pairs_on_either_memory), no pair for fp32 2^18, persistent pairs for the last two
+ * kernels of a split in three (fp32 2^24), none for fp32 2^20; 128-byte rows in column kernels
+ * (fp32 2^20: 16 columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of
+ * rows; plain mixed-radix rows with their smallest radix first (fp64 5760), but not Bluestein's. */
 static const struct {
   zipfft_precision precision;
   int64_t n;
   const char *text;
   int says;
 } fast_memory_texts[] = {
-    {ZIPFFT_F32, 65536, "pair kernel (the data between them in L2, the user's data evict-first)",
-     1},
-    {ZIPFFT_F32, 65536, "in clusters of 8 blocks, one a dependency group", 1},
     {ZIPFFT_F32, 262144, "pair kernel", 0},
-    {ZIPFFT_F64, 65536, "in clusters of 8 blocks, one a dependency group", 1},
-    {ZIPFFT_F64, 32768, "in clusters of 4 blocks, one a dependency group", 1},
     {ZIPFFT_F32, 16777216, "the last two, run as one pair kernel", 1},
     {ZIPFFT_F32, 16777216, "in clusters of", 0},
     {ZIPFFT_F32, 1048576, "pair kernel", 0},
@@ -551,7 +545,8 @@ static void check_cluster_pairs_on_either_memory(void) {
     int says;
   } rows[] = {
       {ZIPFFT_F32, 65536, "in clusters of 8 blocks, one a dependency group", 1},
-      {ZIPFFT_F32, 65536, "the user's data evict-first", 1},
+      {ZIPFFT_F32, 65536, "pair kernel (the data between them in L2, the user's data evict-first)",
+       1},
       {ZIPFFT_F64, 65536, "in clusters of 8 blocks, one a dependency group", 1},
       {ZIPFFT_F64, 32768, "in clusters of 4 blocks, one a dependency group", 1},
       {ZIPFFT_F32, 262144, "in clusters of", 0},
