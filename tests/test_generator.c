@@ -931,6 +931,24 @@ static void check_refused_fused_bluestein(const zipfft__kernel_spec *s) {
   }
 }
 
+/* Bluestein's chirp-loading column kernel prefetches half the resident blocks ahead after its
+ * loads at one block per multiprocessor on either memory (slow memory: the H100 rule of
+ * session 88), the complex load and R2C's real one (64-byte runs) alike; at two blocks none. */
+static void test_chirp_prefetch_rule(void) {
+  zipfft__kernel_spec s = fused_chirp_spec();
+  for (int real = 0; real < 2; real++) {
+    if (real)
+      s.bluestein_load = ZIPFFT__BLUESTEIN_CHIRP_REAL, s.chirp_half = ZIPFFT__CHIRP_HALF_OUT;
+    for (int slow = 0; slow < 2; slow++) {
+      zipfft__prefetch_distance one = zipfft__prefetch_distance_of(&s, 1, slow);
+      int two = zipfft__prefetch_distance_of(&s, 2, slow).eighths;
+      ZT_CHECK(one.eighths == 4 && one.after_loads && two == 0,
+               "chirp load (real %d, slow memory %d): %d eighths after loads %d, %d at two blocks",
+               real, slow, one.eighths, one.after_loads, two);
+    }
+  }
+}
+
 /* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
  * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
  * table, and does not prefetch (its columns would run past the user's rows); loading the
@@ -1067,6 +1085,7 @@ static void test_malformed_specs(void) {
 
 int main(void) {
   test_fused_bluestein_specs();
+  test_chirp_prefetch_rule();
   test_bluestein_middle_spec();
   test_determinism_and_names();
   test_dump_dir();

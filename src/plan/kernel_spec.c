@@ -693,24 +693,26 @@ static int plain_columns(const zipfft__kernel_spec *s) {
   return s->fused == ZIPFFT__FUSED_NONE && zipfft__block_input_of(s) == ZIPFFT__BLOCK_INPUT_COLUMNS;
 }
 
-/* Plain column kernels prefetch only on a device of fast memory, at one block per
- * multiprocessor, where each row of the block's columns is whole 128-byte lines, and only
- * four-step ones (fused twiddles): half the resident blocks ahead, asked for right after the
- * block's own loads. Without its twiddles (a temporary switch) the 2^20 column kernel lost
- * with an eighth at the start (540-553 -> 580-598 us), so the column passes of 2D and 3D
- * plans keep none until measured. Measured on an H200 (session 49,
- * docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16
- * columns a block), % of copy: none 45.3-45.4; when the block starts, an eighth (16 blocks)
- * 46.1-46.3, 8 blocks 46.6, a quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32
- * 45.5, 48 46.6, 64 47.6-47.7 (1.20x cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike).
- * Bluestein's first column kernel (chirp loads, bounded to the user's rows) gains too (session
- * 61, docs/perf/2026-12-04-h200-chirp-prefetch.md): fp32 C2C 131101 10.1 -> 10.7% of copy,
- * 1048573 12.5 -> 13.2%, 65537 and 4194319 within 0.1; at 33 blocks 1048573 lost (12.2);
- * R2C's, whose reals give 64-byte runs, fp32 R2C 1048573 6.8 -> 7.3% (1.23x -> 1.31x cuFFT),
- * 65537 and fp64 1048573 within 0.1. Every
- * kernel of shorter runs lost with a prefetch at the start: 2D 4096^2 (4 columns of 4096
- * points) 34.4 -> 29.7-30.7 on the H200 and 40.5 -> 34.6 on the H100 (session 43); 3D 256^3
- * and the split 65536 stayed within 0.4 points. */
+/* Plain column kernels prefetch only at one block per multiprocessor, where each row of the block's
+ * columns is whole 128-byte lines, and only four-step ones (fused twiddles): half the resident
+ * blocks ahead, asked for right after the block's own loads; on a device of fast memory, and on
+ * slow memory for Bluestein's chirp-loading kernel only. Without its twiddles (a temporary switch)
+ * the 2^20 column kernel lost with an eighth at the start (540-553 -> 580-598 us), so the column
+ * passes of 2D and 3D plans keep none until measured. Measured on an H200 (session 49,
+ * docs/perf/2026-12-02-h200-column-prefetch.md), fp32 2^20 (1024 x 1024, 16 columns a block), % of
+ * copy: none 45.3-45.4; when the block starts, an eighth (16 blocks) 46.1-46.3, 8 blocks 46.6, a
+ * quarter 45.6, half 42.6; after the loads, 16 blocks 44.9, 32 45.5, 48 46.6, 64 47.6-47.7 (1.20x
+ * cuFFT), 96 46.0, 128 42.8 (2^21 and 2^22 alike). Bluestein's first column kernel (chirp loads,
+ * bounded to the user's rows) gains too (session 61, docs/perf/2026-12-04-h200-chirp-prefetch.md):
+ * fp32 C2C 131101 10.1 -> 10.7% of copy, 1048573 12.5 -> 13.2%, 65537 and 4194319 within 0.1; at 33
+ * blocks 1048573 lost (12.2); R2C's, whose reals give 64-byte runs, fp32 R2C 1048573 6.8 -> 7.3%
+ * (1.23x -> 1.31x cuFFT), 65537 and fp64 1048573 within 0.1. On an H100 (session 87,
+ * docs/perf/2026-12-07-h100-rule-checks.md), with every Bluestein kernel that can prefetch asking
+ * 66 blocks ahead after its loads, each row gained: fp32 C2C 131101 13.0 -> 14.9% of copy (2.08x ->
+ * 2.39x), 1048573 14.6 -> 15.4, R2C 1048573 10.4 -> 11.3; the slow-memory rule is the chirp-loading
+ * kernel's alone. Every kernel of shorter runs lost with a prefetch at the start: 2D 4096^2 (4
+ * columns of 4096 points) 34.4 -> 29.7-30.7 on the H200 and 40.5 -> 34.6 on the H100 (session 43);
+ * 3D 256^3 and the split 65536 stayed within 0.4 points. */
 static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spec *s,
                                                         int64_t blocks_per_multiprocessor,
                                                         int slow_memory) {
@@ -718,7 +720,8 @@ static zipfft__prefetch_distance plain_columns_distance(const zipfft__kernel_spe
   enum { line_bytes = 128 };
   /* R2C's chirp load reads reals: 64-byte runs at the block's 16 fp32 (8 fp64) columns */
   int64_t run = s->bluestein_load == ZIPFFT__BLUESTEIN_CHIRP_REAL ? line_bytes / 2 : line_bytes;
-  int pays = !slow_memory && blocks_per_multiprocessor == 1 && block_run_bytes(s) % run == 0 &&
+  int memory_pays = !slow_memory || zipfft__loads_chirp(s);
+  int pays = memory_pays && blocks_per_multiprocessor == 1 && block_run_bytes(s) % run == 0 &&
              s->twiddle_length > 0;
   return pays ? half_after_loads : none;
 }
