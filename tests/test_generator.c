@@ -949,12 +949,12 @@ static void test_chirp_prefetch_rule(void) {
   }
 }
 
-/* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column
- * kernel, loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its
- * table, and does not prefetch (its columns would run past the user's rows); loading the
- * filter instead, its table holds the padded length's filter and it may prefetch. Refused:
- * a load and a store step on one kernel, a filter shorter than 2N - 1, a real kind, a
- * Hermitian load without its unit. */
+/* A fused Bluestein kernel (plan/long_axis.c append_bluestein): fp32 1048573's first column kernel,
+ * loading the chirp, passes zipfft__check_spec, has its chirp (N entries) in its table, and may
+ * prefetch (only below the user's rows: its columns would run past them); loading the filter
+ * instead, its table holds the padded length's filter and it may prefetch. Refused: a load and a
+ * store step on one kernel, a filter shorter than 2N - 1, a real kind, a Hermitian load without its
+ * unit. */
 static void test_fused_bluestein_specs(void) {
   zipfft__kernel_spec s = fused_chirp_spec();
   const char *refused = zipfft__check_spec(&s);
