@@ -363,6 +363,22 @@ static void check_plan_text(const c2c_case *c, const char *want, int says) {
 static void check_plan_says(const c2c_case *c, const char *want) { check_plan_text(c, want, 1); }
 static void check_plan_lacks(const c2c_case *c, const char *want) { check_plan_text(c, want, 0); }
 
+/* A plan text a forward single transform of n points must say (says = 1) or not (0). */
+typedef struct plan_text_row {
+  zipfft_precision precision;
+  int64_t n;
+  const char *text;
+  int says;
+} plan_text_row;
+
+/* check_plan_text for each of count rows. */
+static void check_plan_text_rows(const plan_text_row *rows, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    c2c_case c = basic_case(rows[i].precision, rows[i].n, 1, ZIPFFT_FORWARD);
+    check_plan_text(&c, rows[i].text, rows[i].says);
+  }
+}
+
 /* What the plan print must say for some lengths (forward, contiguous). */
 static const struct {
   zipfft_precision precision;
@@ -496,12 +512,7 @@ static void check_rotation_spills(void) {
  * kernels of a split in three (fp32 2^24), none for fp32 2^20; 128-byte rows in column kernels
  * (fp32 2^20: 16 columns) but not in row kernels (8 rows, the shared-memory rule); no tiles of
  * rows; plain mixed-radix rows with their smallest radix first (fp64 5760), but not Bluestein's. */
-static const struct {
-  zipfft_precision precision;
-  int64_t n;
-  const char *text;
-  int says;
-} fast_memory_texts[] = {
+static const plan_text_row fast_memory_texts[] = {
     {ZIPFFT_F32, 262144, "pair kernel", 0},
     {ZIPFFT_F32, 16777216, "the last two, run as one pair kernel", 1},
     {ZIPFFT_F32, 16777216, "in clusters of", 0},
@@ -515,11 +526,7 @@ static const struct {
 
 static void check_fast_memory_plans(void) {
   setenv("ZIPFFT_SLOW_MEMORY", "0", 1);
-  for (size_t i = 0; i < sizeof fast_memory_texts / sizeof fast_memory_texts[0]; i++) {
-    c2c_case c = basic_case(fast_memory_texts[i].precision, fast_memory_texts[i].n, 1,
-                            ZIPFFT_FORWARD);
-    check_plan_text(&c, fast_memory_texts[i].text, fast_memory_texts[i].says);
-  }
+  check_plan_text_rows(fast_memory_texts, sizeof fast_memory_texts / sizeof *fast_memory_texts);
   /* the planned cluster form computes (clusters of 4 blocks, two items a block) */
   c2c_case clustered = basic_case(ZIPFFT_F64, 32768, 2, ZIPFFT_INVERSE);
   run_case(&clustered);
@@ -538,12 +545,7 @@ static void check_fast_memory_plans(void) {
  * with the user's data evict-first; fp32 2^18's 2 MiB groups not. */
 static void check_cluster_pairs_on_either_memory(void) {
   static const char *const memory[] = {"0", "1"};
-  static const struct {
-    zipfft_precision precision;
-    int64_t n;
-    const char *text;
-    int says;
-  } rows[] = {
+  static const plan_text_row rows[] = {
       {ZIPFFT_F32, 65536, "in clusters of 8 blocks, one a dependency group", 1},
       {ZIPFFT_F32, 65536, "pair kernel (the data between them in L2, the user's data evict-first)",
        1},
@@ -553,10 +555,7 @@ static void check_cluster_pairs_on_either_memory(void) {
   };
   for (size_t m = 0; m < sizeof memory / sizeof *memory; m++) {
     setenv("ZIPFFT_SLOW_MEMORY", memory[m], 1);
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-      c2c_case c = basic_case(rows[i].precision, rows[i].n, 1, ZIPFFT_FORWARD);
-      check_plan_text(&c, rows[i].text, rows[i].says);
-    }
+    check_plan_text_rows(rows, sizeof rows / sizeof *rows);
   }
   unsetenv("ZIPFFT_SLOW_MEMORY");
 }
