@@ -913,20 +913,17 @@ zipfft_status zipfft__long_axis_append(const zipfft__kernel_spec *pass, int64_t 
   if (r.length == 0)
     return zipfft__fail(ZIPFFT_ERROR_INTERNAL, "no workspace pass for length %lld",
                         (long long)pass->n);
-  /* the plan before the pass, to try other splits from (their rules are skipped where this
-   * copy cannot be had) */
-  zipfft__decomposition *before = r.short_first || loose_real_mode(pass, &r, t) != LOOSE_REAL_NEVER
-                                      ? malloc(sizeof *before)
-                                      : NULL;
-  zipfft__decomposition *trial = before ? malloc(sizeof *trial) : NULL;
-  if (trial) *before = *dec;
+  /* scratch[0]: the plan before the pass, to try other splits from; scratch[1]: the trial
+   * (their rules are skipped where these copies cannot be had) */
+  int tries = r.short_first || loose_real_mode(pass, &r, t) != LOOSE_REAL_NEVER;
+  zipfft__decomposition *scratch = tries ? malloc(2 * sizeof *scratch) : NULL;
+  if (scratch) scratch[0] = *dec;
   zipfft_status status = append_pass(pass, rows, t, r, src, dst, dec);
-  if (status == ZIPFFT_SUCCESS && trial && r.short_first)
-    keep_merge_in_first_kernel(pass, rows, t, &r, src, dst, before, trial, dec);
+  if (status == ZIPFFT_SUCCESS && scratch && r.short_first)
+    keep_merge_in_first_kernel(pass, rows, t, &r, src, dst, &scratch[0], &scratch[1], dec);
   enum loose_real_mode mode = loose_real_mode(pass, &r, t);
-  if (status == ZIPFFT_SUCCESS && trial && mode != LOOSE_REAL_NEVER)
-    take_loose_split(pass, rows, t, r, src, dst, mode, before, trial, dec);
-  free(trial);
-  free(before);
+  if (status == ZIPFFT_SUCCESS && scratch && mode != LOOSE_REAL_NEVER)
+    take_loose_split(pass, rows, t, r, src, dst, mode, &scratch[0], &scratch[1], dec);
+  free(scratch);
   return status;
 }
